@@ -1,0 +1,14 @@
+import type { RouteContract } from '@/lib/http/contract';
+import { createPublicQuoteContract, getPublicQuoteContract } from './public_quotes/contract';
+import { createApiQuoteContract } from './quotes/contract';
+import { openApiContract } from './openapi.json/contract';
+import { statusContract } from './status/contract';
+
+/** Every /v1 contract; the OpenAPI document is built from this list (a test checks it is complete). */
+export const contracts: RouteContract[] = [
+  statusContract,
+  openApiContract,
+  createPublicQuoteContract,
+  getPublicQuoteContract,
+  createApiQuoteContract,
+] as RouteContract[];

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { defineContract } from '@/lib/http/contract';
+
+export const openApiContract = defineContract({
+  method: 'GET',
+  path: '/v1/openapi.json',
+  summary: 'This OpenAPI document',
+  tags: ['Service'],
+  auth: 'anonymous',
+  success: { status: 200, description: 'The OpenAPI 3.1 document (not enveloped).', schema: z.object({}).loose() },
+  errors: [],
+});

@@ -1,0 +1,9 @@
+import { defineRoute } from '@/lib/http/define-route';
+import { getPublicQuote } from '@/lib/quotes/get-public-quote';
+import { getPublicQuoteContract } from '../contract';
+
+export const GET = defineRoute(getPublicQuoteContract, async ({ db, params, now, annotate }) => {
+  const { result, businessId } = await getPublicQuote(db, params.quoteIntentId, now);
+  annotate({ businessId, environmentId: result.quoteIntent.environmentId, projectId: result.quoteIntent.projectId });
+  return { data: result };
+});

@@ -1,0 +1,16 @@
+import { defineContract } from '@/lib/http/contract';
+import { apiQuoteRequestSchema, quoteResultSchema } from '@/lib/quotes/schemas';
+
+export const createApiQuoteContract = defineContract({
+  method: 'POST',
+  path: '/v1/quotes',
+  summary: 'Create a quote with a secret API key',
+  description:
+    "Creates a Quote Intent in the key's environment (Test or Live, by its prefix), pins the book version published there and evaluates it.",
+  tags: ['Quotes'],
+  auth: 'api_key',
+  body: apiQuoteRequestSchema,
+  validationCode: 'invalid_quote_request',
+  success: { status: 201, description: 'The Quote Intent and its Receipt (also on an idempotent replay).', schema: quoteResultSchema },
+  errors: ['invalid_api_key', 'quote_scope_not_found', 'idempotency_conflict', 'invalid_quote_request', 'payload_too_large'],
+});

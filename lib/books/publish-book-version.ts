@@ -1,0 +1,48 @@
+import type { Db } from '../db/client';
+import { ServiceError } from '../errors/service-error';
+import { recordEvent } from '../events/record-event';
+import type { EnvironmentName } from '../keys/secrets';
+
+export type PublishInput = { bookId: string; versionId: string; environment: EnvironmentName };
+
+/**
+ * Points the book's publication in one environment at a version: the only way a price
+ * changes. The `book_version.published` event commits with the pointer.
+ */
+export async function publishBookVersion(db: Db, input: PublishInput, now: Date) {
+  return db.$transaction(async (tx) => {
+    const version = await tx.bookVersion.findFirst({
+      where: { id: input.versionId, bookId: input.bookId },
+      select: { id: true, number: true, artifactHash: true, book: { select: { projectId: true, project: { select: { workspaceId: true } } } } },
+    });
+    if (!version) throw new ServiceError('not_found', `Version ${input.versionId} of book ${input.bookId} does not exist.`);
+    const environment = await tx.environment.findUniqueOrThrow({
+      where: { projectId_kind: { projectId: version.book.projectId, kind: input.environment } },
+      select: { id: true },
+    });
+    const publication = await tx.publication.upsert({
+      where: { bookId_environmentId: { bookId: input.bookId, environmentId: environment.id } },
+      create: { bookId: input.bookId, environmentId: environment.id, bookVersionId: version.id, updatedAt: now },
+      update: { bookVersionId: version.id, updatedAt: now },
+      select: { id: true, bookId: true, environmentId: true, bookVersionId: true, updatedAt: true },
+    });
+    await recordEvent(
+      tx,
+      {
+        type: 'book_version.published',
+        workspaceId: version.book.project.workspaceId,
+        projectId: version.book.projectId,
+        environmentId: environment.id,
+        data: {
+          bookId: input.bookId,
+          bookVersionId: version.id,
+          number: version.number,
+          artifactHash: version.artifactHash,
+          environment: input.environment,
+        },
+      },
+      now,
+    );
+    return publication;
+  });
+}

@@ -1,0 +1,56 @@
+import type { DbOrTx } from '../db/client';
+import { bookArtifactSchema, compileBook, type CompiledBook } from '../pricing';
+
+export type PublishedVersion = {
+  id: string;
+  bookId: string;
+  number: number;
+  artifactHash: string;
+  book: CompiledBook;
+};
+
+// Book versions never change once written (the database refuses it), so a compiled version
+// can be kept for the life of the process. Bounded so that a long-lived process stays small.
+const MAX_CACHED_VERSIONS = 500;
+const compiledVersions = new Map<string, CompiledBook>();
+
+function compiledVersion(id: string, artifact: unknown): CompiledBook {
+  let compiled = compiledVersions.get(id);
+  if (!compiled) {
+    compiled = compileBook(bookArtifactSchema.parse(artifact));
+    if (compiledVersions.size >= MAX_CACHED_VERSIONS) {
+      compiledVersions.delete(compiledVersions.keys().next().value!);
+    }
+    compiledVersions.set(id, compiled);
+  }
+  return compiled;
+}
+
+const versionFields = { id: true, bookId: true, number: true, artifactHash: true } as const;
+
+/** The version the (book, environment) publication points at now, or null when none. */
+export async function findPublishedVersion(
+  db: DbOrTx,
+  bookId: string,
+  environmentId: string,
+): Promise<PublishedVersion | null> {
+  const publication = await db.publication.findUnique({
+    where: { bookId_environmentId: { bookId, environmentId } },
+    select: { bookVersion: { select: versionFields } },
+  });
+  if (!publication) return null;
+  const version = publication.bookVersion;
+  return { ...version, book: await compiled(db, version.id) };
+}
+
+export async function loadVersion(db: DbOrTx, versionId: string): Promise<PublishedVersion> {
+  const version = await db.bookVersion.findUniqueOrThrow({ where: { id: versionId }, select: versionFields });
+  return { ...version, book: await compiled(db, version.id) };
+}
+
+async function compiled(db: DbOrTx, versionId: string): Promise<CompiledBook> {
+  const cached = compiledVersions.get(versionId);
+  if (cached) return cached;
+  const { artifact } = await db.bookVersion.findUniqueOrThrow({ where: { id: versionId }, select: { artifact: true } });
+  return compiledVersion(versionId, artifact);
+}

@@ -1,0 +1,55 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaClient } from './generated/client';
+
+export type Db = PrismaClient;
+/** A Prisma client or an interactive transaction: what domain verbs take. */
+export type DbOrTx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
+
+type Handles = { prisma: PrismaClient; pool: pg.Pool };
+
+// One pool per process, shared by Prisma and the few raw-SQL users (rate limiter), and kept
+// across Next's dev-mode reloads.
+const globalHandles = globalThis as typeof globalThis & { __quoteServiceDb?: Handles };
+
+function databaseUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is not set (npm start sets it for the embedded database).');
+  return url;
+}
+
+function handles(): Handles {
+  if (!globalHandles.__quoteServiceDb) {
+    const pool = new pg.Pool({
+      connectionString: databaseUrl(),
+      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    globalHandles.__quoteServiceDb = { prisma, pool };
+  }
+  return globalHandles.__quoteServiceDb;
+}
+
+/** The process's Prisma client. Only composition roots (route wrapper, jobs, scripts) call it. */
+export function getDb(): PrismaClient {
+  return handles().prisma;
+}
+
+/** The process's pg pool, for libraries that speak to PostgreSQL directly. */
+export function getPool(): pg.Pool {
+  return handles().pool;
+}
+
+/** Builds a client for a given URL (scripts and tests); the caller disconnects it. */
+export function createDb(url: string): { prisma: PrismaClient; pool: pg.Pool; close(): Promise<void> } {
+  const pool = new pg.Pool({ connectionString: url, max: 5 });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    prisma,
+    pool,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end().catch(() => undefined);
+    },
+  };
+}

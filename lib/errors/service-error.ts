@@ -1,0 +1,50 @@
+/**
+ * Every code the service answers with. The spec's codes, plus the few it leaves to us
+ * (`not_found`, `invalid_request`, `payload_too_large`, `internal_error`).
+ */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  invalid_api_key: 401,
+  revoked_api_key: 401,
+  unauthorized: 401,
+  insufficient_scope: 403,
+  not_business_owner: 403,
+  forbidden: 403,
+  not_found: 404,
+  quote_scope_not_found: 404,
+  quote_surface_unavailable: 404,
+  idempotency_conflict: 409,
+  payload_too_large: 413,
+  invalid_quote_request: 422,
+  rate_limited: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** A failure domain code can name. The route wrapper turns it into the spec's envelope. */
+export class ServiceError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: { fields?: Record<string, string[]> } & Record<string, unknown>;
+  /** Account surface: the parameter at fault, "" when none. */
+  readonly param: string;
+  /** Extra response headers (e.g. retry-after). */
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ServiceError['details']; param?: string; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+    this.code = code;
+    this.details = options.details;
+    this.param = options.param ?? '';
+    this.headers = options.headers;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}

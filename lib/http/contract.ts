@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import type { ErrorCode } from '../errors/service-error';
+
+export type AuthModel = 'anonymous' | 'api_key';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * One endpoint's contract: drives validation in the route wrapper, the handler's types and the
+ * OpenAPI document, so that the three cannot drift apart.
+ */
+export type RouteContract<
+  P extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+  A extends AuthModel = AuthModel,
+> = {
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. `/v1/public_quotes/{quoteIntentId}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  auth: A;
+  /** Which error body the route answers with (spec 2.1 vs 4.3). */
+  surface?: 'standard' | 'account';
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Code for a body, query or path that fails validation. */
+  validationCode?: ErrorCode;
+  /** Largest accepted body in bytes (default 100 kB). */
+  maxBodyBytes?: number;
+  success: { status: number; description: string; schema: R };
+  errors: ErrorCode[];
+};
+
+export function defineContract<
+  P extends z.ZodType,
+  B extends z.ZodType,
+  Q extends z.ZodType,
+  R extends z.ZodType,
+  A extends AuthModel,
+>(contract: RouteContract<P, B, Q, R, A>): RouteContract<P, B, Q, R, A> {
+  return contract;
+}

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { ApiKeyPrincipal, Principal } from '../auth/principal';
+import { getDb, getPool, type Db } from '../db/client';
+import { ServiceError } from '../errors/service-error';
+import { authenticateApiKey } from '../keys/authenticate-api-key';
+import { logger } from '../observability/logger';
+import { consumeRateLimit, type RateLimitName } from '../ratelimit/registry';
+import { RequestLogWriter, type RequestLogEntry } from '../requestlog/request-log-writer';
+import type { RouteContract } from './contract';
+import { errorResponse, successResponse } from './envelope';
+import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './read-body';
+import { parseOrThrow } from '../errors/parse-or-throw';
+
+type Annotations = Partial<Pick<RequestLogEntry, 'workspaceId' | 'projectId' | 'environmentId' | 'businessId'>>;
+
+export type HandlerContext<C extends RouteContract> = {
+  db: Db;
+  principal: C['auth'] extends 'api_key' ? ApiKeyPrincipal : Principal;
+  requestId: string;
+  /** The request's clock reading: one instant for everything the request does. */
+  now: Date;
+  /** performance.now() when the request arrived, for latency figures. */
+  startedAt: number;
+  params: z.output<NonNullable<C['params']>>;
+  query: z.output<NonNullable<C['query']>>;
+  body: z.output<NonNullable<C['body']>>;
+  request: Request;
+  /** Adds tenancy ids to the request log once the handler knows them. */
+  annotate(annotations: Annotations): void;
+};
+
+export type HandlerResult<C extends RouteContract> =
+  | { data: z.input<C['success']['schema']>; status?: number; headers?: Record<string, string> }
+  /** A body outside the envelope (the OpenAPI document); still logged and given a request id. */
+  | { response: Response };
+
+export type RouteOptions<C extends RouteContract> = {
+  /** A limit from the registry and the key it counts by, taken after validation. */
+  rateLimit?: { name: RateLimitName; key: (input: Pick<HandlerContext<C>, 'principal' | 'params' | 'body'>) => string };
+};
+
+type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+
+const globalWriter = globalThis as typeof globalThis & { __requestLogWriter?: RequestLogWriter };
+function requestLog(): RequestLogWriter {
+  return (globalWriter.__requestLogWriter ??= new RequestLogWriter(getDb));
+}
+
+/**
+ * The one wrapper every /v1 route handler uses: request id, authentication, zod parsing,
+ * the envelope, error mapping and the request log. Handlers only call domain code.
+ */
+export function defineRoute<C extends RouteContract>(
+  contract: C,
+  handler: (ctx: HandlerContext<C>) => Promise<HandlerResult<C>>,
+  options: RouteOptions<C> = {},
+): (request: Request, context: NextRouteContext) => Promise<Response> {
+  const surface = contract.surface ?? 'standard';
+  const validationCode = contract.validationCode ?? 'invalid_request';
+
+  return async (request, context) => {
+    const startedAt = performance.now();
+    const requestId = randomUUID();
+    const now = new Date();
+    const annotations: Annotations = {};
+    let principal: Principal = { kind: 'anonymous' };
+    let response: Response;
+    let errorCode: string | null = null;
+    try {
+      const db = getDb();
+      principal = await authenticate(contract, request, db, now);
+      if (principal.kind === 'api_key') {
+        Object.assign(annotations, {
+          workspaceId: principal.workspaceId,
+          projectId: principal.projectId,
+          environmentId: principal.environmentId,
+        });
+      }
+      const params = contract.params
+        ? parseOrThrowNotFound(contract.params, await context.params)
+        : undefined;
+      const query = contract.query
+        ? parseOrThrow(contract.query, Object.fromEntries(new URL(request.url).searchParams), validationCode, 'query')
+        : undefined;
+      const body = contract.body
+        ? parseOrThrow(
+            contract.body,
+            await readJsonBody(request, contract.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, validationCode),
+            validationCode,
+            'body',
+          )
+        : undefined;
+      const ctx = {
+        db,
+        principal,
+        requestId,
+        now,
+        startedAt,
+        params,
+        query,
+        body,
+        request,
+        annotate: (more: Annotations) => Object.assign(annotations, more),
+      } as HandlerContext<C>;
+      if (options.rateLimit) {
+        await consumeRateLimit(getPool(), options.rateLimit.name, options.rateLimit.key(ctx));
+      }
+      const result = await handler(ctx);
+      response =
+        'response' in result
+          ? result.response
+          : successResponse(result.status ?? contract.success.status, result.data, requestId, result.headers);
+    } catch (error) {
+      const serviceError = toServiceError(error, requestId);
+      errorCode = serviceError.code;
+      response = errorResponse(serviceError, requestId, surface);
+    }
+    response.headers.set('x-request-id', requestId);
+    requestLog().record({
+      requestId,
+      method: request.method,
+      path: new URL(request.url).pathname,
+      status: response.status,
+      errorCode,
+      principal: principal.kind,
+      apiKeyId: principal.kind === 'api_key' ? principal.keyId : null,
+      workspaceId: annotations.workspaceId ?? null,
+      projectId: annotations.projectId ?? null,
+      environmentId: annotations.environmentId ?? null,
+      businessId: annotations.businessId ?? null,
+      latencyMs: Math.round(performance.now() - startedAt),
+      createdAt: now,
+    });
+    return response;
+  };
+}
+
+async function authenticate(contract: RouteContract, request: Request, db: Db, now: Date): Promise<Principal> {
+  switch (contract.auth) {
+    case 'anonymous':
+      return { kind: 'anonymous' };
+    case 'api_key':
+      return authenticateApiKey(
+        db,
+        request.headers.get('authorization'),
+        now,
+        contract.surface === 'account' ? 'revoked_api_key' : 'invalid_api_key',
+      );
+  }
+}
+
+/** A malformed path id names nothing: 404, like an id that does not exist. */
+function parseOrThrowNotFound<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ServiceError('not_found', 'No such resource.');
+  return result.data;
+}
+
+function toServiceError(error: unknown, requestId: string): ServiceError {
+  if (error instanceof ServiceError) return error;
+  logger.error({ err: error, requestId }, 'unhandled error');
+  return new ServiceError(
+    'internal_error',
+    `Something went wrong on our side. Quote request id ${requestId} if you contact support.`,
+  );
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { ERROR_STATUS, type ErrorCode } from '../errors/service-error';
+import type { RouteContract } from './contract';
+
+const standardErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      requestId: z.string(),
+      details: z.object({ fields: z.record(z.string(), z.array(z.string())).optional() }).catchall(z.unknown()).optional(),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+const accountErrorSchema = z
+  .object({ error: z.object({ code: z.string(), message: z.string(), param: z.string(), request_id: z.string() }) })
+  .meta({ id: 'AccountError' });
+
+const requestIdHeader = { 'x-request-id': { description: 'The id of this request.', schema: { type: 'string' as const } } };
+
+/** The OpenAPI 3.1 document, built from the same contracts the routes validate with. */
+export function buildOpenApiDocument(contracts: RouteContract[]) {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const contract of contracts) {
+    const operation: ZodOpenApiOperationObject = {
+      operationId: `${contract.method.toLowerCase()}${contract.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string) => (c ? c.toUpperCase() : ''))}`,
+      summary: contract.summary,
+      description: contract.description,
+      tags: contract.tags,
+      security: contract.auth === 'api_key' ? [{ apiKey: [] }] : [],
+      requestParams: {
+        ...(contract.params ? { path: contract.params as z.ZodObject } : {}),
+        ...(contract.query ? { query: contract.query as z.ZodObject } : {}),
+      },
+      ...(contract.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: contract.body } } } }
+        : {}),
+      responses: {
+        [String(contract.success.status)]: {
+          description: contract.success.description,
+          headers: requestIdHeader,
+          content: {
+            'application/json': { schema: z.object({ data: contract.success.schema, requestId: z.string() }) },
+          },
+        },
+        ...errorResponses(contract),
+      },
+    };
+    (paths[contract.path] ??= {})[contract.method.toLowerCase() as 'get'] = operation;
+  }
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Quote Pricing Service',
+      version: '1.0.0',
+      description: 'Deterministic quotes against published, versioned price books, with immutable receipts.',
+    },
+    paths,
+    components: {
+      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'sk_test_… or sk_live_…' } },
+    },
+  });
+}
+
+function errorResponses(contract: RouteContract) {
+  const schema = contract.surface === 'account' ? accountErrorSchema : standardErrorSchema;
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of [...contract.errors, 'internal_error' as const]) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, codes]) => [
+      String(status),
+      { description: codes.map((c) => `\`${c}\``).join(', '), headers: requestIdHeader, content: { 'application/json': { schema } } },
+    ]),
+  );
+}

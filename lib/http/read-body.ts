@@ -1,0 +1,40 @@
+import { ServiceError, type ErrorCode } from '../errors/service-error';
+
+export const DEFAULT_MAX_BODY_BYTES = 100_000;
+
+/**
+ * Reads and parses a JSON body, refusing more than `maxBytes` without buffering it all.
+ * An empty body parses as `undefined` so that the schema says what is required.
+ */
+export async function readJsonBody(request: Request, maxBytes: number, validationCode: ErrorCode): Promise<unknown> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  if (!request.body) return undefined;
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ServiceError(validationCode, 'The request body is not valid JSON.', {
+      details: { fields: { body: ['must be a valid JSON document'] } },
+      param: 'body',
+    });
+  }
+}
+
+function tooLarge(maxBytes: number) {
+  return new ServiceError('payload_too_large', `The request body is larger than ${maxBytes} bytes.`);
+}

@@ -1,0 +1,66 @@
+import type { ApiKeyPrincipal } from '../auth/principal';
+import type { DbOrTx } from '../db/client';
+import { ServiceError } from '../errors/service-error';
+import { digestOf, digestsEqual, environmentOfSecret } from './secrets';
+
+/**
+ * Turns an `Authorization` header into the key's principal. The prefix is checked first; the
+ * lookup is by digest, so the secret itself is never compared or stored.
+ * `revokedCode` lets the account surface answer `revoked_api_key` where others say invalid.
+ */
+export async function authenticateApiKey(
+  db: DbOrTx,
+  authorization: string | null,
+  now: Date,
+  revokedCode: 'invalid_api_key' | 'revoked_api_key' = 'invalid_api_key',
+): Promise<ApiKeyPrincipal> {
+  const secret = bearerToken(authorization);
+  const environment = secret ? environmentOfSecret(secret) : null;
+  if (!secret || !environment) throw invalid();
+  const digest = digestOf(secret);
+  const key = await db.apiKey.findUnique({
+    where: { digest },
+    select: {
+      id: true,
+      digest: true,
+      workspaceId: true,
+      projectId: true,
+      environmentId: true,
+      status: true,
+      scopes: true,
+      revokedAt: true,
+      lastUsedAt: true,
+      environment: { select: { kind: true } },
+    },
+  });
+  if (!key || !digestsEqual(key.digest, digest) || key.environment.kind !== environment) throw invalid();
+  const revoked = key.status === 'revoked' || (key.revokedAt !== null && key.revokedAt <= now);
+  if (revoked) {
+    throw revokedCode === 'revoked_api_key'
+      ? new ServiceError('revoked_api_key', 'This API key has been revoked.')
+      : invalid();
+  }
+  // Last use is kept to the minute so that authentication is not a write on every request.
+  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000) {
+    void db.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } }).catch(() => undefined);
+  }
+  return {
+    kind: 'api_key',
+    keyId: key.id,
+    workspaceId: key.workspaceId,
+    projectId: key.projectId,
+    environmentId: key.environmentId,
+    environment,
+    scopes: key.scopes,
+  };
+}
+
+function bearerToken(authorization: string | null): string | null {
+  if (!authorization) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  return match ? match[1] : null;
+}
+
+function invalid() {
+  return new ServiceError('invalid_api_key', 'Provide a valid API key as "Authorization: Bearer sk_test_…" or "sk_live_…".');
+}

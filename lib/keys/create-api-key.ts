@@ -1,0 +1,39 @@
+import { SCOPES } from '../auth/scopes';
+import type { DbOrTx } from '../db/client';
+import { ServiceError } from '../errors/service-error';
+import { mintKeySecret, type EnvironmentName } from './secrets';
+import { toApiKeyView } from './to-api-key-view';
+
+export type CreateApiKeyInput = {
+  projectId: string;
+  environment: EnvironmentName;
+  name: string;
+  scopes?: string[];
+  createdBy?: string;
+};
+
+/** Mints a key bound to one project and environment. The secret is returned here only. */
+export async function createApiKey(db: DbOrTx, input: CreateApiKeyInput, now = new Date()) {
+  const environment = await db.environment.findUnique({
+    where: { projectId_kind: { projectId: input.projectId, kind: input.environment } },
+    select: { id: true, project: { select: { workspaceId: true } } },
+  });
+  if (!environment) throw new ServiceError('not_found', `Project ${input.projectId} does not exist.`);
+  const minted = mintKeySecret(input.environment);
+  const row = await db.apiKey.create({
+    data: {
+      workspaceId: environment.project.workspaceId,
+      projectId: input.projectId,
+      environmentId: environment.id,
+      name: input.name,
+      digest: minted.digest,
+      displayPrefix: minted.displayPrefix,
+      last4: minted.last4,
+      scopes: input.scopes ?? [...SCOPES],
+      createdBy: input.createdBy,
+      createdAt: now,
+    },
+    include: { environment: { select: { kind: true } } },
+  });
+  return { apiKey: toApiKeyView(row, now), secret: minted.secret };
+}

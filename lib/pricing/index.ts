@@ -1,0 +1,3 @@
+export * from './book-artifact';
+export * from './evaluate';
+export { basisPointsOf } from './money';

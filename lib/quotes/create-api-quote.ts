@@ -1,0 +1,28 @@
+import type { z } from 'zod';
+import type { ApiKeyPrincipal } from '../auth/principal';
+import { createQuote, type QuoteContext } from './create-quote';
+import { resolveApiQuoteScope } from './resolve-quote-scope';
+import type { apiQuoteRequestSchema } from './schemas';
+
+/** POST /v1/quotes: a quote in the API key's own environment; nothing can switch it. */
+export async function createApiQuote(
+  ctx: QuoteContext,
+  principal: ApiKeyPrincipal,
+  request: z.output<typeof apiQuoteRequestSchema>,
+) {
+  const scope = await resolveApiQuoteScope(ctx.db, principal, request);
+  return createQuote(ctx, {
+    scope,
+    source: 'api',
+    idempotencyScope: 'api',
+    inputs: { offeringId: request.offeringId, factors: request.factors },
+    idempotencyKey: request.idempotencyKey,
+    payload: {
+      businessId: request.businessId,
+      bookId: request.bookId,
+      offeringId: request.offeringId,
+      factors: request.factors,
+    },
+    whenUnpublished: 'failed_receipt',
+  });
+}

@@ -1,0 +1,28 @@
+import type { DbOrTx } from '../db/client';
+
+/**
+ * An intent that requires input becomes `expired` once its `expiresAt` passes (see
+ * docs/quote-lifecycle.md). Reads apply the transition to the row they return; the sweep
+ * applies it to every due row.
+ */
+export async function expireIfDue<T extends { id: string; status: string; expiresAt: Date | null }>(
+  db: DbOrTx,
+  intent: T,
+  now: Date,
+): Promise<T> {
+  if (intent.status !== 'requires_input' || !intent.expiresAt || intent.expiresAt > now) return intent;
+  await db.quoteIntent.updateMany({
+    where: { id: intent.id, status: 'requires_input', expiresAt: { lte: now } },
+    data: { status: 'expired', updatedAt: now },
+  });
+  return { ...intent, status: 'expired' };
+}
+
+/** Expires every due intent; returns how many changed. */
+export async function expireQuoteIntents(db: DbOrTx, now: Date): Promise<number> {
+  const { count } = await db.quoteIntent.updateMany({
+    where: { status: 'requires_input', expiresAt: { lte: now } },
+    data: { status: 'expired', updatedAt: now },
+  });
+  return count;
+}

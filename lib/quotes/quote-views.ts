@@ -1,0 +1,69 @@
+import type { QuoteComputation } from '../pricing';
+import type { QuoteIntentView, QuoteReceiptView, QuoteResult } from './schemas';
+
+/** The columns of a stored intent that its view needs (a Prisma row fits). */
+export type QuoteIntentRow = {
+  id: string;
+  workspaceId: string;
+  projectId: string;
+  environmentId: string;
+  bookId: string;
+  bookVersionId: string | null;
+  status: QuoteIntentView['status'];
+  source: QuoteIntentView['source'];
+  idempotencyKey: string;
+  requestCorrelationId: string;
+  inputs: unknown;
+  expiresAt: Date | null;
+  createdAt: Date;
+};
+
+export type QuoteReceiptRow = {
+  id: string;
+  quoteIntentId: string;
+  outcome: QuoteReceiptView['outcome'];
+  source: QuoteReceiptView['source'];
+  bookVersionId: string | null;
+  computation: unknown;
+  missingInputs: string[];
+  failure: unknown;
+  idempotencyKey: string;
+  requestCorrelationId: string;
+  latencyMs: number;
+  createdAt: Date;
+};
+
+/** Rows -> the API's `{ quoteIntent, quoteReceipt }`. Fresh and replayed quotes both pass here. */
+export function toQuoteResult(intent: QuoteIntentRow, receipt: QuoteReceiptRow): QuoteResult {
+  return {
+    quoteIntent: {
+      id: intent.id,
+      workspaceId: intent.workspaceId,
+      projectId: intent.projectId,
+      environmentId: intent.environmentId,
+      bookId: intent.bookId,
+      bookVersionId: intent.bookVersionId,
+      status: intent.status,
+      source: intent.source,
+      idempotencyKey: intent.idempotencyKey,
+      requestCorrelationId: intent.requestCorrelationId,
+      inputs: intent.inputs as QuoteIntentView['inputs'],
+      expiresAt: intent.expiresAt?.toISOString() ?? null,
+      createdAt: intent.createdAt.toISOString(),
+    },
+    quoteReceipt: {
+      id: receipt.id,
+      quoteIntentId: receipt.quoteIntentId,
+      outcome: receipt.outcome,
+      source: receipt.source,
+      bookVersionId: receipt.bookVersionId,
+      computation: (receipt.computation as QuoteComputation | null) ?? null,
+      missingInputs: receipt.missingInputs,
+      failure: (receipt.failure as QuoteReceiptView['failure']) ?? null,
+      idempotencyKey: receipt.idempotencyKey,
+      requestCorrelationId: receipt.requestCorrelationId,
+      latencyMs: receipt.latencyMs,
+      createdAt: receipt.createdAt.toISOString(),
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { PHASES } from '../pricing/book-artifact';
+
+// Requests (spec 4.1). Unknown fields are refused everywhere, as Stripe does.
+
+const offeringId = z.string().max(80);
+const factors = z
+  .record(z.string().min(1).max(80), z.string().max(200).nullable())
+  .refine((value) => Object.keys(value).length <= 200, 'at most 200 factors')
+  .default({})
+  .meta({ description: 'factor id -> option id; `null` means answered as unknown.' });
+const idempotencyKey = z.string().min(8).max(120);
+
+export const publicQuoteRequestSchema = z
+  .strictObject({
+    businessId: z.uuid(),
+    offeringId,
+    factors,
+    idempotencyKey: idempotencyKey.optional(),
+  })
+  .meta({ id: 'PublicQuoteRequest' });
+
+export const apiQuoteRequestSchema = z
+  .strictObject({
+    businessId: z.uuid(),
+    bookId: z.uuid(),
+    offeringId,
+    factors,
+    idempotencyKey: idempotencyKey.optional(),
+  })
+  .meta({ id: 'ApiQuoteRequest' });
+
+export const memberQuoteRequestSchema = z
+  .strictObject({
+    bookId: z.uuid(),
+    offeringId,
+    factors,
+    idempotencyKey: idempotencyKey.optional(),
+  })
+  .meta({ id: 'MemberQuoteRequest' });
+
+// Responses (spec 2.2 - 2.4).
+
+export const quoteIntentStatusSchema = z.enum(['created', 'requires_input', 'processing', 'succeeded', 'failed', 'expired']);
+export const quoteSourceSchema = z.enum(['hosted', 'api']);
+
+export const quoteIntentSchema = z
+  .object({
+    id: z.uuid(),
+    workspaceId: z.uuid(),
+    projectId: z.uuid(),
+    environmentId: z.uuid(),
+    bookId: z.uuid(),
+    bookVersionId: z.uuid().nullable(),
+    status: quoteIntentStatusSchema,
+    source: quoteSourceSchema,
+    idempotencyKey: z.string(),
+    requestCorrelationId: z.string(),
+    inputs: z.object({ offeringId: z.string(), factors: z.record(z.string(), z.string().nullable()) }),
+    expiresAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'QuoteIntent' });
+
+const lineItemSchema = z
+  .object({
+    kind: z.enum(['base', 'surcharge', 'discount', 'guardrail']),
+    label: z.string(),
+    amountMinor: z.number().int(),
+    ruleId: z.string().nullable(),
+  })
+  .meta({ id: 'ReceiptLineItem' });
+
+const derivationEntrySchema = z
+  .object({
+    sequence: z.number().int().min(0),
+    phase: z.enum(PHASES),
+    ruleId: z.string().nullable(),
+    ruleType: z.string().nullable(),
+    status: z.enum(['applied', 'skipped']),
+    reason: z.string(),
+    deltaMinor: z.number().int(),
+    runningTotalMinor: z.number().int().min(0),
+  })
+  .meta({ id: 'DerivationEntry' });
+
+export const quoteComputationSchema = z
+  .object({
+    currency: z.string().regex(/^[A-Z]{3}$/),
+    lineItems: z.array(lineItemSchema).min(1),
+    totalMinor: z.number().int().min(0),
+    paymentTerms: z.object({
+      depositBasisPoints: z.number().int().min(0).max(10_000),
+      depositMinor: z.number().int().min(0),
+      balanceDueMinor: z.number().int().min(0),
+    }),
+    conditions: z.array(z.string()),
+    derivation: z.array(derivationEntrySchema).min(1),
+  })
+  .meta({ id: 'QuoteComputation' });
+
+export const quoteReceiptSchema = z
+  .object({
+    id: z.uuid(),
+    quoteIntentId: z.uuid(),
+    outcome: z.enum(['succeeded', 'requires_input', 'failed']),
+    source: quoteSourceSchema,
+    bookVersionId: z.uuid().nullable(),
+    computation: quoteComputationSchema.nullable(),
+    missingInputs: z.array(z.string()),
+    failure: z.object({ code: z.string(), message: z.string() }).nullable(),
+    idempotencyKey: z.string(),
+    requestCorrelationId: z.string(),
+    latencyMs: z.number().int().min(0),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'QuoteReceipt' });
+
+export const quoteResultSchema = z
+  .object({ quoteIntent: quoteIntentSchema, quoteReceipt: quoteReceiptSchema })
+  .meta({ id: 'QuoteResult' });
+
+export type QuoteIntentView = z.infer<typeof quoteIntentSchema>;
+export type QuoteReceiptView = z.infer<typeof quoteReceiptSchema>;
+export type QuoteResult = z.infer<typeof quoteResultSchema>;

@@ -1,0 +1,59 @@
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import type pg from 'pg';
+import { ServiceError } from '../errors/service-error';
+
+/**
+ * Every rate limit of the service, in one place. Counters live in PostgreSQL (table
+ * `rate_limits`, created by our migrations) so that every service instance shares them.
+ */
+export const RATE_LIMITS = {
+  /** Spec 8: public quote creates per Business. */
+  publicQuoteCreate: { points: 120, durationSeconds: 60 },
+  /** Spec 8: account surface requests per account and environment (issue 5). */
+  accountRequests: { points: 600, durationSeconds: 60 },
+} as const;
+
+export type RateLimitName = keyof typeof RATE_LIMITS;
+
+export type RateLimitState = { limit: number; remaining: number; resetSeconds: number };
+
+const limiters = new Map<string, RateLimiterPostgres>();
+
+function limiterFor(pool: pg.Pool, name: RateLimitName): RateLimiterPostgres {
+  let limiter = limiters.get(name);
+  if (!limiter) {
+    const { points, durationSeconds } = RATE_LIMITS[name];
+    limiter = new RateLimiterPostgres({
+      storeClient: pool,
+      storeType: 'pool',
+      tableName: 'rate_limits',
+      tableCreated: true,
+      clearExpiredByTimeout: true,
+      keyPrefix: name,
+      points,
+      duration: durationSeconds,
+    });
+    limiters.set(name, limiter);
+  }
+  return limiter;
+}
+
+/** Takes one point for `key`; throws 429 `rate_limited` with `retry-after` when none are left. */
+export async function consumeRateLimit(pool: pg.Pool, name: RateLimitName, key: string): Promise<RateLimitState> {
+  const limit = RATE_LIMITS[name].points;
+  try {
+    const res = await limiterFor(pool, name).consume(key);
+    return { limit, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+    throw new ServiceError('rate_limited', `Too many requests. Retry after ${retryAfter} seconds.`, {
+      headers: {
+        'retry-after': String(retryAfter),
+        'ratelimit-limit': String(limit),
+        'ratelimit-remaining': '0',
+        'ratelimit-reset': String(retryAfter),
+      },
+    });
+  }
+}

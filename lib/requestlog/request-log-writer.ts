@@ -1,0 +1,54 @@
+import type { DbOrTx } from '../db/client';
+import { logger } from '../observability/logger';
+
+/** One /v1 request as the request log keeps it: ids and outcome, never credentials or bodies. */
+export type RequestLogEntry = {
+  requestId: string;
+  method: string;
+  path: string;
+  status: number;
+  errorCode: string | null;
+  principal: 'anonymous' | 'api_key' | 'session';
+  apiKeyId: string | null;
+  workspaceId: string | null;
+  projectId: string | null;
+  environmentId: string | null;
+  businessId: string | null;
+  latencyMs: number;
+  createdAt: Date;
+};
+
+const FLUSH_INTERVAL_MS = 50;
+const MAX_BATCH = 500;
+
+/**
+ * Writes request-log rows in batches off the request's path: one multi-row INSERT every
+ * 50 ms instead of one round trip per request. A crash can lose at most that window.
+ */
+export class RequestLogWriter {
+  private queue: RequestLogEntry[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly db: () => DbOrTx) {}
+
+  record(entry: RequestLogEntry): void {
+    this.queue.push(entry);
+    if (this.queue.length >= MAX_BATCH) void this.flush();
+    else if (!this.timer) this.timer = setTimeout(() => void this.flush(), FLUSH_INTERVAL_MS);
+  }
+
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.queue.splice(0, this.queue.length);
+    if (batch.length === 0) return this.flushing;
+    this.flushing = this.flushing.then(() =>
+      this.db()
+        .requestLog.createMany({ data: batch, skipDuplicates: true })
+        .then(() => undefined)
+        .catch((error: unknown) => logger.error({ err: error, lost: batch.length }, 'request log write failed')),
+    );
+    return this.flushing;
+  }
+}

@@ -1,0 +1,78 @@
+// `npm start`: the service with its embedded defaults — a real PostgreSQL (unless
+// DATABASE_URL is set), migrations, the demo workspace, fresh demo keys in .data/demo.json,
+// then a production build served by `next start`.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { demoExample } from '../lib/books/demo-book';
+import { createDb } from '../lib/db/client';
+import { createApiKey } from '../lib/keys/create-api-key';
+import { seedDemo } from '../prisma/seed';
+import { openServiceDatabase } from './support/database';
+import { ensureBuild, startNextServer } from './support/next-server';
+
+const root = path.resolve(import.meta.dirname, '..');
+const port = Number(process.env.PORT ?? 3000);
+const hostname = process.env.HOST ?? '0.0.0.0';
+
+async function main() {
+  const database = await openServiceDatabase(root);
+  const seedDemoData = database.embedded || process.env.SEED_DEMO === 'true';
+  let demo: Record<string, unknown> & { businessId: string; keys: { test: string; live: string } } | null = null;
+  const demoFile = path.join(root, '.data', 'demo.json');
+  const url = `http://localhost:${port}`;
+  if (seedDemoData) {
+    const { prisma, close } = createDb(database.url);
+    const now = new Date();
+    const tenant = await seedDemo(prisma, now);
+    const name = `Demo key (npm start ${now.toISOString()})`;
+    const test = await createApiKey(prisma, { projectId: tenant.projectId, environment: 'test', name }, now);
+    const live = await createApiKey(prisma, { projectId: tenant.projectId, environment: 'live', name }, now);
+    await close();
+    demo = {
+      url,
+      workspaceId: tenant.workspaceId,
+      projectId: tenant.projectId,
+      businessId: tenant.businessId,
+      bookId: tenant.bookId,
+      keys: { test: test.secret, live: live.secret },
+      example: demoExample,
+    };
+    mkdirSync(path.dirname(demoFile), { recursive: true });
+    writeFileSync(demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+  }
+
+  let server;
+  try {
+    ensureBuild(root);
+    server = await startNextServer({ root, port, hostname, env: { DATABASE_URL: database.url } });
+  } catch (error) {
+    await database.stop();
+    throw error;
+  }
+  console.log(`\nQuote Pricing Service is running at ${url}`);
+  console.log(`Database: ${database.embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'}`);
+  if (demo) {
+    console.log(`Demo data and keys: ${demoFile}`);
+    console.log(`  Test key: ${demo.keys.test}`);
+    console.log(`  Live key: ${demo.keys.live}`);
+    console.log(`  Try: curl -s ${url}/v1/public_quotes -H 'content-type: application/json' \\`);
+    console.log(`         -d '${JSON.stringify({ businessId: demo.businessId, ...demoExample })}'`);
+  }
+
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await server.stop();
+    await database.stop();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+  server.process.on('exit', (code) => void stop(code ?? 1));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+import path from 'node:path';
+import { resolveDataRoot, startEmbeddedPostgres } from '../../lib/db/embedded';
+import { applyMigrations } from '../../lib/db/migrate';
+
+export type ServiceDatabase = { url: string; embedded: boolean; stop(): Promise<void> };
+
+/**
+ * The database the service runs on: DATABASE_URL when set, otherwise an embedded
+ * PostgreSQL in the git-ignored data folder. Migrations are applied either way.
+ */
+export async function openServiceDatabase(root: string): Promise<ServiceDatabase> {
+  let database: ServiceDatabase;
+  if (process.env.DATABASE_URL) {
+    database = { url: process.env.DATABASE_URL, embedded: false, stop: async () => undefined };
+  } else {
+    const dataRoot = resolveDataRoot(root);
+    const embedded = await startEmbeddedPostgres({
+      dataDir: path.join(dataRoot, 'pg'),
+      port: process.env.EMBEDDED_PG_PORT ? Number(process.env.EMBEDDED_PG_PORT) : undefined,
+    });
+    database = { url: embedded.url, embedded: true, stop: () => embedded.stop() };
+  }
+  const { applied } = await applyMigrations(database.url, path.join(root, 'prisma/migrations'));
+  if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`);
+  return database;
+}

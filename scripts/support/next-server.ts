@@ -1,0 +1,86 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const SOURCES = ['app', 'lib', 'prisma/schema.prisma', 'next.config.mjs', 'package.json', 'tsconfig.json'];
+
+function newestMtime(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(target)) {
+    if (entry === 'node_modules' || entry.startsWith('.')) continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  }
+  return newest;
+}
+
+/** Runs `next build` unless the last build is newer than every source file. */
+export function ensureBuild(root: string): void {
+  const buildId = path.join(root, '.next', 'BUILD_ID');
+  const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
+  const changedAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
+  if (builtAt > changedAt) return;
+  console.log('Building the service (next build)…');
+  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  if (result.status !== 0) throw new Error(`next build failed with exit code ${result.status}`);
+}
+
+export type RunningServer = { url: string; port: number; process: ChildProcess; stop(): Promise<void> };
+
+/** Starts `next start` and waits until /v1/status answers 200. */
+export async function startNextServer(options: {
+  root: string;
+  port: number;
+  env: Record<string, string>;
+  logFile?: string;
+  hostname?: string;
+}): Promise<RunningServer> {
+  const hostname = options.hostname ?? '127.0.0.1';
+  const child = spawn(
+    process.execPath,
+    [path.join(options.root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(options.port), '-H', hostname],
+    {
+      cwd: options.root,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...options.env },
+      stdio: options.logFile ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    },
+  );
+  if (options.logFile) {
+    const log = createWriteStream(options.logFile, { flags: 'a' });
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+  }
+  const url = `http://${hostname === '0.0.0.0' ? '127.0.0.1' : hostname}:${options.port}`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/v1/status`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('next start did not answer /v1/status within 60 s');
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    port: options.port,
+    process: child,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
