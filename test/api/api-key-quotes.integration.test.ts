@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { demoExample } from '../../lib/books/demo-book';
+import { revokeApiKey } from '../../lib/keys/revoke-api-key';
+import { createApiKey } from '../../lib/keys/create-api-key';
+import { api } from '../../lib/testing/api-client';
+import { createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+
+const quote = (t: Tenant, extra: Record<string, unknown> = {}) => ({
+  businessId: t.businessId,
+  bookId: t.bookId,
+  ...demoExample,
+  ...extra,
+});
+
+describe('POST /v1/quotes', () => {
+  let tenant: Tenant;
+  let other: Tenant;
+  beforeAll(async () => {
+    [tenant, other] = await Promise.all([createTenant(), createTenant()]);
+  });
+
+  it("quotes in the key's own environment, Test or Live", async () => {
+    for (const environment of ['test', 'live'] as const) {
+      const res = await api('POST', '/v1/quotes', { key: tenant.keys[environment], body: quote(tenant) });
+      expect(res.status).toBe(201);
+      expect(res.body.data.quoteIntent).toMatchObject({
+        environmentId: tenant.environments[environment],
+        source: 'api',
+        status: 'succeeded',
+        bookVersionId: tenant.versionId,
+        requestCorrelationId: res.headers.get('x-request-id'),
+      });
+      expect(res.body.data.quoteReceipt.computation.totalMinor).toBe(15525);
+    }
+  });
+
+  it('never lets a Test key see a Live publication, nor a Live key a Test one', async () => {
+    const liveOnly = await createTenant({ publishTo: ['live'] });
+    const testKey = await api('POST', '/v1/quotes', { key: liveOnly.keys.test, body: quote(liveOnly) });
+    expect(testKey.status).toBe(201);
+    expect(testKey.body.data.quoteIntent).toMatchObject({ status: 'failed', bookVersionId: null, environmentId: liveOnly.environments.test });
+    expect(testKey.body.data.quoteReceipt.failure.code).toBe('no_published_version');
+
+    const testOnly = await createTenant({ publishTo: ['test'] });
+    const liveKey = await api('POST', '/v1/quotes', { key: testOnly.keys.live, body: quote(testOnly) });
+    expect(liveKey.body.data.quoteReceipt.failure.code).toBe('no_published_version');
+    expect(liveKey.body.data.quoteIntent.environmentId).toBe(testOnly.environments.live);
+  });
+
+  it('keeps idempotency keys of Test and Live apart', async () => {
+    const idempotencyKey = `env-split-${randomUUID()}`;
+    const test = await api('POST', '/v1/quotes', { key: tenant.keys.test, body: quote(tenant, { idempotencyKey }) });
+    const live = await api('POST', '/v1/quotes', { key: tenant.keys.live, body: quote(tenant, { idempotencyKey }) });
+    expect(test.status).toBe(201);
+    expect(live.status).toBe(201);
+    expect(live.headers.get('idempotent-replayed')).toBeNull();
+    expect(live.body.data.quoteIntent.id).not.toBe(test.body.data.quoteIntent.id);
+    expect(live.body.data.quoteIntent.environmentId).toBe(tenant.environments.live);
+  });
+
+  it('answers 404 quote_scope_not_found outside the key’s project or for disconnected businesses', async () => {
+    const inactive = await createTenant({ connectionStatus: 'inactive' });
+    const cases = [
+      quote(tenant, { bookId: other.bookId }),
+      quote(tenant, { businessId: other.businessId }),
+      quote(tenant, { businessId: randomUUID() }),
+      quote(tenant, { bookId: randomUUID() }),
+    ];
+    for (const body of cases) {
+      const res = await api('POST', '/v1/quotes', { key: tenant.keys.test, body });
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('quote_scope_not_found');
+    }
+    const res = await api('POST', '/v1/quotes', { key: inactive.keys.live, body: quote(inactive) });
+    expect(res.body.error.code).toBe('quote_scope_not_found');
+  });
+
+  it('refuses missing, malformed, unknown and revoked keys with 401 invalid_api_key', async () => {
+    const own = await createTenant();
+    const revoked = await createApiKey(testDb(), { projectId: own.projectId, environment: 'test', name: 'to revoke' });
+    await revokeApiKey(testDb(), { keyId: revoked.apiKey.id, workspaceId: own.workspaceId }, new Date());
+    const graceOver = await createApiKey(testDb(), { projectId: own.projectId, environment: 'live', name: 'grace over' });
+    await testDb().apiKey.update({
+      where: { id: graceOver.apiKey.id },
+      data: { status: 'rotating', revokedAt: new Date(Date.now() - 1000) },
+    });
+    const inGrace = await createApiKey(testDb(), { projectId: own.projectId, environment: 'live', name: 'in grace' });
+    await testDb().apiKey.update({
+      where: { id: inGrace.apiKey.id },
+      data: { status: 'rotating', revokedAt: new Date(Date.now() + 60_000) },
+    });
+
+    const headers: (Record<string, string> | undefined)[] = [
+      undefined,
+      { authorization: '' },
+      { authorization: own.keys.test },
+      { authorization: `Basic ${own.keys.test}` },
+      { authorization: `Bearer pk_test_${'a'.repeat(32)}` },
+      { authorization: `Bearer sk_test_${'a'.repeat(32)}` },
+      // a Live secret presented with a Test prefix
+      { authorization: `Bearer sk_test_${own.keys.live.slice('sk_live_'.length)}` },
+      { authorization: `Bearer ${revoked.secret}` },
+      { authorization: `Bearer ${graceOver.secret}` },
+    ];
+    for (const h of headers) {
+      const res = await api('POST', '/v1/quotes', { headers: h, body: quote(own) });
+      expect(res.status, JSON.stringify(h)).toBe(401);
+      expect(res.body.error.code).toBe('invalid_api_key');
+      expect(res.text).not.toContain('aaaaaaaa');
+    }
+    const stillValid = await api('POST', '/v1/quotes', { key: inGrace.secret, body: quote(own) });
+    expect(stillValid.status).toBe(201);
+  });
+
+  it('validates the body with 422 invalid_quote_request, unknown fields included', async () => {
+    const cases: [unknown, string][] = [
+      [{ ...quote(tenant), bookId: undefined }, 'bookId'],
+      [{ ...quote(tenant), businessId: 42 }, 'businessId'],
+      [{ ...quote(tenant), offeringId: undefined }, 'offeringId'],
+      [{ ...quote(tenant), environment: 'live' }, 'environment'],
+      [{ ...quote(tenant), factors: 'all' }, 'factors'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await api('POST', '/v1/quotes', { key: tenant.keys.test, body });
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe('invalid_quote_request');
+      expect(res.body.error.details.fields[field]).toBeDefined();
+    }
+  });
+
+  it('authenticates before validating, so a bad key never learns about the body', async () => {
+    const res = await api('POST', '/v1/quotes', { key: 'sk_test_nope', body: { nonsense: true } });
+    expect(res.status).toBe(401);
+  });
+});
