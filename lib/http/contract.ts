@@ -31,7 +31,8 @@ export type RouteContract<
   validationCode?: ErrorCode;
   /** Largest accepted body in bytes (default 100 kB). */
   maxBodyBytes?: number;
-  success: { status: number; description: string; schema: R };
+  /** `enveloped: false` when the body is the schema itself, not `{ data, requestId }`. */
+  success: { status: number; description: string; schema: R; enveloped?: false };
   errors: ErrorCode[];
 };
 

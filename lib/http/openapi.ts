@@ -42,7 +42,12 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
           description: contract.success.description,
           headers: requestIdHeader,
           content: {
-            'application/json': { schema: z.object({ data: contract.success.schema, requestId: z.string() }) },
+            'application/json': {
+              schema:
+                contract.success.enveloped === false
+                  ? contract.success.schema
+                  : z.object({ data: contract.success.schema, requestId: z.string() }),
+            },
           },
         },
         ...errorResponses(contract),

@@ -7,6 +7,11 @@ export const openApiContract = defineContract({
   summary: 'This OpenAPI document',
   tags: ['Service'],
   auth: 'anonymous',
-  success: { status: 200, description: 'The OpenAPI 3.1 document (not enveloped).', schema: z.object({}).loose() },
+  success: {
+    status: 200,
+    description: 'The OpenAPI 3.1 document.',
+    schema: z.object({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) }).loose(),
+    enveloped: false,
+  },
   errors: [],
 });

@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { api } from '../../lib/testing/api-client';
+
+const V1 = path.resolve(import.meta.dirname, '../../app/v1');
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** Every app/v1 route file with the methods it exports, as OpenAPI path templates. */
+function routeFiles(dir = V1): { template: string; methods: string[] }[] {
+  const found: { template: string; methods: string[] }[] = [];
+  for (const entry of readdirSync(dir)) {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) {
+      if (entry.startsWith('[...')) continue; // the catch-all 404
+      found.push(...routeFiles(full));
+    } else if (entry === 'route.ts') {
+      const source = readFileSync(full, 'utf8');
+      const methods = METHODS.filter((m) => new RegExp(`export const ${m}\\b|export \\{[^}]*\\bas ${m}\\b`).test(source));
+      const template = `/v1${path.relative(V1, dir).split(path.sep).map((s) => `/${s.replace(/^\[(.+)\]$/, '{$1}')}`).join('')}`;
+      found.push({ template: template.replace(/\/$/, ''), methods });
+    }
+  }
+  return found;
+}
+
+describe('OpenAPI document', () => {
+  it('describes every route and method that exists, and nothing else', async () => {
+    const res = await api('GET', '/v1/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    const documented = Object.entries(res.body.paths as Record<string, Record<string, unknown>>)
+      .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`))
+      .sort();
+    const routes = routeFiles()
+      .flatMap((r) => r.methods.map((m) => `${m} ${r.template}`))
+      .sort();
+    expect(routes.length).toBeGreaterThan(3);
+    expect(documented).toEqual(routes);
+  });
+
+  it('documents the spec error codes of the quote routes', async () => {
+    const res = await api('GET', '/v1/openapi.json');
+    const post = res.body.paths['/v1/public_quotes'].post;
+    expect(Object.keys(post.responses).sort()).toEqual(['201', '404', '409', '413', '422', '429', '500']);
+    expect(post.responses['429'].description).toContain('rate_limited');
+  });
+});

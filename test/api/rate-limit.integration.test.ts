@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { demoExample } from '../../lib/books/demo-book';
+import { findFreePort } from '../../lib/db/embedded';
+import { api } from '../../lib/testing/api-client';
+import { createTenant, type Tenant } from '../../lib/testing/factories';
+import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
+
+/** Posts straight to one server instance (the shared client always uses the first one). */
+async function postTo(baseUrl: string, body: unknown) {
+  const res = await fetch(`${baseUrl}/v1/public_quotes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+describe('public quote limit: 120 creates per minute per Business (spec 8)', () => {
+  let second: RunningServer;
+  let tenant: Tenant;
+  let bystander: Tenant;
+
+  beforeAll(async () => {
+    // A second service instance on the same database: the count must be shared.
+    second = await startNextServer({
+      root: path.resolve(import.meta.dirname, '../..'),
+      port: await findFreePort(),
+      env: { DATABASE_URL: inject('databaseUrl') },
+      logFile: path.resolve(import.meta.dirname, '../../test-results/integration-server-2.log'),
+    });
+    [tenant, bystander] = await Promise.all([createTenant(), createTenant()]);
+  });
+
+  afterAll(async () => {
+    await second?.stop();
+  });
+
+  it('counts across service instances, then answers 429 rate_limited with retry-after', async () => {
+    const body = { businessId: tenant.businessId, ...demoExample };
+    const first = inject('baseUrl');
+    const results = [];
+    for (let batch = 0; batch < 6; batch++) {
+      // 20 at a time, alternating instances: 60 on each
+      results.push(
+        ...(await Promise.all(Array.from({ length: 20 }, (_, i) => postTo(i % 2 ? second.url : first, body)))),
+      );
+    }
+    expect(results.map((r) => r.status)).toEqual(Array(120).fill(201));
+
+    for (const url of [first, second.url]) {
+      const limited = await postTo(url, body);
+      expect(limited.status).toBe(429);
+      expect(limited.body.error.code).toBe('rate_limited');
+      const retryAfter = Number(limited.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(limited.headers.get('x-request-id')).toBe(limited.body.error.requestId);
+    }
+    // the limit is per Business
+    const other = await api('POST', '/v1/public_quotes', { body: { businessId: bystander.businessId, ...demoExample } });
+    expect(other.status).toBe(201);
+    // and it is the public route's: API-key quotes for the same business go on
+    const keyed = await api('POST', '/v1/quotes', {
+      key: tenant.keys.live,
+      body: { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample },
+    });
+    expect(keyed.status).toBe(201);
+  });
+});

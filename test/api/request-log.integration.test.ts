@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { demoExample } from '../../lib/books/demo-book';
+import { api } from '../../lib/testing/api-client';
+import { createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+
+/** The request log is written in batches off the request path: wait for the row. */
+async function logRow(requestId: string) {
+  for (let i = 0; i < 50; i++) {
+    const row = await testDb().requestLog.findUnique({ where: { requestId } });
+    if (row) return row;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no request log row for ${requestId}`);
+}
+
+describe('request log', () => {
+  let tenant: Tenant;
+  beforeAll(async () => {
+    tenant = await createTenant();
+  });
+
+  it('records an API-key request with its tenancy, status and latency', async () => {
+    const res = await api('POST', '/v1/quotes', {
+      key: tenant.keys.test,
+      body: { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample },
+    });
+    const row = await logRow(res.headers.get('x-request-id')!);
+    expect(row).toMatchObject({
+      method: 'POST',
+      path: '/v1/quotes',
+      status: 201,
+      errorCode: null,
+      principal: 'api_key',
+      apiKeyId: tenant.keyIds.test,
+      workspaceId: tenant.workspaceId,
+      projectId: tenant.projectId,
+      environmentId: tenant.environments.test,
+      businessId: tenant.businessId,
+    });
+    expect(row.latencyMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('records anonymous and failed requests with their error code', async () => {
+    const ok = await api('POST', '/v1/public_quotes', { body: { businessId: tenant.businessId, ...demoExample } });
+    expect(await logRow(ok.headers.get('x-request-id')!)).toMatchObject({
+      principal: 'anonymous',
+      status: 201,
+      businessId: tenant.businessId,
+      environmentId: tenant.environments.live,
+    });
+    const bad = await api('POST', '/v1/public_quotes', { body: { businessId: tenant.businessId } });
+    expect(await logRow(bad.headers.get('x-request-id')!)).toMatchObject({ status: 422, errorCode: 'invalid_quote_request' });
+  });
+
+  it('never keeps a secret: not in the request log, not in responses, not in the server log', async () => {
+    const wrongSecret = `sk_live_${'Zq9'.repeat(10)}`;
+    const responses = [
+      await api('POST', '/v1/quotes', { key: wrongSecret, body: {} }),
+      await api('POST', '/v1/quotes', { key: tenant.keys.live, body: { businessId: 'x', secret: tenant.keys.live } }),
+      await api('GET', `/v1/status?key=${tenant.keys.test}`, { key: tenant.keys.test }),
+    ];
+    for (const res of responses) {
+      expect(res.text).not.toContain(wrongSecret);
+      expect(res.text).not.toContain(tenant.keys.live);
+      const row = await logRow(res.headers.get('x-request-id')!);
+      const stored = JSON.stringify(row, (_, v) => (typeof v === 'bigint' ? String(v) : v));
+      for (const secret of [wrongSecret, tenant.keys.live, tenant.keys.test]) expect(stored).not.toContain(secret);
+    }
+    const serverLog = readFileSync(inject('serverLogFile'), 'utf8');
+    for (const secret of [wrongSecret, tenant.keys.live, tenant.keys.test]) expect(serverLog).not.toContain(secret);
+  });
+});
