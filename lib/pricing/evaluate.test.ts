@@ -44,6 +44,17 @@ describe('evaluate on the demo book', () => {
     expect(computation.conditions).toHaveLength(2);
   });
 
+  it('gives the worked example of docs/price-book.md', () => {
+    const { computation } = succeeded(
+      evaluate(demo, {
+        offeringId: 'window_cleaning',
+        factors: { home_size: 'small', storeys: '3', frequency: 'monthly', access: 'difficult' },
+      }),
+    );
+    expect(computation.totalMinor).toBe(17077);
+    expect(computation.paymentTerms).toEqual({ depositBasisPoints: 2500, depositMinor: 4269, balanceDueMinor: 12808 });
+  });
+
   it('overrides the base for commercial sites and raises small totals to the minimum', () => {
     const commercial = succeeded(
       evaluate(demo, {
