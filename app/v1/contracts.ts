@@ -1,4 +1,13 @@
 import type { RouteContract } from '@/lib/http/contract';
+import { createApiKeyContract, listApiKeysContract, revokeApiKeyContract, rotateApiKeyContract } from './api-keys/contract';
+import {
+  createMemberQuoteContract,
+  listBusinessesContract,
+  listMembersContract,
+  removeMemberContract,
+  setBrandingContract,
+  updateMemberContract,
+} from './businesses/contract';
 import { createPublicQuoteContract, getPublicQuoteContract } from './public_quotes/contract';
 import { createApiQuoteContract } from './quotes/contract';
 import { openApiContract } from './openapi.json/contract';
@@ -11,4 +20,14 @@ export const contracts: RouteContract[] = [
   createPublicQuoteContract,
   getPublicQuoteContract,
   createApiQuoteContract,
+  listBusinessesContract,
+  listMembersContract,
+  updateMemberContract,
+  removeMemberContract,
+  setBrandingContract,
+  createMemberQuoteContract,
+  createApiKeyContract,
+  listApiKeysContract,
+  rotateApiKeyContract,
+  revokeApiKeyContract,
 ] as RouteContract[];

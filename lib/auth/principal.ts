@@ -11,6 +11,15 @@ export type ApiKeyPrincipal = {
   scopes: string[];
 };
 
+/** A signed-in person (portal cookie, or their session token as a bearer). */
+export type SessionPrincipal = {
+  kind: 'session';
+  sessionId: string;
+  userId: string;
+  email: string;
+  name: string | null;
+};
+
 export type AnonymousPrincipal = { kind: 'anonymous' };
 
-export type Principal = ApiKeyPrincipal | AnonymousPrincipal;
+export type Principal = ApiKeyPrincipal | SessionPrincipal | AnonymousPrincipal;

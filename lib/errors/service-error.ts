@@ -1,6 +1,6 @@
 /**
  * Every code the service answers with. The spec's codes, plus the few it leaves to us
- * (`not_found`, `invalid_request`, `payload_too_large`, `internal_error`).
+ * (`not_found`, `forbidden`, `conflict`, `invalid_request`, `payload_too_large`, `internal_error`).
  */
 export const ERROR_STATUS = {
   invalid_request: 400,
@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   quote_scope_not_found: 404,
   quote_surface_unavailable: 404,
   idempotency_conflict: 409,
+  conflict: 409,
   payload_too_large: 413,
   invalid_quote_request: 422,
   rate_limited: 429,

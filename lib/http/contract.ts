@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../errors/service-error';
 
-export type AuthModel = 'anonymous' | 'api_key';
+export type AuthModel = 'anonymous' | 'api_key' | 'session';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**

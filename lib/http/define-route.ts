@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { ApiKeyPrincipal, Principal } from '../auth/principal';
+import type { ApiKeyPrincipal, Principal, SessionPrincipal } from '../auth/principal';
+import { findSession, sessionTokenOf } from '../auth/sessions';
 import { getDb, getPool, type Db } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { authenticateApiKey } from '../keys/authenticate-api-key';
@@ -16,7 +17,7 @@ type Annotations = Partial<Pick<RequestLogEntry, 'workspaceId' | 'projectId' | '
 
 export type HandlerContext<C extends RouteContract> = {
   db: Db;
-  principal: C['auth'] extends 'api_key' ? ApiKeyPrincipal : Principal;
+  principal: C['auth'] extends 'api_key' ? ApiKeyPrincipal : C['auth'] extends 'session' ? SessionPrincipal : Principal;
   requestId: string;
   /** The request's clock reading: one instant for everything the request does. */
   now: Date;
@@ -102,7 +103,7 @@ export function defineRoute<C extends RouteContract>(
         body,
         request,
         annotate: (more: Annotations) => Object.assign(annotations, more),
-      } as HandlerContext<C>;
+      } as unknown as HandlerContext<C>;
       if (options.rateLimit) {
         await consumeRateLimit(getPool(), options.rateLimit.name, options.rateLimit.key(ctx));
       }
@@ -147,7 +148,36 @@ async function authenticate(contract: RouteContract, request: Request, db: Db, n
         now,
         contract.surface === 'account' ? 'revoked_api_key' : 'invalid_api_key',
       );
+    case 'session':
+      return authenticateSession(request, db, now);
   }
+}
+
+/**
+ * A member's session, from `Authorization: Bearer <session token>` (a caller's own server) or
+ * the portal's cookie. Cookie-authenticated writes must come from our own origin (CSRF).
+ */
+async function authenticateSession(request: Request, db: Db, now: Date): Promise<SessionPrincipal> {
+  const presented = sessionTokenOf(request);
+  const session = presented ? await findSession(db, presented.token, now) : null;
+  if (!presented || !session) throw new ServiceError('unauthorized', 'Sign in, or send a session token as "Authorization: Bearer <token>".');
+  if (presented.via === 'cookie' && !['GET', 'HEAD'].includes(request.method) && !sameOrigin(request)) {
+    throw new ServiceError('forbidden', 'Cross-site requests cannot use the session cookie.');
+  }
+  return session;
+}
+
+function sameOrigin(request: Request): boolean {
+  const origin = request.headers.get('origin');
+  const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host');
+  if (origin) {
+    try {
+      return new URL(origin).host === host;
+    } catch {
+      return false;
+    }
+  }
+  return request.headers.get('sec-fetch-site') === 'same-origin';
 }
 
 /** A malformed path id names nothing: 404, like an id that does not exist. */

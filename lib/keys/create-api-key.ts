@@ -10,6 +10,8 @@ export type CreateApiKeyInput = {
   name: string;
   scopes?: string[];
   createdBy?: string;
+  /** Set by rotation: the key this one succeeds. */
+  predecessorId?: string;
 };
 
 /** Mints a key bound to one project and environment. The secret is returned here only. */
@@ -31,9 +33,10 @@ export async function createApiKey(db: DbOrTx, input: CreateApiKeyInput, now = n
       last4: minted.last4,
       scopes: input.scopes ?? [...SCOPES],
       createdBy: input.createdBy,
+      predecessorId: input.predecessorId,
       createdAt: now,
     },
     include: { environment: { select: { kind: true } } },
   });
-  return { apiKey: toApiKeyView(row, now), secret: minted.secret };
+  return { apiKey: toApiKeyView(row, now), secret: minted.secret, environmentId: environment.id };
 }

@@ -1,22 +1,41 @@
-import type { DbOrTx } from '../db/client';
+import { requireWorkspaceMember } from '../auth/permissions';
+import type { SessionPrincipal } from '../auth/principal';
+import type { Db } from '../db/client';
 import { ServiceError } from '../errors/service-error';
+import { recordEvent } from '../events/record-event';
 import { toApiKeyView } from './to-api-key-view';
 
 /**
  * Revokes a key at once (spec 3.2). Idempotent: a key already revoked keeps its original
  * revocation time; a rotating key's future `revokedAt` is brought forward to now.
  */
-export async function revokeApiKey(db: DbOrTx, input: { keyId: string; workspaceId: string }, now: Date) {
-  const key = await db.apiKey.findFirst({
-    where: { id: input.keyId, workspaceId: input.workspaceId },
-    select: { id: true, status: true, revokedAt: true },
+export async function revokeApiKey(db: Db, principal: SessionPrincipal, keyId: string, now: Date) {
+  return db.$transaction(async (tx) => {
+    const [key] = await tx.$queryRaw<{ id: string; workspace_id: string }[]>`
+      SELECT id::text, workspace_id::text FROM api_keys WHERE id = ${keyId}::uuid FOR UPDATE`;
+    if (!key) throw new ServiceError('not_found', `API key ${keyId} does not exist.`);
+    await requireWorkspaceMember(tx, principal, key.workspace_id, 'api_keys:create', `API key ${keyId} does not exist.`);
+    const current = await tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: { status: true, revokedAt: true } });
+    const alreadyRevoked = current.status === 'revoked' || (current.revokedAt !== null && current.revokedAt <= now);
+    const row = await tx.apiKey.update({
+      where: { id: key.id },
+      data: { status: 'revoked', revokedAt: alreadyRevoked ? (current.revokedAt ?? now) : now },
+      include: { environment: { select: { kind: true } } },
+    });
+    const apiKey = toApiKeyView(row, now);
+    if (!alreadyRevoked) {
+      await recordEvent(
+        tx,
+        {
+          type: 'api_key.revoked',
+          workspaceId: key.workspace_id,
+          projectId: row.projectId,
+          environmentId: row.environmentId,
+          data: { apiKey, revokedBy: principal.userId },
+        },
+        now,
+      );
+    }
+    return apiKey;
   });
-  if (!key) throw new ServiceError('not_found', `API key ${input.keyId} does not exist.`);
-  const alreadyRevoked = key.status === 'revoked' || (key.revokedAt !== null && key.revokedAt <= now);
-  const row = await db.apiKey.update({
-    where: { id: key.id },
-    data: { status: 'revoked', revokedAt: alreadyRevoked ? key.revokedAt ?? now : now },
-    include: { environment: { select: { kind: true } } },
-  });
-  return { apiKey: toApiKeyView(row, now), changed: !alreadyRevoked };
 }

@@ -3,7 +3,10 @@ import { inject } from 'vitest';
 import { provisionTenant } from '../accounts/provision-tenant';
 import { demoBookArtifact } from '../books/demo-book';
 import { createDb } from '../db/client';
+import { WORKSPACE_PERMISSIONS, type WorkspacePermission } from '../auth/permissions';
+import { createSession } from '../auth/sessions';
 import { createApiKey } from '../keys/create-api-key';
+import { addBusinessMember, addWorkspaceMember, ensureUser } from '../members/add-members';
 import type { EnvironmentName } from '../keys/secrets';
 
 let shared: ReturnType<typeof createDb> | undefined;
@@ -45,3 +48,27 @@ export async function createTenant(options: TenantOptions = {}) {
 }
 
 export type Tenant = Awaited<ReturnType<typeof createTenant>>;
+
+export type PersonOptions = {
+  /** Workspace permissions; omit for no workspace membership. `'all'` for every permission. */
+  permissions?: readonly WorkspacePermission[] | 'all';
+  /** A role in the tenant's business; omit for none. */
+  businessRole?: 'owner' | 'editor' | 'viewer';
+};
+
+/** A signed-in person of a tenant: a user with the given memberships and a session token. */
+export async function createPerson(tenant: Pick<Tenant, 'workspaceId' | 'businessId'>, options: PersonOptions = {}) {
+  const db = testDb();
+  const user = await ensureUser(db, { email: `person-${randomUUID()}@example.test`, name: 'Test Person' });
+  if (options.permissions) {
+    const permissions = options.permissions === 'all' ? WORKSPACE_PERMISSIONS : options.permissions;
+    await addWorkspaceMember(db, { workspaceId: tenant.workspaceId, userId: user.id, permissions });
+  }
+  const membership = options.businessRole
+    ? await addBusinessMember(db, { businessId: tenant.businessId, userId: user.id, role: options.businessRole })
+    : null;
+  const token = await createSession(db, user.id, new Date());
+  return { userId: user.id, email: user.email, token, membershipId: membership?.id ?? null };
+}
+
+export type Person = Awaited<ReturnType<typeof createPerson>>;

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
-import { revokeApiKey } from '../../lib/keys/revoke-api-key';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { api } from '../../lib/testing/api-client';
-import { createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
 
 const quote = (t: Tenant, extra: Record<string, unknown> = {}) => ({
   businessId: t.businessId,
@@ -79,7 +78,9 @@ describe('POST /v1/quotes', () => {
   it('refuses missing, malformed, unknown and revoked keys with 401 invalid_api_key', async () => {
     const own = await createTenant();
     const revoked = await createApiKey(testDb(), { projectId: own.projectId, environment: 'test', name: 'to revoke' });
-    await revokeApiKey(testDb(), { keyId: revoked.apiKey.id, workspaceId: own.workspaceId }, new Date());
+    const admin = await createPerson(own, { permissions: ['api_keys:create'] });
+    const revocation = await api('POST', `/v1/api-keys/${revoked.apiKey.id}/revocation`, { key: admin.token });
+    expect(revocation.status).toBe(200);
     const graceOver = await createApiKey(testDb(), { projectId: own.projectId, environment: 'live', name: 'grace over' });
     await testDb().apiKey.update({
       where: { id: graceOver.apiKey.id },

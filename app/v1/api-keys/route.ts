@@ -1,0 +1,12 @@
+import { defineRoute } from '@/lib/http/define-route';
+import { issueApiKey } from '@/lib/keys/issue-api-key';
+import { listApiKeys } from '@/lib/keys/list-api-keys';
+import { createApiKeyContract, listApiKeysContract } from './contract';
+
+export const POST = defineRoute(createApiKeyContract, async ({ db, principal, body, now }) => ({
+  data: await issueApiKey(db, principal, body, now),
+}));
+
+export const GET = defineRoute(listApiKeysContract, async ({ db, principal, query, now }) => ({
+  data: { apiKeys: await listApiKeys(db, principal, query, now) },
+}));

@@ -1,0 +1,8 @@
+import { setBranding } from '@/lib/businesses/set-branding';
+import { defineRoute } from '@/lib/http/define-route';
+import { setBrandingContract } from '../../contract';
+
+export const PUT = defineRoute(setBrandingContract, async ({ db, principal, params, body, now, annotate }) => {
+  annotate({ businessId: params.businessId });
+  return { data: { business: await setBranding(db, principal, params.businessId, body, now) } };
+});

@@ -1,0 +1,13 @@
+import { defineRoute } from '@/lib/http/define-route';
+import { changeBusinessMember } from '@/lib/members/change-business-member';
+import { removeMemberContract, updateMemberContract } from '../../../contract';
+
+export const PATCH = defineRoute(updateMemberContract, async ({ db, principal, params, body, now, annotate }) => {
+  annotate({ businessId: params.businessId });
+  return { data: { member: await changeBusinessMember(db, principal, { ...params, change: { role: body.role } }, now) } };
+});
+
+export const DELETE = defineRoute(removeMemberContract, async ({ db, principal, params, now, annotate }) => {
+  annotate({ businessId: params.businessId });
+  return { data: { member: await changeBusinessMember(db, principal, { ...params, change: { remove: true } }, now) } };
+});

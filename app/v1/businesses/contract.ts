@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { brandingSchema, businessSchema } from '@/lib/businesses/schemas';
+import { defineContract } from '@/lib/http/contract';
+import { businessMemberSchema, updateMemberRequestSchema } from '@/lib/members/schemas';
+import { memberQuoteRequestSchema, quoteResultSchema } from '@/lib/quotes/schemas';
+
+const businessParams = z.object({ businessId: z.uuid() });
+const membershipParams = z.object({ businessId: z.uuid(), membershipId: z.uuid() });
+const tags = ['Businesses'];
+
+export const listBusinessesContract = defineContract({
+  method: 'GET',
+  path: '/v1/businesses',
+  summary: 'Businesses you can see (your workspaces’ and those you are a member of)',
+  tags,
+  auth: 'session',
+  success: {
+    status: 200,
+    description: 'The businesses, with your membership where you have one.',
+    schema: z.object({
+      businesses: z.array(
+        businessSchema.extend({
+          yourMembership: z.object({ id: z.uuid(), role: z.enum(['owner', 'editor', 'viewer']) }).nullable(),
+        }),
+      ),
+    }),
+  },
+  errors: ['unauthorized'],
+});
+
+export const listMembersContract = defineContract({
+  method: 'GET',
+  path: '/v1/businesses/{businessId}/members',
+  summary: 'The business’s roster (any active member)',
+  tags,
+  auth: 'session',
+  params: businessParams,
+  success: { status: 200, description: 'Active and invited members.', schema: z.object({ members: z.array(businessMemberSchema) }) },
+  errors: ['unauthorized', 'not_found'],
+});
+
+export const updateMemberContract = defineContract({
+  method: 'PATCH',
+  path: '/v1/businesses/{businessId}/members/{membershipId}',
+  summary: 'Change a member’s role (business owner only)',
+  tags,
+  auth: 'session',
+  params: membershipParams,
+  body: updateMemberRequestSchema,
+  success: { status: 200, description: 'The updated membership.', schema: z.object({ member: businessMemberSchema }) },
+  errors: ['unauthorized', 'not_business_owner', 'not_found', 'conflict', 'invalid_request', 'forbidden'],
+});
+
+export const removeMemberContract = defineContract({
+  method: 'DELETE',
+  path: '/v1/businesses/{businessId}/members/{membershipId}',
+  summary: 'Remove a member (business owner only); their access ends at once',
+  tags,
+  auth: 'session',
+  params: membershipParams,
+  success: { status: 200, description: 'The removed membership.', schema: z.object({ member: businessMemberSchema }) },
+  errors: ['unauthorized', 'not_business_owner', 'not_found', 'conflict', 'forbidden'],
+});
+
+export const setBrandingContract = defineContract({
+  method: 'PUT',
+  path: '/v1/businesses/{businessId}/branding',
+  summary: 'Set the branding of the hosted quote page',
+  description: 'Workspace members with `businesses:manage`, or the owner of a business on a direct (self-run) connection.',
+  tags,
+  auth: 'session',
+  params: businessParams,
+  body: brandingSchema,
+  success: { status: 200, description: 'The business with its new branding.', schema: z.object({ business: businessSchema }) },
+  errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
+});
+
+export const createMemberQuoteContract = defineContract({
+  method: 'POST',
+  path: '/v1/businesses/{businessId}/quotes',
+  summary: 'Create a quote as a business member (Live environment, pinned server-side)',
+  tags: ['Quotes'],
+  auth: 'session',
+  params: businessParams,
+  body: memberQuoteRequestSchema,
+  validationCode: 'invalid_quote_request',
+  success: { status: 201, description: 'The Quote Intent and its Receipt (also on an idempotent replay).', schema: quoteResultSchema },
+  errors: ['unauthorized', 'quote_scope_not_found', 'idempotency_conflict', 'invalid_quote_request', 'payload_too_large', 'forbidden'],
+});

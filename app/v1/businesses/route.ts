@@ -1,0 +1,7 @@
+import { listBusinesses } from '@/lib/businesses/list-businesses';
+import { defineRoute } from '@/lib/http/define-route';
+import { listBusinessesContract } from './contract';
+
+export const GET = defineRoute(listBusinessesContract, async ({ db, principal }) => ({
+  data: { businesses: await listBusinesses(db, principal) },
+}));

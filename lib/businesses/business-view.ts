@@ -1,0 +1,46 @@
+import type { Prisma } from '../db/generated/client';
+import type { BusinessView } from './schemas';
+
+export const businessSelect = {
+  id: true,
+  workspaceId: true,
+  name: true,
+  displayName: true,
+  logoUrl: true,
+  primaryColor: true,
+  accentColor: true,
+  createdAt: true,
+  connections: {
+    orderBy: [{ status: 'asc' }, { createdAt: 'asc' }],
+    take: 1,
+    select: { projectId: true, kind: true, status: true },
+  },
+} satisfies Prisma.BusinessSelect;
+
+type Row = {
+  id: string;
+  workspaceId: string;
+  name: string;
+  displayName: string | null;
+  logoUrl: string | null;
+  primaryColor: string | null;
+  accentColor: string | null;
+  createdAt: Date;
+  connections: { projectId: string; kind: 'direct' | 'managed'; status: 'active' | 'inactive' }[];
+};
+
+export function toBusinessView(row: Row): BusinessView {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    name: row.name,
+    branding: {
+      displayName: row.displayName ?? row.name,
+      logoUrl: row.logoUrl,
+      primaryColor: row.primaryColor,
+      accentColor: row.accentColor,
+    },
+    connection: row.connections[0] ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

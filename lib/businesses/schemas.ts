@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb');
+
+export const brandingSchema = z
+  .strictObject({
+    displayName: z.string().trim().min(1).max(120),
+    logoUrl: z
+      .url({ protocol: /^https$/, error: 'an https:// URL' })
+      .max(2000)
+      .nullable(),
+    primaryColor: color,
+    accentColor: color,
+  })
+  .meta({ id: 'Branding' });
+
+export const businessSchema = z
+  .object({
+    id: z.uuid(),
+    workspaceId: z.uuid(),
+    name: z.string(),
+    branding: z.object({
+      displayName: z.string(),
+      logoUrl: z.string().nullable(),
+      primaryColor: z.string().nullable(),
+      accentColor: z.string().nullable(),
+    }),
+    connection: z
+      .object({ projectId: z.uuid(), kind: z.enum(['direct', 'managed']), status: z.enum(['active', 'inactive']) })
+      .nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Business' });
+
+export type Branding = z.infer<typeof brandingSchema>;
+export type BusinessView = z.infer<typeof businessSchema>;

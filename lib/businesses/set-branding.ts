@@ -1,0 +1,27 @@
+import type { SessionPrincipal } from '../auth/principal';
+import type { Db } from '../db/client';
+import { recordEvent } from '../events/record-event';
+import { requireBrandingEditor } from '../members/business-authorization';
+import { businessSelect, toBusinessView } from './business-view';
+import type { Branding } from './schemas';
+
+/** Sets the business's branding; the hosted quote page shows it from the next request on. */
+export async function setBranding(db: Db, principal: SessionPrincipal, businessId: string, branding: Branding, now: Date) {
+  return db.$transaction(async (tx) => {
+    const access = await requireBrandingEditor(tx, principal, businessId);
+    const row = await tx.business.update({ where: { id: businessId }, data: { ...branding, updatedAt: now }, select: businessSelect });
+    const view = toBusinessView(row);
+    await recordEvent(
+      tx,
+      {
+        type: 'business.branding_updated',
+        workspaceId: access.business.workspaceId,
+        projectId: access.connection?.projectId,
+        businessId,
+        data: { businessId, branding: view.branding, changedBy: principal.userId },
+      },
+      now,
+    );
+    return view;
+  });
+}

@@ -1,0 +1,33 @@
+import { requireWorkspaceMember } from '../auth/permissions';
+import type { SessionPrincipal } from '../auth/principal';
+import type { Db } from '../db/client';
+import { ServiceError } from '../errors/service-error';
+import { recordEvent } from '../events/record-event';
+import { createApiKey, type CreateApiKeyInput } from './create-api-key';
+
+/** POST /v1/api-keys: a workspace member with `api_keys:create` mints a key; secret shown once. */
+export async function issueApiKey(
+  db: Db,
+  principal: SessionPrincipal,
+  input: Omit<CreateApiKeyInput, 'createdBy'>,
+  now: Date,
+) {
+  const project = await db.project.findUnique({ where: { id: input.projectId }, select: { workspaceId: true } });
+  if (!project) throw new ServiceError('not_found', `Project ${input.projectId} does not exist.`);
+  await requireWorkspaceMember(db, principal, project.workspaceId, 'api_keys:create', `Project ${input.projectId} does not exist.`);
+  return db.$transaction(async (tx) => {
+    const created = await createApiKey(tx, { ...input, createdBy: principal.userId }, now);
+    await recordEvent(
+      tx,
+      {
+        type: 'api_key.created',
+        workspaceId: project.workspaceId,
+        projectId: input.projectId,
+        environmentId: created.environmentId,
+        data: { apiKey: created.apiKey, createdBy: principal.userId },
+      },
+      now,
+    );
+    return { apiKey: created.apiKey, secret: created.secret };
+  });
+}

@@ -1,0 +1,68 @@
+import { requireWorkspaceMember } from '../auth/permissions';
+import type { SessionPrincipal } from '../auth/principal';
+import type { Db } from '../db/client';
+import { ServiceError } from '../errors/service-error';
+import { recordEvent } from '../events/record-event';
+import { createApiKey } from './create-api-key';
+import { toApiKeyView } from './to-api-key-view';
+
+export const DEFAULT_GRACE_MINUTES = 24 * 60;
+export const MAX_GRACE_MINUTES = 168 * 60;
+
+/**
+ * Rotation (spec 3.2): a successor with the same name, environment and scopes is minted and
+ * its secret returned once. With a grace window both keys authenticate until the old key's
+ * `revokedAt`; with `graceMinutes: 0` the old key is revoked at once.
+ */
+export async function rotateApiKey(
+  db: Db,
+  principal: SessionPrincipal,
+  input: { keyId: string; graceMinutes: number },
+  now: Date,
+) {
+  return db.$transaction(async (tx) => {
+    // Row lock: two concurrent rotations of one key cannot both mint a successor.
+    const [key] = await tx.$queryRaw<{ id: string; workspace_id: string }[]>`
+      SELECT id::text, workspace_id::text FROM api_keys WHERE id = ${input.keyId}::uuid FOR UPDATE`;
+    if (!key) throw new ServiceError('not_found', `API key ${input.keyId} does not exist.`);
+    await requireWorkspaceMember(tx, principal, key.workspace_id, 'api_keys:create', `API key ${input.keyId} does not exist.`);
+    const old = await tx.apiKey.findUniqueOrThrow({
+      where: { id: key.id },
+      select: { id: true, name: true, projectId: true, environmentId: true, status: true, revokedAt: true, scopes: true, environment: { select: { kind: true } } },
+    });
+    if (old.status !== 'active' || (old.revokedAt !== null && old.revokedAt <= now)) {
+      throw new ServiceError('conflict', `Only an active key can be rotated; this one is ${old.status}.`);
+    }
+    const successor = await createApiKey(
+      tx,
+      {
+        projectId: old.projectId,
+        environment: old.environment.kind,
+        name: old.name,
+        scopes: old.scopes,
+        createdBy: principal.userId,
+        predecessorId: old.id,
+      },
+      now,
+    );
+    const revokedAt = new Date(now.getTime() + input.graceMinutes * 60_000);
+    const updated = await tx.apiKey.update({
+      where: { id: old.id },
+      data: { status: input.graceMinutes > 0 ? 'rotating' : 'revoked', revokedAt },
+      include: { environment: { select: { kind: true } } },
+    });
+    const apiKey = toApiKeyView(updated, now);
+    await recordEvent(
+      tx,
+      {
+        type: 'api_key.rotated',
+        workspaceId: key.workspace_id,
+        projectId: old.projectId,
+        environmentId: old.environmentId,
+        data: { apiKey, successor: successor.apiKey, graceMinutes: input.graceMinutes, rotatedBy: principal.userId },
+      },
+      now,
+    );
+    return { apiKey, successor: successor.apiKey, secret: successor.secret };
+  });
+}

@@ -1,0 +1,35 @@
+import type { Db } from '../db/client';
+import { recordEvent } from '../events/record-event';
+import { toApiKeyView } from './to-api-key-view';
+
+/**
+ * The periodic sweep of spec 3.2: rotating keys whose grace window has ended become revoked.
+ * Authentication already refuses them from `revokedAt` on; the sweep makes the status say so
+ * and tells webhooks. Safe to run from several instances at once (SKIP LOCKED).
+ */
+export async function sweepRotatedKeys(db: Db, now: Date): Promise<number> {
+  return db.$transaction(async (tx) => {
+    const due = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id::text FROM api_keys WHERE status = 'rotating' AND revoked_at <= ${now}::timestamptz
+      ORDER BY revoked_at LIMIT 500 FOR UPDATE SKIP LOCKED`;
+    for (const { id } of due) {
+      const row = await tx.apiKey.update({
+        where: { id },
+        data: { status: 'revoked' },
+        include: { environment: { select: { kind: true } } },
+      });
+      await recordEvent(
+        tx,
+        {
+          type: 'api_key.revoked',
+          workspaceId: row.workspaceId,
+          projectId: row.projectId,
+          environmentId: row.environmentId,
+          data: { apiKey: toApiKeyView(row, now), reason: 'rotation_grace_ended' },
+        },
+        now,
+      );
+    }
+    return due.length;
+  });
+}

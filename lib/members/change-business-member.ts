@@ -1,0 +1,58 @@
+import type { SessionPrincipal } from '../auth/principal';
+import type { Db, DbOrTx } from '../db/client';
+import { ServiceError } from '../errors/service-error';
+import { recordEvent } from '../events/record-event';
+import { requireBusinessOwner } from './business-authorization';
+import { businessMemberSelect, toBusinessMemberView } from './business-member-view';
+import type { BusinessMemberView } from './schemas';
+
+type Change = { role: BusinessMemberView['role'] } | { remove: true };
+
+/**
+ * Changes one membership (owner only). A business always keeps at least one active owner, so
+ * the last owner can be neither demoted nor removed. A removed member loses access at once:
+ * every request checks membership afresh.
+ */
+export async function changeBusinessMember(
+  db: Db,
+  principal: SessionPrincipal,
+  input: { businessId: string; membershipId: string; change: Change },
+  now: Date,
+) {
+  return db.$transaction(async (tx) => {
+    const access = await requireBusinessOwner(tx, principal, input.businessId);
+    // Lock the business's owner rows so two owners demoting each other cannot both succeed.
+    await tx.$queryRaw`SELECT id FROM business_members WHERE business_id = ${input.businessId}::uuid AND role = 'owner' FOR UPDATE`;
+    const member = await tx.businessMember.findFirst({
+      where: { id: input.membershipId, businessId: input.businessId, status: { not: 'removed' } },
+      select: { id: true, role: true, status: true },
+    });
+    if (!member) throw new ServiceError('not_found', `Membership ${input.membershipId} does not exist.`);
+    const losesOwner = member.role === 'owner' && ('remove' in input.change || input.change.role !== 'owner');
+    if (losesOwner && (await activeOwners(tx, input.businessId)) <= 1) {
+      throw new ServiceError('conflict', 'A business must keep at least one owner: make someone else owner first.');
+    }
+    const row = await tx.businessMember.update({
+      where: { id: member.id },
+      data: 'remove' in input.change ? { status: 'removed', updatedAt: now } : { role: input.change.role, updatedAt: now },
+      select: businessMemberSelect,
+    });
+    const view = toBusinessMemberView(row);
+    await recordEvent(
+      tx,
+      {
+        type: 'remove' in input.change ? 'business_member.removed' : 'business_member.updated',
+        workspaceId: access.business.workspaceId,
+        projectId: access.connection?.projectId,
+        businessId: input.businessId,
+        data: { member: view, changedBy: principal.userId },
+      },
+      now,
+    );
+    return view;
+  });
+}
+
+async function activeOwners(db: DbOrTx, businessId: string): Promise<number> {
+  return db.businessMember.count({ where: { businessId, role: 'owner', status: 'active' } });
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+export const businessRoleSchema = z.enum(['owner', 'editor', 'viewer']);
+
+export const businessMemberSchema = z
+  .object({
+    id: z.uuid(),
+    businessId: z.uuid(),
+    userId: z.uuid(),
+    email: z.string(),
+    name: z.string().nullable(),
+    role: businessRoleSchema,
+    status: z.enum(['active', 'invited', 'removed']),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'BusinessMember' });
+
+export const updateMemberRequestSchema = z.strictObject({ role: businessRoleSchema }).meta({ id: 'UpdateMemberRequest' });
+
+export type BusinessMemberView = z.infer<typeof businessMemberSchema>;

@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+import type { SessionPrincipal } from '../auth/principal';
+import { ServiceError } from '../errors/service-error';
+import { businessAccess } from '../auth/permissions';
+import { createQuote, type QuoteContext } from './create-quote';
+import type { memberQuoteRequestSchema } from './schemas';
+
+/**
+ * POST /v1/businesses/{id}/quotes: any active member quotes against the Live environment of
+ * the business's connection, pinned server-side. The book must belong to the connected project.
+ */
+export async function createMemberQuote(
+  ctx: QuoteContext,
+  principal: SessionPrincipal,
+  businessId: string,
+  request: z.output<typeof memberQuoteRequestSchema>,
+) {
+  const access = await businessAccess(ctx.db, principal, businessId);
+  if (!access?.membership) throw new ServiceError('quote_scope_not_found', `You are not a member of business ${businessId}.`);
+  const projectId = access.connection?.projectId;
+  const [book, live] = projectId
+    ? await Promise.all([
+        ctx.db.book.findFirst({ where: { id: request.bookId, projectId }, select: { id: true } }),
+        ctx.db.environment.findUnique({ where: { projectId_kind: { projectId, kind: 'live' } }, select: { id: true } }),
+      ])
+    : [null, null];
+  if (!projectId || !book || !live) {
+    throw new ServiceError('quote_scope_not_found', `Book ${request.bookId} is not available to business ${businessId}.`);
+  }
+  const created = await createQuote(ctx, {
+    scope: { workspaceId: access.business.workspaceId, projectId, environmentId: live.id, bookId: book.id, businessId },
+    source: 'hosted',
+    idempotencyScope: `member:${businessId}`,
+    inputs: { offeringId: request.offeringId, factors: request.factors },
+    idempotencyKey: request.idempotencyKey,
+    payload: { businessId, bookId: request.bookId, offeringId: request.offeringId, factors: request.factors },
+    whenUnpublished: 'failed_receipt',
+  });
+  return { ...created, environmentId: live.id, projectId, workspaceId: access.business.workspaceId };
+}

@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { demoExample } from '../../lib/books/demo-book';
+import { api } from '../../lib/testing/api-client';
+import { createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+
+describe('business member routes (spec 4.1, 4.2, 5.2)', () => {
+  let tenant: Tenant;
+  let owner: Person;
+  let editor: Person;
+  let viewer: Person;
+  beforeAll(async () => {
+    tenant = await createTenant();
+    [owner, editor, viewer] = await Promise.all([
+      createPerson(tenant, { businessRole: 'owner' }),
+      createPerson(tenant, { businessRole: 'editor' }),
+      createPerson(tenant, { businessRole: 'viewer' }),
+    ]);
+  });
+
+  const members = (p: Person, t = tenant) => api('GET', `/v1/businesses/${t.businessId}/members`, { key: p.token });
+
+  it('lists the roster to any active member, 401 without a session, 404 to strangers', async () => {
+    for (const person of [owner, editor, viewer]) {
+      const res = await members(person);
+      expect(res.status).toBe(200);
+      expect(res.body.data.members.map((m: { role: string }) => m.role).sort()).toEqual(['editor', 'owner', 'viewer']);
+    }
+    expect((await api('GET', `/v1/businesses/${tenant.businessId}/members`)).body.error.code).toBe('unauthorized');
+    expect((await api('GET', `/v1/businesses/${tenant.businessId}/members`, { key: 'forged-session' })).status).toBe(401);
+    const stranger = await createPerson(await createTenant(), { businessRole: 'owner' });
+    expect((await members(stranger)).status).toBe(404);
+  });
+
+  it('lets only the owner change roles or remove members (403 not_business_owner)', async () => {
+    const target = await createPerson(tenant, { businessRole: 'viewer' });
+    for (const person of [editor, viewer]) {
+      const patch = await api('PATCH', `/v1/businesses/${tenant.businessId}/members/${target.membershipId}`, {
+        key: person.token,
+        body: { role: 'editor' },
+      });
+      expect(patch.status).toBe(403);
+      expect(patch.body.error.code).toBe('not_business_owner');
+      const del = await api('DELETE', `/v1/businesses/${tenant.businessId}/members/${target.membershipId}`, { key: person.token });
+      expect(del.body.error.code).toBe('not_business_owner');
+    }
+    const promoted = await api('PATCH', `/v1/businesses/${tenant.businessId}/members/${target.membershipId}`, {
+      key: owner.token,
+      body: { role: 'editor' },
+    });
+    expect(promoted.status).toBe(200);
+    expect(promoted.body.data.member).toMatchObject({ id: target.membershipId, role: 'editor', status: 'active' });
+    const invalid = await api('PATCH', `/v1/businesses/${tenant.businessId}/members/${target.membershipId}`, {
+      key: owner.token,
+      body: { role: 'admin' },
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error.details.fields.role).toBeDefined();
+  });
+
+  it('cuts a removed member off at once', async () => {
+    const leaving = await createPerson(tenant, { businessRole: 'editor' });
+    expect((await members(leaving)).status).toBe(200);
+    const removed = await api('DELETE', `/v1/businesses/${tenant.businessId}/members/${leaving.membershipId}`, { key: owner.token });
+    expect(removed.status).toBe(200);
+    expect(removed.body.data.member.status).toBe('removed');
+    expect((await members(leaving)).status).toBe(404);
+    const quote = await api('POST', `/v1/businesses/${tenant.businessId}/quotes`, {
+      key: leaving.token,
+      body: { bookId: tenant.bookId, ...demoExample },
+    });
+    expect(quote.status).toBe(404);
+    expect(quote.body.error.code).toBe('quote_scope_not_found');
+    expect((await api('DELETE', `/v1/businesses/${tenant.businessId}/members/${leaving.membershipId}`, { key: owner.token })).status).toBe(404);
+  });
+
+  it('never leaves a business without an owner', async () => {
+    const own = await createTenant();
+    const sole = await createPerson(own, { businessRole: 'owner' });
+    const demote = await api('PATCH', `/v1/businesses/${own.businessId}/members/${sole.membershipId}`, {
+      key: sole.token,
+      body: { role: 'viewer' },
+    });
+    expect(demote.status).toBe(409);
+    expect(demote.body.error.code).toBe('conflict');
+    const second = await createPerson(own, { businessRole: 'owner' });
+    const ok = await api('DELETE', `/v1/businesses/${own.businessId}/members/${sole.membershipId}`, { key: second.token });
+    expect(ok.status).toBe(200);
+    const last = await api('DELETE', `/v1/businesses/${own.businessId}/members/${second.membershipId}`, { key: second.token });
+    expect(last.status).toBe(409);
+  });
+
+  it('lets any active member quote on the Live environment, pinned server-side', async () => {
+    for (const person of [owner, editor, viewer]) {
+      const res = await api('POST', `/v1/businesses/${tenant.businessId}/quotes`, {
+        key: person.token,
+        body: { bookId: tenant.bookId, ...demoExample },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.data.quoteIntent).toMatchObject({
+        environmentId: tenant.environments.live,
+        bookVersionId: tenant.versionId,
+        status: 'succeeded',
+        source: 'hosted',
+      });
+    }
+    const other = await createTenant();
+    const wrongBook = await api('POST', `/v1/businesses/${tenant.businessId}/quotes`, {
+      key: owner.token,
+      body: { bookId: other.bookId, ...demoExample },
+    });
+    expect(wrongBook.body.error.code).toBe('quote_scope_not_found');
+    const badBody = await api('POST', `/v1/businesses/${tenant.businessId}/quotes`, {
+      key: owner.token,
+      body: { bookId: tenant.bookId, offeringId: 'x', environment: 'test' },
+    });
+    expect(badBody.status).toBe(422);
+    expect(badBody.body.error.code).toBe('invalid_quote_request');
+    const key = `member-${randomUUID()}`;
+    const body = { bookId: tenant.bookId, ...demoExample, idempotencyKey: key };
+    const a = await api('POST', `/v1/businesses/${tenant.businessId}/quotes`, { key: owner.token, body });
+    const b = await api('POST', `/v1/businesses/${tenant.businessId}/quotes`, { key: viewer.token, body });
+    expect(b.body.data.quoteIntent.id).toBe(a.body.data.quoteIntent.id);
+    const conflict = await api('POST', `/v1/businesses/${tenant.businessId}/quotes`, {
+      key: owner.token,
+      body: { ...body, offeringId: 'gutter_cleaning' },
+    });
+    expect(conflict.status).toBe(409);
+  });
+
+  it('sets branding for businesses:manage or a direct-connection owner, not for editors', async () => {
+    const branding = { displayName: 'Sparkle & Shine', logoUrl: 'https://example.com/logo.png', primaryColor: '#0b5fff', accentColor: '#ffb000' };
+    const byEditor = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: editor.token, body: branding });
+    expect(byEditor.status).toBe(403);
+    const byOwner = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: owner.token, body: branding });
+    expect(byOwner.status).toBe(200);
+    expect(byOwner.body.data.business.branding).toEqual(branding);
+    const manager = await createPerson(tenant, { permissions: ['businesses:manage'] });
+    const byManager = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, {
+      key: manager.token,
+      body: { ...branding, logoUrl: null },
+    });
+    expect(byManager.status).toBe(200);
+    const invalid = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, {
+      key: owner.token,
+      body: { ...branding, primaryColor: 'blue', logoUrl: 'http://insecure.example/logo.png' },
+    });
+    expect(invalid.status).toBe(400);
+    expect(Object.keys(invalid.body.error.details.fields).sort()).toEqual(['logoUrl', 'primaryColor']);
+
+    const managed = await createTenant();
+    await testDb().connection.updateMany({ where: { businessId: managed.businessId }, data: { kind: 'managed' } });
+    const managedOwner = await createPerson(managed, { businessRole: 'owner' });
+    expect((await api('PUT', `/v1/businesses/${managed.businessId}/branding`, { key: managedOwner.token, body: branding })).status).toBe(403);
+  });
+
+  it('refuses the session cookie on cross-site writes', async () => {
+    const res = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, {
+      headers: { cookie: `next-auth.session-token=${owner.token}`, origin: 'https://evil.example' },
+      body: { displayName: 'Pwned', logoUrl: null, primaryColor: '#000000', accentColor: '#000000' },
+    });
+    expect(res.status).toBe(403);
+    const read = await api('GET', `/v1/businesses/${tenant.businessId}/members`, {
+      headers: { cookie: `next-auth.session-token=${owner.token}` },
+    });
+    expect(read.status).toBe(200);
+  });
+});
