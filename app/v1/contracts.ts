@@ -1,4 +1,16 @@
 import type { RouteContract } from '@/lib/http/contract';
+import { traceQuoteContract } from './quote-intents/contract';
+import { searchRequestLogsContract } from './request-logs/contract';
+import {
+  createBookContract,
+  createVersionContract,
+  getBookContract,
+  getVersionContract,
+  listBooksContract,
+  previewContract,
+  publishContract,
+  saveDraftContract,
+} from './books/contract';
 import { createApiKeyContract, listApiKeysContract, revokeApiKeyContract, rotateApiKeyContract } from './api-keys/contract';
 import {
   createMemberQuoteContract,
@@ -30,4 +42,14 @@ export const contracts: RouteContract[] = [
   listApiKeysContract,
   rotateApiKeyContract,
   revokeApiKeyContract,
+  listBooksContract,
+  createBookContract,
+  getBookContract,
+  saveDraftContract,
+  previewContract,
+  createVersionContract,
+  getVersionContract,
+  publishContract,
+  searchRequestLogsContract,
+  traceQuoteContract,
 ] as RouteContract[];

@@ -1,13 +1,11 @@
 import type { z } from 'zod';
 import { ServiceError, type ErrorCode } from './service-error';
 
-/** Parses with a contract schema; failures become `code` with `details.fields` (spec 2.1). */
-export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, code: ErrorCode, where: string): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
+/** Zod issues as `details.fields` of spec 2.1: dotted field path -> messages. */
+export function issuesByField(error: z.ZodError, where: string): Record<string, string[]> {
   const fields: Record<string, string[]> = {};
   const add = (field: string, message: string) => (fields[field] ??= []).push(message);
-  for (const issue of result.error.issues) {
+  for (const issue of error.issues) {
     const path = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) add(path ? `${path}.${key}` : key, 'is not an allowed field');
@@ -15,6 +13,14 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, cod
       add(path || where, issue.message);
     }
   }
+  return fields;
+}
+
+/** Parses with a contract schema; failures become `code` with `details.fields` (spec 2.1). */
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, code: ErrorCode, where: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const fields = issuesByField(result.error, where);
   const [first] = Object.keys(fields);
   throw new ServiceError(code, `Invalid ${where}: ${first}: ${fields[first][0]}`, {
     details: { fields },

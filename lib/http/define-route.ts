@@ -108,10 +108,16 @@ export function defineRoute<C extends RouteContract>(
         await consumeRateLimit(getPool(), options.rateLimit.name, options.rateLimit.key(ctx));
       }
       const result = await handler(ctx);
+      // Responses pass through their schema: only listed fields leave, whatever a query selected.
       response =
         'response' in result
           ? result.response
-          : successResponse(result.status ?? contract.success.status, result.data, requestId, result.headers);
+          : successResponse(
+              result.status ?? contract.success.status,
+              contract.success.schema.parse(result.data),
+              requestId,
+              result.headers,
+            );
     } catch (error) {
       const serviceError = toServiceError(error, requestId);
       errorCode = serviceError.code;
@@ -126,6 +132,7 @@ export function defineRoute<C extends RouteContract>(
       errorCode,
       principal: principal.kind,
       apiKeyId: principal.kind === 'api_key' ? principal.keyId : null,
+      userId: principal.kind === 'session' ? principal.userId : null,
       workspaceId: annotations.workspaceId ?? null,
       projectId: annotations.projectId ?? null,
       environmentId: annotations.environmentId ?? null,

@@ -10,6 +10,7 @@ export type RequestLogEntry = {
   errorCode: string | null;
   principal: 'anonymous' | 'api_key' | 'session';
   apiKeyId: string | null;
+  userId: string | null;
   workspaceId: string | null;
   projectId: string | null;
   environmentId: string | null;

@@ -1,0 +1,7 @@
+import { saveDraft } from '@/lib/books/author-books';
+import { defineRoute } from '@/lib/http/define-route';
+import { saveDraftContract } from '../../contract';
+
+export const PUT = defineRoute(saveDraftContract, async ({ db, principal, params, body }) => ({
+  data: await saveDraft(db, principal, params.bookId, body.artifact),
+}));

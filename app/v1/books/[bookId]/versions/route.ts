@@ -1,0 +1,7 @@
+import { createVersionAsMember } from '@/lib/books/author-books';
+import { defineRoute } from '@/lib/http/define-route';
+import { createVersionContract } from '../../contract';
+
+export const POST = defineRoute(createVersionContract, async ({ db, principal, params, body, now }) => ({
+  data: { version: await createVersionAsMember(db, principal, params.bookId, body.artifact, now) },
+}));

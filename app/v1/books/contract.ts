@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import {
+  artifactIssuesSchema,
+  bookDetailSchema,
+  bookSummarySchema,
+  bookVersionSchema,
+  bookVersionSummarySchema,
+  createBookRequestSchema,
+  previewRequestSchema,
+  previewResponseSchema,
+  publishRequestSchema,
+} from '@/lib/books/schemas';
+import { defineContract } from '@/lib/http/contract';
+
+const tags = ['Books'];
+const bookParams = z.object({ bookId: z.uuid() });
+/** Artifacts may hold up to 20,000 rules. */
+const ARTIFACT_BYTES = 5_000_000;
+
+export const listBooksContract = defineContract({
+  method: 'GET',
+  path: '/v1/books',
+  summary: 'Books of your workspaces, with what is published where',
+  tags,
+  auth: 'session',
+  query: z.object({ projectId: z.uuid().optional() }),
+  success: { status: 200, description: 'The books.', schema: z.object({ books: z.array(bookSummarySchema) }) },
+  errors: ['unauthorized', 'invalid_request'],
+});
+
+export const createBookContract = defineContract({
+  method: 'POST',
+  path: '/v1/books',
+  summary: 'Create a book (`books:edit`)',
+  tags,
+  auth: 'session',
+  body: createBookRequestSchema,
+  success: { status: 201, description: 'The new, empty book.', schema: z.object({ book: bookDetailSchema }) },
+  errors: ['unauthorized', 'forbidden', 'not_found', 'conflict', 'invalid_request'],
+});
+
+export const getBookContract = defineContract({
+  method: 'GET',
+  path: '/v1/books/{bookId}',
+  summary: 'A book with its draft, versions and publications',
+  tags,
+  auth: 'session',
+  params: bookParams,
+  success: { status: 200, description: 'The book.', schema: z.object({ book: bookDetailSchema }) },
+  errors: ['unauthorized', 'not_found'],
+});
+
+export const saveDraftContract = defineContract({
+  method: 'PUT',
+  path: '/v1/books/{bookId}/draft',
+  summary: 'Save the draft artifact (`books:edit`); answers what would stop it publishing',
+  tags,
+  auth: 'session',
+  params: bookParams,
+  body: z.strictObject({ artifact: z.record(z.string(), z.unknown()) }).meta({ id: 'SaveDraftRequest' }),
+  maxBodyBytes: ARTIFACT_BYTES,
+  success: { status: 200, description: 'Saved; `issues` lists validation problems by field.', schema: z.object({ valid: z.boolean(), issues: artifactIssuesSchema }) },
+  errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request', 'payload_too_large'],
+});
+
+export const previewContract = defineContract({
+  method: 'POST',
+  path: '/v1/books/{bookId}/preview',
+  summary: 'Price a quote against the draft (or a given artifact) without storing anything',
+  tags,
+  auth: 'session',
+  params: bookParams,
+  body: previewRequestSchema,
+  maxBodyBytes: ARTIFACT_BYTES,
+  success: { status: 200, description: 'The outcome, or why the artifact is invalid.', schema: previewResponseSchema },
+  errors: ['unauthorized', 'not_found', 'invalid_request', 'payload_too_large'],
+});
+
+export const createVersionContract = defineContract({
+  method: 'POST',
+  path: '/v1/books/{bookId}/versions',
+  summary: 'Freeze the draft (or a given artifact) into the next immutable version (`books:publish`)',
+  tags,
+  auth: 'session',
+  params: bookParams,
+  body: z.strictObject({ artifact: z.unknown().optional() }).default({}).meta({ id: 'CreateVersionRequest' }),
+  maxBodyBytes: ARTIFACT_BYTES,
+  success: { status: 201, description: 'The new version.', schema: z.object({ version: bookVersionSummarySchema }) },
+  errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request', 'payload_too_large'],
+});
+
+export const getVersionContract = defineContract({
+  method: 'GET',
+  path: '/v1/books/{bookId}/versions/{versionId}',
+  summary: 'One version with its artifact',
+  tags,
+  auth: 'session',
+  params: z.object({ bookId: z.uuid(), versionId: z.uuid() }),
+  success: { status: 200, description: 'The version.', schema: z.object({ version: bookVersionSchema }) },
+  errors: ['unauthorized', 'not_found'],
+});
+
+export const publishContract = defineContract({
+  method: 'POST',
+  path: '/v1/books/{bookId}/publications',
+  summary: 'Publish a version to Test or Live (`books:publish`): the only way a price changes',
+  tags,
+  auth: 'session',
+  params: bookParams,
+  body: publishRequestSchema,
+  success: { status: 200, description: 'The book with its new publications.', schema: z.object({ book: bookDetailSchema }) },
+  errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
+});

@@ -1,0 +1,12 @@
+import { createBookAsMember } from '@/lib/books/author-books';
+import { listBooks } from '@/lib/books/read-books';
+import { defineRoute } from '@/lib/http/define-route';
+import { createBookContract, listBooksContract } from './contract';
+
+export const GET = defineRoute(listBooksContract, async ({ db, principal, query }) => ({
+  data: { books: await listBooks(db, principal, query) },
+}));
+
+export const POST = defineRoute(createBookContract, async ({ db, principal, body }) => ({
+  data: { book: await createBookAsMember(db, principal, body) },
+}));

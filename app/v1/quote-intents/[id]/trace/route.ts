@@ -1,0 +1,7 @@
+import { defineRoute } from '@/lib/http/define-route';
+import { traceQuote } from '@/lib/quotes/trace-quote';
+import { traceQuoteContract } from '../../contract';
+
+export const GET = defineRoute(traceQuoteContract, async ({ db, principal, params }) => ({
+  data: await traceQuote(db, principal, params.id),
+}));

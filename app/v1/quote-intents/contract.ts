@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { defineContract } from '@/lib/http/contract';
+import { quoteIntentSchema, quoteReceiptSchema } from '@/lib/quotes/schemas';
+
+const delivery = z.object({
+  id: z.uuid(),
+  endpointId: z.uuid(),
+  status: z.enum(['pending', 'succeeded', 'exhausted']),
+  attemptCount: z.number().int(),
+  nextAttemptAt: z.iso.datetime().nullable(),
+  replayOfId: z.uuid().nullable(),
+  createdAt: z.iso.datetime(),
+});
+
+export const quoteTraceSchema = z
+  .object({
+    quoteIntent: quoteIntentSchema,
+    quoteReceipt: quoteReceiptSchema,
+    environment: z.enum(['test', 'live']),
+    book: z.object({ id: z.uuid(), key: z.string(), name: z.string() }),
+    bookVersion: z.object({ id: z.uuid(), number: z.number().int(), artifactHash: z.string() }).nullable(),
+    request: z
+      .object({
+        requestId: z.string(),
+        method: z.string(),
+        path: z.string(),
+        status: z.number().int(),
+        principal: z.string(),
+        apiKeyId: z.uuid().nullable(),
+        latencyMs: z.number().int(),
+        createdAt: z.iso.datetime(),
+      })
+      .nullable(),
+    events: z.array(z.object({ id: z.uuid(), type: z.string(), createdAt: z.iso.datetime(), deliveries: z.array(delivery) })),
+  })
+  .meta({ id: 'QuoteTrace' });
+
+export const traceQuoteContract = defineContract({
+  method: 'GET',
+  path: '/v1/quote-intents/{id}/trace',
+  summary: 'Trace a quote: intent, receipt, book version, creating request, events and deliveries',
+  description: '`id` is a quote intent id, or the id of the request that created the quote.',
+  tags: ['Observability'],
+  auth: 'session',
+  params: z.object({ id: z.uuid() }),
+  success: { status: 200, description: 'The trace.', schema: quoteTraceSchema },
+  errors: ['unauthorized', 'not_found'],
+});

@@ -1,0 +1,109 @@
+import { requireWorkspaceMember } from '../auth/permissions';
+import type { SessionPrincipal } from '../auth/principal';
+import type { Db, DbOrTx } from '../db/client';
+import { issuesByField } from '../errors/parse-or-throw';
+import { ServiceError } from '../errors/service-error';
+import { recordEvent } from '../events/record-event';
+import { bookArtifactSchema, compileBook, evaluate } from '../pricing';
+import { requireBook } from './book-authorization';
+import { createBook } from './create-book';
+import { createBookVersion } from './create-book-version';
+import { publishBookVersion } from './publish-book-version';
+import { getBook } from './read-books';
+
+/** POST /v1/books (`books:edit`). */
+export async function createBookAsMember(
+  db: Db,
+  principal: SessionPrincipal,
+  input: { projectId: string; key: string; name: string; makePrimary?: boolean },
+) {
+  const project = await db.project.findUnique({ where: { id: input.projectId }, select: { workspaceId: true } });
+  if (!project) throw new ServiceError('not_found', `Project ${input.projectId} does not exist.`);
+  await requireWorkspaceMember(db, principal, project.workspaceId, 'books:edit', `Project ${input.projectId} does not exist.`);
+  const taken = await db.book.findUnique({ where: { projectId_key: { projectId: input.projectId, key: input.key } }, select: { id: true } });
+  if (taken) throw new ServiceError('conflict', `The project already has a book with key "${input.key}".`);
+  const book = await createBook(db, input);
+  return getBook(db, principal, book.id);
+}
+
+/** What is wrong with an artifact, by field; empty when it would publish. */
+export function artifactIssues(artifact: unknown): Record<string, string[]> {
+  const result = bookArtifactSchema.safeParse(artifact);
+  return result.success ? {} : issuesByField(result.error, 'artifact');
+}
+
+/** PUT /v1/books/{id}/draft (`books:edit`): keeps any JSON object as work in progress. */
+export async function saveDraft(db: DbOrTx, principal: SessionPrincipal, bookId: string, artifact: unknown) {
+  await requireBook(db, principal, bookId, 'books:edit');
+  await db.book.update({ where: { id: bookId }, data: { draft: artifact as object } });
+  const issues = artifactIssues(artifact);
+  return { valid: Object.keys(issues).length === 0, issues };
+}
+
+/** POST /v1/books/{id}/preview: prices against a draft without storing anything. */
+export async function previewDraft(
+  db: DbOrTx,
+  principal: SessionPrincipal,
+  bookId: string,
+  request: { artifact?: unknown; offeringId: string; factors: Record<string, string | null> },
+) {
+  await requireBook(db, principal, bookId);
+  const artifact =
+    request.artifact !== undefined
+      ? request.artifact
+      : (await db.book.findUniqueOrThrow({ where: { id: bookId }, select: { draft: true } })).draft;
+  const parsed = bookArtifactSchema.safeParse(artifact);
+  if (!parsed.success) {
+    return { valid: false, issues: issuesByField(parsed.error, 'artifact'), outcome: null, computation: null, missingInputs: [], failure: null };
+  }
+  const outcome = evaluate(compileBook(parsed.data), { offeringId: request.offeringId, factors: request.factors });
+  return {
+    valid: true,
+    issues: {},
+    outcome: outcome.outcome,
+    computation: outcome.outcome === 'succeeded' ? outcome.computation : null,
+    missingInputs: outcome.outcome === 'requires_input' ? outcome.missingInputs : [],
+    failure: outcome.outcome === 'failed' ? outcome.failure : null,
+  };
+}
+
+/** POST /v1/books/{id}/versions (`books:publish`): freezes the given artifact, or the draft. */
+export async function createVersionAsMember(
+  db: Db,
+  principal: SessionPrincipal,
+  bookId: string,
+  artifact: unknown | undefined,
+  now: Date,
+) {
+  const book = await requireBook(db, principal, bookId, 'books:publish');
+  const source =
+    artifact !== undefined ? artifact : (await db.book.findUniqueOrThrow({ where: { id: bookId }, select: { draft: true } })).draft;
+  if (source === null) throw new ServiceError('invalid_request', 'There is no draft to publish: send an artifact.');
+  return db.$transaction(async (tx) => {
+    const version = await createBookVersion(tx, { bookId, artifact: source, createdBy: principal.email }, now);
+    await recordEvent(
+      tx,
+      {
+        type: 'book_version.created',
+        workspaceId: book.workspaceId,
+        projectId: book.projectId,
+        data: { bookId, bookVersionId: version.id, number: version.number, artifactHash: version.artifactHash },
+      },
+      now,
+    );
+    return { ...version, createdBy: principal.email, createdAt: version.createdAt.toISOString() };
+  });
+}
+
+/** POST /v1/books/{id}/publications (`books:publish`): points Test or Live at a version. */
+export async function publishAsMember(
+  db: Db,
+  principal: SessionPrincipal,
+  bookId: string,
+  input: { versionId: string; environment: 'test' | 'live' },
+  now: Date,
+) {
+  await requireBook(db, principal, bookId, 'books:publish');
+  await publishBookVersion(db, { bookId, versionId: input.versionId, environment: input.environment }, now);
+  return getBook(db, principal, bookId);
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { PHASES } from '../pricing/book-artifact';
+
+const publicationSchema = z
+  .object({ versionId: z.uuid(), number: z.number().int(), publishedAt: z.iso.datetime() })
+  .nullable();
+
+export const bookSummarySchema = z
+  .object({
+    id: z.uuid(),
+    projectId: z.uuid(),
+    key: z.string(),
+    name: z.string(),
+    isPrimary: z.boolean(),
+    latestVersion: z.number().int().nullable(),
+    hasDraft: z.boolean(),
+    publications: z.object({ test: publicationSchema, live: publicationSchema }),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'BookSummary' });
+
+export const bookVersionSummarySchema = z
+  .object({
+    id: z.uuid(),
+    number: z.number().int(),
+    artifactHash: z.string(),
+    createdBy: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'BookVersionSummary' });
+
+export const bookDetailSchema = bookSummarySchema
+  .extend({ draft: z.unknown().nullable(), versions: z.array(bookVersionSummarySchema) })
+  .meta({ id: 'BookDetail' });
+
+export const bookVersionSchema = bookVersionSummarySchema
+  .extend({ bookId: z.uuid(), artifact: z.unknown() })
+  .meta({ id: 'BookVersion' });
+
+/** Validation problems of a draft, by dotted path (as in `details.fields`). */
+export const artifactIssuesSchema = z.record(z.string(), z.array(z.string())).meta({ id: 'ArtifactIssues' });
+
+export const createBookRequestSchema = z
+  .strictObject({
+    projectId: z.uuid(),
+    key: z.string().regex(/^[a-z0-9][a-z0-9-]{0,79}$/, 'lowercase letters, digits and "-", up to 80'),
+    name: z.string().trim().min(1).max(200),
+    makePrimary: z.boolean().optional(),
+  })
+  .meta({ id: 'CreateBookRequest' });
+
+export const previewRequestSchema = z
+  .strictObject({
+    /** An artifact to try; the saved draft when omitted. */
+    artifact: z.unknown().optional(),
+    offeringId: z.string().max(80),
+    factors: z.record(z.string().max(80), z.string().max(200).nullable()).default({}),
+  })
+  .meta({ id: 'PreviewRequest' });
+
+export const previewResponseSchema = z
+  .object({
+    valid: z.boolean(),
+    issues: artifactIssuesSchema,
+    outcome: z.enum(['succeeded', 'requires_input', 'failed']).nullable(),
+    computation: z
+      .object({
+        currency: z.string(),
+        totalMinor: z.number().int(),
+        lineItems: z.array(z.object({ kind: z.string(), label: z.string(), amountMinor: z.number().int(), ruleId: z.string().nullable() })),
+        paymentTerms: z.object({ depositBasisPoints: z.number().int(), depositMinor: z.number().int(), balanceDueMinor: z.number().int() }),
+        conditions: z.array(z.string()),
+        derivation: z.array(
+          z.object({
+            sequence: z.number().int(),
+            phase: z.enum(PHASES),
+            ruleId: z.string().nullable(),
+            ruleType: z.string().nullable(),
+            status: z.enum(['applied', 'skipped']),
+            reason: z.string(),
+            deltaMinor: z.number().int(),
+            runningTotalMinor: z.number().int(),
+          }),
+        ),
+      })
+      .nullable(),
+    missingInputs: z.array(z.string()),
+    failure: z.object({ code: z.string(), message: z.string() }).nullable(),
+  })
+  .meta({ id: 'PreviewResult' });
+
+export const publishRequestSchema = z
+  .strictObject({ versionId: z.uuid(), environment: z.enum(['test', 'live']) })
+  .meta({ id: 'PublishRequest' });
+
+export type BookSummary = z.infer<typeof bookSummarySchema>;

@@ -1,0 +1,69 @@
+import { requireWorkspaceMember } from '../auth/permissions';
+import type { SessionPrincipal } from '../auth/principal';
+import type { DbOrTx } from '../db/client';
+import { ServiceError } from '../errors/service-error';
+import { toQuoteResult } from './quote-views';
+
+/**
+ * Everything that explains one quote: the intent and receipt, the pinned book version, the
+ * request that created it, and the events it caused with their webhook deliveries.
+ * `id` may be the quote intent's id or the id of the request that created it.
+ */
+export async function traceQuote(db: DbOrTx, principal: SessionPrincipal, id: string) {
+  const stored =
+    (await db.quoteIntent.findUnique({ where: { id }, include: { receipt: true } })) ??
+    (await db.quoteIntent.findFirst({ where: { requestCorrelationId: id }, include: { receipt: true } }));
+  const notFound = `No quote or quote request ${id}.`;
+  if (!stored?.receipt) throw new ServiceError('not_found', notFound);
+  await requireWorkspaceMember(db, principal, stored.workspaceId, undefined, notFound);
+
+  const [version, book, request, environment, events] = await Promise.all([
+    stored.bookVersionId
+      ? db.bookVersion.findUnique({ where: { id: stored.bookVersionId }, select: { id: true, number: true, artifactHash: true } })
+      : null,
+    db.book.findUnique({ where: { id: stored.bookId }, select: { id: true, key: true, name: true } }),
+    db.requestLog.findUnique({ where: { requestId: stored.requestCorrelationId } }),
+    db.environment.findUnique({ where: { id: stored.environmentId }, select: { kind: true } }),
+    db.outboxEvent.findMany({
+      where: { data: { path: ['quoteIntent', 'id'], equals: stored.id } },
+      orderBy: { seq: 'asc' },
+      select: {
+        id: true,
+        type: true,
+        createdAt: true,
+        deliveries: {
+          orderBy: { createdAt: 'asc' },
+          select: { id: true, endpointId: true, status: true, attemptCount: true, nextAttemptAt: true, replayOfId: true, createdAt: true },
+        },
+      },
+    }),
+  ]);
+  return {
+    ...toQuoteResult(stored, stored.receipt),
+    environment: environment!.kind,
+    book: book!,
+    bookVersion: version,
+    request: request
+      ? {
+          requestId: request.requestId,
+          method: request.method,
+          path: request.path,
+          status: request.status,
+          principal: request.principal,
+          apiKeyId: request.apiKeyId,
+          latencyMs: request.latencyMs,
+          createdAt: request.createdAt.toISOString(),
+        }
+      : null,
+    events: events.map((e) => ({
+      id: e.id,
+      type: e.type,
+      createdAt: e.createdAt.toISOString(),
+      deliveries: e.deliveries.map((d) => ({
+        ...d,
+        nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
+        createdAt: d.createdAt.toISOString(),
+      })),
+    })),
+  };
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "request_logs" ADD COLUMN     "user_id" UUID;

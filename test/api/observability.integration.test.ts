@@ -1,0 +1,93 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { demoExample } from '../../lib/books/demo-book';
+import { api } from '../../lib/testing/api-client';
+import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
+
+/** Request logs are written in batches: wait until the search finds `requestId`. */
+async function searchUntilFound(person: Person, requestId: string) {
+  for (let i = 0; i < 50; i++) {
+    const res = await api('GET', `/v1/request-logs?requestId=${requestId}`, { key: person.token });
+    if (res.body.data.logs.length > 0) return res;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`request ${requestId} never appeared in the log`);
+}
+
+describe('request-log search and quote traces', () => {
+  let tenant: Tenant;
+  let reader: Person;
+  beforeAll(async () => {
+    tenant = await createTenant();
+    reader = await createPerson(tenant, { permissions: ['logs:read'] });
+  });
+
+  it('finds a request by id, with the quote it created, and traces that quote', async () => {
+    const made = await api('POST', '/v1/quotes', {
+      key: tenant.keys.live,
+      body: { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample },
+    });
+    const requestId = made.headers.get('x-request-id')!;
+    const found = await searchUntilFound(reader, requestId);
+    const [log] = found.body.data.logs;
+    expect(log).toMatchObject({
+      requestId,
+      method: 'POST',
+      path: '/v1/quotes',
+      status: 201,
+      environment: 'live',
+      principal: 'api_key',
+      apiKeyId: tenant.keyIds.live,
+      quoteIntentId: made.body.data.quoteIntent.id,
+    });
+
+    for (const id of [made.body.data.quoteIntent.id, requestId]) {
+      const trace = await api('GET', `/v1/quote-intents/${id}/trace`, { key: reader.token });
+      expect(trace.status).toBe(200);
+      expect(trace.body.data).toMatchObject({
+        quoteIntent: made.body.data.quoteIntent,
+        quoteReceipt: made.body.data.quoteReceipt,
+        environment: 'live',
+        book: { id: tenant.bookId },
+        bookVersion: { id: tenant.versionId, number: 1 },
+        request: { requestId, status: 201 },
+      });
+      expect(trace.body.data.events.map((e: { type: string }) => e.type)).toEqual(['quote_intent.succeeded']);
+    }
+  });
+
+  it('filters by status class, environment and path, and pages with a cursor', async () => {
+    for (let i = 0; i < 3; i++) {
+      await api('POST', '/v1/quotes', { key: tenant.keys.test, body: { businessId: tenant.businessId, bookId: tenant.bookId, offeringId: 'x'.repeat(81) } });
+    }
+    const last = await api('POST', '/v1/quotes', { key: tenant.keys.test, body: { nonsense: true } });
+    await searchUntilFound(reader, last.headers.get('x-request-id')!);
+    const failures = await api('GET', `/v1/request-logs?statusClass=4xx&environment=test&path=/v1/quotes`, { key: reader.token });
+    expect(failures.body.data.logs.length).toBeGreaterThanOrEqual(4);
+    for (const log of failures.body.data.logs) {
+      expect(log.status).toBeGreaterThanOrEqual(400);
+      expect(log.environment).toBe('test');
+    }
+    const page1 = await api('GET', `/v1/request-logs?projectId=${tenant.projectId}&limit=2`, { key: reader.token });
+    expect(page1.body.data.logs).toHaveLength(2);
+    const page2 = await api('GET', `/v1/request-logs?projectId=${tenant.projectId}&limit=2&cursor=${page1.body.data.nextCursor}`, {
+      key: reader.token,
+    });
+    const ids1 = page1.body.data.logs.map((l: { requestId: string }) => l.requestId);
+    for (const log of page2.body.data.logs) expect(ids1).not.toContain(log.requestId);
+    expect(new Date(page2.body.data.logs[0].createdAt) <= new Date(page1.body.data.logs[1].createdAt)).toBe(true);
+  });
+
+  it('shows nothing to people without logs:read, and no trace outside the workspace', async () => {
+    const made = await api('POST', '/v1/quotes', {
+      key: tenant.keys.test,
+      body: { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample },
+    });
+    await searchUntilFound(reader, made.headers.get('x-request-id')!);
+    const noLogs = await createPerson(tenant, { permissions: ['books:edit'] });
+    const res = await api('GET', `/v1/request-logs?requestId=${made.headers.get('x-request-id')}`, { key: noLogs.token });
+    expect(res.body.data.logs).toEqual([]);
+    const outsider = await createPerson(await createTenant(), { permissions: 'all' });
+    expect((await api('GET', `/v1/quote-intents/${made.body.data.quoteIntent.id}/trace`, { key: outsider.token })).status).toBe(404);
+    expect((await api('GET', '/v1/request-logs?status=abc', { key: reader.token })).status).toBe(400);
+  });
+});
