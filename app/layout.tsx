@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
+import './globals.css';
 
 export const metadata = { title: 'Quote Pricing Service' };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body style={{ fontFamily: 'system-ui, sans-serif', margin: 0, color: '#1f2933' }}>{children}</body>
+      <body>{children}</body>
     </html>
   );
 }

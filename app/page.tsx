@@ -1,9 +1,14 @@
+import Link from 'next/link';
+
 export default function Home() {
   return (
-    <main style={{ maxWidth: 640, margin: '4rem auto', padding: '0 1rem', lineHeight: 1.5 }}>
+    <main className="main" style={{ margin: '3rem auto' }}>
       <h1>Quote Pricing Service</h1>
       <p>Deterministic quotes against published, versioned price books, each with an immutable receipt.</p>
       <ul>
+        <li>
+          <Link href="/portal">Business Portal</Link>
+        </li>
         <li>
           <a href="/v1/openapi.json">OpenAPI document</a>
         </li>

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { demoExample } from '../lib/books/demo-book';
 import { createDb } from '../lib/db/client';
 import { createApiKey } from '../lib/keys/create-api-key';
+import { randomBytes } from 'node:crypto';
+import { DEMO_PEOPLE, seedDemoPeople } from '../prisma/demo-people';
 import { seedDemo } from '../prisma/seed';
 import { openServiceDatabase } from './support/database';
 import { ensureBuild, startNextServer } from './support/next-server';
@@ -27,6 +29,7 @@ async function main() {
     const name = `Demo key (npm start ${now.toISOString()})`;
     const test = await createApiKey(prisma, { projectId: tenant.projectId, environment: 'test', name }, now);
     const live = await createApiKey(prisma, { projectId: tenant.projectId, environment: 'live', name }, now);
+    const sessions = await seedDemoPeople(prisma, tenant, now);
     await close();
     demo = {
       url,
@@ -36,6 +39,8 @@ async function main() {
       bookId: tenant.bookId,
       keys: { test: test.secret, live: live.secret },
       example: demoExample,
+      sessions,
+      people: DEMO_PEOPLE,
     };
     mkdirSync(path.dirname(demoFile), { recursive: true });
     writeFileSync(demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
@@ -44,7 +49,7 @@ async function main() {
   let server;
   try {
     ensureBuild(root);
-    server = await startNextServer({ root, port, hostname, env: { DATABASE_URL: database.url } });
+    server = await startNextServer({ root, port, hostname, env: { DATABASE_URL: database.url, ...authEnvironment(database.embedded) } });
   } catch (error) {
     await database.stop();
     throw error;
@@ -55,6 +60,7 @@ async function main() {
     console.log(`Demo data and keys: ${demoFile}`);
     console.log(`  Test key: ${demo.keys.test}`);
     console.log(`  Live key: ${demo.keys.live}`);
+    console.log(`  Portal: ${url}/portal (development sign-in as ${DEMO_PEOPLE.workspaceAdmin.email}, or any demo person)`);
     console.log(`  Try: curl -s ${url}/v1/public_quotes -H 'content-type: application/json' \\`);
     console.log(`         -d '${JSON.stringify({ businessId: demo.businessId, ...demoExample })}'`);
   }
@@ -70,6 +76,19 @@ async function main() {
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
   server.process.on('exit', (code) => void stop(code ?? 1));
+}
+
+/**
+ * next-auth's settings. The embedded mode runs on http://localhost with the development
+ * sign-in; a deployment brings its own NEXTAUTH_URL, NEXTAUTH_SECRET and OIDC_* variables.
+ */
+function authEnvironment(embedded: boolean): Record<string, string> {
+  return {
+    NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
+    // Signs only next-auth's short-lived CSRF and sign-in cookies; sessions live in the database.
+    NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? randomBytes(32).toString('hex'),
+    ...(embedded ? { AUTH_DEV_LOGIN: '1', EMBEDDED_DATABASE: '1' } : {}),
+  };
 }
 
 main().catch((error) => {

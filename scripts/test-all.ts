@@ -1,18 +1,27 @@
-// `npm test`: every test — unit and integration (Vitest) — then a plain summary line.
+// `npm test`: every test — unit and integration (Vitest), then the browser tests
+// (Playwright with Debian's Chromium) — and one plain summary line.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const results = path.join(root, 'test-results');
 mkdirSync(results, { recursive: true });
 const vitestJson = path.join(results, 'vitest.json');
+const playwrightJson = path.join(results, 'playwright.json');
+rmSync(vitestJson, { force: true });
+rmSync(playwrightJson, { force: true });
 
-const vitest = spawnSync(
-  process.execPath,
-  [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`],
-  { cwd: root, stdio: 'inherit' },
-);
+const run = (args: string[]) => spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' }).status;
+
+const vitest = run([
+  path.join(root, 'node_modules/vitest/vitest.mjs'),
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`,
+]);
+const playwright = run([path.join(root, 'node_modules/@playwright/test/cli.js'), 'test']);
 
 let passed = 0;
 let failed = 0;
@@ -21,6 +30,10 @@ if (existsSync(vitestJson)) {
   passed += report.numPassedTests;
   failed += report.numFailedTests;
 }
-const ok = vitest.status === 0 && failed === 0 && passed > 0;
-console.log(`\nvitest: ${passed} passed, ${failed} failed`);
-process.exit(ok ? 0 : 1);
+if (existsSync(playwrightJson)) {
+  const report = JSON.parse(readFileSync(playwrightJson, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number } };
+  passed += report.stats.expected + report.stats.flaky;
+  failed += report.stats.unexpected;
+}
+console.log(`\ntests: ${passed} passed, ${failed} failed`);
+process.exit(vitest === 0 && playwright === 0 && failed === 0 && passed > 0 ? 0 : 1);

@@ -1,4 +1,5 @@
 import type { RouteContract } from '@/lib/http/contract';
+import { listWorkspacesContract, meContract } from './workspaces/contract';
 import { traceQuoteContract } from './quote-intents/contract';
 import { searchRequestLogsContract } from './request-logs/contract';
 import {
@@ -52,4 +53,6 @@ export const contracts: RouteContract[] = [
   publishContract,
   searchRequestLogsContract,
   traceQuoteContract,
+  listWorkspacesContract,
+  meContract,
 ] as RouteContract[];

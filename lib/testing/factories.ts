@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { inject } from 'vitest';
 import { provisionTenant } from '../accounts/provision-tenant';
 import { demoBookArtifact } from '../books/demo-book';
 import { createDb } from '../db/client';
@@ -11,9 +10,14 @@ import type { EnvironmentName } from '../keys/secrets';
 
 let shared: ReturnType<typeof createDb> | undefined;
 
-/** A Prisma client on the test database (for factories and direct checks of stored rows). */
+/**
+ * A Prisma client on the test database (for factories and direct checks of stored rows).
+ * Both test runners' global setups put the database's URL in TEST_DATABASE_URL.
+ */
 export function testDb() {
-  shared ??= createDb(inject('databaseUrl'));
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set: run through the test runners (npm test)');
+  shared ??= createDb(url);
   return shared.prisma;
 }
 

@@ -38,6 +38,7 @@ export default async function setup(project: TestProject) {
   });
   project.provide('baseUrl', server.url);
   project.provide('databaseUrl', database.url);
+  process.env.TEST_DATABASE_URL = database.url; // inherited by the test workers
   project.provide('serverLogFile', serverLogFile);
   return async () => {
     await server.stop();

@@ -1,0 +1,67 @@
+'use client';
+
+/** A failed call to our API, with the envelope's code and field messages. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly requestId: string | null,
+    readonly fields: Record<string, string[]> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Calls a /v1 route with the portal's session cookie; returns `data` or throws ApiError. */
+export async function apiFetch<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: init.method ?? 'GET',
+      credentials: 'same-origin',
+      headers: init.body !== undefined ? { 'content-type': 'application/json' } : undefined,
+      body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+    });
+  } catch {
+    throw new ApiError(0, 'network', 'Could not reach the service. Check your connection and try again.', null);
+  }
+  const body = (await response.json().catch(() => null)) as
+    | { data: T }
+    | { error: { code: string; message: string; requestId: string; details?: { fields?: Record<string, string[]> } } }
+    | null;
+  if (!response.ok || !body || !('data' in body)) {
+    const error = body && 'error' in body ? body.error : null;
+    throw new ApiError(
+      response.status,
+      error?.code ?? 'unexpected',
+      error?.message ?? `The service answered ${response.status}.`,
+      error?.requestId ?? response.headers.get('x-request-id'),
+      error?.details?.fields ?? {},
+    );
+  }
+  return body.data;
+}
+
+/** Words a business owner understands, for the codes a portal page can meet. */
+export function friendlyError(error: unknown): string {
+  if (!(error instanceof ApiError)) return 'Something went wrong. Please try again.';
+  switch (error.code) {
+    case 'unauthorized':
+      return 'Your session has ended. Please sign in again.';
+    case 'forbidden':
+      return `You don't have permission to do that. ${error.message}`;
+    case 'not_business_owner':
+      return 'Only an owner of this business can change its members.';
+    case 'not_found':
+      return "We couldn't find that. It may have been removed, or you may not have access to it.";
+    case 'conflict':
+      return error.message;
+    case 'network':
+      return error.message;
+    case 'internal_error':
+      return `Something went wrong on our side. If it keeps happening, contact support with reference ${error.requestId}.`;
+    default:
+      return error.message;
+  }
+}

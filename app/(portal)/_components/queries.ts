@@ -1,0 +1,44 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { apiFetch } from './api';
+
+// Shapes of the /v1 answers the portal reads (the contracts in app/v1 are the source).
+export type Workspace = {
+  id: string;
+  name: string;
+  permissions: string[];
+  projects: { id: string; name: string; primaryBookId: string | null; environments: { id: string; kind: 'test' | 'live' }[] }[];
+};
+export type Business = {
+  id: string;
+  workspaceId: string;
+  name: string;
+  branding: { displayName: string; logoUrl: string | null; primaryColor: string | null; accentColor: string | null };
+  connection: { projectId: string; kind: 'direct' | 'managed'; status: 'active' | 'inactive' } | null;
+  yourMembership: { id: string; role: 'owner' | 'editor' | 'viewer' } | null;
+};
+type Publication = { versionId: string; number: number; publishedAt: string } | null;
+export type BookSummary = {
+  id: string;
+  projectId: string;
+  key: string;
+  name: string;
+  isPrimary: boolean;
+  latestVersion: number | null;
+  hasDraft: boolean;
+  publications: { test: Publication; live: Publication };
+  updatedAt: string;
+};
+
+export function useWorkspaces() {
+  return useQuery({ queryKey: ['workspaces'], queryFn: () => apiFetch<{ workspaces: Workspace[] }>('/v1/workspaces') });
+}
+
+export function useBusinesses() {
+  return useQuery({ queryKey: ['businesses'], queryFn: () => apiFetch<{ businesses: Business[] }>('/v1/businesses') });
+}
+
+export function useBooks() {
+  return useQuery({ queryKey: ['books'], queryFn: () => apiFetch<{ books: BookSummary[] }>('/v1/books') });
+}

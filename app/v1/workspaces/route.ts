@@ -1,0 +1,7 @@
+import { listWorkspaces } from '@/lib/accounts/list-workspaces';
+import { defineRoute } from '@/lib/http/define-route';
+import { listWorkspacesContract } from './contract';
+
+export const GET = defineRoute(listWorkspacesContract, async ({ db, principal }) => ({
+  data: { workspaces: await listWorkspaces(db, principal) },
+}));

@@ -1,0 +1,27 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+export const appUrl = () => process.env.APP_URL!;
+
+/** Signs in through the development sign-in form (the OIDC journey has its own spec). */
+export async function signIn(page: Page, email: string, callbackUrl = '/portal') {
+  await page.goto(`${appUrl()}/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Sign in without a password' }).click();
+  await expect(page.getByRole('navigation', { name: 'Portal' })).toBeVisible();
+}
+
+/** Keeps a full-page screenshot as a test artifact (test-results/screenshots/<name>.png). */
+export async function screenshot(page: Page, name: string) {
+  const dir = path.resolve(import.meta.dirname, '../../test-results/screenshots');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
+/** The session cookie's value: the same token works as `Authorization: Bearer` on /v1. */
+export async function sessionToken(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'next-auth.session-token');
+  expect(cookie, 'session cookie').toBeTruthy();
+  return cookie!.value;
+}
