@@ -23,12 +23,6 @@ export function Empty({ children }: { children: ReactNode }) {
   return <p className="muted card">{children}</p>;
 }
 
-/** Minor units as money, in the currency's own format (USD 12345 -> $123.45). */
-export function formatMoney(amountMinor: number, currency: string): string {
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amountMinor / 10 ** digits);
-}
-
 export function formatTime(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }

@@ -1,0 +1,100 @@
+// How a receipt reads to people: line items, total, deposit and balance, conditions, and the
+// derivation as a price waterfall. Shared by the hosted quote page and the portal.
+import type { QuoteComputation } from '@/lib/pricing/evaluate';
+
+export function formatMoney(amountMinor: number, currency: string): string {
+  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).format(amountMinor / 10 ** digits);
+}
+
+const signed = (amountMinor: number, currency: string) =>
+  `${amountMinor > 0 ? '+' : amountMinor < 0 ? '−' : ''}${formatMoney(Math.abs(amountMinor), currency)}`;
+
+export function ReceiptSummary({ computation }: { computation: QuoteComputation }) {
+  const { currency, lineItems, totalMinor, paymentTerms, conditions } = computation;
+  return (
+    <div>
+      <table aria-label="Price breakdown">
+        <tbody>
+          {lineItems.map((item, i) => (
+            <tr key={`${item.ruleId ?? 'base'}-${i}`}>
+              <td>{item.label}</td>
+              <td className="num">{i === 0 ? formatMoney(item.amountMinor, currency) : signed(item.amountMinor, currency)}</td>
+            </tr>
+          ))}
+          <tr>
+            <th scope="row">Total</th>
+            <td className="num" data-testid="receipt-total">
+              <strong>{formatMoney(totalMinor, currency)}</strong>
+            </td>
+          </tr>
+          {paymentTerms.depositMinor > 0 && (
+            <>
+              <tr>
+                <td>Deposit due now ({paymentTerms.depositBasisPoints / 100}%)</td>
+                <td className="num" data-testid="receipt-deposit">
+                  {formatMoney(paymentTerms.depositMinor, currency)}
+                </td>
+              </tr>
+              <tr>
+                <td>Balance</td>
+                <td className="num" data-testid="receipt-balance">
+                  {formatMoney(paymentTerms.balanceDueMinor, currency)}
+                </td>
+              </tr>
+            </>
+          )}
+        </tbody>
+      </table>
+      {conditions.length > 0 && (
+        <ul aria-label="Conditions" className="muted" style={{ fontSize: '0.9rem' }}>
+          {conditions.map((c) => (
+            <li key={c}>{c}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** Every step of the evaluation, applied or skipped, with the running total after it. */
+export function PriceWaterfall({ computation }: { computation: QuoteComputation }) {
+  const { currency, derivation } = computation;
+  const peak = Math.max(1, ...derivation.map((d) => d.runningTotalMinor));
+  return (
+    <table aria-label="Price waterfall">
+      <thead>
+        <tr>
+          <th>#</th>
+          <th>Phase</th>
+          <th>Rule</th>
+          <th>Why</th>
+          <th className="num">Change</th>
+          <th className="num">Running total</th>
+        </tr>
+      </thead>
+      <tbody>
+        {derivation.map((d) => (
+          <tr key={d.sequence} style={d.status === 'skipped' ? { color: 'var(--muted)' } : undefined}>
+            <td>{d.sequence}</td>
+            <td>{d.phase}</td>
+            <td>
+              {d.ruleId ?? '—'} <span className={`badge ${d.status === 'applied' ? 'live' : ''}`}>{d.status}</span>
+            </td>
+            <td>{d.reason}</td>
+            <td className="num">{d.status === 'applied' && d.deltaMinor !== 0 ? signed(d.deltaMinor, currency) : '—'}</td>
+            <td className="num">
+              <div style={{ display: 'flex', alignItems: 'center', gap: '0.4rem', justifyContent: 'flex-end' }}>
+                <span
+                  aria-hidden="true"
+                  style={{ display: 'inline-block', height: 8, width: `${Math.round((d.runningTotalMinor / peak) * 80)}px`, background: '#93c5fd', borderRadius: 2 }}
+                />
+                {formatMoney(d.runningTotalMinor, currency)}
+              </div>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
