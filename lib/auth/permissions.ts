@@ -51,8 +51,8 @@ export type BusinessAccess = {
   membership: { id: string; role: 'owner' | 'editor' | 'viewer' } | null;
   /** The caller's permissions in the business's workspace (empty when not a member). */
   workspacePermissions: string[];
-  /** The business's active connection, if any. */
-  connection: { kind: 'direct' | 'managed'; projectId: string } | null;
+  /** The business's active connection, if any, with its project's Live environment. */
+  connection: { kind: 'direct' | 'managed'; projectId: string; liveEnvironmentId: string } | null;
 };
 
 /** What a person may do with a business: read in one query, checked by the caller. */
@@ -63,7 +63,11 @@ export async function businessAccess(db: DbOrTx, principal: SessionPrincipal, bu
       id: true,
       workspaceId: true,
       members: { where: { userId: principal.userId, status: 'active' }, select: { id: true, role: true } },
-      connections: { where: { status: 'active' }, select: { kind: true, projectId: true }, take: 1 },
+      connections: {
+        where: { status: 'active' },
+        select: { kind: true, projectId: true, project: { select: { environments: { where: { kind: 'live' }, select: { id: true } } } } },
+        take: 1,
+      },
       workspace: {
         select: { members: { where: { userId: principal.userId, status: 'active' }, select: { permissions: true } } },
       },
@@ -74,6 +78,12 @@ export async function businessAccess(db: DbOrTx, principal: SessionPrincipal, bu
     business: { id: business.id, workspaceId: business.workspaceId },
     membership: business.members[0] ?? null,
     workspacePermissions: business.workspace.members[0]?.permissions ?? [],
-    connection: business.connections[0] ?? null,
+    connection: business.connections[0]
+      ? {
+          kind: business.connections[0].kind,
+          projectId: business.connections[0].projectId,
+          liveEnvironmentId: business.connections[0].project.environments[0].id,
+        }
+      : null,
   };
 }

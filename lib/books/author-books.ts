@@ -3,7 +3,6 @@ import type { SessionPrincipal } from '../auth/principal';
 import type { Db, DbOrTx } from '../db/client';
 import { issuesByField } from '../errors/parse-or-throw';
 import { ServiceError } from '../errors/service-error';
-import { recordEvent } from '../events/record-event';
 import { bookArtifactSchema, compileBook, evaluate } from '../pricing';
 import { requireBook } from './book-authorization';
 import { createBook } from './create-book';
@@ -75,24 +74,12 @@ export async function createVersionAsMember(
   artifact: unknown | undefined,
   now: Date,
 ) {
-  const book = await requireBook(db, principal, bookId, 'books:publish');
+  await requireBook(db, principal, bookId, 'books:publish');
   const source =
     artifact !== undefined ? artifact : (await db.book.findUniqueOrThrow({ where: { id: bookId }, select: { draft: true } })).draft;
   if (source === null) throw new ServiceError('invalid_request', 'There is no draft to publish: send an artifact.');
-  return db.$transaction(async (tx) => {
-    const version = await createBookVersion(tx, { bookId, artifact: source, createdBy: principal.email }, now);
-    await recordEvent(
-      tx,
-      {
-        type: 'book_version.created',
-        workspaceId: book.workspaceId,
-        projectId: book.projectId,
-        data: { bookId, bookVersionId: version.id, number: version.number, artifactHash: version.artifactHash },
-      },
-      now,
-    );
-    return { ...version, createdBy: principal.email, createdAt: version.createdAt.toISOString() };
-  });
+  const version = await createBookVersion(db, { bookId, artifact: source, createdBy: principal.email }, now);
+  return { ...version, createdBy: principal.email, createdAt: version.createdAt.toISOString() };
 }
 
 /** POST /v1/books/{id}/publications (`books:publish`): points Test or Live at a version. */

@@ -17,6 +17,8 @@ export async function setBranding(db: Db, principal: SessionPrincipal, businessI
         type: 'business.branding_updated',
         workspaceId: access.business.workspaceId,
         projectId: access.connection?.projectId,
+        // Business events belong to the Live environment, where business routes quote.
+        environmentId: access.connection?.liveEnvironmentId,
         businessId,
         data: { businessId, branding: view.branding, changedBy: principal.userId },
       },

@@ -44,6 +44,8 @@ export async function changeBusinessMember(
         type: 'remove' in input.change ? 'business_member.removed' : 'business_member.updated',
         workspaceId: access.business.workspaceId,
         projectId: access.connection?.projectId,
+        // Business events belong to the Live environment, where business routes quote.
+        environmentId: access.connection?.liveEnvironmentId,
         businessId: input.businessId,
         data: { member: view, changedBy: principal.userId },
       },
