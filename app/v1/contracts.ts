@@ -1,4 +1,16 @@
 import type { RouteContract } from '@/lib/http/contract';
+import {
+  createEndpointContract,
+  deleteEndpointContract,
+  getDeliveryContract,
+  getEndpointContract,
+  listDeliveriesContract,
+  listEndpointsContract,
+  replayDeliveryContract,
+  rotateEndpointSecretContract,
+  sendTestEventContract,
+  updateEndpointContract,
+} from './webhook-endpoints/contract';
 import { listWorkspacesContract, meContract } from './workspaces/contract';
 import { traceQuoteContract } from './quote-intents/contract';
 import { searchRequestLogsContract } from './request-logs/contract';
@@ -55,4 +67,14 @@ export const contracts: RouteContract[] = [
   traceQuoteContract,
   listWorkspacesContract,
   meContract,
+  createEndpointContract,
+  listEndpointsContract,
+  getEndpointContract,
+  updateEndpointContract,
+  deleteEndpointContract,
+  rotateEndpointSecretContract,
+  sendTestEventContract,
+  listDeliveriesContract,
+  getDeliveryContract,
+  replayDeliveryContract,
 ] as RouteContract[];

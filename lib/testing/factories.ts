@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { provisionTenant } from '../accounts/provision-tenant';
 import { demoBookArtifact } from '../books/demo-book';
-import { createDb } from '../db/client';
+import { createDb, type Db } from '../db/client';
 import { WORKSPACE_PERMISSIONS, type WorkspacePermission } from '../auth/permissions';
+import type { SessionPrincipal } from '../auth/principal';
 import { createSession } from '../auth/sessions';
 import { createApiKey } from '../keys/create-api-key';
 import { addBusinessMember, addWorkspaceMember, ensureUser } from '../members/add-members';
@@ -31,8 +32,7 @@ export type TenantOptions = {
  * A fresh workspace of its own for one test: project (Test + Live), connected business,
  * primary book published where asked (both by default), and a Test and a Live key.
  */
-export async function createTenant(options: TenantOptions = {}) {
-  const db = testDb();
+export async function createTenant(options: TenantOptions = {}, db: Db = testDb()) {
   const suffix = randomUUID().slice(0, 8);
   const now = new Date();
   const tenant = await provisionTenant(
@@ -61,8 +61,11 @@ export type PersonOptions = {
 };
 
 /** A signed-in person of a tenant: a user with the given memberships and a session token. */
-export async function createPerson(tenant: Pick<Tenant, 'workspaceId' | 'businessId'>, options: PersonOptions = {}) {
-  const db = testDb();
+export async function createPerson(
+  tenant: Pick<Tenant, 'workspaceId' | 'businessId'>,
+  options: PersonOptions = {},
+  db: Db = testDb(),
+) {
   const user = await ensureUser(db, { email: `person-${randomUUID()}@example.test`, name: 'Test Person' });
   if (options.permissions) {
     const permissions = options.permissions === 'all' ? WORKSPACE_PERMISSIONS : options.permissions;
@@ -72,7 +75,8 @@ export async function createPerson(tenant: Pick<Tenant, 'workspaceId' | 'busines
     ? await addBusinessMember(db, { businessId: tenant.businessId, userId: user.id, role: options.businessRole })
     : null;
   const token = await createSession(db, user.id, new Date());
-  return { userId: user.id, email: user.email, token, membershipId: membership?.id ?? null };
+  const principal: SessionPrincipal = { kind: 'session', sessionId: '', userId: user.id, email: user.email, name: user.name };
+  return { userId: user.id, email: user.email, token, membershipId: membership?.id ?? null, principal };
 }
 
 export type Person = Awaited<ReturnType<typeof createPerson>>;

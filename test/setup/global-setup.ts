@@ -5,6 +5,10 @@ import type { TestProject } from 'vitest/node';
 import { findFreePort, startEmbeddedPostgres } from '../../lib/db/embedded';
 import { applyMigrations } from '../../lib/db/migrate';
 import { ensureBuild, startNextServer } from '../../scripts/support/next-server';
+import { writeTestCertificates } from '../../scripts/support/test-certificates';
+
+/** Encrypts webhook signing secrets in the test database only. */
+const TEST_WEBHOOK_SECRET_KEY = '0123456789abcdef'.repeat(4);
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -25,6 +29,15 @@ export default async function setup(project: TestProject) {
   chmodSync(tmp, 0o755); // as root, PostgreSQL runs as `postgres` and must traverse it
   const database = await startEmbeddedPostgres({ dataDir: path.join(tmp, 'pg') });
   await applyMigrations(database.url, path.join(root, 'prisma/migrations'));
+  // Webhook receivers in tests are real HTTPS servers with a certificate from a test CA.
+  const tls = await writeTestCertificates(tmp);
+  Object.assign(process.env, {
+    NODE_EXTRA_CA_CERTS: tls.caFile,
+    TEST_TLS_CERT: tls.certFile,
+    TEST_TLS_KEY: tls.keyFile,
+    WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+    WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+  }); // inherited by the test workers and servers
   ensureBuild(root);
   const resultsDir = path.join(root, 'test-results');
   mkdirSync(resultsDir, { recursive: true });
@@ -33,7 +46,8 @@ export default async function setup(project: TestProject) {
   const server = await startNextServer({
     root,
     port: await findFreePort(),
-    env: { DATABASE_URL: database.url, LOG_LEVEL: 'info' },
+    // Tests that need the job runner start their own instance on their own database.
+    env: { DATABASE_URL: database.url, LOG_LEVEL: 'info', JOB_RUNNER: 'off' },
     logFile: serverLogFile,
   });
   project.provide('baseUrl', server.url);

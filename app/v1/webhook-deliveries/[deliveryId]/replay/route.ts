@@ -1,0 +1,7 @@
+import { defineRoute } from '@/lib/http/define-route';
+import { replayDelivery } from '@/lib/webhooks/manage-deliveries';
+import { replayDeliveryContract } from '../../../webhook-endpoints/contract';
+
+export const POST = defineRoute(replayDeliveryContract, async ({ db, principal, params, now }) => ({
+  data: { delivery: await replayDelivery(db, principal, params.deliveryId, now) },
+}));

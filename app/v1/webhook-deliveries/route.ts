@@ -1,0 +1,7 @@
+import { defineRoute } from '@/lib/http/define-route';
+import { listDeliveries } from '@/lib/webhooks/manage-deliveries';
+import { listDeliveriesContract } from '../webhook-endpoints/contract';
+
+export const GET = defineRoute(listDeliveriesContract, async ({ db, principal, query }) => ({
+  data: await listDeliveries(db, principal, query),
+}));

@@ -1,0 +1,7 @@
+import { defineRoute } from '@/lib/http/define-route';
+import { rotateEndpointSecret } from '@/lib/webhooks/manage-endpoints';
+import { rotateEndpointSecretContract } from '../../contract';
+
+export const POST = defineRoute(rotateEndpointSecretContract, async ({ db, principal, params, body, now }) => ({
+  data: await rotateEndpointSecret(db, principal, params.id, body.overlapMinutes, now),
+}));

@@ -1,0 +1,7 @@
+import { defineRoute } from '@/lib/http/define-route';
+import { sendTestEvent } from '@/lib/webhooks/manage-deliveries';
+import { sendTestEventContract } from '../../contract';
+
+export const POST = defineRoute(sendTestEventContract, async ({ db, principal, params, now }) => ({
+  data: { delivery: await sendTestEvent(db, principal, params.id, now) },
+}));

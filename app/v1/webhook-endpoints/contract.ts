@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { defineContract } from '@/lib/http/contract';
+import {
+  createEndpointRequestSchema,
+  deliveryListQuerySchema,
+  deliveryViewSchema,
+  endpointViewSchema,
+  rotateSecretRequestSchema,
+  updateEndpointRequestSchema,
+} from '@/lib/webhooks/schemas';
+
+const tags = ['Webhooks'];
+const endpointParams = z.object({ id: z.uuid() });
+const deliveryParams = z.object({ deliveryId: z.uuid() });
+const withSecret = z.object({ endpoint: endpointViewSchema, secret: z.string() });
+const common = ['unauthorized', 'forbidden', 'not_found'] as const;
+
+export const createEndpointContract = defineContract({
+  method: 'POST',
+  path: '/v1/webhook-endpoints',
+  summary: 'Register an HTTPS endpoint for one environment’s events (`webhooks:manage`)',
+  tags,
+  auth: 'session',
+  body: createEndpointRequestSchema,
+  success: { status: 201, description: 'The endpoint and its signing secret (shown once).', schema: withSecret },
+  errors: [...common, 'invalid_request'],
+});
+
+export const listEndpointsContract = defineContract({
+  method: 'GET',
+  path: '/v1/webhook-endpoints',
+  summary: 'Webhook endpoints of your workspaces',
+  tags,
+  auth: 'session',
+  query: z.object({ projectId: z.uuid().optional(), environment: z.enum(['test', 'live']).optional() }),
+  success: { status: 200, description: 'The endpoints (never their secrets).', schema: z.object({ endpoints: z.array(endpointViewSchema) }) },
+  errors: ['unauthorized', 'invalid_request'],
+});
+
+export const getEndpointContract = defineContract({
+  method: 'GET',
+  path: '/v1/webhook-endpoints/{id}',
+  summary: 'One webhook endpoint',
+  tags,
+  auth: 'session',
+  params: endpointParams,
+  success: { status: 200, description: 'The endpoint.', schema: z.object({ endpoint: endpointViewSchema }) },
+  errors: [...common],
+});
+
+export const updateEndpointContract = defineContract({
+  method: 'PATCH',
+  path: '/v1/webhook-endpoints/{id}',
+  summary: 'Change the URL, event types or description, or disable/enable the endpoint',
+  tags,
+  auth: 'session',
+  params: endpointParams,
+  body: updateEndpointRequestSchema,
+  success: { status: 200, description: 'The endpoint.', schema: z.object({ endpoint: endpointViewSchema }) },
+  errors: [...common, 'invalid_request'],
+});
+
+export const deleteEndpointContract = defineContract({
+  method: 'DELETE',
+  path: '/v1/webhook-endpoints/{id}',
+  summary: 'Delete the endpoint: it receives nothing more; its delivery history is kept',
+  tags,
+  auth: 'session',
+  params: endpointParams,
+  success: { status: 200, description: 'The deleted endpoint.', schema: z.object({ endpoint: endpointViewSchema }) },
+  errors: [...common],
+});
+
+export const rotateEndpointSecretContract = defineContract({
+  method: 'POST',
+  path: '/v1/webhook-endpoints/{id}/secret-rotation',
+  summary: 'New signing secret (shown once); the old one also signs during the overlap',
+  tags,
+  auth: 'session',
+  params: endpointParams,
+  body: rotateSecretRequestSchema,
+  success: { status: 200, description: 'The endpoint and its new secret.', schema: withSecret },
+  errors: [...common, 'invalid_request'],
+});
+
+export const sendTestEventContract = defineContract({
+  method: 'POST',
+  path: '/v1/webhook-endpoints/{id}/test-events',
+  summary: 'Queue a signed `webhook.test` delivery to this endpoint only',
+  tags,
+  auth: 'session',
+  params: endpointParams,
+  success: { status: 201, description: 'The queued delivery.', schema: z.object({ delivery: deliveryViewSchema }) },
+  errors: [...common],
+});
+
+export const listDeliveriesContract = defineContract({
+  method: 'GET',
+  path: '/v1/webhook-deliveries',
+  summary: 'Webhook deliveries with their attempts, newest first (filter by endpoint, event, type, status)',
+  tags,
+  auth: 'session',
+  query: deliveryListQuerySchema,
+  success: {
+    status: 200,
+    description: 'One page; pass `nextCursor` as `cursor` for the next.',
+    schema: z.object({ deliveries: z.array(deliveryViewSchema), nextCursor: z.string().nullable() }),
+  },
+  errors: ['unauthorized', 'invalid_request'],
+});
+
+export const getDeliveryContract = defineContract({
+  method: 'GET',
+  path: '/v1/webhook-deliveries/{deliveryId}',
+  summary: 'One delivery with its attempt history',
+  tags,
+  auth: 'session',
+  params: deliveryParams,
+  success: { status: 200, description: 'The delivery.', schema: z.object({ delivery: deliveryViewSchema }) },
+  errors: ['unauthorized', 'not_found'],
+});
+
+export const replayDeliveryContract = defineContract({
+  method: 'POST',
+  path: '/v1/webhook-deliveries/{deliveryId}/replay',
+  summary: 'A new pending delivery of the same payload, linked to the original',
+  tags,
+  auth: 'session',
+  params: deliveryParams,
+  success: { status: 201, description: 'The new delivery.', schema: z.object({ delivery: deliveryViewSchema }) },
+  errors: [...common, 'conflict'],
+});

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+
+/** One request as a receiver got it: the raw body exactly as received, for signature checks. */
+export type Received = { headers: Record<string, string | string[] | undefined>; rawBody: string; receivedAt: Date };
+
+/** How a receiver answers: a status, or hang past the attempt timeout, or drop the connection. */
+export type Behaviour = number | 'hang' | 'close';
+
+/**
+ * A real HTTPS receiver on loopback with the test certificate (signed by the test CA that the
+ * service trusts through NODE_EXTRA_CA_CERTS). `behaviour(n)` answers the n-th request (0-based).
+ */
+export async function startReceiver(behaviour: (index: number) => Behaviour = () => 200) {
+  const received: Received[] = [];
+  const server = https.createServer(
+    { key: readFileSync(process.env.TEST_TLS_KEY!), cert: readFileSync(process.env.TEST_TLS_CERT!) },
+    (request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (c: Buffer) => chunks.push(c));
+      request.on('end', () => {
+        const index = received.length;
+        received.push({ headers: request.headers, rawBody: Buffer.concat(chunks).toString('utf8'), receivedAt: new Date() });
+        const answer = behaviour(index);
+        if (answer === 'hang') return; // never answers; the sender's 10 s timeout must fire
+        if (answer === 'close') return request.socket.destroy();
+        response.writeHead(answer, { 'content-type': 'text/plain' }).end(answer < 300 ? 'ok' : 'receiver says no');
+      });
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `https://127.0.0.1:${port}/hooks`,
+    received,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;

@@ -1,0 +1,23 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import pg from 'pg';
+import { createDb } from '../db/client';
+import { applyMigrations } from '../db/migrate';
+
+/**
+ * A fresh, migrated database of its own on the test PostgreSQL server, for tests that drive
+ * the job runner with their own clock and must not see (or be seen by) anyone else's rows.
+ */
+export async function createIsolatedDatabase() {
+  const base = new URL(process.env.TEST_DATABASE_URL!);
+  const name = `iso_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: base.toString() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  await applyMigrations(url.toString(), path.resolve(import.meta.dirname, '../../prisma/migrations'));
+  const handles = createDb(url.toString());
+  return { url: url.toString(), db: handles.prisma, close: handles.close };
+}

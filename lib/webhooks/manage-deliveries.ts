@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { requireWorkspaceMember } from '../auth/permissions';
+import type { SessionPrincipal } from '../auth/principal';
+import type { Db, DbOrTx } from '../db/client';
+import type { Prisma } from '../db/generated/client';
+import { ServiceError } from '../errors/service-error';
+import type { DeliveryView } from './schemas';
+
+const deliverySelect = {
+  id: true,
+  endpointId: true,
+  eventId: true,
+  eventType: true,
+  status: true,
+  attemptCount: true,
+  nextAttemptAt: true,
+  replayOfId: true,
+  createdAt: true,
+  attempts: {
+    orderBy: { number: 'asc' },
+    select: { number: true, startedAt: true, latencyMs: true, responseStatus: true, responseExcerpt: true, error: true },
+  },
+} satisfies Prisma.WebhookDeliverySelect;
+
+type DeliveryRow = Prisma.WebhookDeliveryGetPayload<{ select: typeof deliverySelect }>;
+
+function toDeliveryView(row: DeliveryRow): DeliveryView {
+  return {
+    ...row,
+    nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    attempts: row.attempts.map((a) => ({ ...a, startedAt: a.startedAt.toISOString() })),
+  };
+}
+
+async function webhookWorkspaces(db: DbOrTx, principal: SessionPrincipal): Promise<string[]> {
+  const memberships = await db.workspaceMember.findMany({
+    where: { userId: principal.userId, status: 'active', permissions: { has: 'webhooks:manage' } },
+    select: { workspaceId: true },
+  });
+  return memberships.map((m) => m.workspaceId);
+}
+
+/** POST /v1/webhook-endpoints/{id}/test-events: a `webhook.test` event delivered to that endpoint only. */
+export async function sendTestEvent(db: Db, principal: SessionPrincipal, endpointId: string, now: Date) {
+  const endpoint = await db.webhookEndpoint.findFirst({
+    where: { id: endpointId, deletedAt: null },
+    select: { id: true, workspaceId: true, projectId: true, environmentId: true, environment: { select: { kind: true } } },
+  });
+  const notFound = `Webhook endpoint ${endpointId} does not exist.`;
+  if (!endpoint) throw new ServiceError('not_found', notFound);
+  await requireWorkspaceMember(db, principal, endpoint.workspaceId, 'webhooks:manage', notFound);
+  return db.$transaction(async (tx) => {
+    // Written already dispatched: the fan-out must not send it to the environment's other endpoints.
+    const event = await tx.outboxEvent.create({
+      data: {
+        id: randomUUID(),
+        type: 'webhook.test',
+        workspaceId: endpoint.workspaceId,
+        projectId: endpoint.projectId,
+        environmentId: endpoint.environmentId,
+        data: { endpointId: endpoint.id, environment: endpoint.environment.kind, message: 'This is a test event.' },
+        createdAt: now,
+        dispatchedAt: now,
+      },
+      select: { id: true },
+    });
+    const delivery = await tx.webhookDelivery.create({
+      data: { endpointId: endpoint.id, eventId: event.id, eventType: 'webhook.test', nextAttemptAt: now, createdAt: now, updatedAt: now },
+      select: deliverySelect,
+    });
+    return toDeliveryView(delivery);
+  });
+}
+
+/**
+ * POST /v1/webhook-deliveries/{id}/replay: a new pending delivery of the same event to the same
+ * endpoint, linked to the original; the original and its attempts stay as they were.
+ */
+export async function replayDelivery(db: Db, principal: SessionPrincipal, deliveryId: string, now: Date) {
+  const original = await db.webhookDelivery.findUnique({
+    where: { id: deliveryId },
+    select: { id: true, endpointId: true, eventId: true, eventType: true, endpoint: { select: { workspaceId: true, deletedAt: true } } },
+  });
+  const notFound = `Webhook delivery ${deliveryId} does not exist.`;
+  if (!original) throw new ServiceError('not_found', notFound);
+  await requireWorkspaceMember(db, principal, original.endpoint.workspaceId, 'webhooks:manage', notFound);
+  if (original.endpoint.deletedAt) throw new ServiceError('conflict', 'The endpoint of this delivery has been deleted.');
+  const replay = await db.webhookDelivery.create({
+    data: {
+      endpointId: original.endpointId,
+      eventId: original.eventId,
+      eventType: original.eventType,
+      replayOfId: original.id,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    },
+    select: deliverySelect,
+  });
+  return toDeliveryView(replay);
+}
+
+/** GET /v1/webhook-deliveries: newest first, filtered, keyset-paginated by (createdAt, id). */
+export async function listDeliveries(
+  db: DbOrTx,
+  principal: SessionPrincipal,
+  query: { endpointId?: string; eventId?: string; eventType?: string; status?: DeliveryView['status']; limit: number; cursor?: string },
+) {
+  const [cursorTime, cursorId] = query.cursor ? query.cursor.split('|') : [];
+  if (query.cursor && (!cursorId || Number.isNaN(Date.parse(cursorTime)))) {
+    throw new ServiceError('invalid_request', 'Invalid cursor: use nextCursor from a previous page.', { details: { fields: { cursor: ['is not a cursor'] } } });
+  }
+  const rows = await db.webhookDelivery.findMany({
+    where: {
+      endpoint: { workspaceId: { in: await webhookWorkspaces(db, principal) } },
+      endpointId: query.endpointId,
+      eventId: query.eventId,
+      eventType: query.eventType,
+      status: query.status,
+      ...(query.cursor
+        ? { OR: [{ createdAt: { lt: new Date(cursorTime) } }, { createdAt: new Date(cursorTime), id: { lt: cursorId } }] }
+        : {}),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: query.limit + 1,
+    select: deliverySelect,
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    deliveries: page.map(toDeliveryView),
+    nextCursor: rows.length > query.limit ? `${last.createdAt.toISOString()}|${last.id}` : null,
+  };
+}
+
+export async function getDelivery(db: DbOrTx, principal: SessionPrincipal, deliveryId: string) {
+  const row = await db.webhookDelivery.findFirst({
+    where: { id: deliveryId, endpoint: { workspaceId: { in: await webhookWorkspaces(db, principal) } } },
+    select: deliverySelect,
+  });
+  if (!row) throw new ServiceError('not_found', `Webhook delivery ${deliveryId} does not exist.`);
+  return toDeliveryView(row);
+}

@@ -1,0 +1,173 @@
+import { requireWorkspaceMember } from '../auth/permissions';
+import type { SessionPrincipal } from '../auth/principal';
+import type { Db, DbOrTx } from '../db/client';
+import type { Prisma } from '../db/generated/client';
+import { ServiceError } from '../errors/service-error';
+import type { EnvironmentName } from '../keys/secrets';
+import type { EndpointView } from './schemas';
+import { mintSigningSecret, sealSecret } from './secret-box';
+
+const endpointSelect = {
+  id: true,
+  workspaceId: true,
+  projectId: true,
+  url: true,
+  description: true,
+  eventTypes: true,
+  status: true,
+  secretPrefix: true,
+  secretLast4: true,
+  previousSecretExpiresAt: true,
+  createdAt: true,
+  updatedAt: true,
+  environment: { select: { kind: true } },
+} satisfies Prisma.WebhookEndpointSelect;
+
+type EndpointRow = Prisma.WebhookEndpointGetPayload<{ select: typeof endpointSelect }>;
+
+function toEndpointView(row: EndpointRow, now: Date): EndpointView {
+  const overlap = row.previousSecretExpiresAt && row.previousSecretExpiresAt > now ? row.previousSecretExpiresAt : null;
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    environment: row.environment.kind,
+    url: row.url,
+    description: row.description,
+    eventTypes: row.eventTypes,
+    status: row.status,
+    secretPrefix: row.secretPrefix,
+    secretLast4: row.secretLast4,
+    previousSecretExpiresAt: overlap?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function secretColumns(secret: string) {
+  return { secretCiphertext: sealSecret(secret), secretPrefix: secret.slice(0, 10), secretLast4: secret.slice(-4) };
+}
+
+/** The endpoint, if it exists and the person may manage webhooks in its workspace. */
+async function requireEndpoint(db: DbOrTx, principal: SessionPrincipal, endpointId: string) {
+  const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, deletedAt: null }, select: endpointSelect });
+  const notFound = `Webhook endpoint ${endpointId} does not exist.`;
+  if (!endpoint) throw new ServiceError('not_found', notFound);
+  await requireWorkspaceMember(db, principal, endpoint.workspaceId, 'webhooks:manage', notFound);
+  return endpoint;
+}
+
+/** POST /v1/webhook-endpoints: bound to one environment; the secret is shown here once. */
+export async function createEndpoint(
+  db: Db,
+  principal: SessionPrincipal,
+  input: { projectId: string; environment: EnvironmentName; url: string; eventTypes?: string[]; description?: string },
+  now: Date,
+) {
+  const environment = await db.environment.findUnique({
+    where: { projectId_kind: { projectId: input.projectId, kind: input.environment } },
+    select: { id: true, project: { select: { workspaceId: true } } },
+  });
+  const notFound = `Project ${input.projectId} does not exist.`;
+  if (!environment) throw new ServiceError('not_found', notFound);
+  await requireWorkspaceMember(db, principal, environment.project.workspaceId, 'webhooks:manage', notFound);
+  const secret = mintSigningSecret();
+  const row = await db.webhookEndpoint.create({
+    data: {
+      workspaceId: environment.project.workspaceId,
+      projectId: input.projectId,
+      environmentId: environment.id,
+      url: input.url,
+      eventTypes: input.eventTypes ?? [],
+      description: input.description ?? null,
+      createdAt: now,
+      updatedAt: now,
+      ...secretColumns(secret),
+    },
+    select: endpointSelect,
+  });
+  return { endpoint: toEndpointView(row, now), secret };
+}
+
+export async function listEndpoints(
+  db: DbOrTx,
+  principal: SessionPrincipal,
+  filter: { projectId?: string; environment?: EnvironmentName },
+  now: Date,
+) {
+  const rows = await db.webhookEndpoint.findMany({
+    where: {
+      deletedAt: null,
+      projectId: filter.projectId,
+      environment: filter.environment ? { kind: filter.environment } : undefined,
+      workspaceId: {
+        in: (
+          await db.workspaceMember.findMany({
+            where: { userId: principal.userId, status: 'active', permissions: { has: 'webhooks:manage' } },
+            select: { workspaceId: true },
+          })
+        ).map((m) => m.workspaceId),
+      },
+    },
+    orderBy: { createdAt: 'asc' },
+    select: endpointSelect,
+  });
+  return rows.map((row) => toEndpointView(row, now));
+}
+
+export async function getEndpoint(db: DbOrTx, principal: SessionPrincipal, endpointId: string, now: Date) {
+  return toEndpointView(await requireEndpoint(db, principal, endpointId), now);
+}
+
+/** PATCH: url, event types, description, or enabled/disabled (disabled endpoints receive nothing). */
+export async function updateEndpoint(
+  db: DbOrTx,
+  principal: SessionPrincipal,
+  endpointId: string,
+  changes: { url?: string; eventTypes?: string[]; description?: string | null; status?: 'enabled' | 'disabled' },
+  now: Date,
+) {
+  await requireEndpoint(db, principal, endpointId);
+  const row = await db.webhookEndpoint.update({ where: { id: endpointId }, data: { ...changes, updatedAt: now }, select: endpointSelect });
+  return toEndpointView(row, now);
+}
+
+/** DELETE: the endpoint stops receiving at once; its delivery history is kept. */
+export async function deleteEndpoint(db: DbOrTx, principal: SessionPrincipal, endpointId: string, now: Date) {
+  await requireEndpoint(db, principal, endpointId);
+  const row = await db.webhookEndpoint.update({
+    where: { id: endpointId },
+    data: { deletedAt: now, status: 'disabled', updatedAt: now },
+    select: endpointSelect,
+  });
+  return toEndpointView(row, now);
+}
+
+/**
+ * New signing secret, shown once. For `overlapMinutes` the old secret keeps signing too, so
+ * every delivery carries two v1 values and receivers can switch without losing any.
+ */
+export async function rotateEndpointSecret(
+  db: Db,
+  principal: SessionPrincipal,
+  endpointId: string,
+  overlapMinutes: number,
+  now: Date,
+) {
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR UPDATE`;
+    await requireEndpoint(tx, principal, endpointId);
+    const current = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId }, select: { secretCiphertext: true } });
+    const secret = mintSigningSecret();
+    const row = await tx.webhookEndpoint.update({
+      where: { id: endpointId },
+      data: {
+        ...secretColumns(secret),
+        previousSecretCiphertext: overlapMinutes > 0 ? current.secretCiphertext : null,
+        previousSecretExpiresAt: overlapMinutes > 0 ? new Date(now.getTime() + overlapMinutes * 60_000) : null,
+        updatedAt: now,
+      },
+      select: endpointSelect,
+    });
+    return { endpoint: toEndpointView(row, now), secret };
+  });
+}

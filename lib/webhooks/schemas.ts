@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { EVENT_TYPES } from '../events/catalogue';
+import { endpointUrlProblem } from './target-policy';
+
+const url = z
+  .string()
+  .max(2000)
+  .superRefine((value, ctx) => {
+    const problem = endpointUrlProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+const eventTypes = z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length);
+
+export const endpointViewSchema = z
+  .object({
+    id: z.uuid(),
+    projectId: z.uuid(),
+    environment: z.enum(['test', 'live']),
+    url: z.string(),
+    description: z.string().nullable(),
+    eventTypes: z.array(z.string()),
+    status: z.enum(['enabled', 'disabled']),
+    secretPrefix: z.string(),
+    secretLast4: z.string(),
+    /** While a rotated secret still signs deliveries too. */
+    previousSecretExpiresAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'WebhookEndpoint' });
+
+export const createEndpointRequestSchema = z
+  .strictObject({
+    projectId: z.uuid(),
+    environment: z.enum(['test', 'live']),
+    url,
+    eventTypes: eventTypes.optional(),
+    description: z.string().max(500).optional(),
+  })
+  .meta({ id: 'CreateWebhookEndpointRequest' });
+
+export const updateEndpointRequestSchema = z
+  .strictObject({
+    url: url.optional(),
+    eventTypes: eventTypes.optional(),
+    description: z.string().max(500).nullable().optional(),
+    status: z.enum(['enabled', 'disabled']).optional(),
+  })
+  .meta({ id: 'UpdateWebhookEndpointRequest' });
+
+export const DEFAULT_OVERLAP_MINUTES = 1440;
+export const rotateSecretRequestSchema = z
+  .strictObject({ overlapMinutes: z.number().int().min(0).max(10_080).default(DEFAULT_OVERLAP_MINUTES) })
+  .default({ overlapMinutes: DEFAULT_OVERLAP_MINUTES })
+  .meta({ id: 'RotateWebhookSecretRequest' });
+
+export const attemptViewSchema = z
+  .object({
+    number: z.number().int(),
+    startedAt: z.iso.datetime(),
+    latencyMs: z.number().int(),
+    responseStatus: z.number().int().nullable(),
+    responseExcerpt: z.string().nullable(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'WebhookAttempt' });
+
+export const deliveryViewSchema = z
+  .object({
+    id: z.uuid(),
+    endpointId: z.uuid(),
+    eventId: z.uuid(),
+    eventType: z.string(),
+    status: z.enum(['pending', 'succeeded', 'exhausted']),
+    attemptCount: z.number().int(),
+    nextAttemptAt: z.iso.datetime().nullable(),
+    replayOfId: z.uuid().nullable(),
+    createdAt: z.iso.datetime(),
+    attempts: z.array(attemptViewSchema),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export const deliveryListQuerySchema = z.object({
+  endpointId: z.uuid().optional(),
+  eventId: z.uuid().optional(),
+  eventType: z.string().max(100).optional(),
+  status: z.enum(['pending', 'succeeded', 'exhausted']).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z.string().max(200).optional(),
+});
+
+export type EndpointView = z.infer<typeof endpointViewSchema>;
+export type DeliveryView = z.infer<typeof deliveryViewSchema>;

@@ -1,0 +1,34 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+/**
+ * Signing secrets are stored encrypted (AES-256-GCM) with a key from configuration
+ * (WEBHOOK_SECRET_KEY: 32 bytes as 64 hex characters), because delivery needs them back.
+ * Stored form: `v1.<iv>.<tag>.<ciphertext>`, all base64url.
+ */
+function key(): Buffer {
+  const configured = process.env.WEBHOOK_SECRET_KEY;
+  if (!configured || !/^[0-9a-fA-F]{64}$/.test(configured)) {
+    throw new Error('WEBHOOK_SECRET_KEY must be set to 64 hex characters (32 random bytes)');
+  }
+  return Buffer.from(configured, 'hex');
+}
+
+export function sealSecret(secret: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key(), iv);
+  const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return ['v1', iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+}
+
+export function openSecret(sealed: string): string {
+  const [version, iv, tag, ciphertext] = sealed.split('.');
+  if (version !== 'v1' || !iv || !tag || !ciphertext) throw new Error('unrecognised sealed secret');
+  const decipher = createDecipheriv('aes-256-gcm', key(), Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+/** A new signing secret: `whsec_` and 256 random bits. */
+export function mintSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
+}

@@ -1,0 +1,66 @@
+import https from 'node:https';
+import net from 'node:net';
+import { guardedLookup, isForbiddenAddress } from './target-policy';
+
+/** Spec 6.5: an attempt that has not answered within 10 seconds has failed. */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+const EXCERPT_BYTES = 1024;
+
+export type SendResult = { status: number | null; excerpt: string | null; error: string | null; latencyMs: number };
+
+/**
+ * One HTTPS POST. Never throws: a timeout, a refused target or a broken connection is a
+ * result like any other. With `guardTargets`, the host's addresses are checked after DNS.
+ */
+export function sendWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: { guardTargets: boolean; timeoutMs?: number },
+): Promise<SendResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  // Node skips `lookup` for literal IP addresses, so those are checked here.
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  if (options.guardTargets && net.isIP(host) && isForbiddenAddress(host)) {
+    return Promise.resolve({ status: null, excerpt: null, error: `refused: the non-public address ${host}`, latencyMs: 0 });
+  }
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: Omit<SendResult, 'latencyMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.destroy();
+      resolve({ ...result, latencyMs: elapsed() });
+    };
+    const request = https.request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+        lookup: options.guardTargets ? guardedLookup : undefined,
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () =>
+          finish({ status: response.statusCode ?? null, excerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES), error: null });
+        response.on('data', (chunk: Buffer) => {
+          if (size < EXCERPT_BYTES) chunks.push(chunk);
+          size += chunk.length;
+          if (size >= EXCERPT_BYTES) done();
+        });
+        response.on('end', done);
+        response.on('error', (error) => finish({ status: response.statusCode ?? null, excerpt: null, error: error.message }));
+      },
+    );
+    const timer = setTimeout(
+      () => finish({ status: null, excerpt: null, error: `no answer within ${(options.timeoutMs ?? ATTEMPT_TIMEOUT_MS) / 1000} s` }),
+      options.timeoutMs ?? ATTEMPT_TIMEOUT_MS,
+    );
+    request.on('error', (error) => finish({ status: null, excerpt: null, error: error.message }));
+    request.end(body);
+  });
+}

@@ -1,0 +1,226 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../lib/db/client';
+import { recordEvent } from '../../lib/events/record-event';
+import { runWebhookJobs } from '../../lib/jobs/run-jobs';
+import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
+import { startReceiver, type Behaviour, type Received, type Receiver } from '../../lib/testing/https-receiver';
+import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../lib/webhooks/deliver-due-webhooks';
+import { replayDelivery, sendTestEvent } from '../../lib/webhooks/manage-deliveries';
+import { createEndpoint, rotateEndpointSecret, updateEndpoint } from '../../lib/webhooks/manage-endpoints';
+
+/**
+ * The delivery worker against real HTTPS receivers, on a database of its own, driven by a
+ * clock the test controls (the real service runs the same functions on the real clock).
+ */
+let iso: Awaited<ReturnType<typeof createIsolatedDatabase>>;
+let db: Db;
+let tenant: Tenant;
+let admin: Person;
+const receivers: Receiver[] = [];
+const T0 = new Date('2031-01-01T00:00:00Z');
+const at = (ms: number) => new Date(T0.getTime() + ms);
+
+beforeAll(async () => {
+  iso = await createIsolatedDatabase();
+  db = iso.db;
+  tenant = await createTenant({}, db);
+  admin = await createPerson(tenant, { permissions: ['webhooks:manage'] }, db);
+  await runWebhookJobs(db, T0); // the tenant's own set-up events, before any endpoint exists
+});
+
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.stop()));
+  await iso?.close();
+});
+
+async function receiver(behaviour?: (index: number) => Behaviour) {
+  const r = await startReceiver(behaviour);
+  receivers.push(r);
+  return r;
+}
+
+async function endpointFor(r: Receiver, options: { environment?: 'test' | 'live'; eventTypes?: string[] } = {}) {
+  return createEndpoint(
+    db,
+    admin.principal,
+    { projectId: tenant.projectId, environment: options.environment ?? 'live', url: r.url, eventTypes: options.eventTypes },
+    T0,
+  );
+}
+
+async function emit(type: string, environment: 'test' | 'live', data: Record<string, unknown> = {}, now = T0) {
+  return recordEvent(
+    db,
+    { type, workspaceId: tenant.workspaceId, projectId: tenant.projectId, environmentId: tenant.environments[environment], businessId: tenant.businessId, data },
+    now,
+  );
+}
+
+/** An independent verifier: HMAC-SHA256 over `<t>.<raw body>` with the secret as shown. */
+function signedBy(received: Received, secret: string): boolean {
+  const header = String(received.headers['service-signature']);
+  const t = /t=(\d+)/.exec(header)![1];
+  const expected = createHmac('sha256', secret).update(`${t}.${received.rawBody}`).digest();
+  return [...header.matchAll(/v1=([0-9a-f]+)/g)].some(([, hex]) => {
+    const given = Buffer.from(hex, 'hex');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
+describe('webhook delivery', () => {
+  it('delivers a signed envelope with the event id header, and records the attempt', async () => {
+    const r = await receiver();
+    const { endpoint, secret } = await endpointFor(r);
+    const eventId = await emit('quote_intent.succeeded', 'live', { quoteIntent: { id: 'q1' } });
+    await runWebhookJobs(db, T0);
+    expect(r.received).toHaveLength(1);
+    const [got] = r.received;
+    expect(got.headers['service-event-id']).toBe(eventId);
+    expect(got.headers['content-type']).toBe('application/json');
+    expect(signedBy(got, secret)).toBe(true);
+    expect(signedBy(got, 'whsec_wrong')).toBe(false);
+    expect(JSON.parse(got.rawBody)).toEqual({
+      id: eventId,
+      type: 'quote_intent.succeeded',
+      version: 1,
+      created: T0.toISOString(),
+      businessId: tenant.businessId,
+      data: { quoteIntent: { id: 'q1' } },
+    });
+    const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { eventId, endpointId: endpoint.id }, include: { attempts: true } });
+    expect(delivery).toMatchObject({ status: 'succeeded', attemptCount: 1, nextAttemptAt: null });
+    expect(delivery.attempts[0]).toMatchObject({ number: 1, responseStatus: 200, responseExcerpt: 'ok', error: null });
+    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+  });
+
+  it('retries on the fixed schedule and exhausts after the fifth failure', async () => {
+    const r = await receiver(() => 500);
+    const { endpoint } = await endpointFor(r);
+    const eventId = await emit('api_key.created', 'live');
+    let elapsed = 0;
+    await runWebhookJobs(db, at(elapsed));
+    expect(r.received).toHaveLength(1);
+    for (const [i, delay] of RETRY_DELAYS_MS.entries()) {
+      await runWebhookJobs(db, at(elapsed + delay - 1000)); // not yet due
+      expect(r.received).toHaveLength(i + 1);
+      elapsed += delay;
+      await runWebhookJobs(db, at(elapsed));
+      expect(r.received).toHaveLength(i + 2);
+    }
+    await runWebhookJobs(db, at(elapsed + 24 * 3600_000));
+    expect(r.received).toHaveLength(MAX_ATTEMPTS);
+    const delivery = await db.webhookDelivery.findFirstOrThrow({
+      where: { eventId, endpointId: endpoint.id },
+      include: { attempts: { orderBy: { number: 'asc' } } },
+    });
+    expect(delivery).toMatchObject({ status: 'exhausted', attemptCount: 5, nextAttemptAt: null });
+    expect(delivery.attempts.map((a) => a.startedAt.getTime() - T0.getTime())).toEqual([0, 30_000, 330_000, 2_130_000, 9_330_000]);
+    expect(delivery.attempts.every((a) => a.responseStatus === 500 && a.responseExcerpt === 'receiver says no')).toBe(true);
+    // every attempt carried the same body
+    expect(new Set(r.received.map((x) => x.rawBody)).size).toBe(1);
+    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+  });
+
+  it('counts a closed connection and a 10-second silence as failures', async () => {
+    const r = await receiver((i) => (i === 0 ? 'close' : 'hang'));
+    const { endpoint } = await endpointFor(r, { eventTypes: ['webhook.test'] });
+    const first = await sendTestEvent(db, admin.principal, endpoint.id, T0);
+    await runWebhookJobs(db, T0);
+    const started = Date.now();
+    const second = await sendTestEvent(db, admin.principal, endpoint.id, T0);
+    await runWebhookJobs(db, T0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(9_900);
+    const attempts = await db.webhookAttempt.findMany({ where: { deliveryId: { in: [first.id, second.id] } }, orderBy: { startedAt: 'asc' } });
+    const byDelivery = Object.fromEntries(attempts.map((a) => [a.deliveryId, a]));
+    expect(byDelivery[first.id]).toMatchObject({ responseStatus: null });
+    expect(byDelivery[first.id].error).toMatch(/socket hang up|ECONNRESET/);
+    expect(byDelivery[second.id]).toMatchObject({ responseStatus: null, error: 'no answer within 10 s' });
+    expect(byDelivery[second.id].latencyMs).toBeGreaterThanOrEqual(9_900);
+    const pending = await db.webhookDelivery.findUniqueOrThrow({ where: { id: second.id } });
+    expect(pending).toMatchObject({ status: 'pending', attemptCount: 1 });
+    expect(pending.nextAttemptAt!.getTime() - T0.getTime()).toBe(30_000);
+    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+  }, 30_000);
+
+  it('replays a delivery as a new one linked to the original, which never changes', async () => {
+    let healthy = false;
+    const r = await receiver(() => (healthy ? 202 : 503));
+    const { endpoint, secret } = await endpointFor(r, { eventTypes: ['api_key.revoked'] });
+    await emit('api_key.revoked', 'live', { apiKey: { id: 'k1' } });
+    let elapsed = 0;
+    await runWebhookJobs(db, at(elapsed));
+    for (const delay of RETRY_DELAYS_MS) await runWebhookJobs(db, at((elapsed += delay)));
+    const original = await db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id }, include: { attempts: true } });
+    expect(original.status).toBe('exhausted');
+
+    healthy = true;
+    const replay = await replayDelivery(db, admin.principal, original.id, at(elapsed + 1000));
+    expect(replay).toMatchObject({ status: 'pending', replayOfId: original.id, eventId: original.eventId, attemptCount: 0 });
+    await runWebhookJobs(db, at(elapsed + 1000));
+    expect(r.received).toHaveLength(6);
+    expect(r.received[5].rawBody).toBe(r.received[0].rawBody);
+    expect(r.received[5].headers['service-event-id']).toBe(original.eventId);
+    expect(signedBy(r.received[5], secret)).toBe(true);
+    const after = await db.webhookDelivery.findUniqueOrThrow({ where: { id: original.id }, include: { attempts: true } });
+    expect(after).toEqual(original);
+    expect((await db.webhookDelivery.findUniqueOrThrow({ where: { id: replay.id } })).status).toBe('succeeded');
+    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+  });
+
+  it('keeps outbox order per endpoint, Test and Live apart, and honours event type filters', async () => {
+    const live = await receiver();
+    const test = await receiver();
+    const onlyPublished = await receiver();
+    const endpoints = [
+      await endpointFor(live, { environment: 'live' }),
+      await endpointFor(test, { environment: 'test' }),
+      await endpointFor(onlyPublished, { environment: 'live', eventTypes: ['book_version.published'] }),
+    ];
+    const liveEvents: string[] = [];
+    for (let i = 0; i < 6; i++) liveEvents.push(await emit(i % 3 === 0 ? 'book_version.published' : 'quote_intent.failed', 'live', { n: i }));
+    const testEvent = await emit('quote_intent.failed', 'test', { n: 'test' });
+    await runWebhookJobs(db, T0);
+    expect(live.received.map((x) => x.headers['service-event-id'])).toEqual(liveEvents);
+    expect(test.received.map((x) => x.headers['service-event-id'])).toEqual([testEvent]);
+    expect(onlyPublished.received.map((x) => JSON.parse(x.rawBody).data.n)).toEqual([0, 3]);
+    for (const { endpoint } of endpoints) await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+  });
+
+  it('signs with both secrets during a rotation overlap, and with the new one only after it', async () => {
+    const r = await receiver();
+    const { endpoint, secret: oldSecret } = await endpointFor(r, { eventTypes: ['webhook.test'] });
+    const { secret: newSecret } = await rotateEndpointSecret(db, admin.principal, endpoint.id, 60, T0);
+    await sendTestEvent(db, admin.principal, endpoint.id, T0);
+    await runWebhookJobs(db, T0);
+    const during = r.received[0];
+    expect(String(during.headers['service-signature']).match(/v1=/g)).toHaveLength(2);
+    expect(signedBy(during, oldSecret) && signedBy(during, newSecret)).toBe(true);
+
+    await sendTestEvent(db, admin.principal, endpoint.id, at(61 * 60_000));
+    await runWebhookJobs(db, at(61 * 60_000));
+    const after = r.received[1];
+    expect(String(after.headers['service-signature']).match(/v1=/g)).toHaveLength(1);
+    expect(signedBy(after, newSecret)).toBe(true);
+    expect(signedBy(after, oldSecret)).toBe(false);
+    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+  });
+
+  it('refuses loopback targets unless private targets are allowed', async () => {
+    const r = await receiver();
+    const { endpoint } = await endpointFor(r, { eventTypes: ['webhook.test'] });
+    const previous = process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS;
+    process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = 'false';
+    try {
+      const delivery = await sendTestEvent(db, admin.principal, endpoint.id, T0);
+      await runWebhookJobs(db, T0);
+      expect(r.received).toHaveLength(0);
+      const [attempt] = await db.webhookAttempt.findMany({ where: { deliveryId: delivery.id } });
+      expect(attempt.error).toMatch(/non-public address 127\.0\.0\.1/);
+    } finally {
+      process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = previous;
+    }
+    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+  });
+});
