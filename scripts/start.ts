@@ -1,7 +1,7 @@
 // `npm start`: the service with its embedded defaults — a real PostgreSQL (unless
 // DATABASE_URL is set), migrations, the demo workspace, fresh demo keys in .data/demo.json,
 // then a production build served by `next start`.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { demoExample } from '../lib/books/demo-book';
 import { createDb } from '../lib/db/client';
@@ -49,7 +49,7 @@ async function main() {
   let server;
   try {
     ensureBuild(root);
-    server = await startNextServer({ root, port, hostname, env: { DATABASE_URL: database.url, ...authEnvironment(database.embedded) } });
+    server = await startNextServer({ root, port, hostname, env: { DATABASE_URL: database.url, ...serviceEnvironment(database.embedded) } });
   } catch (error) {
     await database.stop();
     throw error;
@@ -79,16 +79,28 @@ async function main() {
 }
 
 /**
- * next-auth's settings. The embedded mode runs on http://localhost with the development
- * sign-in; a deployment brings its own NEXTAUTH_URL, NEXTAUTH_SECRET and OIDC_* variables.
+ * Settings the embedded mode provides itself: next-auth on http://localhost with the
+ * development sign-in, and a webhook-secret key kept in .data. A deployment brings its own
+ * NEXTAUTH_URL, NEXTAUTH_SECRET, OIDC_* and WEBHOOK_SECRET_KEY (docs/operations.md).
  */
-function authEnvironment(embedded: boolean): Record<string, string> {
+function serviceEnvironment(embedded: boolean): Record<string, string> {
   return {
+    ...(embedded ? { WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY ?? embeddedWebhookKey() } : {}),
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
     // Signs only next-auth's short-lived CSRF and sign-in cookies; sessions live in the database.
     NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? randomBytes(32).toString('hex'),
     ...(embedded ? { AUTH_DEV_LOGIN: '1', EMBEDDED_DATABASE: '1' } : {}),
   };
+}
+
+/** The embedded mode's key for webhook signing secrets: made once, kept beside the data. */
+function embeddedWebhookKey(): string {
+  const file = path.join(root, '.data', 'webhook-secret.key');
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
 }
 
 main().catch((error) => {

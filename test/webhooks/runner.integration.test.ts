@@ -1,0 +1,172 @@
+import { createHmac } from 'node:crypto';
+import path from 'node:path';
+import { InngestTestEngine } from '@inngest/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFreePort } from '../../lib/db/embedded';
+import { createApiKey } from '../../lib/keys/create-api-key';
+import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
+import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
+import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
+import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
+
+/**
+ * The service as deployed by default: `next start` with its in-process job runner, on a
+ * database of its own, delivering to a real HTTPS receiver; then stopped and started again.
+ */
+const root = path.resolve(import.meta.dirname, '../..');
+let iso: Awaited<ReturnType<typeof createIsolatedDatabase>>;
+let server: RunningServer | undefined;
+let tenant: Tenant;
+let admin: Person;
+let receiver: Receiver;
+let failNext = 0;
+
+async function startService() {
+  server = await startNextServer({
+    root,
+    port: await findFreePort(),
+    env: { DATABASE_URL: iso.url, JOB_RUNNER: 'in-process' },
+    logFile: path.join(root, 'test-results', 'runner-server.log'),
+  });
+  return server;
+}
+
+async function call(method: string, url: string, token: string, body?: unknown) {
+  const res = await fetch(`${server!.url}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+beforeAll(async () => {
+  iso = await createIsolatedDatabase();
+  tenant = await createTenant({}, iso.db);
+  admin = await createPerson(tenant, { permissions: 'all' }, iso.db);
+  receiver = await startReceiver(() => (failNext-- > 0 ? 500 : 200));
+  await startService();
+  // the runner first dispatches the tenant's own set-up events, before any endpoint exists
+  await eventually(async () => ((await iso.db.outboxEvent.count({ where: { dispatchedAt: null } })) === 0 ? true : undefined));
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await receiver?.stop();
+  await iso?.close();
+});
+
+const quoteBody = () => ({
+  businessId: tenant.businessId,
+  bookId: tenant.bookId,
+  offeringId: 'window_cleaning',
+  factors: { home_size: 'medium', storeys: '2', frequency: 'monthly', access: 'difficult' },
+});
+
+describe('in-process job runner', () => {
+  let secret: string;
+
+  it('delivers a quote’s event, signed, within a second of the quote', async () => {
+    const created = await call('POST', '/v1/webhook-endpoints', admin.token, {
+      projectId: tenant.projectId,
+      environment: 'live',
+      url: receiver.url,
+      eventTypes: ['quote_intent.succeeded'],
+    });
+    expect(created.status).toBe(201);
+    secret = created.body.data.secret;
+    expect(secret).toMatch(/^whsec_/);
+
+    const quotedAt = Date.now();
+    const quote = await call('POST', '/v1/quotes', tenant.keys.live, quoteBody());
+    expect(quote.status).toBe(201);
+    const got = await eventually(() => receiver.received.find((r) => JSON.parse(r.rawBody).data.quoteIntent.id === quote.body.data.quoteIntent.id));
+    expect(got.receivedAt.getTime() - quotedAt).toBeLessThan(1000);
+    const envelope = JSON.parse(got.rawBody);
+    expect(envelope).toMatchObject({ type: 'quote_intent.succeeded', version: 1, businessId: tenant.businessId });
+    expect(envelope.data.quoteReceipt).toEqual(quote.body.data.quoteReceipt);
+    const t = /t=(\d+)/.exec(String(got.headers['service-signature']))![1];
+    expect(String(got.headers['service-signature'])).toContain(`v1=${createHmac('sha256', secret).update(`${t}.${got.rawBody}`).digest('hex')}`);
+  });
+
+  it('loses nothing when the service restarts between attempts', async () => {
+    failNext = 1;
+    const before = receiver.received.length;
+    const quote = await call('POST', '/v1/quotes', tenant.keys.live, quoteBody());
+    const quoteId = quote.body.data.quoteIntent.id;
+    const delivery = await eventually(async () => {
+      const row = await iso.db.webhookDelivery.findFirst({
+        where: { event: { data: { path: ['quoteIntent', 'id'], equals: quoteId } } },
+        include: { attempts: true },
+      });
+      return row && row.attempts.length === 1 ? row : undefined;
+    });
+    expect(delivery.attempts[0].responseStatus).toBe(500);
+    expect(delivery.status).toBe('pending');
+
+    await server!.stop();
+    // time passes while the service is down: the retry falls due
+    await iso.db.webhookDelivery.update({ where: { id: delivery.id }, data: { nextAttemptAt: new Date() } });
+    await startService();
+
+    const done = await eventually(async () => {
+      const row = await iso.db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id }, include: { attempts: true } });
+      return row.status === 'succeeded' ? row : undefined;
+    }, 10_000);
+    expect(done.attempts.map((a) => a.responseStatus).sort()).toEqual([200, 500]);
+    const forQuote = receiver.received.slice(before).filter((r) => JSON.parse(r.rawBody).data.quoteIntent.id === quoteId);
+    expect(forQuote).toHaveLength(2);
+    expect(forQuote[0].rawBody).toBe(forQuote[1].rawBody);
+  }, 90_000);
+
+  it('ends rotation grace windows in the sweep', async () => {
+    const key = await createApiKey(iso.db, { projectId: tenant.projectId, environment: 'test', name: 'rotating' });
+    await iso.db.apiKey.update({ where: { id: key.apiKey.id }, data: { status: 'rotating', revokedAt: new Date(Date.now() - 1000) } });
+    // the minute job runs at start; restart so that it runs now
+    await server!.stop();
+    await startService();
+    await eventually(async () =>
+      (await iso.db.apiKey.findUniqueOrThrow({ where: { id: key.apiKey.id } })).status === 'revoked' ? true : undefined,
+    );
+  }, 90_000);
+});
+
+describe('Inngest functions', () => {
+  it('deliver webhooks and sweep keys through the same domain code', async () => {
+    process.env.DATABASE_URL = iso.url;
+    const { deliverWebhooks } = await import('../../inngest/functions/deliver-webhooks');
+    const { sweepRotatedKeys } = await import('../../inngest/functions/sweep-rotated-keys');
+    await server!.stop(); // the runner would race the function for the same deliveries
+    server = undefined;
+
+    const before = receiver.received.length;
+    const test = await iso.db.webhookEndpoint.findFirstOrThrow({ where: { deletedAt: null } });
+    await iso.db.outboxEvent.create({
+      data: {
+        type: 'quote_intent.succeeded',
+        workspaceId: tenant.workspaceId,
+        projectId: tenant.projectId,
+        environmentId: test.environmentId,
+        data: { quoteIntent: { id: 'from-inngest' } },
+      },
+    });
+    const delivered = await new InngestTestEngine({ function: deliverWebhooks }).execute();
+    expect(delivered.result).toMatchObject({ events: 1, deliveries: 1, attempted: 1 });
+    expect(receiver.received.slice(before).map((r) => JSON.parse(r.rawBody).data.quoteIntent.id)).toEqual(['from-inngest']);
+
+    const key = await createApiKey(iso.db, { projectId: tenant.projectId, environment: 'live', name: 'grace over' });
+    await iso.db.apiKey.update({ where: { id: key.apiKey.id }, data: { status: 'rotating', revokedAt: new Date(Date.now() - 1) } });
+    const swept = await new InngestTestEngine({ function: sweepRotatedKeys }).execute();
+    expect(swept.result).toMatchObject({ keysRevoked: 1 });
+  });
+});
