@@ -1,0 +1,106 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../../lib/testing/api-client';
+import { createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+
+describe('webhook endpoint and delivery routes (workspace session)', () => {
+  let tenant: Tenant;
+  let admin: Person;
+  const create = (body: Record<string, unknown>, token = admin.token) =>
+    api('POST', '/v1/webhook-endpoints', { key: token, body: { projectId: tenant.projectId, environment: 'live', ...body } });
+
+  beforeAll(async () => {
+    tenant = await createTenant();
+    admin = await createPerson(tenant, { permissions: ['webhooks:manage'] });
+  });
+
+  it('creates an endpoint with a whsec_ secret shown once, stored encrypted', async () => {
+    const res = await create({ url: 'https://hooks.example.com/quotes', eventTypes: ['quote_intent.succeeded'], description: 'CRM' });
+    expect(res.status).toBe(201);
+    const { endpoint, secret } = res.body.data;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(endpoint).toMatchObject({
+      environment: 'live',
+      url: 'https://hooks.example.com/quotes',
+      eventTypes: ['quote_intent.succeeded'],
+      status: 'enabled',
+      secretPrefix: secret.slice(0, 10),
+      secretLast4: secret.slice(-4),
+    });
+    const stored = await testDb().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+    expect(JSON.stringify(stored)).not.toContain(secret);
+    const shown = await api('GET', `/v1/webhook-endpoints/${endpoint.id}`, { key: admin.token });
+    expect(shown.text).not.toContain(secret);
+    const listed = await api('GET', `/v1/webhook-endpoints?projectId=${tenant.projectId}`, { key: admin.token });
+    expect(listed.body.data.endpoints.map((e: { id: string }) => e.id)).toContain(endpoint.id);
+    expect(listed.text).not.toContain(secret);
+  });
+
+  it('refuses URLs that are not plain https, and unknown event types', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ url: 'http://hooks.example.com' }, 'url'],
+      [{ url: 'https://user:pass@hooks.example.com' }, 'url'],
+      [{ url: 'https://hooks.example.com/#top' }, 'url'],
+      [{ url: 'hooks.example.com' }, 'url'],
+      [{ url: 'https://hooks.example.com', eventTypes: ['quote.paid'] }, 'eventTypes.0'],
+      [{ url: 'https://hooks.example.com', environment: 'staging' }, 'environment'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await create(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.details.fields[field]).toBeDefined();
+    }
+  });
+
+  it('updates, disables, rotates and deletes; a deleted endpoint is gone', async () => {
+    const { endpoint, secret } = (await create({ url: 'https://hooks.example.com/a' })).body.data;
+    const patched = await api('PATCH', `/v1/webhook-endpoints/${endpoint.id}`, {
+      key: admin.token,
+      body: { url: 'https://hooks.example.com/b', status: 'disabled', eventTypes: [] },
+    });
+    expect(patched.body.data.endpoint).toMatchObject({ url: 'https://hooks.example.com/b', status: 'disabled', eventTypes: [] });
+    const rotated = await api('POST', `/v1/webhook-endpoints/${endpoint.id}/secret-rotation`, { key: admin.token, body: { overlapMinutes: 30 } });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data.secret).not.toBe(secret);
+    expect(new Date(rotated.body.data.endpoint.previousSecretExpiresAt).getTime()).toBeGreaterThan(Date.now() + 29 * 60_000);
+    const immediate = await api('POST', `/v1/webhook-endpoints/${endpoint.id}/secret-rotation`, { key: admin.token, body: { overlapMinutes: 0 } });
+    expect(immediate.body.data.endpoint.previousSecretExpiresAt).toBeNull();
+    const deleted = await api('DELETE', `/v1/webhook-endpoints/${endpoint.id}`, { key: admin.token });
+    expect(deleted.status).toBe(200);
+    expect((await api('GET', `/v1/webhook-endpoints/${endpoint.id}`, { key: admin.token })).status).toBe(404);
+  });
+
+  it('queues a test event to one endpoint, lists deliveries and replays them', async () => {
+    const { endpoint } = (await create({ url: 'https://hooks.example.com/test-target' })).body.data;
+    const other = (await create({ url: 'https://hooks.example.com/other' })).body.data.endpoint;
+    const queued = await api('POST', `/v1/webhook-endpoints/${endpoint.id}/test-events`, { key: admin.token });
+    expect(queued.status).toBe(201);
+    expect(queued.body.data.delivery).toMatchObject({ endpointId: endpoint.id, eventType: 'webhook.test', status: 'pending', attemptCount: 0 });
+    const forOther = await api('GET', `/v1/webhook-deliveries?endpointId=${other.id}`, { key: admin.token });
+    expect(forOther.body.data.deliveries).toEqual([]);
+
+    const replay = await api('POST', `/v1/webhook-deliveries/${queued.body.data.delivery.id}/replay`, { key: admin.token });
+    expect(replay.status).toBe(201);
+    expect(replay.body.data.delivery).toMatchObject({ replayOfId: queued.body.data.delivery.id, eventId: queued.body.data.delivery.eventId });
+    const list = await api('GET', `/v1/webhook-deliveries?endpointId=${endpoint.id}&limit=1`, { key: admin.token });
+    expect(list.body.data.deliveries).toHaveLength(1);
+    expect(list.body.data.deliveries[0].id).toBe(replay.body.data.delivery.id);
+    const next = await api('GET', `/v1/webhook-deliveries?endpointId=${endpoint.id}&limit=1&cursor=${encodeURIComponent(list.body.data.nextCursor)}`, {
+      key: admin.token,
+    });
+    expect(next.body.data.deliveries[0].id).toBe(queued.body.data.delivery.id);
+    expect(next.body.data.nextCursor).toBeNull();
+    const one = await api('GET', `/v1/webhook-deliveries/${queued.body.data.delivery.id}`, { key: admin.token });
+    expect(one.body.data.delivery.attempts).toEqual([]);
+  });
+
+  it('needs webhooks:manage, and hides other workspaces’ endpoints', async () => {
+    const { endpoint } = (await create({ url: 'https://hooks.example.com/private' })).body.data;
+    const reader = await createPerson(tenant, { permissions: ['logs:read'] });
+    expect((await create({ url: 'https://hooks.example.com/x' }, reader.token)).status).toBe(403);
+    expect((await api('POST', '/v1/webhook-endpoints', { body: { url: 'https://x.example' } })).status).toBe(401);
+    const outsider = await createPerson(await createTenant(), { permissions: 'all' });
+    expect((await api('GET', `/v1/webhook-endpoints/${endpoint.id}`, { key: outsider.token })).status).toBe(404);
+    expect((await api('POST', `/v1/webhook-endpoints/${endpoint.id}/test-events`, { key: outsider.token })).status).toBe(404);
+    expect((await api('GET', '/v1/webhook-deliveries', { key: outsider.token })).body.data.deliveries).toEqual([]);
+  });
+});
