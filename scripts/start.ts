@@ -30,6 +30,16 @@ async function main() {
     const test = await createApiKey(prisma, { projectId: tenant.projectId, environment: 'test', name }, now);
     const live = await createApiKey(prisma, { projectId: tenant.projectId, environment: 'live', name }, now);
     const sessions = await seedDemoPeople(prisma, tenant, now);
+    const accountKey = async (environment: 'test' | 'live', scopes?: string[]) => {
+      const created = await createApiKey(prisma, { projectId: tenant.projectId, environment, name: `${name} (account)`, scopes }, now);
+      return { key: created.secret, environment, scopes: created.apiKey.scopes };
+    };
+    const accountKeys = {
+      all_test: await accountKey('test'),
+      all_live: await accountKey('live'),
+      sibling_test: await accountKey('test'),
+      read_only_test: await accountKey('test', ['accounts:read']),
+    };
     await close();
     demo = {
       url,
@@ -41,6 +51,8 @@ async function main() {
       example: demoExample,
       sessions,
       people: DEMO_PEOPLE,
+      accountId: tenant.projectId,
+      accountKeys,
     };
     mkdirSync(path.dirname(demoFile), { recursive: true });
     writeFileSync(demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });

@@ -1,5 +1,15 @@
 import type { RouteContract } from '@/lib/http/contract';
 import {
+  accountRequestLogsContract,
+  confirmCommitmentContract,
+  createAccountQuoteContract,
+  currentAccountContract,
+  getAccountContract,
+  listAccountsContract,
+  quoteSpecContract,
+  simulateContract,
+} from './accounts/contract';
+import {
   createEndpointContract,
   deleteEndpointContract,
   getDeliveryContract,
@@ -77,4 +87,12 @@ export const contracts: RouteContract[] = [
   listDeliveriesContract,
   getDeliveryContract,
   replayDeliveryContract,
+  currentAccountContract,
+  listAccountsContract,
+  getAccountContract,
+  quoteSpecContract,
+  simulateContract,
+  createAccountQuoteContract,
+  confirmCommitmentContract,
+  accountRequestLogsContract,
 ] as RouteContract[];

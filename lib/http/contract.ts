@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Scope } from '../auth/scopes';
 import type { ErrorCode } from '../errors/service-error';
 
 export type AuthModel = 'anonymous' | 'api_key' | 'session';
@@ -14,6 +15,7 @@ export type RouteContract<
   Q extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
   A extends AuthModel = AuthModel,
+  H extends z.ZodObject = z.ZodObject,
 > = {
   method: HttpMethod;
   /** OpenAPI path template, e.g. `/v1/public_quotes/{quoteIntentId}`. */
@@ -24,8 +26,12 @@ export type RouteContract<
   auth: A;
   /** Which error body the route answers with (spec 2.1 vs 4.3). */
   surface?: 'standard' | 'account';
+  /** Account surface: the key scope the route needs (403 `insufficient_scope` without it). */
+  scope?: Scope;
   params?: P;
   query?: Q;
+  /** Request headers the route reads, by lower-case name. */
+  headers?: H;
   body?: B;
   /** Code for a body, query or path that fails validation. */
   validationCode?: ErrorCode;
@@ -42,6 +48,7 @@ export function defineContract<
   Q extends z.ZodType,
   R extends z.ZodType,
   A extends AuthModel,
->(contract: RouteContract<P, B, Q, R, A>): RouteContract<P, B, Q, R, A> {
+  H extends z.ZodObject,
+>(contract: RouteContract<P, B, Q, R, A, H>): RouteContract<P, B, Q, R, A, H> {
   return contract;
 }

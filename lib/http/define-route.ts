@@ -25,6 +25,7 @@ export type HandlerContext<C extends RouteContract> = {
   startedAt: number;
   params: z.output<NonNullable<C['params']>>;
   query: z.output<NonNullable<C['query']>>;
+  headers: z.output<NonNullable<C['headers']>>;
   body: z.output<NonNullable<C['body']>>;
   request: Request;
   /** Adds tenancy ids to the request log once the handler knows them. */
@@ -68,6 +69,7 @@ export function defineRoute<C extends RouteContract>(
     let principal: Principal = { kind: 'anonymous' };
     let response: Response;
     let errorCode: string | null = null;
+    let quotaHeaders: Record<string, string> = {};
     try {
       const db = getDb();
       principal = await authenticate(contract, request, db, now);
@@ -78,8 +80,19 @@ export function defineRoute<C extends RouteContract>(
           environmentId: principal.environmentId,
         });
       }
+      if (surface === 'account' && principal.kind === 'api_key') {
+        // Spec 8: one quota per account and environment, shared by sibling keys.
+        const quota = await consumeRateLimit(getPool(), 'accountRequests', `${principal.projectId}:${principal.environment}`);
+        quotaHeaders = { 'ratelimit-limit': String(quota.limit), 'ratelimit-remaining': String(quota.remaining), 'ratelimit-reset': String(quota.resetSeconds) };
+        if (contract.scope && !principal.scopes.includes(contract.scope)) {
+          throw new ServiceError('insufficient_scope', `This API key lacks the scope "${contract.scope}".`);
+        }
+      }
       const params = contract.params
         ? parseOrThrowNotFound(contract.params, await context.params)
+        : undefined;
+      const headers = contract.headers
+        ? parseOrThrow(contract.headers, Object.fromEntries(request.headers), validationCode, 'headers')
         : undefined;
       const query = contract.query
         ? parseOrThrow(contract.query, Object.fromEntries(new URL(request.url).searchParams), validationCode, 'query')
@@ -100,6 +113,7 @@ export function defineRoute<C extends RouteContract>(
         startedAt,
         params,
         query,
+        headers,
         body,
         request,
         annotate: (more: Annotations) => Object.assign(annotations, more),
@@ -124,6 +138,7 @@ export function defineRoute<C extends RouteContract>(
       response = errorResponse(serviceError, requestId, surface);
     }
     response.headers.set('x-request-id', requestId);
+    for (const [name, value] of Object.entries(quotaHeaders)) if (!response.headers.has(name)) response.headers.set(name, value);
     requestLog().record({
       requestId,
       method: request.method,

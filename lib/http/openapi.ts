@@ -29,10 +29,11 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
       summary: contract.summary,
       description: contract.description,
       tags: contract.tags,
-      security: contract.auth === 'api_key' ? [{ apiKey: [] }] : [],
+      security: contract.auth === 'api_key' ? [{ apiKey: [] }] : contract.auth === 'session' ? [{ session: [] }] : [],
       requestParams: {
         ...(contract.params ? { path: contract.params as z.ZodObject } : {}),
         ...(contract.query ? { query: contract.query as z.ZodObject } : {}),
+        ...(contract.headers ? { header: contract.headers } : {}),
       },
       ...(contract.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: contract.body } } } }
@@ -64,7 +65,10 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
     },
     paths,
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'sk_test_… or sk_live_…' } },
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'sk_test_… or sk_live_…' },
+        session: { type: 'http', scheme: 'bearer', description: 'A member’s session token (or the portal’s session cookie).' },
+      },
     },
   });
 }

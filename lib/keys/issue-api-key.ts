@@ -12,9 +12,13 @@ export async function issueApiKey(
   input: Omit<CreateApiKeyInput, 'createdBy'>,
   now: Date,
 ) {
-  const project = await db.project.findUnique({ where: { id: input.projectId }, select: { workspaceId: true } });
+  const project = await db.project.findUnique({ where: { id: input.projectId }, select: { workspaceId: true, entitlements: true } });
   if (!project) throw new ServiceError('not_found', `Project ${input.projectId} does not exist.`);
   await requireWorkspaceMember(db, principal, project.workspaceId, 'api_keys:create', `Project ${input.projectId} does not exist.`);
+  // Spec 5.3: keys are minted only for accounts with the api_access feature.
+  if (!project.entitlements.includes('api_access')) {
+    throw new ServiceError('forbidden', 'This account does not have the api_access feature, so API keys cannot be created for it.');
+  }
   return db.$transaction(async (tx) => {
     const created = await createApiKey(tx, { ...input, createdBy: principal.userId }, now);
     await recordEvent(

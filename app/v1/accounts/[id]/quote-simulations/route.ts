@@ -1,0 +1,7 @@
+import { simulateQuote } from '@/lib/accounts/account-surface';
+import { defineRoute } from '@/lib/http/define-route';
+import { simulateContract } from '../../contract';
+
+export const POST = defineRoute(simulateContract, async ({ db, principal, params, body }) => ({
+  response: Response.json(await simulateQuote(db, principal, params.id, body)),
+}));

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import {
+  accountListSchema,
+  accountRequestLogListSchema,
+  accountSchema,
+  commitmentRequestSchema,
+  commitmentSchema,
+  producedQuoteSchema,
+  quoteSpecSchema,
+  simulationRequestSchema,
+  simulationSchema,
+} from '@/lib/accounts/account-schemas';
+import { defineContract } from '@/lib/http/contract';
+
+const tags = ['Account surface'];
+const accountParams = z.object({ id: z.string().max(100) });
+const common = ['invalid_api_key', 'revoked_api_key', 'rate_limited'] as const;
+
+export const currentAccountContract = defineContract({
+  method: 'GET',
+  path: '/v1/accounts/current',
+  summary: 'The account this key belongs to (any valid key; a liveness check)',
+  tags,
+  auth: 'api_key',
+  surface: 'account',
+  success: { status: 200, description: 'The account.', schema: accountSchema, enveloped: false },
+  errors: [...common],
+});
+
+export const listAccountsContract = defineContract({
+  method: 'GET',
+  path: '/v1/accounts',
+  summary: 'Accounts this key can address (`accounts:read`)',
+  tags,
+  auth: 'api_key',
+  surface: 'account',
+  scope: 'accounts:read',
+  success: { status: 200, description: 'A list with the key’s account.', schema: accountListSchema, enveloped: false },
+  errors: [...common, 'insufficient_scope'],
+});
+
+export const getAccountContract = defineContract({
+  method: 'GET',
+  path: '/v1/accounts/{id}',
+  summary: 'Retrieve an account (`accounts:read`)',
+  tags,
+  auth: 'api_key',
+  surface: 'account',
+  scope: 'accounts:read',
+  params: accountParams,
+  success: { status: 200, description: 'The account.', schema: accountSchema, enveloped: false },
+  errors: [...common, 'insufficient_scope', 'not_found'],
+});
+
+export const quoteSpecContract = defineContract({
+  method: 'GET',
+  path: '/v1/accounts/{id}/quote-spec',
+  summary: 'The published book’s specification: services and selections (`quote-spec:read`)',
+  tags,
+  auth: 'api_key',
+  surface: 'account',
+  scope: 'quote-spec:read',
+  params: accountParams,
+  success: { status: 200, description: 'Services and their selections, by id and label.', schema: quoteSpecSchema, enveloped: false },
+  errors: [...common, 'insufficient_scope', 'not_found'],
+});
+
+export const simulateContract = defineContract({
+  method: 'POST',
+  path: '/v1/accounts/{id}/quote-simulations',
+  summary: 'Price services against the published book without storing anything (`simulations:write`)',
+  tags,
+  auth: 'api_key',
+  surface: 'account',
+  scope: 'simulations:write',
+  params: accountParams,
+  body: simulationRequestSchema,
+  success: { status: 200, description: 'The simulation.', schema: simulationSchema, enveloped: false },
+  errors: [...common, 'insufficient_scope', 'not_found', 'invalid_request', 'payload_too_large'],
+});
+
+export const createAccountQuoteContract = defineContract({
+  method: 'POST',
+  path: '/v1/accounts/{id}/quotes',
+  summary: 'Produce a persisted quote and dispose of it per the book’s autonomy mode (`quotes:write`)',
+  description: 'Requires the `Idempotency-Key` header (at most 200 characters): the same key and body replay the answer; another body answers 409.',
+  tags,
+  auth: 'api_key',
+  surface: 'account',
+  scope: 'quotes:write',
+  params: accountParams,
+  headers: z.object({ 'idempotency-key': z.string().min(1).max(200) }),
+  body: simulationRequestSchema,
+  success: { status: 201, description: 'The produced quote.', schema: producedQuoteSchema, enveloped: false },
+  errors: [...common, 'insufficient_scope', 'not_found', 'invalid_request', 'idempotency_conflict', 'payload_too_large'],
+});
+
+export const confirmCommitmentContract = defineContract({
+  method: 'POST',
+  path: '/v1/accounts/{id}/quotes/{quoteId}/commitment/confirm',
+  summary: 'Confirm a commitment on a quoted quote (Live keys only; `commitments:write`)',
+  tags,
+  auth: 'api_key',
+  surface: 'account',
+  scope: 'commitments:write',
+  params: z.object({ id: z.string().max(100), quoteId: z.uuid() }),
+  body: commitmentRequestSchema,
+  success: { status: 200, description: 'The confirmed commitment (the same answer when repeated).', schema: commitmentSchema, enveloped: false },
+  errors: [...common, 'insufficient_scope', 'forbidden', 'not_found', 'conflict', 'invalid_request'],
+});
+
+export const accountRequestLogsContract = defineContract({
+  method: 'GET',
+  path: '/v1/accounts/{id}/request-logs',
+  summary: 'This account’s API requests in the key’s environment, newest first (`logs:read`)',
+  tags,
+  auth: 'api_key',
+  surface: 'account',
+  scope: 'logs:read',
+  params: accountParams,
+  query: z.object({
+    limit: z.coerce.number().int().min(1).max(100).default(25),
+    cursor: z.string().regex(/^\d+$/, 'a next_cursor from a previous page').optional(),
+  }),
+  success: { status: 200, description: 'One page.', schema: accountRequestLogListSchema, enveloped: false },
+  errors: [...common, 'insufficient_scope', 'not_found', 'invalid_request'],
+});
