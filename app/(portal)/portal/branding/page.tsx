@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ApiError, apiFetch } from '../../_components/api';
 import { BusinessScope } from '../../_components/business-scope';
-import { describedBy, FieldError } from '../../_components/field-error';
+import { describedBy, FieldError, useFieldErrors } from '../../_components/field-error';
 import { useWorkspaces, type Business, type Workspace } from '../../_components/queries';
 import { ErrorMessage, Loading } from '../../_components/ui';
 import styles from './_components/branding.module.css';
@@ -55,20 +55,22 @@ function BrandingEditor({ business }: { business: Business }) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['businesses'] }),
   });
 
+  const fieldErrors = useFieldErrors(save.error);
+
   if (workspaces.isPending) return <Loading what="your permissions" />;
   // Without the workspace list the API still decides; a refusal (403) disables the form below.
   const refused = save.error instanceof ApiError && save.error.status === 403;
   const editable = !refused && (workspaces.isError || mayEditBranding(business, workspaces.data.workspaces));
-  const fieldErrors = save.error instanceof ApiError ? save.error.fields : {};
-  const hasFieldErrors = Object.keys(fieldErrors).length > 0;
-  const saved = draftOf(business);
+    const saved = draftOf(business);
 
   const edit = (change: Partial<BrandingDraft>) => {
     setDraft((current) => ({ ...current, ...change }));
+    for (const field of Object.keys(change)) fieldErrors.markEdited(field);
     if (save.isSuccess) save.reset();
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    fieldErrors.clearEdited();
     save.mutate(draft);
   };
 
@@ -90,11 +92,11 @@ function BrandingEditor({ business }: { business: Business }) {
               value={draft.displayName}
               onChange={(e) => edit({ displayName: e.target.value })}
               maxLength={120}
-              {...describedBy('branding-display-name-error', fieldErrors.displayName)}
+              {...describedBy('branding-display-name-error', fieldErrors.of('displayName'))}
             />
             <FieldError
               id="branding-display-name-error"
-              messages={fieldErrors.displayName}
+              messages={fieldErrors.of('displayName')}
               explanation="Enter the name customers know you by (up to 120 characters)."
             />
           </div>
@@ -107,12 +109,12 @@ function BrandingEditor({ business }: { business: Business }) {
               placeholder="https://…"
               value={draft.logoUrl}
               onChange={(e) => edit({ logoUrl: e.target.value })}
-              {...describedBy('branding-logo-url-error', fieldErrors.logoUrl)}
+              {...describedBy('branding-logo-url-error', fieldErrors.of('logoUrl'))}
             />
             <p className={`muted ${styles.hint}`}>Optional. The address of an image on a secure (https://) site.</p>
             <FieldError
               id="branding-logo-url-error"
-              messages={fieldErrors.logoUrl}
+              messages={fieldErrors.of('logoUrl')}
               explanation="Enter an address that starts with https://, or leave it empty."
             />
           </div>
@@ -122,7 +124,7 @@ function BrandingEditor({ business }: { business: Business }) {
             value={draft.primaryColor}
             onChange={(primaryColor) => edit({ primaryColor })}
             fallback={saved.primaryColor}
-            errors={fieldErrors.primaryColor}
+            errors={fieldErrors.of('primaryColor')}
           />
           <ColourField
             id="branding-accent-color"
@@ -130,7 +132,7 @@ function BrandingEditor({ business }: { business: Business }) {
             value={draft.accentColor}
             onChange={(accentColor) => edit({ accentColor })}
             fallback={saved.accentColor}
-            errors={fieldErrors.accentColor}
+            errors={fieldErrors.of('accentColor')}
           />
           <div className="row">
             <button type="submit" className="primary">
@@ -154,12 +156,12 @@ function BrandingEditor({ business }: { business: Business }) {
               Saved. Your hosted quote page shows the new branding from now on.
             </p>
           )}
-          {save.isError && !refused && hasFieldErrors && (
+          {save.isError && !refused && fieldErrors.any && (
             <p className="error" style={{ marginBottom: 0 }}>
               Nothing was saved: please correct the fields marked above.
             </p>
           )}
-          {save.isError && !refused && !hasFieldErrors && <ErrorMessage error={save.error} />}
+          {save.isError && !refused && !fieldErrors.any && <ErrorMessage error={save.error} />}
           {refused && (
             <p className="error" style={{ marginBottom: 0 }}>
               Not saved: you do not have permission to change this business’s branding.

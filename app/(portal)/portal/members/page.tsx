@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '../../_components/api';
+import { ApiError, apiFetch } from '../../_components/api';
 import { BusinessScope } from '../../_components/business-scope';
 import { ConfirmButton } from '../../_components/confirm-button';
 import type { Business } from '../../_components/queries';
@@ -15,6 +15,8 @@ const ROLES: { value: Role; label: string }[] = [
   { value: 'editor', label: 'Editor' },
   { value: 'viewer', label: 'Viewer' },
 ];
+
+const STATUS_LABEL: Record<Member['status'], string> = { active: 'Active', invited: 'Invited', removed: 'Removed' };
 
 export default function MembersPage() {
   return (
@@ -34,6 +36,14 @@ function Roster({ business }: { business: Business }) {
   const isOwner = business.yourMembership?.role === 'owner';
 
   if (members.isPending) return <Loading what="members" />;
+  if (members.isError && members.error instanceof ApiError && members.error.status === 404 && !business.yourMembership) {
+    // Listed through the workspace, but the roster is for members and "businesses:manage" only.
+    return (
+      <p className="notice">
+        Only members of this business, or workspace members with the “businesses:manage” permission, can see its roster.
+      </p>
+    );
+  }
   if (members.isError) return <ErrorMessage error={members.error} />;
   if (members.data.members.length === 0) return <Empty>This business has no members yet.</Empty>;
   return (
@@ -114,14 +124,14 @@ function MemberRow({ businessId, member, editable, isYou }: { businessId: string
           )}
         </td>
         <td>
-          <span className={`badge ${member.status === 'active' ? 'ok' : ''}`}>{member.status}</span>
+          <span className={`badge ${member.status === 'active' ? 'ok' : ''}`}>{STATUS_LABEL[member.status]}</span>
         </td>
         {editable && (
           <td>
             <ConfirmButton
               label="Remove"
               accessibleLabel={`Remove ${member.email}`}
-              question={isYou ? 'Remove yourself? You lose access at once.' : `Remove ${member.email}? Their access ends at once.`}
+              question={isYou ? 'Remove yourself? You lose access at once.' : 'Remove this member? Their access ends at once.'}
               confirmLabel="Yes, remove"
               pending={remove.isPending}
               disabled={changeRole.isPending}

@@ -3,8 +3,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { SCOPES, type Scope } from '@/lib/auth/scopes';
-import { ApiError, apiFetch } from '../../../_components/api';
-import { describedBy, FieldError } from '../../../_components/field-error';
+import { apiFetch } from '../../../_components/api';
+import { describedBy, FieldError, useFieldErrors } from '../../../_components/field-error';
 import { ErrorMessage } from '../../../_components/ui';
 import styles from './api-keys.module.css';
 import { apiKeysQueryKey, type ApiKey, type Environment, type RevealedSecret } from './types';
@@ -43,10 +43,11 @@ export function CreateKeyForm({
     // The answer holds the secret: let it leave the mutation cache as soon as nothing watches.
     gcTime: 0,
   });
-  const fieldErrors = create.error instanceof ApiError ? create.error.fields : {};
+  const fieldErrors = useFieldErrors(create.error);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    fieldErrors.clearEdited();
     const created = await create.mutateAsync().catch(() => null);
     if (!created) return;
     create.reset();
@@ -69,13 +70,16 @@ export function CreateKeyForm({
             id="key-name"
             type="text"
             value={name}
-            onChange={(e) => setName(e.target.value)}
+            onChange={(e) => {
+              setName(e.target.value);
+              fieldErrors.markEdited('name');
+            }}
             maxLength={200}
             placeholder="e.g. Checkout server"
             className={styles.nameInput}
-            {...describedBy('key-name-error', fieldErrors.name)}
+            {...describedBy('key-name-error', fieldErrors.of('name'))}
           />
-          <FieldError id="key-name-error" messages={fieldErrors.name} explanation="Give the key a name that says what uses it." />
+          <FieldError id="key-name-error" messages={fieldErrors.of('name')} explanation="Give the key a name that says what uses it." />
         </div>
         <fieldset className={styles.choiceGroup}>
           <legend>Environment</legend>
@@ -88,7 +92,7 @@ export function CreateKeyForm({
               </span>
             </label>
           ))}
-          <FieldError id="key-environment-error" messages={fieldErrors.environment} />
+          <FieldError id="key-environment-error" messages={fieldErrors.of('environment')} />
         </fieldset>
         <fieldset className={styles.choiceGroup}>
           <legend>Scopes</legend>
@@ -100,9 +104,9 @@ export function CreateKeyForm({
               <span className="muted"> — {SCOPE_MEANING[scope]}</span>
             </label>
           ))}
-          <FieldError id="key-scopes-error" messages={fieldErrors.scopes} />
+          <FieldError id="key-scopes-error" messages={fieldErrors.of('scopes')} />
         </fieldset>
-        {create.isError && Object.keys(fieldErrors).length === 0 && <ErrorMessage error={create.error} />}
+        {create.isError && !fieldErrors.any && <ErrorMessage error={create.error} />}
         <div className="row">
           <button type="submit" className="primary">
             {create.isPending ? 'Creating…' : 'Create key'}

@@ -22,7 +22,7 @@ const GRACE_CHOICES = [
 ];
 const DEFAULT_GRACE_MINUTES = 24 * 60;
 
-export const KEY_TABLE_COLUMNS = ['Name', 'Environment', 'Key', 'Status', 'Created', 'Last used', 'Revokes at'];
+export const KEY_TABLE_COLUMNS = ['Name', 'Key', 'Status', 'Created', 'Last used', 'Revokes at'];
 
 export function KeyRow({
   apiKey,
@@ -49,21 +49,22 @@ export function KeyRow({
   return (
     <>
       <tr aria-label={`${apiKey.name} ${apiKey.displayPrefix}…${apiKey.last4}`} className={live ? undefined : styles.revokedRow}>
-        <td>{apiKey.name}</td>
         <td>
-          <EnvironmentBadge environment={apiKey.environment} />
+          {apiKey.name} <EnvironmentBadge environment={apiKey.environment} />
         </td>
         <td>
-          <code>
+          <code className={styles.maskedKey}>
             {apiKey.displayPrefix}…{apiKey.last4}
           </code>
         </td>
         <td>
           <span className={status.className}>{status.label}</span>
         </td>
-        <td>{formatTime(apiKey.createdAt)}</td>
-        <td>{apiKey.lastUsedAt ? formatTime(apiKey.lastUsedAt) : <span className="muted">Never</span>}</td>
-        <td>{apiKey.revokedAt ? formatTime(apiKey.revokedAt) : <span className="muted">—</span>}</td>
+        <td>
+          <When iso={apiKey.createdAt} />
+        </td>
+        <td>{apiKey.lastUsedAt ? <When iso={apiKey.lastUsedAt} /> : <span className="muted">Never</span>}</td>
+        <td>{apiKey.revokedAt ? <When iso={apiKey.revokedAt} /> : <span className="muted">—</span>}</td>
         {mayManage && (
           <td>
             {live && (
@@ -114,6 +115,17 @@ export function KeyRow({
         </tr>
       )}
     </>
+  );
+}
+
+/** Date over time, so three time columns fit beside the key's actions. */
+function When({ iso }: { iso: string }) {
+  const at = new Date(iso);
+  return (
+    <time dateTime={iso} title={formatTime(iso)} className={styles.when}>
+      {at.toLocaleDateString(undefined, { dateStyle: 'medium' })}
+      <span className="muted">{at.toLocaleTimeString(undefined, { timeStyle: 'short' })}</span>
+    </time>
   );
 }
 
