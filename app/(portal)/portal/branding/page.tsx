@@ -54,14 +54,13 @@ function BrandingEditor({ business }: { business: Business }) {
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['businesses'] }),
   });
-
   const fieldErrors = useFieldErrors(save.error);
 
   if (workspaces.isPending) return <Loading what="your permissions" />;
   // Without the workspace list the API still decides; a refusal (403) disables the form below.
   const refused = save.error instanceof ApiError && save.error.status === 403;
   const editable = !refused && (workspaces.isError || mayEditBranding(business, workspaces.data.workspaces));
-    const saved = draftOf(business);
+  const saved = draftOf(business);
 
   const edit = (change: Partial<BrandingDraft>) => {
     setDraft((current) => ({ ...current, ...change }));
