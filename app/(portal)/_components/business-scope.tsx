@@ -1,0 +1,50 @@
+'use client';
+
+import { Fragment, Suspense, type ReactNode } from 'react';
+import { useBusinesses, type Business } from './queries';
+import { Empty, ErrorMessage, Loading } from './ui';
+import { useUrlSelection } from './url-selection';
+
+/**
+ * A business picker (`?business=<id>`, the first business by default) above whatever the page
+ * shows for the chosen business. Loading, error and "no businesses" states are handled here;
+ * the page's part is keyed by the business, so its local state starts afresh on a switch.
+ */
+export function BusinessScope({ children }: { children: (business: Business) => ReactNode }) {
+  return (
+    <Suspense fallback={<Loading what="businesses" />}>
+      <BusinessScopeContent>{children}</BusinessScopeContent>
+    </Suspense>
+  );
+}
+
+function BusinessScopeContent({ children }: { children: (business: Business) => ReactNode }) {
+  const businesses = useBusinesses();
+  const list = businesses.data?.businesses ?? [];
+  const selection = useUrlSelection(
+    'business',
+    list.map((b) => b.id),
+  );
+  if (businesses.isPending) return <Loading what="businesses" />;
+  if (businesses.isError) return <ErrorMessage error={businesses.error} />;
+  const business = list.find((b) => b.id === selection.selectedId);
+  if (!business) return <Empty>You are not a member of any business yet. Ask a workspace admin to invite you.</Empty>;
+  return (
+    <>
+      <div className="field picker">
+        <label htmlFor="business-picker">Business</label>
+        <select id="business-picker" value={business.id} onChange={(e) => selection.select(e.target.value)}>
+          {list.map((b) => (
+            <option key={b.id} value={b.id}>
+              {b.branding.displayName}
+            </option>
+          ))}
+        </select>
+      </div>
+      {selection.requestedUnknown && (
+        <p className="notice">The business in the link is not one you can see, so {business.branding.displayName} is shown instead.</p>
+      )}
+      <Fragment key={business.id}>{children(business)}</Fragment>
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+'use client';
+
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+
+/**
+ * Which of `ids` the URL's `?<param>=` names (the first id when it names none), and a way to
+ * change it. The choice lives in the URL so it survives a reload and can be linked to.
+ * Callers must sit inside a <Suspense> boundary (useSearchParams).
+ */
+export function useUrlSelection(param: string, ids: readonly string[]) {
+  const searchParams = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const requested = searchParams.get(param);
+  const known = requested !== null && ids.includes(requested);
+  return {
+    selectedId: known ? requested : (ids[0] ?? null),
+    /** The URL named something this person cannot see (or that does not exist). */
+    requestedUnknown: requested !== null && !known,
+    select(id: string) {
+      const next = new URLSearchParams(searchParams.toString());
+      next.set(param, id);
+      router.replace(`${pathname}?${next.toString()}`, { scroll: false });
+    },
+  };
+}

@@ -1,0 +1,104 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { apiFetch } from '../../_components/api';
+import { ProjectScope, type ProjectInWorkspace } from '../../_components/project-scope';
+import { Empty, ErrorMessage, Loading } from '../../_components/ui';
+import styles from './_components/api-keys.module.css';
+import { CreateKeyForm } from './_components/create-key-form';
+import { KEY_TABLE_COLUMNS, KeyRow } from './_components/key-row';
+import { SecretPanel } from './_components/secret-panel';
+import { apiKeysQueryKey, type ApiKey, type RevealedSecret } from './_components/types';
+
+export default function ApiKeysPage() {
+  return (
+    <>
+      <h1>API keys</h1>
+      <p className="muted">
+        Keys let your own servers ask for quotes. A Test key only ever sees Test prices, a Live key only Live ones.
+      </p>
+      <ProjectScope>{(selected) => <ProjectKeys {...selected} />}</ProjectScope>
+    </>
+  );
+}
+
+function ProjectKeys({ workspace, project }: ProjectInWorkspace) {
+  const mayManage = workspace.permissions.includes('api_keys:create');
+  const keys = useQuery({
+    queryKey: apiKeysQueryKey(project.id),
+    queryFn: () => apiFetch<{ apiKeys: ApiKey[] }>(`/v1/api-keys?projectId=${encodeURIComponent(project.id)}`),
+  });
+  const [creating, setCreating] = useState(false);
+  // The only copy of a plaintext secret in the page; "Done" drops it.
+  const [revealed, setRevealed] = useState<RevealedSecret | null>(null);
+  const keysHeadingRef = useRef<HTMLHeadingElement>(null);
+
+  return (
+    <>
+      {revealed && (
+        <SecretPanel
+          key={revealed.apiKey.id}
+          revealed={revealed}
+          onDone={() => {
+            setRevealed(null);
+            keysHeadingRef.current?.focus();
+          }}
+        />
+      )}
+      {!mayManage && (
+        <p className="notice">
+          You can see this project’s keys, but creating, rotating and revoking them needs the workspace permission
+          “api_keys:create”. Ask a workspace admin.
+        </p>
+      )}
+      {creating && (
+        <CreateKeyForm
+          projectId={project.id}
+          onCancel={() => setCreating(false)}
+          onCreated={(created) => {
+            setCreating(false);
+            setRevealed(created);
+          }}
+        />
+      )}
+      <section aria-labelledby="keys-heading">
+        <div className={styles.toolbar}>
+          <h2 id="keys-heading" ref={keysHeadingRef} tabIndex={-1}>
+            Keys of {project.name}
+          </h2>
+          {mayManage && !creating && (
+            <button type="button" className="primary" onClick={() => setCreating(true)}>
+              Create key
+            </button>
+          )}
+        </div>
+        {keys.isPending ? (
+          <Loading what="keys" />
+        ) : keys.isError ? (
+          <ErrorMessage error={keys.error} />
+        ) : keys.data.apiKeys.length === 0 ? (
+          <Empty>This project has no keys yet.{mayManage && ' Create one to let your servers ask for quotes.'}</Empty>
+        ) : (
+          <div className={styles.tableScroll}>
+            <table>
+              <thead>
+                <tr>
+                  {KEY_TABLE_COLUMNS.map((column) => (
+                    <th key={column}>{column}</th>
+                  ))}
+                  {mayManage && <th>Actions</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.apiKeys.map((apiKey) => (
+                  <KeyRow key={apiKey.id} apiKey={apiKey} projectId={project.id} mayManage={mayManage} onRotated={setRevealed} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,174 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { ApiError, apiFetch } from '../../_components/api';
+import { BusinessScope } from '../../_components/business-scope';
+import { describedBy, FieldError, useFieldErrors } from '../../_components/field-error';
+import { useWorkspaces, type Business, type Workspace } from '../../_components/queries';
+import { ErrorMessage, Loading } from '../../_components/ui';
+import styles from './_components/branding.module.css';
+import { ColourField } from './_components/colour-field';
+import { HostedHeaderPreview, type BrandingDraft } from './_components/hosted-header-preview';
+
+// What a business without saved colours shows (the portal's own blue and a warm accent).
+const DEFAULT_COLOURS = { primary: '#1d4ed8', accent: '#f59e0b' };
+
+export default function BrandingPage() {
+  return (
+    <>
+      <h1>Branding</h1>
+      <p className="muted">The name, logo and colours customers see on your hosted quote page.</p>
+      <BusinessScope>{(business) => <BrandingEditor business={business} />}</BusinessScope>
+    </>
+  );
+}
+
+/** The API's rule (spec 4.2): `businesses:manage` in the workspace, or owner of a self-run business. */
+function mayEditBranding(business: Business, workspaces: Workspace[]): boolean {
+  const manages = workspaces.some((w) => w.id === business.workspaceId && w.permissions.includes('businesses:manage'));
+  const ownsSelfRun =
+    business.yourMembership?.role === 'owner' && business.connection?.kind === 'direct' && business.connection.status === 'active';
+  return manages || ownsSelfRun;
+}
+
+function draftOf(business: Business): BrandingDraft {
+  const { displayName, logoUrl, primaryColor, accentColor } = business.branding;
+  return {
+    displayName,
+    logoUrl: logoUrl ?? '',
+    primaryColor: primaryColor ?? DEFAULT_COLOURS.primary,
+    accentColor: accentColor ?? DEFAULT_COLOURS.accent,
+  };
+}
+
+function BrandingEditor({ business }: { business: Business }) {
+  const workspaces = useWorkspaces();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState(() => draftOf(business));
+  const save = useMutation({
+    mutationFn: (body: BrandingDraft) =>
+      apiFetch(`/v1/businesses/${business.id}/branding`, {
+        method: 'PUT',
+        body: { ...body, displayName: body.displayName.trim(), logoUrl: body.logoUrl.trim() || null },
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['businesses'] }),
+  });
+  const fieldErrors = useFieldErrors(save.error);
+
+  if (workspaces.isPending) return <Loading what="your permissions" />;
+  // Without the workspace list the API still decides; a refusal (403) disables the form below.
+  const refused = save.error instanceof ApiError && save.error.status === 403;
+  const editable = !refused && (workspaces.isError || mayEditBranding(business, workspaces.data.workspaces));
+  const saved = draftOf(business);
+
+  const edit = (change: Partial<BrandingDraft>) => {
+    setDraft((current) => ({ ...current, ...change }));
+    for (const field of Object.keys(change)) fieldErrors.markEdited(field);
+    if (save.isSuccess) save.reset();
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    fieldErrors.clearEdited();
+    save.mutate(draft);
+  };
+
+  return (
+    <div className={styles.layout}>
+      <form className={`card ${styles.form}`} onSubmit={submit} noValidate aria-label="Branding">
+        {!editable && (
+          <p className="notice" id="branding-locked">
+            You can look but not change: branding is set by workspace members with the “businesses:manage” permission, or by
+            the owner of a self-run business. Ask a workspace admin if it needs to change.
+          </p>
+        )}
+        <fieldset disabled={!editable || save.isPending} aria-describedby={editable ? undefined : 'branding-locked'}>
+          <div className="field">
+            <label htmlFor="branding-display-name">Display name</label>
+            <input
+              id="branding-display-name"
+              type="text"
+              value={draft.displayName}
+              onChange={(e) => edit({ displayName: e.target.value })}
+              maxLength={120}
+              {...describedBy('branding-display-name-error', fieldErrors.of('displayName'))}
+            />
+            <FieldError
+              id="branding-display-name-error"
+              messages={fieldErrors.of('displayName')}
+              explanation="Enter the name customers know you by (up to 120 characters)."
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="branding-logo-url">Logo URL</label>
+            <input
+              id="branding-logo-url"
+              type="url"
+              inputMode="url"
+              placeholder="https://…"
+              value={draft.logoUrl}
+              onChange={(e) => edit({ logoUrl: e.target.value })}
+              {...describedBy('branding-logo-url-error', fieldErrors.of('logoUrl'))}
+            />
+            <p className={`muted ${styles.hint}`}>Optional. The address of an image on a secure (https://) site.</p>
+            <FieldError
+              id="branding-logo-url-error"
+              messages={fieldErrors.of('logoUrl')}
+              explanation="Enter an address that starts with https://, or leave it empty."
+            />
+          </div>
+          <ColourField
+            id="branding-primary-color"
+            label="Primary colour"
+            value={draft.primaryColor}
+            onChange={(primaryColor) => edit({ primaryColor })}
+            fallback={saved.primaryColor}
+            errors={fieldErrors.of('primaryColor')}
+          />
+          <ColourField
+            id="branding-accent-color"
+            label="Accent colour"
+            value={draft.accentColor}
+            onChange={(accentColor) => edit({ accentColor })}
+            fallback={saved.accentColor}
+            errors={fieldErrors.of('accentColor')}
+          />
+          <div className="row">
+            <button type="submit" className="primary">
+              {save.isPending ? 'Saving…' : 'Save branding'}
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                setDraft(saved);
+                save.reset();
+              }}
+              disabled={JSON.stringify(draft) === JSON.stringify(saved)}
+            >
+              Undo changes
+            </button>
+          </div>
+        </fieldset>
+        <div aria-live="polite">
+          {save.isSuccess && (
+            <p className="success" style={{ marginBottom: 0 }}>
+              Saved. Your hosted quote page shows the new branding from now on.
+            </p>
+          )}
+          {save.isError && !refused && fieldErrors.any && (
+            <p className="error" style={{ marginBottom: 0 }}>
+              Nothing was saved: please correct the fields marked above.
+            </p>
+          )}
+          {save.isError && !refused && !fieldErrors.any && <ErrorMessage error={save.error} />}
+          {refused && (
+            <p className="error" style={{ marginBottom: 0 }}>
+              Not saved: you do not have permission to change this business’s branding.
+            </p>
+          )}
+        </div>
+      </form>
+      <HostedHeaderPreview draft={draft} fallbackColours={{ primary: saved.primaryColor, accent: saved.accentColor }} />
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import { expect, test, type Page } from '@playwright/test';
+import { createPerson, createTenant, type Tenant } from '../../lib/testing/factories';
+import { appUrl, screenshot, signIn } from '../support/portal';
+
+const quoteWith = (tenant: Tenant, secret: string) =>
+  fetch(`${appUrl()}/v1/quotes`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      businessId: tenant.businessId,
+      bookId: tenant.bookId,
+      offeringId: 'window_cleaning',
+      factors: { home_size: 'medium', storeys: '2', frequency: 'monthly', access: 'difficult' },
+    }),
+  }).then((r) => r.status);
+
+/** The secret in the panel, after checking the panel has focus; "Done" then forgets it. */
+async function takeSecret(page: Page, heading: RegExp, screenshotName: string) {
+  const panel = page.getByRole('region', { name: heading });
+  await expect(panel).toBeFocused();
+  await expect(panel).toContainText('it will not be shown again');
+  const secret = await panel.getByLabel('Secret key').inputValue();
+  await panel.getByRole('button', { name: 'Copy' }).click();
+  await expect(panel.getByText('Copied to your clipboard.')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  await screenshot(page, screenshotName);
+  await panel.getByRole('button', { name: 'Done, I have stored it' }).click();
+  await expect(panel).toHaveCount(0);
+  expect(await page.content()).not.toContain(secret);
+  return secret;
+}
+
+const masked = (secret: string) => `${secret.slice(0, 'sk_live_'.length + 4)}…${secret.slice(-4)}`;
+
+test('creates a Live key, rotates it without grace and revokes it; the API agrees at every step', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: appUrl() });
+  const tenant = await createTenant();
+  const admin = await createPerson(tenant, { permissions: 'all' });
+
+  await signIn(page, admin.email, `/portal/api-keys?project=${tenant.projectId}`);
+  await expect(page.getByRole('row', { name: /^live key sk_live_/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expect(page.getByLabel('Name')).toBeFocused();
+  await expect(page.getByRole('group', { name: 'Scopes' }).getByRole('checkbox', { checked: true })).toHaveCount(6);
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expect(page.getByText('Give the key a name that says what uses it.')).toBeVisible();
+  await page.getByLabel('Name').fill('Checkout server');
+  await expect(page.getByText('Give the key a name that says what uses it.')).toHaveCount(0);
+  await page.getByRole('radio', { name: /^Live/ }).check();
+  await screenshot(page, 'api-keys-create-form');
+  await page.getByRole('button', { name: 'Create key' }).click();
+
+  const original = await takeSecret(page, /Your new Live key “Checkout server”/, 'api-keys-secret-created');
+  expect(original).toMatch(/^sk_live_/);
+  expect(await quoteWith(tenant, original)).toBe(201);
+
+  await page.getByRole('button', { name: `Rotate Checkout server (${masked(original)})` }).click();
+  const grace = page.getByLabel('Keep the old key working for');
+  await expect(grace).toBeFocused();
+  await expect(grace).toHaveValue(String(24 * 60));
+  await grace.selectOption('0');
+  await screenshot(page, 'api-keys-rotate');
+  await page.getByRole('button', { name: 'Rotate key' }).click();
+  await expect(page.getByText('The old key has stopped working.')).toBeVisible();
+  const successor = await takeSecret(page, /The new Live key replacing “Checkout server”/, 'api-keys-secret-rotated');
+  expect(successor).not.toBe(original);
+  expect(await quoteWith(tenant, original)).toBe(401);
+  expect(await quoteWith(tenant, successor)).toBe(201);
+  await expect(page.getByRole('row', { name: `Checkout server ${masked(original)}` })).toContainText('Revoked');
+
+  await page.getByRole('button', { name: `Revoke Checkout server (${masked(successor)})` }).click();
+  await page.getByRole('button', { name: 'Yes, revoke' }).click();
+  await expect(page.getByRole('row', { name: `Checkout server ${masked(successor)}` })).toContainText('Revoked');
+  expect(await quoteWith(tenant, successor)).toBe(401);
+  await screenshot(page, 'api-keys-list');
+});
+
+test('without api_keys:create the keys are listed read-only', async ({ page }) => {
+  const tenant = await createTenant();
+  const reader = await createPerson(tenant, { permissions: ['logs:read'] });
+
+  await signIn(page, reader.email, '/portal/api-keys');
+  await expect(page.getByRole('row', { name: /^test key sk_test_/ })).toBeVisible();
+  await expect(page.getByText('needs the workspace permission “api_keys:create”')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create key' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^(Rotate|Revoke)/ })).toHaveCount(0);
+  await screenshot(page, 'api-keys-read-only');
+});

@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { createPerson, createTenant } from '../../lib/testing/factories';
+import { appUrl, screenshot, signIn } from '../support/portal';
+
+const LOGO_URL = 'https://cdn.example.test/sparkle-logo.svg';
+const LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><circle cx="32" cy="32" r="28" fill="#0f766e"/><path d="M20 34l8 8 16-18" stroke="#fff" stroke-width="6" fill="none"/></svg>';
+
+test('a workspace manager saves branding; field errors show beside their fields', async ({ page }) => {
+  // No network here: the logo host is answered by the test.
+  await page.route(LOGO_URL, (route) => route.fulfill({ contentType: 'image/svg+xml', body: LOGO_SVG }));
+  const tenant = await createTenant();
+  const manager = await createPerson(tenant, { permissions: ['businesses:manage'] });
+
+  await signIn(page, manager.email, `/portal/branding?business=${tenant.businessId}`);
+  await page.getByLabel('Display name').fill('Sparkle Windows');
+  await page.getByLabel('Logo URL').fill('http://cdn.example.test/sparkle-logo.svg');
+  await page.getByLabel('Primary colour picker').fill('#0f766e');
+  await expect(page.getByLabel('Primary colour', { exact: true })).toHaveValue('#0f766e');
+  await page.getByLabel('Accent colour', { exact: true }).fill('#f97');
+  await page.getByRole('button', { name: 'Save branding' }).click();
+
+  await expect(page.getByText('Enter an address that starts with https://, or leave it empty.')).toBeVisible();
+  await expect(page.getByLabel('Logo URL')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Accent colour', { exact: true })).toHaveAccessibleDescription(/six hex digits/);
+  await expect(page.getByLabel('Primary colour', { exact: true })).not.toHaveAttribute('aria-invalid', 'true');
+  await screenshot(page, 'branding-field-errors');
+
+  await page.getByLabel('Logo URL').fill(LOGO_URL);
+  await page.getByLabel('Accent colour', { exact: true }).fill('#f97316');
+  const header = page.getByTestId('preview-header');
+  await expect(header).toContainText('Sparkle Windows');
+  await expect(header).toHaveCSS('background-color', 'rgb(15, 118, 110)');
+  await expect(header.locator('img')).toHaveJSProperty('naturalWidth', 64);
+  await page.getByRole('button', { name: 'Save branding' }).click();
+  await expect(page.getByText('Saved. Your hosted quote page shows the new branding from now on.')).toBeVisible();
+  await screenshot(page, 'branding-saved');
+
+  const listed = await fetch(`${appUrl()}/v1/businesses`, { headers: { authorization: `Bearer ${manager.token}` } });
+  const business = (await listed.json()).data.businesses.find((b: { id: string }) => b.id === tenant.businessId);
+  expect(business.branding).toEqual({
+    displayName: 'Sparkle Windows',
+    logoUrl: LOGO_URL,
+    primaryColor: '#0f766e',
+    accentColor: '#f97316',
+  });
+
+  await page.reload();
+  await expect(page.getByLabel('Display name')).toHaveValue('Sparkle Windows');
+  await expect(page.getByLabel('Accent colour', { exact: true })).toHaveValue('#f97316');
+});
+
+test('a business viewer sees branding locked, with who can change it', async ({ page }) => {
+  const tenant = await createTenant();
+  const viewer = await createPerson(tenant, { businessRole: 'viewer' });
+
+  await signIn(page, viewer.email, '/portal/branding');
+  await expect(page.getByText('You can look but not change')).toBeVisible();
+  await expect(page.getByLabel('Display name')).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Save branding' })).toBeDisabled();
+  await screenshot(page, 'branding-read-only');
+});

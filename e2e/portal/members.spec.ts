@@ -1,0 +1,61 @@
+import { expect, test } from '@playwright/test';
+import { createPerson, createTenant } from '../../lib/testing/factories';
+import { appUrl, screenshot, signIn } from '../support/portal';
+
+const roster = (businessId: string, token: string) =>
+  fetch(`${appUrl()}/v1/businesses/${businessId}/members`, { headers: { authorization: `Bearer ${token}` } });
+
+test('an owner changes a role and removes a member, whose access ends at once', async ({ page }) => {
+  const tenant = await createTenant();
+  const owner = await createPerson(tenant, { businessRole: 'owner' });
+  const editor = await createPerson(tenant, { businessRole: 'editor' });
+  const leaver = await createPerson(tenant, { businessRole: 'viewer' });
+  expect((await roster(tenant.businessId, leaver.token)).status).toBe(200);
+
+  await signIn(page, owner.email, `/portal/members?business=${tenant.businessId}`);
+  await expect(page.getByRole('heading', { name: 'Members' })).toBeVisible();
+  for (const person of [owner, editor, leaver]) await expect(page.getByRole('row', { name: person.email })).toBeVisible();
+  await screenshot(page, 'members-owner');
+
+  const editorRole = page.getByLabel(`Role of ${editor.email}`);
+  await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith(`/members/${editor.membershipId}`) && r.request().method() === 'PATCH'),
+    editorRole.selectOption('viewer'),
+  ]);
+  await expect(editorRole).toHaveValue('viewer');
+  const afterChange = await (await roster(tenant.businessId, owner.token)).json();
+  expect(afterChange.data.members.find((m: { id: string }) => m.id === editor.membershipId).role).toBe('viewer');
+
+  // The last owner can be neither demoted nor removed: the refusal shows in place, in words.
+  const ownerRole = page.getByLabel(`Role of ${owner.email}`);
+  await ownerRole.selectOption('editor');
+  await expect(page.getByRole('main').getByRole('alert')).toContainText('A business must keep at least one owner');
+  await expect(ownerRole).toHaveValue('owner');
+  await screenshot(page, 'members-last-owner-refused');
+
+  await page.getByRole('button', { name: `Remove ${leaver.email}` }).click();
+  const confirmation = page.getByRole('group', { name: `Remove ${leaver.email}` });
+  await expect(confirmation).toContainText('Remove this member? Their access ends at once.');
+  await expect(confirmation.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await screenshot(page, 'members-remove-confirm');
+  await confirmation.getByRole('button', { name: 'Yes, remove' }).click();
+  await expect(page.getByRole('row', { name: leaver.email })).toHaveCount(0);
+
+  const refused = await roster(tenant.businessId, leaver.token);
+  expect(refused.status).toBe(404);
+  expect((await refused.json()).error.code).toBe('not_found');
+});
+
+test('a viewer sees the roster read-only, with the reason', async ({ page }) => {
+  const tenant = await createTenant();
+  const owner = await createPerson(tenant, { businessRole: 'owner' });
+  const viewer = await createPerson(tenant, { businessRole: 'viewer' });
+
+  await signIn(page, viewer.email, '/portal/members');
+  await expect(page.getByRole('row', { name: owner.email })).toBeVisible();
+  await expect(page.getByRole('row', { name: viewer.email })).toContainText('you');
+  await expect(page.getByText('You are a viewer of this business. Only owners can change roles or remove members.')).toBeVisible();
+  await expect(page.getByRole('combobox', { name: /^Role of/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Remove/ })).toHaveCount(0);
+  await screenshot(page, 'members-viewer');
+});
