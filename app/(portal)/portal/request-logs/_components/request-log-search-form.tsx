@@ -5,10 +5,10 @@ import type { FormEvent } from 'react';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, STATUS_CLASSES, dateTimeLocalFromIso, searchParamsFromForm } from './request-log-filters';
 
 const STATUS_CLASS_LABELS: Record<(typeof STATUS_CLASSES)[number], string> = {
-  '2xx': '2xx: succeeded',
-  '3xx': '3xx: redirected',
-  '4xx': '4xx: refused (client errors)',
-  '5xx': '5xx: failed on our side',
+  '2xx': '2xx succeeded',
+  '3xx': '3xx redirected',
+  '4xx': '4xx refused',
+  '5xx': '5xx server errors',
 };
 
 const UUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
@@ -26,7 +26,7 @@ export function RequestLogSearchForm({ current, onSearch }: { current: URLSearch
   return (
     <form className="card" role="search" aria-label="Search the request log" onSubmit={submit}>
       <div className="filters">
-        <div className="field">
+        <div className="field wide">
           <label htmlFor="log-request-id">Request id</label>
           <input id="log-request-id" name="requestId" className="mono" defaultValue={current.get('requestId') ?? ''} maxLength={100} autoComplete="off" />
         </div>
@@ -50,7 +50,7 @@ export function RequestLogSearchForm({ current, onSearch }: { current: URLSearch
           <label htmlFor="log-path">Path starts with</label>
           <input id="log-path" name="path" className="mono" placeholder="/v1/quotes" maxLength={300} defaultValue={current.get('path') ?? ''} />
         </div>
-        <div className="field">
+        <div className="field wide">
           <label htmlFor="log-api-key">API key id</label>
           <input
             id="log-api-key"

@@ -13,10 +13,10 @@ export function ReceiptOutcome({ trace }: { trace: QuoteTrace }) {
       <div className="warning">
         <p style={{ marginTop: 0 }}>
           Not priced yet: the book needs {receipt.missingInputs.length === 1 ? 'an answer' : 'answers'} to{' '}
-          {receipt.missingInputs.map((factorId, i) => (
-            <span key={factorId}>
+          {receipt.missingInputs.map((input, i) => (
+            <span key={input}>
               {i > 0 && ', '}
-              <strong className="mono">{factorId}</strong>
+              <strong>{missingInputName(input)}</strong>
             </span>
           ))}
           .
@@ -35,4 +35,10 @@ export function ReceiptOutcome({ trace }: { trace: QuoteTrace }) {
       )}
     </div>
   );
+}
+
+/** Missing inputs are request paths (`factors.storeys`, `offeringId`); people know the question. */
+function missingInputName(input: string): string {
+  if (input === 'offeringId') return 'which service is wanted';
+  return input.startsWith('factors.') ? input.slice('factors.'.length) : input;
 }
