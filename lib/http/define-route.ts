@@ -4,7 +4,7 @@ import type { ApiKeyPrincipal, Principal, SessionPrincipal } from '../auth/princ
 import { findSession, sessionTokenOf } from '../auth/sessions';
 import { getDb, getPool, type Db } from '../db/client';
 import { ServiceError } from '../errors/service-error';
-import { authenticateApiKey } from '../keys/authenticate-api-key';
+import { authenticateApiKey, RefusedApiKeyError } from '../keys/authenticate-api-key';
 import { logger } from '../observability/logger';
 import { consumeRateLimit, type RateLimitName } from '../ratelimit/registry';
 import { RequestLogWriter, type RequestLogEntry } from '../requestlog/request-log-writer';
@@ -67,6 +67,7 @@ export function defineRoute<C extends RouteContract>(
     const now = new Date();
     const annotations: Annotations = {};
     let principal: Principal = { kind: 'anonymous' };
+    let refusedKeyId: string | null = null;
     let response: Response;
     let errorCode: string | null = null;
     let quotaHeaders: Record<string, string> = {};
@@ -133,6 +134,11 @@ export function defineRoute<C extends RouteContract>(
               result.headers,
             );
     } catch (error) {
+      if (error instanceof RefusedApiKeyError) {
+        const { keyId, ...tenancy } = error.key;
+        refusedKeyId = keyId;
+        Object.assign(annotations, tenancy);
+      }
       const serviceError = toServiceError(error, requestId);
       errorCode = serviceError.code;
       response = errorResponse(serviceError, requestId, surface);
@@ -145,8 +151,8 @@ export function defineRoute<C extends RouteContract>(
       path: new URL(request.url).pathname,
       status: response.status,
       errorCode,
-      principal: principal.kind,
-      apiKeyId: principal.kind === 'api_key' ? principal.keyId : null,
+      principal: refusedKeyId ? 'api_key' : principal.kind,
+      apiKeyId: principal.kind === 'api_key' ? principal.keyId : refusedKeyId,
       userId: principal.kind === 'session' ? principal.userId : null,
       workspaceId: annotations.workspaceId ?? null,
       projectId: annotations.projectId ?? null,

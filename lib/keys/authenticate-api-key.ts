@@ -4,6 +4,20 @@ import { ServiceError } from '../errors/service-error';
 import { digestOf, digestsEqual, environmentOfSecret } from './secrets';
 
 /**
+ * A revoked key of ours was presented. The request is still refused, but the request log files
+ * it under the key's workspace: its owners need to see what still calls with a retired key.
+ */
+export class RefusedApiKeyError extends ServiceError {
+  constructor(
+    code: 'invalid_api_key' | 'revoked_api_key',
+    message: string,
+    readonly key: { keyId: string; workspaceId: string; projectId: string; environmentId: string },
+  ) {
+    super(code, message);
+  }
+}
+
+/**
  * Turns an `Authorization` header into the key's principal. The prefix is checked first; the
  * lookup is by digest, so the secret itself is never compared or stored.
  * `revokedCode` lets the account surface answer `revoked_api_key` where others say invalid.
@@ -36,9 +50,10 @@ export async function authenticateApiKey(
   if (!key || !digestsEqual(key.digest, digest) || key.environment.kind !== environment) throw invalid();
   const revoked = key.status === 'revoked' || (key.revokedAt !== null && key.revokedAt <= now);
   if (revoked) {
+    const refusedKey = { keyId: key.id, workspaceId: key.workspaceId, projectId: key.projectId, environmentId: key.environmentId };
     throw revokedCode === 'revoked_api_key'
-      ? new ServiceError('revoked_api_key', 'This API key has been revoked.')
-      : invalid();
+      ? new RefusedApiKeyError('revoked_api_key', 'This API key has been revoked.', refusedKey)
+      : new RefusedApiKeyError('invalid_api_key', INVALID_KEY_MESSAGE, refusedKey);
   }
   // Last use is kept to the minute so that authentication is not a write on every request.
   if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000) {
@@ -61,6 +76,8 @@ function bearerToken(authorization: string | null): string | null {
   return match ? match[1] : null;
 }
 
+const INVALID_KEY_MESSAGE = 'Provide a valid API key as "Authorization: Bearer sk_test_…" or "sk_live_…".';
+
 function invalid() {
-  return new ServiceError('invalid_api_key', 'Provide a valid API key as "Authorization: Bearer sk_test_…" or "sk_live_…".');
+  return new ServiceError('invalid_api_key', INVALID_KEY_MESSAGE);
 }

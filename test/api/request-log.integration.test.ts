@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { api } from '../../lib/testing/api-client';
+import { createApiKey } from '../../lib/keys/create-api-key';
 import { createTenant, testDb, type Tenant } from '../../lib/testing/factories';
 
 /** The request log is written in batches off the request path: wait for the row. */
@@ -51,6 +52,25 @@ describe('request log', () => {
     });
     const bad = await api('POST', '/v1/public_quotes', { body: { businessId: tenant.businessId } });
     expect(await logRow(bad.headers.get('x-request-id')!)).toMatchObject({ status: 422, errorCode: 'invalid_quote_request' });
+  });
+
+  it('files a request with a revoked key under that key, so its workspace can see what still uses it', async () => {
+    const { apiKey, secret } = await createApiKey(testDb(), { projectId: tenant.projectId, environment: 'live', name: 'retired key' }, new Date());
+    await testDb().apiKey.update({ where: { id: apiKey.id }, data: { status: 'revoked', revokedAt: new Date() } });
+    const refused = await api('POST', '/v1/quotes', { key: secret, body: { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample } });
+    expect(refused.status).toBe(401);
+    expect(await logRow(refused.headers.get('x-request-id')!)).toMatchObject({
+      status: 401,
+      errorCode: 'invalid_api_key',
+      principal: 'api_key',
+      apiKeyId: apiKey.id,
+      workspaceId: tenant.workspaceId,
+      projectId: tenant.projectId,
+      environmentId: tenant.environments.live,
+    });
+
+    const unknown = await api('POST', '/v1/quotes', { key: `sk_live_${'x'.repeat(30)}`, body: {} });
+    expect(await logRow(unknown.headers.get('x-request-id')!)).toMatchObject({ status: 401, principal: 'anonymous', apiKeyId: null, workspaceId: null });
   });
 
   it('never keeps a secret: not in the request log, not in responses, not in the server log', async () => {

@@ -1,0 +1,60 @@
+// The request-log search lives in the page's query string (shareable, back button works) with
+// the same names GET /v1/request-logs takes, so the page passes its filters straight through.
+
+export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
+export const PAGE_SIZES = ['10', '25', '50', '100'] as const;
+export const DEFAULT_PAGE_SIZE = '50';
+
+const SEARCH_FIELDS = ['requestId', 'status', 'statusClass', 'path', 'apiKeyId', 'environment', 'from', 'to', 'limit'] as const;
+const TIME_FIELDS = new Set<string>(['from', 'to']);
+
+type ReadableParams = Pick<URLSearchParams, 'get'>;
+
+/** The API query for the page's URL: the known filters that have a value, plus the cursor. */
+export function requestLogApiQuery(pageParams: ReadableParams): string {
+  const query = new URLSearchParams();
+  for (const name of [...SEARCH_FIELDS, 'cursor']) {
+    const value = pageParams.get(name)?.trim();
+    if (value) query.set(name, value);
+  }
+  return query.toString();
+}
+
+/**
+ * The page's query string for a submitted search form. Times arrive as the browser's local
+ * `datetime-local` values and are kept as ISO instants, so a shared link means the same moment
+ * in every time zone. A new search starts again at the newest requests (no cursor).
+ */
+export function searchParamsFromForm(form: FormData): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const name of SEARCH_FIELDS) {
+    const value = String(form.get(name) ?? '').trim();
+    if (!value) continue;
+    params.set(name, TIME_FIELDS.has(name) ? isoFromDateTimeLocal(value) : value);
+  }
+  // An exact status says more than its class; sending both would only confuse the link.
+  if (params.has('status')) params.delete('statusClass');
+  if (params.get('limit') === DEFAULT_PAGE_SIZE) params.delete('limit');
+  return params;
+}
+
+/** The same search on another page: `cursor` from the previous answer, or null for the newest. */
+export function withCursor(pageParams: ReadableParams & { toString(): string }, cursor: string | null): URLSearchParams {
+  const params = new URLSearchParams(pageParams.toString());
+  if (cursor) params.set('cursor', cursor);
+  else params.delete('cursor');
+  return params;
+}
+
+export function isoFromDateTimeLocal(local: string): string {
+  return new Date(local).toISOString();
+}
+
+/** An ISO instant as a `datetime-local` value in the browser's zone ('' when unreadable). */
+export function dateTimeLocalFromIso(iso: string | null): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}

@@ -1,0 +1,77 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { Suspense } from 'react';
+import { Empty, ErrorMessage, Loading } from '../../_components/ui';
+import { requestLogApiQuery, withCursor } from './_components/request-log-filters';
+import { RequestLogSearchForm } from './_components/request-log-search-form';
+import { RequestLogTable } from './_components/request-log-table';
+import { useRequestLogs } from './_components/use-request-logs';
+
+const PAGE_PATH = '/portal/request-logs';
+
+export default function RequestLogsPage() {
+  return (
+    <>
+      <h1>Request log</h1>
+      <p className="muted">Every call to the API in your workspaces, newest first. New requests appear within a second or two.</p>
+      <Suspense fallback={<Loading what="the request log" />}>
+        <RequestLogSearch />
+      </Suspense>
+    </>
+  );
+}
+
+function RequestLogSearch() {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const pageParams = useSearchParams();
+  const apiQuery = requestLogApiQuery(pageParams);
+  const logs = useRequestLogs(apiQuery);
+  const href = (params: URLSearchParams) => (params.size > 0 ? `${PAGE_PATH}?${params}` : PAGE_PATH);
+
+  function search(params: URLSearchParams) {
+    // Searching again for the same thing means "anything new?": fetch instead of showing the cache.
+    if (params.toString() === pageParams.toString()) void queryClient.invalidateQueries({ queryKey: ['request-logs', apiQuery] });
+    else router.push(href(params));
+  }
+  const filterHref = (name: string, value: string) => {
+    const params = withCursor(pageParams, null);
+    params.set(name, value);
+    return href(params);
+  };
+
+  return (
+    <>
+      <RequestLogSearchForm key={pageParams.toString()} current={new URLSearchParams(pageParams.toString())} onSearch={search} />
+      <section aria-label="Results" aria-busy={logs.isFetching}>
+        {logs.isPending ? (
+          <Loading what="requests" />
+        ) : logs.isError ? (
+          <ErrorMessage error={logs.error} />
+        ) : logs.data.logs.length === 0 ? (
+          <Empty>
+            No requests match {pageParams.has('cursor') ? 'on this page' : 'these filters'}. Widen the time range or clear a filter;
+            a request made just now can take a second to appear.
+          </Empty>
+        ) : (
+          <RequestLogTable logs={logs.data.logs} filterHref={filterHref} />
+        )}
+        <nav aria-label="Pages" className="row" style={{ marginTop: '0.75rem' }}>
+          {pageParams.has('cursor') && (
+            <Link href={href(withCursor(pageParams, null))} className="button">
+              ← Newest
+            </Link>
+          )}
+          {logs.data?.nextCursor && (
+            <Link href={href(withCursor(pageParams, logs.data.nextCursor))} className="button">
+              Older →
+            </Link>
+          )}
+        </nav>
+      </section>
+    </>
+  );
+}

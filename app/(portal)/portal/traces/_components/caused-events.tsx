@@ -1,0 +1,61 @@
+'use client';
+
+import { formatTime } from '../../../_components/ui';
+import type { QuoteTrace } from './use-quote-trace';
+
+type Delivery = QuoteTrace['events'][number]['deliveries'][number];
+
+const DELIVERY_TONE: Record<Delivery['status'], string> = { pending: 'warn', succeeded: 'ok', exhausted: 'danger' };
+
+/** The domain events the quote caused, each with its webhook deliveries. */
+export function CausedEvents({ events }: { events: QuoteTrace['events'] }) {
+  if (events.length === 0) return <p className="muted card">This quote has not caused any events.</p>;
+  return (
+    <>
+      {events.map((event) => (
+        <article key={event.id} className="card" aria-label={`Event ${event.type}`}>
+          <div className="row">
+            <strong className="mono">{event.type}</strong>
+            <span className="muted">{formatTime(event.createdAt)}</span>
+          </div>
+          {event.deliveries.length === 0 ? (
+            <p className="muted" style={{ marginBottom: 0 }}>
+              No webhook deliveries yet. Deliveries appear here once the project has a webhook endpoint for this event.
+            </p>
+          ) : (
+            <DeliveryTable deliveries={event.deliveries} />
+          )}
+        </article>
+      ))}
+    </>
+  );
+}
+
+function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
+  return (
+    <table className="compact" aria-label="Webhook deliveries" style={{ marginTop: '0.5rem' }}>
+      <thead>
+        <tr>
+          <th>Endpoint</th>
+          <th>Status</th>
+          <th className="num">Attempts</th>
+          <th>Next attempt</th>
+          <th>Created</th>
+        </tr>
+      </thead>
+      <tbody>
+        {deliveries.map((d) => (
+          <tr key={d.id}>
+            <td className="mono">{d.endpointId}</td>
+            <td>
+              <span className={`badge ${DELIVERY_TONE[d.status]}`}>{d.status}</span> {d.replayOfId && <span className="muted">replay</span>}
+            </td>
+            <td className="num">{d.attemptCount}</td>
+            <td>{d.nextAttemptAt ? formatTime(d.nextAttemptAt) : <span className="muted">none</span>}</td>
+            <td>{formatTime(d.createdAt)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

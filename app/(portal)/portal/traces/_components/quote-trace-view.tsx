@@ -1,0 +1,52 @@
+'use client';
+
+import { PriceWaterfall } from '@/app/_components/receipt-view';
+import { CausedEvents } from './caused-events';
+import { ReceiptOutcome } from './receipt-outcome';
+import { CreatingRequest, PinnedBookVersion, QuoteInputs } from './trace-facts';
+import { TraceHeader } from './trace-header';
+import type { QuoteTrace } from './use-quote-trace';
+
+/** One quote, read top to bottom: what was quoted, how, from which book, for whom, and what followed. */
+export function QuoteTraceView({ trace }: { trace: QuoteTrace }) {
+  const { quoteIntent, quoteReceipt } = trace;
+  return (
+    <>
+      <TraceHeader trace={trace} />
+      <div className="grid two">
+        <section className="card" aria-labelledby="receipt-heading">
+          <h2 id="receipt-heading">Receipt</h2>
+          <ReceiptOutcome trace={trace} />
+        </section>
+        <section className="card" aria-labelledby="inputs-heading">
+          <h2 id="inputs-heading">Inputs</h2>
+          <QuoteInputs inputs={quoteIntent.inputs} />
+        </section>
+      </div>
+
+      {quoteReceipt.computation && (
+        <section aria-labelledby="derivation-heading">
+          <h2 id="derivation-heading">How the price was derived</h2>
+          <p className="muted">Every rule of the book in the order the engine evaluates them; a skipped rule says why it did not apply.</p>
+          <PriceWaterfall computation={quoteReceipt.computation} />
+        </section>
+      )}
+
+      <div className="grid two" style={{ marginTop: '1.5rem' }}>
+        <section className="card" aria-labelledby="book-heading">
+          <h2 id="book-heading">Pinned book version</h2>
+          <PinnedBookVersion book={trace.book} version={trace.bookVersion} />
+        </section>
+        <section className="card" aria-labelledby="request-heading">
+          <h2 id="request-heading">Creating request</h2>
+          <CreatingRequest request={trace.request} requestId={quoteIntent.requestCorrelationId} />
+        </section>
+      </div>
+
+      <section aria-labelledby="events-heading">
+        <h2 id="events-heading">Events and webhook deliveries</h2>
+        <CausedEvents events={trace.events} />
+      </section>
+    </>
+  );
+}

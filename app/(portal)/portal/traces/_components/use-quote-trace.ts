@@ -1,0 +1,16 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { quoteTraceSchema } from '@/app/v1/quote-intents/contract';
+import { apiFetch } from '../../../_components/api';
+
+export type QuoteTrace = z.output<typeof quoteTraceSchema>;
+
+/** GET /v1/quote-intents/{id}/trace; `id` is a quote id or the id of the request that created it. */
+export function useQuoteTrace(id: string) {
+  return useQuery({
+    queryKey: ['quote-trace', id],
+    queryFn: () => apiFetch<QuoteTrace>(`/v1/quote-intents/${encodeURIComponent(id)}/trace`),
+  });
+}
