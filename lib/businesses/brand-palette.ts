@@ -30,14 +30,22 @@ export function readableTextOn(background: string): typeof LIGHT_TEXT | typeof D
 }
 
 /**
- * CSS custom properties for a business's colours and the text that goes on them. A colour that
- * is not #rrggbb (rows can be written outside the branding route) falls back to the default.
+ * CSS custom properties for a business's colours and the text that goes on them, plus
+ * `--brand-on-white`: the brand colour where it shows against white (3:1, enough for focus rings
+ * and borders), dark otherwise. A colour that is not #rrggbb (rows can be written outside the
+ * branding route) falls back to the default.
  */
 export function brandPalette(
   branding: { primaryColor: string; accentColor: string },
   defaults = { primaryColor: '#1d4ed8', accentColor: '#f59e0b' },
-): Record<'--brand' | '--brand-ink' | '--accent' | '--accent-ink', string> {
+): Record<'--brand' | '--brand-ink' | '--brand-on-white' | '--accent' | '--accent-ink', string> {
   const brand = HEX_COLOR.test(branding.primaryColor) ? branding.primaryColor : defaults.primaryColor;
   const accent = HEX_COLOR.test(branding.accentColor) ? branding.accentColor : defaults.accentColor;
-  return { '--brand': brand, '--brand-ink': readableTextOn(brand), '--accent': accent, '--accent-ink': readableTextOn(accent) };
+  return {
+    '--brand': brand,
+    '--brand-ink': readableTextOn(brand),
+    '--brand-on-white': contrastRatio(brand, LIGHT_TEXT) >= 3 ? brand : DARK_TEXT,
+    '--accent': accent,
+    '--accent-ink': readableTextOn(accent),
+  };
 }

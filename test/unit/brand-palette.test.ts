@@ -48,9 +48,14 @@ describe('brandPalette', () => {
     expect(brandPalette({ primaryColor: '#0f766e', accentColor: '#fde047' })).toEqual({
       '--brand': '#0f766e',
       '--brand-ink': LIGHT_TEXT,
+      '--brand-on-white': '#0f766e',
       '--accent': '#fde047',
       '--accent-ink': DARK_TEXT,
     });
+  });
+
+  it('uses dark instead of a brand colour too pale to show against white', () => {
+    expect(brandPalette({ primaryColor: '#fde047', accentColor: '#f59e0b' })['--brand-on-white']).toBe(DARK_TEXT);
   });
 
   it('falls back to the defaults for a colour that is not #rrggbb', () => {
