@@ -1,0 +1,200 @@
+'use client';
+
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { QuoteResult } from '@/lib/quotes/schemas';
+import { factorPath, factorsToSend, NO_ANSWERS, offeringPath, type Answers, type Offering } from './answers';
+import { FactorSelect } from './factor-select';
+import { OfferingPicker } from './offering-picker';
+import { QuoteReceipt } from './quote-receipt';
+import { newIdempotencyKey, submitPublicQuote } from './submit-public-quote';
+import { useSecondsUntil } from './use-seconds-until';
+
+type Props = { businessId: string; businessName: string; offerings: Offering[] };
+
+type Status =
+  | { kind: 'editing' }
+  | { kind: 'submitting' }
+  | { kind: 'quoted'; result: QuoteResult }
+  | { kind: 'unpriced'; reference: string }
+  | { kind: 'rate_limited'; retryAt: number }
+  | { kind: 'error'; message: string };
+
+/**
+ * The hosted quote form: offerings, their factors, and what came of the last submission.
+ * No price is known here until the service answers.
+ */
+export function QuoteForm({ businessId, businessName, offerings }: Props) {
+  const [answers, setAnswers] = useState<Answers>(NO_ANSWERS);
+  const [status, setStatus] = useState<Status>({ kind: 'editing' });
+  const [missing, setMissing] = useState<ReadonlySet<string>>(new Set());
+  const [focusRequest, setFocusRequest] = useState(0);
+  // One key per distinct attempt: a double click or a retry after a network error replays the
+  // same quote; any change to the answers starts a new attempt.
+  const attemptKey = useRef<string | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const retrySeconds = useSecondsUntil(status.kind === 'rate_limited' ? status.retryAt : null);
+
+  const offering = offerings.find((o) => o.id === answers.offeringId);
+
+  useEffect(() => {
+    if (focusRequest > 0) form.current?.querySelector<HTMLElement>('[data-missing]')?.focus();
+  }, [focusRequest]);
+
+  function changeAnswers(next: Answers, answeredPath: string) {
+    attemptKey.current = null;
+    setAnswers(next);
+    setMissing((current) => withoutPath(current, answeredPath));
+    if (status.kind === 'error' || status.kind === 'unpriced') setStatus({ kind: 'editing' });
+  }
+
+  function answerFactor(factorId: string, answer: string | null | undefined) {
+    const factors = { ...answers.factors };
+    if (answer === undefined) delete factors[factorId];
+    else factors[factorId] = answer;
+    changeAnswers({ ...answers, factors }, factorPath(factorId));
+  }
+
+  function startAgain() {
+    attemptKey.current = null;
+    setAnswers(NO_ANSWERS);
+    setMissing(new Set());
+    setStatus({ kind: 'editing' });
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (status.kind === 'submitting' || retrySeconds > 0) return;
+    attemptKey.current ??= newIdempotencyKey();
+    setStatus({ kind: 'submitting' });
+    const outcome = await submitPublicQuote({
+      businessId,
+      offeringId: answers.offeringId,
+      factors: factorsToSend(offering, answers),
+      idempotencyKey: attemptKey.current,
+    });
+    switch (outcome.kind) {
+      case 'quoted':
+        return showReceipt(outcome.result);
+      case 'rate_limited':
+        return setStatus({ kind: 'rate_limited', retryAt: Date.now() + outcome.retryAfterSeconds * 1000 });
+      case 'conflict':
+        // Only reachable if a key were reused for other answers; a fresh attempt is the cure.
+        attemptKey.current = null;
+        return setStatus({ kind: 'error', message: 'Your answers changed while we were working. Please submit again.' });
+      case 'error':
+        return setStatus({ kind: 'error', message: outcome.message });
+    }
+  }
+
+  function showReceipt(result: QuoteResult) {
+    const receipt = result.quoteReceipt;
+    if (receipt.outcome === 'succeeded') return setStatus({ kind: 'quoted', result });
+    if (receipt.outcome === 'failed') return setStatus({ kind: 'unpriced', reference: result.quoteIntent.id });
+    setMissing(new Set(receipt.missingInputs));
+    setStatus({ kind: 'editing' });
+    setFocusRequest((n) => n + 1);
+  }
+
+  if (status.kind === 'quoted') {
+    return <QuoteReceipt result={status.result} offering={offering} answers={answers} onStartAgain={startAgain} />;
+  }
+
+  const submitting = status.kind === 'submitting';
+  return (
+    <form ref={form} className="quote-form" onSubmit={submit} noValidate aria-busy={submitting}>
+      <OfferingPicker
+        offerings={offerings}
+        selectedId={answers.offeringId}
+        missing={missing.has(offeringPath)}
+        onSelect={(offeringId) => changeAnswers({ ...answers, offeringId }, offeringPath)}
+      />
+      {offering && offering.factors.length > 0 && (
+        <fieldset className="factor-fields">
+          <legend>About the job</legend>
+          {offering.factors.map((factor) => (
+            <FactorSelect
+              key={factor.id}
+              factor={factor}
+              answer={answers.factors[factor.id]}
+              missing={missing.has(factorPath(factor.id))}
+              onAnswer={(answer) => answerFactor(factor.id, answer)}
+            />
+          ))}
+        </fieldset>
+      )}
+      <SubmissionMessage status={status} missingLabels={labelsOf(missing, offering)} retrySeconds={retrySeconds} businessName={businessName} />
+      <button type="submit" className="primary quote-submit" disabled={submitting || retrySeconds > 0}>
+        {submitting && <span className="button-spinner" aria-hidden="true" />}
+        {submitting ? 'Calculating your price…' : retrySeconds > 0 ? `Try again in ${retrySeconds}s` : 'Get my price'}
+      </button>
+    </form>
+  );
+}
+
+function SubmissionMessage({
+  status,
+  missingLabels,
+  retrySeconds,
+  businessName,
+}: {
+  status: Status;
+  missingLabels: string[];
+  retrySeconds: number;
+  businessName: string;
+}) {
+  if (status.kind === 'submitting') {
+    // The button says so on screen; this tells screen readers.
+    return (
+      <p className="sr-only" role="status">
+        Calculating your price…
+      </p>
+    );
+  }
+  if (status.kind === 'rate_limited' && retrySeconds > 0) {
+    return (
+      <p className="warning" role="status">
+        Lots of people are asking for quotes right now — please try again in {retrySeconds}{' '}
+        {retrySeconds === 1 ? 'second' : 'seconds'}.
+      </p>
+    );
+  }
+  if (status.kind === 'unpriced') {
+    return (
+      <p className="error" role="alert">
+        We couldn&apos;t price this combination online. Try different answers, or contact {businessName} for a
+        price (quote reference <code>{status.reference}</code>).
+      </p>
+    );
+  }
+  if (status.kind === 'error') {
+    return (
+      <p className="error" role="alert">
+        {status.message}
+      </p>
+    );
+  }
+  if (missingLabels.length > 0) {
+    return (
+      <p className="error" role="alert">
+        We need a little more to work out your price: {missingLabels.join(', ')}.
+      </p>
+    );
+  }
+  return null;
+}
+
+/** The missing fields by their labels, in the order the form shows them. */
+function labelsOf(missing: ReadonlySet<string>, offering: Offering | undefined): string[] {
+  const labels = missing.has(offeringPath) ? ['the service you want'] : [];
+  for (const factor of offering?.factors ?? []) {
+    if (missing.has(factorPath(factor.id))) labels.push(factor.label.toLowerCase());
+  }
+  return labels;
+}
+
+function withoutPath(paths: ReadonlySet<string>, path: string): ReadonlySet<string> {
+  if (!paths.has(path)) return paths;
+  const rest = new Set(paths);
+  rest.delete(path);
+  return rest;
+}
