@@ -7,6 +7,8 @@ export const DARK_TEXT = '#000000';
 
 const HEX_COLOR = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i;
 
+export const isHexColour = (value: string) => HEX_COLOR.test(value);
+
 /** WCAG 2 relative luminance of a #rrggbb colour (0 = black, 1 = white). */
 export function relativeLuminance(hex: string): number {
   const match = HEX_COLOR.exec(hex);

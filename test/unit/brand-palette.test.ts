@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brandPalette, contrastRatio, DARK_TEXT, LIGHT_TEXT, readableTextOn, relativeLuminance } from '@/lib/businesses/brand-palette';
+import { brandPalette, contrastRatio, DARK_TEXT, isHexColour, LIGHT_TEXT, readableTextOn, relativeLuminance } from '@/lib/businesses/brand-palette';
 
 describe('relativeLuminance', () => {
   it('is 0 for black and 1 for white, in either case of hex digit', () => {
@@ -62,5 +62,12 @@ describe('brandPalette', () => {
     const palette = brandPalette({ primaryColor: 'red; background: url(x)', accentColor: '#abc' });
     expect(palette['--brand']).toBe('#1d4ed8');
     expect(palette['--accent']).toBe('#f59e0b');
+  });
+});
+
+describe('isHexColour', () => {
+  it('accepts #rrggbb only', () => {
+    expect(['#0b5fff', '#FFB000'].every(isHexColour)).toBe(true);
+    expect(['0b5fff', '#fff', '#0b5fffa', 'blue', ''].some(isHexColour)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 'use client';
 
-import { isHexColour } from '@/lib/businesses/brand-colours';
+import { isHexColour } from '@/lib/businesses/brand-palette';
 import { describedBy, FieldError } from '../../../_components/field-error';
 import styles from './branding.module.css';
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { isHexColour, readableTextOn } from '@/lib/businesses/brand-colours';
+import { isHexColour, readableTextOn } from '@/lib/businesses/brand-palette';
 import styles from './branding.module.css';
 
 export type BrandingDraft = { displayName: string; logoUrl: string; primaryColor: string; accentColor: string };
