@@ -19,7 +19,8 @@ describe('readJson', () => {
   });
 
   it.each([
-    ['{\n  "a": 1\n  "b": 2\n}', 3, 3, 'expected a comma or a closing }'],
+    ['{\n  "a": 1\n  "b": 2\n}', 2, 9, 'expected a comma or a closing }'],
+    ['[1 2]', 1, 3, 'expected a comma or a closing ]'],
     ['{\n  "a": 1,\n}', 3, 1, 'remove the comma before }'],
     ['[1, 2,]', 1, 7, 'remove the comma before ]'],
     ['{ a: 1 }', 1, 3, 'expected a field name in double quotes'],

@@ -107,6 +107,8 @@ function scan(text: string): JsonNode {
       const key = string();
       expect(':', `expected a colon after "${key}"`);
       members.set(key, { keyStart, node: value() });
+      // A missing comma is missing right after the value, not where the next text starts.
+      const afterValue = pos;
       skipSpace();
       if (text[pos] === ',') {
         pos++;
@@ -116,7 +118,7 @@ function scan(text: string): JsonNode {
         pos++;
         return { start, end: pos, members };
       }
-      throw new SyntaxProblem(pos, 'expected a comma or a closing }');
+      throw new SyntaxProblem(afterValue, 'expected a comma or a closing }');
     }
   };
 
@@ -134,6 +136,7 @@ function scan(text: string): JsonNode {
       if (text[pos] === ']') throw new SyntaxProblem(pos, 'remove the comma before ]');
       const node = value();
       members.set(String(index), { keyStart: node.start, node });
+      const afterValue = pos;
       skipSpace();
       if (text[pos] === ',') {
         pos++;
@@ -143,7 +146,7 @@ function scan(text: string): JsonNode {
         pos++;
         return { start, end: pos, members };
       }
-      throw new SyntaxProblem(pos, 'expected a comma or a closing ]');
+      throw new SyntaxProblem(afterValue, 'expected a comma or a closing ]');
     }
   };
 
