@@ -31,6 +31,7 @@ export default function BookPage() {
       ) : (
         <>
           <BookHeader book={book.data} />
+          {permissions.error && <ErrorMessage error={permissions.error} />}
           <DraftLoader key={book.data.id} book={book.data} canEdit={permissions.canEdit} canPublish={permissions.canPublish} />
           <VersionHistory book={book.data} canPublish={permissions.canPublish} />
           <VersionDiff book={book.data} />

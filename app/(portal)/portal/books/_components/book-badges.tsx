@@ -1,6 +1,7 @@
 'use client';
 
 import { formatTime } from '../../../_components/ui';
+import styles from './books.module.css';
 
 type Publication = { number: number; publishedAt: string } | null;
 
@@ -19,7 +20,7 @@ export function BookBadges({ isPrimary, hasDraft }: { isPrimary: boolean; hasDra
         </span>
       )}{' '}
       {hasDraft && (
-        <span className="badge test" title="Has a saved draft that may differ from its versions">
+        <span className={`badge ${styles.draftBadge}`} title="Has a saved draft that may differ from its versions">
           draft
         </span>
       )}

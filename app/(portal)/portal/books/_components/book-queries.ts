@@ -46,6 +46,7 @@ export function useBookPermissions(projectId: string | undefined) {
   const permissions = workspace?.permissions ?? [];
   return {
     isPending: workspaces.isPending,
+    error: workspaces.error,
     canEdit: permissions.includes('books:edit'),
     canPublish: permissions.includes('books:publish'),
   };

@@ -44,10 +44,9 @@ export function DraftEditor(props: DraftEditorProps) {
 
   return (
     <section aria-labelledby={`${id}-heading`}>
-      <div className="row" style={{ justifyContent: 'space-between' }}>
-        <h2 id={`${id}-heading`}>Draft</h2>
-        {unsaved && <span className="badge test">unsaved changes</span>}
-      </div>
+      <h2 id={`${id}-heading`}>
+        Draft {unsaved && <span className="badge test">unsaved changes</span>}
+      </h2>
       <p className="muted" id={`${id}-source`}>
         {props.sourceNote} Amounts are in cents (12000 = 120.00) and percentages in basis points (1500 = 15%).
       </p>

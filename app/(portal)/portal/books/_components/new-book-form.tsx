@@ -26,6 +26,7 @@ export function NewBookForm({ projects }: { projects: { id: string; name: string
   const [makePrimary, setMakePrimary] = useState(false);
   const effectiveKey = keyEdited ? key : keyFromName(name);
   const fieldErrors = createBook.error instanceof ApiError ? createBook.error.fields : {};
+  const shownBesideAField = Boolean(fieldErrors.name?.length || fieldErrors.key?.length);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -80,7 +81,7 @@ export function NewBookForm({ projects }: { projects: { id: string; name: string
           project&apos;s primary book (the one the hosted quote page uses)
         </label>
       </div>
-      {createBook.isError && Object.keys(fieldErrors).length === 0 && <ErrorMessage error={createBook.error} />}
+      {createBook.isError && !shownBesideAField && <ErrorMessage error={createBook.error} />}
       <button type="submit" className="primary" disabled={createBook.isPending}>
         {createBook.isPending ? 'Creating…' : 'Create book'}
       </button>

@@ -38,9 +38,8 @@ export function VersionHistory({ book, canPublish }: { book: BookDetail; canPubl
             <thead>
               <tr>
                 <th>Version</th>
-                <th>Hash</th>
-                <th>Created by</th>
                 <th>Created</th>
+                <th>Hash</th>
                 <th>Published to</th>
                 {canPublish && <th>Publish</th>}
               </tr>
@@ -50,13 +49,19 @@ export function VersionHistory({ book, canPublish }: { book: BookDetail; canPubl
                 const environments = ENVIRONMENTS.filter((e) => book.publications[e.kind]?.versionId === v.id);
                 return (
                   <tr key={v.id} aria-label={`Version ${v.number}`}>
-                    <td>v{v.number}</td>
+                    <td>
+                      <strong>v{v.number}</strong>
+                    </td>
+                    <td>
+                      <div>{formatTime(v.createdAt)}</div>
+                      <div className="muted" style={{ fontSize: '0.85rem', overflowWrap: 'anywhere' }}>
+                        {v.createdBy ? `by ${v.createdBy}` : 'by the system'}
+                      </div>
+                    </td>
                     <td>
                       <code title={`sha256 ${v.artifactHash}`}>{v.artifactHash.slice(0, 12)}</code>
                     </td>
-                    <td>{v.createdBy ?? <span className="muted">system</span>}</td>
-                    <td>{formatTime(v.createdAt)}</td>
-                    <td>
+                    <td data-testid="published-to">
                       {environments.length === 0 ? (
                         <span className="muted">not published</span>
                       ) : (
@@ -69,13 +74,15 @@ export function VersionHistory({ book, canPublish }: { book: BookDetail; canPubl
                     </td>
                     {canPublish && (
                       <td>
-                        <span className="row">
+                        <span className="row" style={{ flexWrap: 'nowrap' }}>
+                          {environments.length === ENVIRONMENTS.length && <span className="muted">—</span>}
                           {ENVIRONMENTS.filter((e) => !environments.includes(e)).map((e) => (
                             <button
                               key={e.kind}
                               type="button"
                               disabled={publish.isPending}
                               onClick={() => ask({ versionId: v.id, number: v.number, environment: e.kind })}
+                              style={{ whiteSpace: 'nowrap' }}
                             >
                               Publish to {e.name}
                             </button>

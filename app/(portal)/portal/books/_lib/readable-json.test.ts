@@ -16,10 +16,13 @@ describe('toReadableJson', () => {
     expect(JSON.parse(text)).toEqual(demoBookArtifact);
     expect(text.split('\n').slice(1, 4)).toEqual(['  "formatVersion": 1,', '  "currency": "USD",', '  "autonomy": "autonomous",']);
     expect(Object.keys(JSON.parse(text).rules[4])).toEqual(['id', 'label', 'phase', 'when', 'adjustment']);
+    expect(Object.keys(JSON.parse(text).offerings[1])).toEqual(['id', 'label', 'basePriceMinor', 'factorIds', 'conditions']);
   });
 
   it('keeps unknown keys, after the known ones, in their order', () => {
-    expect(toReadableJson({ zeta: 1, alpha: 2, id: 'x' })).toBe('{\n  "id": "x",\n  "zeta": 1,\n  "alpha": 2\n}');
+    expect(toReadableJson({ zeta: 1, alpha: 2, currency: 'USD' })).toBe('{\n  "currency": "USD",\n  "zeta": 1,\n  "alpha": 2\n}');
+    expect(JSON.parse(toReadableJson({ rules: [{ zeta: 1, id: 'r' }] })).rules[0]).toEqual({ id: 'r', zeta: 1 });
+    expect(Object.keys(JSON.parse(toReadableJson({ rules: [{ zeta: 1, id: 'r' }] })).rules[0])).toEqual(['id', 'zeta']);
     expect(toReadableJson([1, null, 'a'])).toBe('[\n  1,\n  null,\n  "a"\n]');
   });
 });
