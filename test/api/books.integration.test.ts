@@ -92,6 +92,16 @@ describe('book authoring and publication (workspace session)', () => {
     expect(res.body.error.details.fields['offerings']).toBeDefined();
   });
 
+  it('numbers versions created at the same moment one after the other', async () => {
+    const own = await createTenant();
+    const person = await createPerson(own, { permissions: ['books:publish'] });
+    const created = await Promise.all(
+      Array.from({ length: 4 }, () => api('POST', `/v1/books/${own.bookId}/versions`, { key: person.token, body: { artifact: demoBookArtifact } })),
+    );
+    expect(created.map((res) => res.status)).toEqual([201, 201, 201, 201]);
+    expect(created.map((res) => res.body.data.version.number).sort()).toEqual([2, 3, 4, 5]);
+  });
+
   it('shows a version with its artifact, and its history', async () => {
     const book = await api('GET', `/v1/books/${tenant.bookId}`, { key: editorOnly.token });
     expect(book.body.data.book.versions.map((v: { number: number }) => v.number)).toEqual([2, 1]);

@@ -1,0 +1,91 @@
+'use client';
+
+import Link from 'next/link';
+import { useParams } from 'next/navigation';
+import { ErrorMessage, Loading } from '../../../_components/ui';
+import { toReadableJson } from '../_lib/readable-json';
+import { starterArtifact } from '../_lib/starter-artifact';
+import { BookBadges, PublishedVersion } from '../_components/book-badges';
+import { useBook, useBookPermissions, useBookVersion, type BookDetail } from '../_components/book-queries';
+import { BookWorkbench } from '../_components/book-workbench';
+import { VersionDiff } from '../_components/version-diff';
+import { VersionHistory } from '../_components/version-history';
+
+export default function BookPage() {
+  const { bookId } = useParams<{ bookId: string }>();
+  const book = useBook(bookId);
+  const permissions = useBookPermissions(book.data?.projectId);
+
+  return (
+    <>
+      <p style={{ marginTop: 0 }}>
+        <Link href="/portal/books">← All price books</Link>
+      </p>
+      {book.isPending || permissions.isPending ? (
+        <Loading what="the price book" />
+      ) : book.isError ? (
+        <>
+          <h1>Price book</h1>
+          <ErrorMessage error={book.error} />
+        </>
+      ) : (
+        <>
+          <BookHeader book={book.data} />
+          {permissions.error && <ErrorMessage error={permissions.error} />}
+          <DraftLoader key={book.data.id} book={book.data} canEdit={permissions.canEdit} canPublish={permissions.canPublish} />
+          <VersionHistory book={book.data} canPublish={permissions.canPublish} />
+          <VersionDiff book={book.data} />
+        </>
+      )}
+    </>
+  );
+}
+
+function BookHeader({ book }: { book: BookDetail }) {
+  return (
+    <header style={{ marginBottom: '1rem' }}>
+      <h1 style={{ marginBottom: '0.25rem' }}>
+        {book.name} <BookBadges isPrimary={book.isPrimary} hasDraft={book.hasDraft} />
+      </h1>
+      <div className="row muted">
+        <span>
+          Key <code>{book.key}</code>
+        </span>
+        <span aria-hidden="true">·</span>
+        <span>
+          Test: <PublishedVersion publication={book.publications.test} />
+        </span>
+        <span aria-hidden="true">·</span>
+        <span>
+          Live: <PublishedVersion publication={book.publications.live} />
+        </span>
+      </div>
+    </header>
+  );
+}
+
+/**
+ * Picks what the editor starts from: the saved draft, else the newest version's artifact,
+ * else a minimal book. Mounted once per book, so later refetches never overwrite typing.
+ */
+function DraftLoader({ book, canEdit, canPublish }: { book: BookDetail; canEdit: boolean; canPublish: boolean }) {
+  const newest = book.versions[0];
+  const startsFromVersion = book.draft === null && newest !== undefined;
+  const version = useBookVersion(book.id, startsFromVersion ? newest.id : undefined);
+  const workbench = (initialText: string, sourceNote: string) => (
+    <BookWorkbench
+      bookId={book.id}
+      initialText={initialText}
+      initialTextIsSavedDraft={book.draft !== null}
+      sourceNote={sourceNote}
+      canEdit={canEdit}
+      canPublish={canPublish}
+    />
+  );
+
+  if (book.draft !== null) return workbench(toReadableJson(book.draft), 'You are editing the saved draft.');
+  if (!startsFromVersion) return workbench(toReadableJson(starterArtifact), 'This book is new: start from this example and save it as the draft.');
+  if (version.isPending) return <Loading what={`version ${newest.number}`} />;
+  if (version.isError) return <ErrorMessage error={version.error} />;
+  return workbench(toReadableJson(version.data.artifact), `There is no draft yet, so this is a copy of version ${newest.number}. Saving it creates the draft.`);
+}

@@ -1,0 +1,29 @@
+'use client';
+
+import { formatTime } from '../../../_components/ui';
+import styles from './books.module.css';
+
+type Publication = { number: number; publishedAt: string } | null;
+
+/** The version an environment quotes with, or that nothing is published there. */
+export function PublishedVersion({ publication }: { publication: Publication }) {
+  if (!publication) return <span className="muted">not published</span>;
+  return <span title={`Published ${formatTime(publication.publishedAt)}`}>v{publication.number}</span>;
+}
+
+export function BookBadges({ isPrimary, hasDraft }: { isPrimary: boolean; hasDraft: boolean }) {
+  return (
+    <>
+      {isPrimary && (
+        <span className="badge" title="The project's primary book: the hosted quote page and public quotes use it">
+          primary
+        </span>
+      )}{' '}
+      {hasDraft && (
+        <span className={`badge ${styles.draftBadge}`} title="Has a saved draft that may differ from its versions">
+          draft
+        </span>
+      )}
+    </>
+  );
+}

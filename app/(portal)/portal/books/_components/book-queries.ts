@@ -1,0 +1,99 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type {
+  bookDetailSchema,
+  bookVersionSchema,
+  bookVersionSummarySchema,
+  previewResponseSchema,
+} from '@/lib/books/schemas';
+import { apiFetch } from '../../../_components/api';
+import { useWorkspaces } from '../../../_components/queries';
+
+export type BookDetail = z.infer<typeof bookDetailSchema>;
+export type BookVersionSummary = z.infer<typeof bookVersionSummarySchema>;
+export type BookVersion = z.infer<typeof bookVersionSchema>;
+export type PreviewResult = z.infer<typeof previewResponseSchema>;
+export type SaveDraftResult = { valid: boolean; issues: Record<string, string[]> };
+export type EnvironmentKind = 'test' | 'live';
+
+// ['books'] is the list (see ../../_components/queries.ts); one book sits under it, so
+// invalidating ['books'] refreshes both. Versions are immutable and live apart.
+const bookKey = (bookId: string) => ['books', bookId] as const;
+
+export function useBook(bookId: string) {
+  return useQuery({
+    queryKey: bookKey(bookId),
+    queryFn: () => apiFetch<{ book: BookDetail }>(`/v1/books/${bookId}`).then((d) => d.book),
+  });
+}
+
+/** A version never changes once created, so it is fetched once. */
+export function useBookVersion(bookId: string, versionId: string | undefined) {
+  return useQuery({
+    queryKey: ['book-versions', bookId, versionId],
+    queryFn: () => apiFetch<{ version: BookVersion }>(`/v1/books/${bookId}/versions/${versionId}`).then((d) => d.version),
+    enabled: versionId !== undefined,
+    staleTime: Infinity,
+  });
+}
+
+/** What the signed-in person may do with books of a project. */
+export function useBookPermissions(projectId: string | undefined) {
+  const workspaces = useWorkspaces();
+  const workspace = workspaces.data?.workspaces.find((w) => w.projects.some((p) => p.id === projectId));
+  const permissions = workspace?.permissions ?? [];
+  return {
+    isPending: workspaces.isPending,
+    error: workspaces.error,
+    canEdit: permissions.includes('books:edit'),
+    canPublish: permissions.includes('books:publish'),
+  };
+}
+
+export function useCreateBook() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { projectId: string; key: string; name: string; makePrimary: boolean }) =>
+      apiFetch<{ book: BookDetail }>('/v1/books', { method: 'POST', body: input }).then((d) => d.book),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['books'] }),
+  });
+}
+
+export function useSaveDraft(bookId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (artifact: Record<string, unknown>) =>
+      apiFetch<SaveDraftResult>(`/v1/books/${bookId}/draft`, { method: 'PUT', body: { artifact } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['books'] }),
+  });
+}
+
+export function usePreview(bookId: string) {
+  return useMutation({
+    mutationFn: (input: { artifact: unknown; offeringId: string; factors: Record<string, string | null> }) =>
+      apiFetch<PreviewResult>(`/v1/books/${bookId}/preview`, { method: 'POST', body: input }),
+  });
+}
+
+export function useCreateVersion(bookId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      apiFetch<{ version: BookVersionSummary }>(`/v1/books/${bookId}/versions`, { method: 'POST', body: {} }).then((d) => d.version),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['books'] }),
+  });
+}
+
+export function usePublish(bookId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { versionId: string; environment: EnvironmentKind }) =>
+      apiFetch<{ book: BookDetail }>(`/v1/books/${bookId}/publications`, { method: 'POST', body: input }).then((d) => d.book),
+    onSuccess: (book) => {
+      client.setQueryData(bookKey(bookId), book);
+      return client.invalidateQueries({ queryKey: ['books'] });
+    },
+  });
+}

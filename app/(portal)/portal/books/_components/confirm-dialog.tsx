@@ -1,0 +1,45 @@
+'use client';
+
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import styles from './books.module.css';
+
+/** A modal question (native <dialog>: focus stays inside, Escape cancels). */
+export function ConfirmDialog({
+  open,
+  title,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const id = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    <dialog ref={ref} className={styles.dialog} aria-labelledby={`${id}-title`} onClose={() => open && onCancel()}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      {children}
+      <div className="row" style={{ justifyContent: 'flex-end', marginTop: '1rem' }}>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className="primary" onClick={onConfirm}>
+          {confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,128 @@
+'use client';
+
+import { useId, useState } from 'react';
+import { EnvironmentBadge, ErrorMessage, formatTime } from '../../../_components/ui';
+import { usePublish, type BookDetail, type EnvironmentKind } from './book-queries';
+import { ConfirmDialog } from './confirm-dialog';
+
+const ENVIRONMENTS: { kind: EnvironmentKind; name: string }[] = [
+  { kind: 'test', name: 'Test' },
+  { kind: 'live', name: 'Live' },
+];
+
+type PublishRequest = { versionId: string; number: number; environment: EnvironmentKind };
+
+/** Every version, newest first, where each is published, and publishing to Test or Live. */
+export function VersionHistory({ book, canPublish }: { book: BookDetail; canPublish: boolean }) {
+  const id = useId();
+  const publish = usePublish(book.id);
+  const [confirmingLive, setConfirmingLive] = useState<PublishRequest | null>(null);
+  const [published, setPublished] = useState<PublishRequest | null>(null);
+  const liveNumber = book.publications.live?.number;
+
+  const send = (request: PublishRequest) => {
+    setPublished(null);
+    publish.mutate({ versionId: request.versionId, environment: request.environment }, { onSuccess: () => setPublished(request) });
+  };
+  const ask = (request: PublishRequest) => (request.environment === 'live' ? setConfirmingLive(request) : send(request));
+
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>Versions</h2>
+      {book.versions.length === 0 ? (
+        <p className="muted card">No versions yet. Save the draft and create the first version from it.</p>
+      ) : (
+        <>
+          {!canPublish && <p className="muted">Publishing needs the books:publish permission.</p>}
+          <table aria-label="Version history">
+            <thead>
+              <tr>
+                <th>Version</th>
+                <th>Created</th>
+                <th>Hash</th>
+                <th>Published to</th>
+                {canPublish && <th>Publish</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {book.versions.map((v) => {
+                const environments = ENVIRONMENTS.filter((e) => book.publications[e.kind]?.versionId === v.id);
+                return (
+                  <tr key={v.id} aria-label={`Version ${v.number}`}>
+                    <td>
+                      <strong>v{v.number}</strong>
+                    </td>
+                    <td>
+                      <div>{formatTime(v.createdAt)}</div>
+                      <div className="muted" style={{ fontSize: '0.85rem', overflowWrap: 'anywhere' }}>
+                        {v.createdBy ? `by ${v.createdBy}` : 'by the system'}
+                      </div>
+                    </td>
+                    <td>
+                      <code title={`sha256 ${v.artifactHash}`}>{v.artifactHash.slice(0, 12)}</code>
+                    </td>
+                    <td data-testid="published-to">
+                      {environments.length === 0 ? (
+                        <span className="muted">not published</span>
+                      ) : (
+                        <span className="row">
+                          {environments.map((e) => (
+                            <EnvironmentBadge key={e.kind} environment={e.kind} />
+                          ))}
+                        </span>
+                      )}
+                    </td>
+                    {canPublish && (
+                      <td>
+                        <span className="row" style={{ flexWrap: 'nowrap' }}>
+                          {environments.length === ENVIRONMENTS.length && <span className="muted">—</span>}
+                          {ENVIRONMENTS.filter((e) => !environments.includes(e)).map((e) => (
+                            <button
+                              key={e.kind}
+                              type="button"
+                              disabled={publish.isPending}
+                              onClick={() => ask({ versionId: v.id, number: v.number, environment: e.kind })}
+                              style={{ whiteSpace: 'nowrap' }}
+                            >
+                              Publish to {e.name}
+                            </button>
+                          ))}
+                        </span>
+                      </td>
+                    )}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </>
+      )}
+      <div aria-live="polite">
+        {publish.isError && <ErrorMessage error={publish.error} />}
+        {published && (
+          <p className="notice">
+            Version {published.number} is now published to {published.environment === 'live' ? 'Live' : 'Test'}
+            {published.environment === 'live' ? ': new quotes for your customers use it.' : ': Test API keys quote with it.'}
+          </p>
+        )}
+      </div>
+      <ConfirmDialog
+        open={confirmingLive !== null}
+        title={`Publish version ${confirmingLive?.number ?? ''} to Live?`}
+        confirmLabel={`Publish v${confirmingLive?.number ?? ''} to Live`}
+        onCancel={() => setConfirmingLive(null)}
+        onConfirm={() => {
+          if (confirmingLive) send(confirmingLive);
+          setConfirmingLive(null);
+        }}
+      >
+        <p>
+          From now on every new quote your customers get — on the hosted quote page, through public quotes and with Live
+          API keys — is priced with version {confirmingLive?.number}
+          {liveNumber ? ` instead of version ${liveNumber}` : ''}. Quotes already given keep their price.
+        </p>
+        <p className="muted">You can publish an earlier version again at any time.</p>
+      </ConfirmDialog>
+    </section>
+  );
+}

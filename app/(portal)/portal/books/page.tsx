@@ -1,0 +1,111 @@
+'use client';
+
+import Link from 'next/link';
+import { useBooks, useWorkspaces, type BookSummary, type Workspace } from '../../_components/queries';
+import { Empty, ErrorMessage, Loading } from '../../_components/ui';
+import { BookBadges, PublishedVersion } from './_components/book-badges';
+import { NewBookForm } from './_components/new-book-form';
+
+export default function BooksPage() {
+  const workspaces = useWorkspaces();
+  const books = useBooks();
+
+  return (
+    <>
+      <h1>Price books</h1>
+      <p className="muted">
+        A price book holds your offerings, the questions customers answer and the rules that make the price. Each project
+        publishes one version of a book to Test and one to Live.
+      </p>
+      {workspaces.isPending || books.isPending ? (
+        <Loading what="price books" />
+      ) : workspaces.isError ? (
+        <ErrorMessage error={workspaces.error} />
+      ) : books.isError ? (
+        <ErrorMessage error={books.error} />
+      ) : workspaces.data.workspaces.length === 0 ? (
+        <Empty>You are not a member of a workspace, so there are no price books to show.</Empty>
+      ) : (
+        <>
+          {workspaces.data.workspaces.map((w) => (
+            <WorkspaceBooks key={w.id} workspace={w} books={books.data.books} />
+          ))}
+          <NewBookSection workspaces={workspaces.data.workspaces} />
+        </>
+      )}
+    </>
+  );
+}
+
+function WorkspaceBooks({ workspace, books }: { workspace: Workspace; books: BookSummary[] }) {
+  return (
+    <section className="card" aria-labelledby={`workspace-${workspace.id}`}>
+      <h2 id={`workspace-${workspace.id}`} style={{ marginTop: 0 }}>
+        {workspace.name}
+      </h2>
+      {workspace.projects.length === 0 && <p className="muted">This workspace has no projects yet.</p>}
+      {workspace.projects.map((project) => (
+        <ProjectBooks key={project.id} name={project.name} books={books.filter((b) => b.projectId === project.id)} />
+      ))}
+    </section>
+  );
+}
+
+function ProjectBooks({ name, books }: { name: string; books: BookSummary[] }) {
+  return (
+    <div style={{ marginBottom: '1rem' }}>
+      <h3 style={{ fontSize: '1rem', margin: '0.5rem 0' }}>{name}</h3>
+      {books.length === 0 ? (
+        <p className="muted">No price books in this project yet.</p>
+      ) : (
+        <table aria-label={`Price books of ${name}`}>
+          <thead>
+            <tr>
+              <th>Book</th>
+              <th>Key</th>
+              <th>Test</th>
+              <th>Live</th>
+              <th>Latest version</th>
+            </tr>
+          </thead>
+          <tbody>
+            {books.map((b) => (
+              <tr key={b.id}>
+                <td>
+                  <Link href={`/portal/books/${b.id}`}>{b.name}</Link> <BookBadges isPrimary={b.isPrimary} hasDraft={b.hasDraft} />
+                </td>
+                <td>
+                  <code>{b.key}</code>
+                </td>
+                <td>
+                  <PublishedVersion publication={b.publications.test} />
+                </td>
+                <td>
+                  <PublishedVersion publication={b.publications.live} />
+                </td>
+                <td>{b.latestVersion ? `v${b.latestVersion}` : <span className="muted">none yet</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+function NewBookSection({ workspaces }: { workspaces: Workspace[] }) {
+  const editable = workspaces.filter((w) => w.permissions.includes('books:edit'));
+  const projects = editable.flatMap((w) =>
+    w.projects.map((p) => ({ id: p.id, name: editable.length > 1 ? `${w.name} · ${p.name}` : p.name })),
+  );
+  return (
+    <section aria-labelledby="new-book-heading">
+      <h2 id="new-book-heading">New book</h2>
+      {projects.length === 0 ? (
+        <Empty>Creating price books needs the books:edit permission. Ask a workspace admin if you need it.</Empty>
+      ) : (
+        <NewBookForm projects={projects} />
+      )}
+    </section>
+  );
+}
