@@ -48,7 +48,8 @@ export async function loadVersion(db: DbOrTx, versionId: string): Promise<Publis
   return { ...version, book: await compiled(db, version.id) };
 }
 
-async function compiled(db: DbOrTx, versionId: string): Promise<CompiledBook> {
+/** A version's compiled book: from the process cache, or read once (versions are immutable). */
+export async function compiled(db: DbOrTx, versionId: string): Promise<CompiledBook> {
   const cached = compiledVersions.get(versionId);
   if (cached) return cached;
   const { artifact } = await db.bookVersion.findUniqueOrThrow({ where: { id: versionId }, select: { artifact: true } });

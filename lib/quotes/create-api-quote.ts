@@ -10,7 +10,7 @@ export async function createApiQuote(
   principal: ApiKeyPrincipal,
   request: z.output<typeof apiQuoteRequestSchema>,
 ) {
-  const scope = await resolveApiQuoteScope(ctx.db, principal, request);
+  const scope = await resolveApiQuoteScope(ctx.db, principal, request, { scope: 'api', key: request.idempotencyKey });
   return createQuote(ctx, {
     scope,
     source: 'api',

@@ -27,8 +27,19 @@ export async function createMemberQuote(
   if (!projectId || !book || !live) {
     throw new ServiceError('quote_scope_not_found', `Book ${request.bookId} is not available to business ${businessId}.`);
   }
+  const publication = await ctx.db.publication.findUnique({
+    where: { bookId_environmentId: { bookId: book.id, environmentId: live.id } },
+    select: { bookVersionId: true },
+  });
   const created = await createQuote(ctx, {
-    scope: { workspaceId: access.business.workspaceId, projectId, environmentId: live.id, bookId: book.id, businessId },
+    scope: {
+      workspaceId: access.business.workspaceId,
+      projectId,
+      environmentId: live.id,
+      bookId: book.id,
+      businessId,
+      publishedVersionId: publication?.bookVersionId ?? null,
+    },
     source: 'hosted',
     idempotencyScope: `member:${businessId}`,
     inputs: { offeringId: request.offeringId, factors: request.factors },

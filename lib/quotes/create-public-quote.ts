@@ -5,7 +5,7 @@ import type { z } from 'zod';
 
 /** POST /v1/public_quotes: an anonymous quote against the business's Live publication. */
 export async function createPublicQuote(ctx: QuoteContext, request: z.output<typeof publicQuoteRequestSchema>) {
-  const scope = await resolvePublicQuoteScope(ctx.db, request.businessId);
+  const scope = await resolvePublicQuoteScope(ctx.db, request.businessId, request.idempotencyKey);
   const created = await createQuote(ctx, {
     scope,
     source: 'hosted',

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { findPublishedVersion } from '../books/published-version';
+import { compiled } from '../books/published-version';
 import type { Db, DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { evaluate, type Outcome, type QuoteInputs } from '../pricing';
@@ -45,13 +45,15 @@ export async function createQuote(
   const fingerprint = createHash('sha256').update(canonicalize(input.payload) ?? '').digest('hex');
   const keyOf = { environmentId: input.scope.environmentId, idempotencyScope: input.idempotencyScope, idempotencyKey };
 
-  if (input.idempotencyKey) {
+  // The scope query already looked for an intent under this key; look again only if it did not.
+  if (input.idempotencyKey && input.scope.existingIntentId !== null) {
     const existing = await findByKey(db, keyOf);
     if (existing) return replay(db, existing, fingerprint, now);
   }
 
-  const version = await findPublishedVersion(db, input.scope.bookId, input.scope.environmentId);
-  if (!version && input.whenUnpublished === 'surface_unavailable') throw surfaceUnavailable();
+  const versionId = input.scope.publishedVersionId;
+  if (!versionId && input.whenUnpublished === 'surface_unavailable') throw surfaceUnavailable();
+  const version = versionId ? { id: versionId, book: await compiled(db, versionId) } : null;
   const outcome: QuoteOutcome = version
     ? evaluate(version.book, input.inputs)
     : {

@@ -9,6 +9,17 @@ export type QuoteScope = {
   environmentId: string;
   bookId: string;
   businessId: string;
+  /** The version the (book, environment) publication points at now; null when none. */
+  publishedVersionId: string | null;
+  /** An intent already stored under the request's idempotency key (undefined: not looked up). */
+  existingIntentId?: string | null;
+};
+
+type ScopeRow = {
+  book_id: string | null;
+  connected: boolean;
+  published_version_id: string | null;
+  existing_intent_id: string | null;
 };
 
 /**
@@ -19,18 +30,23 @@ export async function resolveApiQuoteScope(
   db: DbOrTx,
   principal: ApiKeyPrincipal,
   request: { businessId: string; bookId: string },
+  idempotency: { scope: string; key: string | undefined },
 ): Promise<QuoteScope> {
-  const [book, connection] = await Promise.all([
-    db.book.findFirst({ where: { id: request.bookId, projectId: principal.projectId }, select: { id: true } }),
-    db.connection.findFirst({
-      where: { businessId: request.businessId, projectId: principal.projectId, status: 'active' },
-      select: { id: true },
-    }),
-  ]);
-  if (!book || !connection) {
+  // One round trip: the book, the connection, the publication and any intent under the key.
+  const [row] = await db.$queryRaw<ScopeRow[]>`
+    SELECT b.id::text AS book_id,
+      EXISTS (SELECT 1 FROM connections c WHERE c.business_id = ${request.businessId}::uuid
+              AND c.project_id = ${principal.projectId}::uuid AND c.status = 'active') AS connected,
+      (SELECT p.book_version_id::text FROM publications p
+        WHERE p.book_id = b.id AND p.environment_id = ${principal.environmentId}::uuid) AS published_version_id,
+      (SELECT qi.id::text FROM quote_intents qi WHERE qi.environment_id = ${principal.environmentId}::uuid
+        AND qi.idempotency_scope = ${idempotency.scope} AND qi.idempotency_key = ${idempotency.key ?? null}) AS existing_intent_id
+    FROM (SELECT 1) AS one
+    LEFT JOIN books b ON b.id = ${request.bookId}::uuid AND b.project_id = ${principal.projectId}::uuid`;
+  if (!row.book_id || !row.connected) {
     throw new ServiceError(
       'quote_scope_not_found',
-      !book
+      !row.book_id
         ? `Book ${request.bookId} does not exist in this API key's project.`
         : `Business ${request.businessId} is not connected to this API key's project.`,
     );
@@ -39,8 +55,10 @@ export async function resolveApiQuoteScope(
     workspaceId: principal.workspaceId,
     projectId: principal.projectId,
     environmentId: principal.environmentId,
-    bookId: book.id,
+    bookId: row.book_id,
     businessId: request.businessId,
+    publishedVersionId: row.published_version_id,
+    existingIntentId: row.existing_intent_id,
   };
 }
 
@@ -48,29 +66,33 @@ export async function resolveApiQuoteScope(
  * Public route: the business's active connection, its project's Live environment and primary
  * book. Anything missing makes the surface unavailable (404), whatever the reason.
  */
-export async function resolvePublicQuoteScope(db: DbOrTx, businessId: string): Promise<QuoteScope> {
-  const connection = await db.connection.findFirst({
-    where: { businessId, status: 'active' },
-    select: {
-      project: {
-        select: {
-          id: true,
-          workspaceId: true,
-          primaryBookId: true,
-          environments: { where: { kind: 'live' }, select: { id: true } },
-        },
-      },
-    },
-  });
-  const project = connection?.project;
-  const live = project?.environments[0];
-  if (!project || !live || !project.primaryBookId) throw surfaceUnavailable();
+export async function resolvePublicQuoteScope(
+  db: DbOrTx,
+  businessId: string,
+  idempotencyKey?: string,
+): Promise<QuoteScope> {
+  const [row] = await db.$queryRaw<
+    { project_id: string; workspace_id: string; environment_id: string; book_id: string | null; published_version_id: string | null; existing_intent_id: string | null }[]
+  >`
+    SELECT pr.id::text AS project_id, pr.workspace_id::text AS workspace_id, e.id::text AS environment_id,
+      pr.primary_book_id::text AS book_id, pub.book_version_id::text AS published_version_id,
+      (SELECT qi.id::text FROM quote_intents qi WHERE qi.environment_id = e.id
+        AND qi.idempotency_scope = ${`public:${businessId}`} AND qi.idempotency_key = ${idempotencyKey ?? null}) AS existing_intent_id
+    FROM connections c
+    JOIN projects pr ON pr.id = c.project_id
+    JOIN environments e ON e.project_id = pr.id AND e.kind = 'live'
+    LEFT JOIN publications pub ON pub.book_id = pr.primary_book_id AND pub.environment_id = e.id
+    WHERE c.business_id = ${businessId}::uuid AND c.status = 'active'
+    LIMIT 1`;
+  if (!row?.book_id) throw surfaceUnavailable();
   return {
-    workspaceId: project.workspaceId,
-    projectId: project.id,
-    environmentId: live.id,
-    bookId: project.primaryBookId,
+    workspaceId: row.workspace_id,
+    projectId: row.project_id,
+    environmentId: row.environment_id,
+    bookId: row.book_id,
     businessId,
+    publishedVersionId: row.published_version_id,
+    existingIntentId: row.existing_intent_id,
   };
 }
 

@@ -33,7 +33,10 @@ export function ensureBuild(root: string): void {
 
 export type RunningServer = { url: string; port: number; process: ChildProcess; stop(): Promise<void> };
 
-/** Starts `next start` and waits until /v1/status answers 200. */
+/**
+ * Starts the production server (scripts/serve.mjs: a cluster of Next.js servers, one per core
+ * unless WEB_CONCURRENCY says otherwise) and waits until /v1/status answers 200.
+ */
 export async function startNextServer(options: {
   root: string;
   port: number;
@@ -44,10 +47,10 @@ export async function startNextServer(options: {
   const hostname = options.hostname ?? '127.0.0.1';
   const child = spawn(
     process.execPath,
-    [path.join(options.root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(options.port), '-H', hostname],
+    [path.join(options.root, 'scripts/serve.mjs')],
     {
       cwd: options.root,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...options.env },
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', PORT: String(options.port), HOST: hostname, ...options.env },
       stdio: options.logFile ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     },
   );
@@ -60,7 +63,7 @@ export async function startNextServer(options: {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited with code ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`the service exited with code ${child.exitCode}`);
     try {
       const response = await fetch(`${url}/v1/status`);
       if (response.ok) break;
@@ -69,7 +72,7 @@ export async function startNextServer(options: {
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error('next start did not answer /v1/status within 60 s');
+      throw new Error('the service did not answer /v1/status within 60 s');
     }
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -1,0 +1,49 @@
+// Serves the production build on every core: a cluster of Next.js servers sharing one port.
+// Plain JavaScript so that nothing transforms code at run time. Each worker also runs the
+// in-process job runner (instrumentation.ts); claims in PostgreSQL keep them from colliding.
+import cluster from 'node:cluster';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import next from 'next';
+
+const root = path.resolve(import.meta.dirname, '..');
+const port = Number(process.env.PORT ?? 3000);
+const hostname = process.env.HOST ?? '0.0.0.0';
+const workers = Number(process.env.WEB_CONCURRENCY ?? os.availableParallelism());
+
+if (cluster.isPrimary && workers > 1) {
+  let stopping = false;
+  for (let i = 0; i < workers; i++) cluster.fork();
+  cluster.on('exit', (worker, code) => {
+    if (stopping) return;
+    console.error(`worker ${worker.process.pid} exited (${code}); starting another`);
+    cluster.fork();
+  });
+  const stop = () => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    setTimeout(() => process.exit(0), 5000).unref();
+    cluster.on('exit', () => {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    });
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+} else {
+  // A worker whose primary is gone (killed) must not linger holding the port.
+  if (cluster.isWorker) process.on('disconnect', () => process.exit(0));
+  const app = next({ dev: false, dir: root, hostname, port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+  const server = http.createServer((request, response) => handle(request, response));
+  // Longer than common load balancers' idle timeouts, so they never reuse a closed socket.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.listen(port, hostname, () => {
+    if (cluster.isPrimary || cluster.worker?.id === 1) console.log(`Ready on http://${hostname}:${port} (${workers} process${workers > 1 ? 'es' : ''})`);
+  });
+  const close = () => server.close(() => process.exit(0));
+  process.on('SIGTERM', close);
+  process.on('SIGINT', close);
+}
