@@ -37,6 +37,7 @@ import {
 import { createApiKeyContract, listApiKeysContract, revokeApiKeyContract, rotateApiKeyContract } from './api-keys/contract';
 import {
   createMemberQuoteContract,
+  inviteMemberContract,
   listBusinessesContract,
   listMembersContract,
   removeMemberContract,
@@ -57,6 +58,7 @@ export const contracts: RouteContract[] = [
   createApiQuoteContract,
   listBusinessesContract,
   listMembersContract,
+  inviteMemberContract,
   updateMemberContract,
   removeMemberContract,
   setBrandingContract,

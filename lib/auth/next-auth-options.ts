@@ -4,6 +4,7 @@ import type { NextAuthOptions } from 'next-auth';
 import { getServerSession } from 'next-auth/next';
 import type { OAuthConfig } from 'next-auth/providers/oauth';
 import { getDb } from '../db/client';
+import { acceptInvitations } from '../members/invite-business-member';
 import { hashedSessionAdapter } from './next-auth-adapter';
 import { SESSION_MAX_AGE_SECONDS, mintSessionToken } from './sessions';
 
@@ -46,6 +47,11 @@ export const authOptions: NextAuthOptions = {
   session: { strategy: 'database', maxAge: SESSION_MAX_AGE_SECONDS, updateAge: 24 * 60 * 60, generateSessionToken: mintSessionToken },
   providers: process.env.OIDC_ISSUER ? [oidcProvider()] : [],
   pages: { signIn: '/signin' },
+  events: {
+    async signIn({ user }) {
+      await acceptInvitations(getDb(), user.id, new Date());
+    },
+  },
   callbacks: {
     session({ session, user }) {
       return { ...session, user: { ...session.user, id: user.id, email: user.email, name: user.name } };

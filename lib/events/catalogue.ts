@@ -7,6 +7,7 @@ export const EVENT_TYPES = [
   'api_key.created',
   'api_key.rotated',
   'api_key.revoked',
+  'business_member.invited',
   'business_member.updated',
   'business_member.removed',
   'business.branding_updated',

@@ -16,6 +16,10 @@ export const businessMemberSchema = z
   })
   .meta({ id: 'BusinessMember' });
 
+export const inviteMemberRequestSchema = z
+  .strictObject({ email: z.email().max(320), role: businessRoleSchema })
+  .meta({ id: 'InviteMemberRequest' });
+
 export const updateMemberRequestSchema = z.strictObject({ role: businessRoleSchema }).meta({ id: 'UpdateMemberRequest' });
 
 export type BusinessMemberView = z.infer<typeof businessMemberSchema>;

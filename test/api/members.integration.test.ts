@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { api } from '../../lib/testing/api-client';
+import { createSession } from '../../lib/auth/sessions';
+import { acceptInvitations } from '../../lib/members/invite-business-member';
 import { createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 
 describe('business member routes (spec 4.1, 4.2, 5.2)', () => {
@@ -56,6 +58,26 @@ describe('business member routes (spec 4.1, 4.2, 5.2)', () => {
     });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error.details.fields.role).toBeDefined();
+  });
+
+  it('invites by email (owner only); the invitation becomes active when the person signs in', async () => {
+    const email = `invitee-${randomUUID()}@Example.test`;
+    const url = `/v1/businesses/${tenant.businessId}/members`;
+    expect((await api('POST', url, { key: editor.token, body: { email, role: 'editor' } })).body.error.code).toBe('not_business_owner');
+    const invited = await api('POST', url, { key: owner.token, body: { email, role: 'editor' } });
+    expect(invited.status).toBe(201);
+    expect(invited.body.data.member).toMatchObject({ email: email.toLowerCase(), role: 'editor', status: 'invited' });
+    expect((await api('POST', url, { key: owner.token, body: { email, role: 'viewer' } })).status).toBe(409);
+    expect((await api('POST', url, { key: owner.token, body: { email: 'not-an-email', role: 'viewer' } })).status).toBe(400);
+
+    // until they sign in, an invitation grants nothing
+    const invitee = invited.body.data.member.userId;
+    const token = await createSession(testDb(), invitee, new Date());
+    expect((await api('GET', url, { key: token })).status).toBe(404);
+    await acceptInvitations(testDb(), invitee, new Date()); // what every sign-in does
+    const roster = await api('GET', url, { key: token });
+    expect(roster.status).toBe(200);
+    expect(roster.body.data.members.find((m: { userId: string }) => m.userId === invitee).status).toBe('active');
   });
 
   it('cuts a removed member off at once', async () => {

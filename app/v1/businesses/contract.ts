@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { brandingSchema, businessSchema } from '@/lib/businesses/schemas';
 import { defineContract } from '@/lib/http/contract';
-import { businessMemberSchema, updateMemberRequestSchema } from '@/lib/members/schemas';
+import { businessMemberSchema, inviteMemberRequestSchema, updateMemberRequestSchema } from '@/lib/members/schemas';
 import { memberQuoteRequestSchema, quoteResultSchema } from '@/lib/quotes/schemas';
 
 const businessParams = z.object({ businessId: z.uuid() });
@@ -37,6 +37,19 @@ export const listMembersContract = defineContract({
   params: businessParams,
   success: { status: 200, description: 'Active and invited members.', schema: z.object({ members: z.array(businessMemberSchema) }) },
   errors: ['unauthorized', 'not_found'],
+});
+
+export const inviteMemberContract = defineContract({
+  method: 'POST',
+  path: '/v1/businesses/{businessId}/members',
+  summary: 'Invite a person by email with a role (business owner only)',
+  description: 'The membership is `invited` until the person first signs in with that email; then it is `active`.',
+  tags,
+  auth: 'session',
+  params: businessParams,
+  body: inviteMemberRequestSchema,
+  success: { status: 201, description: 'The invited membership.', schema: z.object({ member: businessMemberSchema }) },
+  errors: ['unauthorized', 'not_business_owner', 'not_found', 'conflict', 'invalid_request', 'forbidden'],
 });
 
 export const updateMemberContract = defineContract({

@@ -4,6 +4,7 @@ import { devSignInEnabled } from '@/lib/auth/dev-sign-in';
 import { SESSION_MAX_AGE_SECONDS, createSession } from '@/lib/auth/sessions';
 import { getDb } from '@/lib/db/client';
 import { ensureUser } from '@/lib/members/add-members';
+import { acceptInvitations } from '@/lib/members/invite-business-member';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,6 +20,7 @@ export async function POST(request: Request): Promise<Response> {
   const now = new Date();
   const db = getDb();
   const user = await ensureUser(db, { email, name: email.split('@')[0] });
+  await acceptInvitations(db, user.id, now);
   const token = await createSession(db, user.id, now);
   const expires = new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000);
   const location = new URL(next.startsWith('/') && !next.startsWith('//') ? next : '/portal', appUrl);

@@ -1,8 +1,14 @@
 import { defineRoute } from '@/lib/http/define-route';
+import { inviteBusinessMember } from '@/lib/members/invite-business-member';
 import { listBusinessMembers } from '@/lib/members/list-business-members';
-import { listMembersContract } from '../../contract';
+import { inviteMemberContract, listMembersContract } from '../../contract';
 
 export const GET = defineRoute(listMembersContract, async ({ db, principal, params, annotate }) => {
   annotate({ businessId: params.businessId });
   return { data: { members: await listBusinessMembers(db, principal, params.businessId) } };
+});
+
+export const POST = defineRoute(inviteMemberContract, async ({ db, principal, params, body, now, annotate }) => {
+  annotate({ businessId: params.businessId });
+  return { data: { member: await inviteBusinessMember(db, principal, { businessId: params.businessId, ...body }, now) } };
 });
