@@ -59,3 +59,23 @@ test('a viewer sees the roster read-only, with the reason', async ({ page }) => 
   await expect(page.getByRole('button', { name: /^Remove/ })).toHaveCount(0);
   await screenshot(page, 'members-viewer');
 });
+
+test('an owner invites by email; the invitation becomes membership when that person signs in', async ({ browser, page }) => {
+  const tenant = await createTenant();
+  const owner = await createPerson(tenant, { businessRole: 'owner' });
+  const email = `invited-${Date.now()}@example.test`;
+
+  await signIn(page, owner.email, `/portal/members?business=${tenant.businessId}`);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Role', { exact: true }).selectOption('editor');
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(page.getByRole('status')).toContainText(`Invited ${email}`);
+  await expect(page.getByRole('row', { name: email })).toContainText('Invited');
+  await screenshot(page, 'members-invited');
+
+  const invitee = await browser.newPage();
+  await signIn(invitee, email, `/portal/members?business=${tenant.businessId}`);
+  await expect(invitee.getByRole('row', { name: email })).toContainText('Active');
+  await expect(invitee.getByText('You are an editor of this business')).toBeVisible();
+  await invitee.close();
+});

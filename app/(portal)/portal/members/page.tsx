@@ -1,9 +1,11 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { ApiError, apiFetch } from '../../_components/api';
 import { BusinessScope } from '../../_components/business-scope';
 import { ConfirmButton } from '../../_components/confirm-button';
+import { FieldError } from '../../_components/field-error';
 import type { Business } from '../../_components/queries';
 import { Empty, ErrorMessage, Loading } from '../../_components/ui';
 
@@ -78,7 +80,74 @@ function Roster({ business }: { business: Business }) {
           ))}
         </tbody>
       </table>
+      {isOwner && <InviteForm businessId={business.id} />}
     </section>
+  );
+}
+
+/** Owners invite by email; the invitation becomes active when that person first signs in. */
+function InviteForm({ businessId }: { businessId: string }) {
+  const queryClient = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('viewer');
+  const invite = useMutation({
+    mutationFn: () => apiFetch<{ member: Member }>(`/v1/businesses/${businessId}/members`, { method: 'POST', body: { email, role } }),
+    onSuccess: () => {
+      setEmail('');
+      void queryClient.invalidateQueries({ queryKey: ['businesses', businessId, 'members'] });
+    },
+  });
+  const fields = invite.error instanceof ApiError ? invite.error.fields : {};
+  return (
+    <form
+      className="card"
+      style={{ marginTop: '1rem' }}
+      aria-labelledby="invite-heading"
+      onSubmit={(event) => {
+        event.preventDefault();
+        invite.mutate();
+      }}
+    >
+      <h3 id="invite-heading" style={{ marginTop: 0 }}>
+        Invite someone
+      </h3>
+      <div className="row" style={{ alignItems: 'flex-end' }}>
+        <div className="field">
+          <label htmlFor="invite-email">Email</label>
+          <input
+            id="invite-email"
+            type="email"
+            required
+            value={email}
+            aria-invalid={fields.email ? true : undefined}
+            aria-describedby={fields.email ? 'invite-email-error' : undefined}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+          <FieldError id="invite-email-error" messages={fields.email} />
+        </div>
+        <div className="field">
+          <label htmlFor="invite-role">Role</label>
+          <select id="invite-role" value={role} onChange={(event) => setRole(event.target.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <button type="submit" className="primary" disabled={invite.isPending}>
+            {invite.isPending ? 'Inviting…' : 'Send invitation'}
+          </button>
+        </div>
+      </div>
+      {invite.isSuccess && (
+        <p className="success" role="status">
+          Invited {invite.data.member.email}. They join as soon as they sign in with that email.
+        </p>
+      )}
+      {invite.isError && !fields.email && <ErrorMessage error={invite.error} />}
+    </form>
   );
 }
 
