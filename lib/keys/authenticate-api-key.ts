@@ -32,22 +32,14 @@ export async function authenticateApiKey(
   const environment = secret ? environmentOfSecret(secret) : null;
   if (!secret || !environment) throw invalid();
   const digest = digestOf(secret);
-  const key = await db.apiKey.findUnique({
-    where: { digest },
-    select: {
-      id: true,
-      digest: true,
-      workspaceId: true,
-      projectId: true,
-      environmentId: true,
-      status: true,
-      scopes: true,
-      revokedAt: true,
-      lastUsedAt: true,
-      environment: { select: { kind: true } },
-    },
-  });
-  if (!key || !digestsEqual(key.digest, digest) || key.environment.kind !== environment) throw invalid();
+  // Every authenticated request starts here: one indexed lookup, by digest, with its environment.
+  const [key] = await db.$queryRaw<KeyRow[]>`
+    SELECT k.id::text AS id, k.digest, k.workspace_id::text AS "workspaceId", k.project_id::text AS "projectId",
+      k.environment_id::text AS "environmentId", k.status::text AS status, k.scopes, k.revoked_at AS "revokedAt",
+      k.last_used_at AS "lastUsedAt", e.kind::text AS kind
+    FROM api_keys k JOIN environments e ON e.id = k.environment_id
+    WHERE k.digest = ${digest}`;
+  if (!key || !digestsEqual(key.digest, digest) || key.kind !== environment) throw invalid();
   const revoked = key.status === 'revoked' || (key.revokedAt !== null && key.revokedAt <= now);
   if (revoked) {
     const refusedKey = { keyId: key.id, workspaceId: key.workspaceId, projectId: key.projectId, environmentId: key.environmentId };
@@ -69,6 +61,19 @@ export async function authenticateApiKey(
     scopes: key.scopes,
   };
 }
+
+type KeyRow = {
+  id: string;
+  digest: string;
+  workspaceId: string;
+  projectId: string;
+  environmentId: string;
+  status: 'active' | 'rotating' | 'revoked';
+  scopes: string[];
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  kind: 'test' | 'live';
+};
 
 function bearerToken(authorization: string | null): string | null {
   if (!authorization) return null;
