@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PHASES } from '../pricing/book-artifact';
+import { quoteComputationSchema } from '../quotes/schemas';
 
 const publicationSchema = z
   .object({ versionId: z.uuid(), number: z.number().int(), publishedAt: z.iso.datetime() })
@@ -63,27 +63,7 @@ export const previewResponseSchema = z
     valid: z.boolean(),
     issues: artifactIssuesSchema,
     outcome: z.enum(['succeeded', 'requires_input', 'failed']).nullable(),
-    computation: z
-      .object({
-        currency: z.string(),
-        totalMinor: z.number().int(),
-        lineItems: z.array(z.object({ kind: z.string(), label: z.string(), amountMinor: z.number().int(), ruleId: z.string().nullable() })),
-        paymentTerms: z.object({ depositBasisPoints: z.number().int(), depositMinor: z.number().int(), balanceDueMinor: z.number().int() }),
-        conditions: z.array(z.string()),
-        derivation: z.array(
-          z.object({
-            sequence: z.number().int(),
-            phase: z.enum(PHASES),
-            ruleId: z.string().nullable(),
-            ruleType: z.string().nullable(),
-            status: z.enum(['applied', 'skipped']),
-            reason: z.string(),
-            deltaMinor: z.number().int(),
-            runningTotalMinor: z.number().int(),
-          }),
-        ),
-      })
-      .nullable(),
+    computation: quoteComputationSchema.nullable(),
     missingInputs: z.array(z.string()),
     failure: z.object({ code: z.string(), message: z.string() }).nullable(),
   })
