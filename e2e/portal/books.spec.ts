@@ -107,6 +107,17 @@ test('a publisher fixes a draft in place, previews it, versions it, compares and
   expect(testQuote.status).toBe(201);
   expect(testQuote.body.data.quoteIntent.bookVersionId).toBe(tenant.versionId);
   expect(testQuote.body.data.quoteReceipt.computation.totalMinor).toBe(15525);
+
+  // …and the business's hosted quote page prices with v2 too.
+  await page.goto(`${appUrl()}/q/${tenant.businessId}`);
+  await page.getByRole('radio', { name: /Window cleaning/ }).check();
+  await page.getByLabel('Home size').selectOption({ label: '3 to 4 bedrooms' });
+  await page.getByLabel('Storeys').selectOption({ label: 'Two storeys' });
+  await page.getByLabel('How often').selectOption({ label: 'Every month' });
+  await page.getByLabel('Access').selectOption({ label: 'Difficult: conservatory, steep slope or no side access' });
+  await page.getByRole('button', { name: 'Get my price' }).click();
+  await expect(page.getByTestId('receipt-total')).toHaveText('$116.44');
+  await screenshot(page, 'books-hosted-page-after-publish');
 });
 
 test('books are listed by project; an editor creates a book but is told why it cannot be versioned', async ({ page }) => {
