@@ -121,9 +121,9 @@ export async function createAccountQuote(
       ON CONFLICT (environment_id, idempotency_key) DO NOTHING
       RETURNING id
     ), new_event AS (
-      INSERT INTO outbox_events (id, type, version, workspace_id, project_id, environment_id, data, created_at)
+      INSERT INTO outbox_events (id, type, version, workspace_id, project_id, environment_id, subject_id, data, created_at)
       SELECT ${randomUUID()}::uuid, 'account_quote.created', 1, ${principal.workspaceId}::uuid, ${principal.projectId}::uuid,
-        ${principal.environmentId}::uuid, ${JSON.stringify({ quote })}::jsonb, ${now}::timestamptz
+        ${principal.environmentId}::uuid, ${quote.quote_id}::uuid, ${JSON.stringify({ quote })}::jsonb, ${now}::timestamptz
       FROM new_quote
     )
     SELECT id::text FROM new_quote`;
@@ -182,7 +182,14 @@ export async function confirmCommitment(
     const commitment = toCommitment(created, quote.id);
     await recordEvent(
       tx,
-      { type: 'commitment.confirmed', workspaceId: principal.workspaceId, projectId: principal.projectId, environmentId: principal.environmentId, data: { commitment } },
+      {
+        type: 'commitment.confirmed',
+        workspaceId: principal.workspaceId,
+        projectId: principal.projectId,
+        environmentId: principal.environmentId,
+        subjectId: quote.id,
+        data: { commitment },
+      },
       now,
     );
     return commitment;

@@ -33,6 +33,7 @@ export async function publishBookVersion(db: Db, input: PublishInput, now: Date)
         workspaceId: version.book.project.workspaceId,
         projectId: version.book.projectId,
         environmentId: environment.id,
+        subjectId: version.id,
         data: {
           bookId: input.bookId,
           bookVersionId: version.id,

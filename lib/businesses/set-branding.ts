@@ -20,6 +20,7 @@ export async function setBranding(db: Db, principal: SessionPrincipal, businessI
         // Business events belong to the Live environment, where business routes quote.
         environmentId: access.connection?.liveEnvironmentId,
         businessId,
+        subjectId: businessId,
         data: { businessId, branding: view.branding, changedBy: principal.userId },
       },
       now,

@@ -7,6 +7,8 @@ export type DomainEvent = {
   projectId?: string | null;
   environmentId?: string | null;
   businessId?: string | null;
+  /** The resource the event is about, so that traces find its events by index. */
+  subjectId?: string | null;
   data: Record<string, unknown>;
 };
 
@@ -24,6 +26,7 @@ export async function recordEvent(db: DbOrTx, event: DomainEvent, now: Date): Pr
       projectId: event.projectId ?? null,
       environmentId: event.environmentId ?? null,
       businessId: event.businessId ?? null,
+      subjectId: event.subjectId ?? null,
       data: event.data as object,
       createdAt: now,
     },

@@ -28,6 +28,7 @@ export async function issueApiKey(
         workspaceId: project.workspaceId,
         projectId: input.projectId,
         environmentId: created.environmentId,
+        subjectId: created.apiKey.id,
         data: { apiKey: created.apiKey, createdBy: principal.userId },
       },
       now,

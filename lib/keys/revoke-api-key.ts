@@ -31,7 +31,8 @@ export async function revokeApiKey(db: Db, principal: SessionPrincipal, keyId: s
           workspaceId: key.workspace_id,
           projectId: row.projectId,
           environmentId: row.environmentId,
-          data: { apiKey, revokedBy: principal.userId },
+          subjectId: key.id,
+        data: { apiKey, revokedBy: principal.userId },
         },
         now,
       );

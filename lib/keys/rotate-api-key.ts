@@ -59,6 +59,7 @@ export async function rotateApiKey(
         workspaceId: key.workspace_id,
         projectId: old.projectId,
         environmentId: old.environmentId,
+        subjectId: old.id,
         data: { apiKey, successor: successor.apiKey, graceMinutes: input.graceMinutes, rotatedBy: principal.userId },
       },
       now,

@@ -25,6 +25,7 @@ export async function sweepRotatedKeys(db: Db, now: Date): Promise<number> {
           workspaceId: row.workspaceId,
           projectId: row.projectId,
           environmentId: row.environmentId,
+          subjectId: id,
           data: { apiKey: toApiKeyView(row, now), reason: 'rotation_grace_ended' },
         },
         now,

@@ -47,6 +47,7 @@ export async function changeBusinessMember(
         // Business events belong to the Live environment, where business routes quote.
         environmentId: access.connection?.liveEnvironmentId,
         businessId: input.businessId,
+        subjectId: view.id,
         data: { member: view, changedBy: principal.userId },
       },
       now,

@@ -42,6 +42,7 @@ export async function inviteBusinessMember(
         projectId: access.connection?.projectId,
         environmentId: access.connection?.liveEnvironmentId,
         businessId: input.businessId,
+        subjectId: member.id,
         data: { member, invitedBy: principal.userId },
       },
       now,

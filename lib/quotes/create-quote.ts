@@ -154,9 +154,9 @@ async function insertQuote(
         ${receipt.latencyMs}::int, ${receipt.createdAt}::timestamptz
       FROM new_intent
     ), new_event AS (
-      INSERT INTO outbox_events (id, type, version, workspace_id, project_id, environment_id, business_id, data, created_at)
+      INSERT INTO outbox_events (id, type, version, workspace_id, project_id, environment_id, business_id, subject_id, data, created_at)
       SELECT ${event.id}::uuid, ${event.type}, 1, ${intent.workspaceId}::uuid, ${intent.projectId}::uuid,
-        ${intent.environmentId}::uuid, ${input.scope.businessId}::uuid, ${event.data}::jsonb, ${intent.createdAt}::timestamptz
+        ${intent.environmentId}::uuid, ${input.scope.businessId}::uuid, ${intent.id}::uuid, ${event.data}::jsonb, ${intent.createdAt}::timestamptz
       FROM new_intent
     )
     SELECT id::text FROM new_intent`;

@@ -25,7 +25,7 @@ export async function traceQuote(db: DbOrTx, principal: SessionPrincipal, id: st
     db.requestLog.findUnique({ where: { requestId: stored.requestCorrelationId } }),
     db.environment.findUnique({ where: { id: stored.environmentId }, select: { kind: true } }),
     db.outboxEvent.findMany({
-      where: { data: { path: ['quoteIntent', 'id'], equals: stored.id } },
+      where: { subjectId: stored.id },
       orderBy: { seq: 'asc' },
       select: {
         id: true,

@@ -59,6 +59,7 @@ export async function sendTestEvent(db: Db, principal: SessionPrincipal, endpoin
         workspaceId: endpoint.workspaceId,
         projectId: endpoint.projectId,
         environmentId: endpoint.environmentId,
+        subjectId: endpoint.id,
         data: { endpointId: endpoint.id, environment: endpoint.environment.kind, message: 'This is a test event.' },
         createdAt: now,
         dispatchedAt: now,
