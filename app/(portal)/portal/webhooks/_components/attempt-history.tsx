@@ -7,7 +7,7 @@ import styles from './webhooks.module.css';
 
 /** Every attempt of one delivery, oldest first: when, what the endpoint answered, how fast. */
 export function AttemptHistory({ attempts, label }: { attempts: Attempt[]; label: string }) {
-  if (attempts.length === 0) return <p className="muted" style={{ margin: 0 }}>No attempts yet: the first one is made within a second or so.</p>;
+  if (attempts.length === 0) return <p className="muted" style={{ margin: 0 }}>No attempts yet.</p>;
   return (
     <div className="table-scroll">
       <table className="compact" aria-label={label}>

@@ -14,6 +14,12 @@ const COLUMNS = ['Event', 'Status', 'Attempts', 'Next attempt', 'Created', ''];
 
 export const shortId = (id: string) => id.slice(0, 8);
 
+/** When the next attempt is due; "due now" once that moment has passed. */
+export function NextAttempt({ at }: { at: string | null }) {
+  if (!at) return <span className="muted">—</span>;
+  return Date.parse(at) <= Date.now() ? <>due now</> : <>{formatTime(at)}</>;
+}
+
 /** Deliveries, newest first; each row opens to its attempt history and a Replay button. */
 export function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
@@ -26,7 +32,7 @@ export function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
 
   return (
     <div className="table-scroll">
-      <table aria-label="Deliveries">
+      <table className="compact" aria-label="Deliveries">
         <thead>
           <tr>
             {COLUMNS.map((column) => (
@@ -57,12 +63,14 @@ export function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
                     <DeliveryStatusBadge status={delivery.status} />
                   </td>
                   <td className="num">{delivery.attemptCount}</td>
-                  <td className={styles.nowrap}>{delivery.nextAttemptAt ? formatTime(delivery.nextAttemptAt) : <span className="muted">—</span>}</td>
+                  <td className={styles.nowrap}>
+                    <NextAttempt at={delivery.nextAttemptAt} />
+                  </td>
                   <td className={styles.nowrap}>{formatTime(delivery.createdAt)}</td>
                   <td>
                     <button
                       type="button"
-                      className={styles.nowrap}
+                      className={styles.expander}
                       aria-expanded={expanded}
                       aria-controls={expanded ? detailsId : undefined}
                       onClick={() => toggle(delivery.id)}

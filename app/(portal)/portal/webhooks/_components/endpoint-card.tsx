@@ -32,6 +32,8 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
     onSuccess: refresh,
   });
   const failed = [setStatus, sendTest, remove].find((m) => m.isError);
+  // A "test event queued" note from before would read as if the disabled endpoint got it.
+  const toggleStatus = () => setStatus.mutate(enabled ? 'disabled' : 'enabled', { onSuccess: () => sendTest.reset() });
 
   return (
     <article className={`card ${enabled ? '' : styles.disabledCard}`} aria-label={`Endpoint ${endpoint.url}`}>
@@ -83,7 +85,7 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
         <button type="button" aria-expanded={rotating} onClick={() => setRotating((open) => !open)}>
           Rotate secret…
         </button>
-        <button type="button" disabled={setStatus.isPending} onClick={() => setStatus.mutate(enabled ? 'disabled' : 'enabled')}>
+        <button type="button" disabled={setStatus.isPending} onClick={toggleStatus}>
           {enabled ? 'Disable' : 'Enable'}
         </button>
         <span className={styles.push}>

@@ -86,7 +86,7 @@ export function EndpointForm({
             <label key={env} className={styles.choice}>
               <input type="radio" name="environment" value={env} checked={environment === env} onChange={() => setEnvironment(env)} />
               {env === 'test' ? 'Test' : 'Live'}
-              <span className="muted">{env === 'test' ? ' — receives events of your Test keys and prices' : ' — receives events of real customers'}</span>
+              <span className="muted">{env === 'test' ? ' — events of your Test keys and prices' : ' — events of your real customers'}</span>
             </label>
           ))}
         </fieldset>
@@ -99,8 +99,9 @@ export function EndpointForm({
             {SUBSCRIBABLE.map((type) => (
               <label key={type} className={styles.choice}>
                 <input type="checkbox" checked={eventTypes.includes(type)} onChange={(e) => toggle(type, e.target.checked)} />
-                <code>{type}</code>
-                <span className="muted"> — {EVENT_TYPE_MEANING[type]}</span>
+                <span>
+                  <code>{type}</code> <span className="muted">— {EVENT_TYPE_MEANING[type]}</span>
+                </span>
               </label>
             ))}
           </div>

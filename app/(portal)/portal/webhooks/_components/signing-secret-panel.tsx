@@ -31,7 +31,8 @@ export function SigningSecretPanel({ revealed, onDone }: { revealed: RevealedSig
       {revealed.kind === 'rotated' && (
         <p>
           {overlapEnds
-            ? `Until ${formatTime(overlapEnds)} every delivery is signed with both the old and the new secret, so your receiver can switch without missing any.`
+            ? `Until ${formatTime(overlapEnds)} every delivery is signed with both the old and the new secret, ` +
+              'so your receiver can switch without missing any.'
             : 'The old secret no longer signs deliveries. Put the new one in place now.'}
         </p>
       )}

@@ -2,6 +2,7 @@
 
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '../../../_components/api';
+import { refreshInterval } from './refresh-interval';
 import { webhookQueryKeys, type Delivery, type DeliveryFilter, type Endpoint } from './types';
 
 export function useEndpoints(projectId: string) {
@@ -19,18 +20,10 @@ export function useEndpoint(endpointId: string) {
 }
 
 /**
- * While a shown delivery waits for an attempt due soon, refresh every 2 s so people see it
- * move; one waiting on a later retry (30 s to 2 h away) only needs an occasional look.
+ * GET /v1/webhook-deliveries for one endpoint, newest first, a page at a time. A disabled
+ * endpoint's pending deliveries wait until it is enabled, so there is nothing to watch.
  */
-export function refreshInterval(deliveries: Delivery[]): number | false {
-  const pending = deliveries.filter((d) => d.status === 'pending');
-  if (pending.length === 0) return false;
-  const dueSoon = pending.some((d) => !d.nextAttemptAt || Date.parse(d.nextAttemptAt) - Date.now() < 60_000);
-  return dueSoon ? 2_000 : 15_000;
-}
-
-/** GET /v1/webhook-deliveries for one endpoint, newest first, a page at a time. */
-export function useDeliveries(filter: DeliveryFilter) {
+export function useDeliveries(filter: DeliveryFilter, endpointEnabled: boolean) {
   return useInfiniteQuery({
     queryKey: webhookQueryKeys.deliveries(filter),
     initialPageParam: null as string | null,
@@ -42,7 +35,7 @@ export function useDeliveries(filter: DeliveryFilter) {
       return apiFetch<{ deliveries: Delivery[]; nextCursor: string | null }>(`/v1/webhook-deliveries?${query}`);
     },
     getNextPageParam: (page) => page.nextCursor,
-    refetchInterval: (query) => refreshInterval(query.state.data?.pages.flatMap((p) => p.deliveries) ?? []),
+    refetchInterval: (query) => endpointEnabled && refreshInterval(query.state.data?.pages.flatMap((p) => p.deliveries) ?? []),
   });
 }
 

@@ -6,8 +6,9 @@ import { Empty, ErrorMessage, Loading } from '../../../_components/ui';
 import { useUrlSelection } from '../../../_components/url-selection';
 import { DeliveryFilters, useDeliveryFilters } from '../_components/delivery-filters';
 import { DeliveryTable } from '../_components/delivery-table';
-import type { Endpoint } from '../_components/types';
-import { refreshInterval, useDeliveries, useEndpoints } from '../_components/use-webhooks';
+import type { DeliveryFilter, Endpoint } from '../_components/types';
+import { refreshInterval } from '../_components/refresh-interval';
+import { useDeliveries, useEndpoints } from '../_components/use-webhooks';
 import styles from '../_components/webhooks.module.css';
 
 export default function WebhookDeliveriesPage() {
@@ -40,7 +41,8 @@ function ProjectEndpointDeliveries({ projectId }: { projectId: string }) {
   if (endpoints.data.endpoints.length === 0) {
     return (
       <Empty>
-        This project has no webhook endpoints, so nothing has been delivered. <Link href={`/portal/webhooks?project=${projectId}`}>Add an endpoint</Link>
+        This project has no webhook endpoints, so nothing has been delivered.{' '}
+        <Link href={`/portal/webhooks?project=${projectId}`}>Add an endpoint</Link>
       </Empty>
     );
   }
@@ -72,13 +74,20 @@ function EndpointDeliveries({ endpoints }: { endpoints: Endpoint[] }) {
       {selection.requestedUnknown && (
         <p className="notice">The endpoint in the link is not one of this project’s, so {endpoint.url} is shown instead.</p>
       )}
-      <DeliveryList key={endpoint.id} endpointId={endpoint.id} status={filters.status} eventType={filters.eventType} />
+      {endpoint.status === 'disabled' && (
+        <p className="notice">This endpoint is disabled: nothing is sent to it, and its pending deliveries wait until you enable it again.</p>
+      )}
+      <DeliveryList
+        key={endpoint.id}
+        filter={{ endpointId: endpoint.id, status: filters.status, eventType: filters.eventType }}
+        endpointEnabled={endpoint.status === 'enabled'}
+      />
     </>
   );
 }
 
-function DeliveryList(filter: Parameters<typeof useDeliveries>[0]) {
-  const deliveries = useDeliveries(filter);
+function DeliveryList({ filter, endpointEnabled }: { filter: DeliveryFilter; endpointEnabled: boolean }) {
+  const deliveries = useDeliveries(filter, endpointEnabled);
   if (deliveries.isPending) return <Loading what="deliveries" />;
   if (deliveries.isError && !deliveries.data) return <ErrorMessage error={deliveries.error} />;
   const shown = deliveries.data.pages.flatMap((page) => page.deliveries);
@@ -94,7 +103,7 @@ function DeliveryList(filter: Parameters<typeof useDeliveries>[0]) {
         </Empty>
       ) : (
         <>
-          {refreshInterval(shown) && (
+          {endpointEnabled && refreshInterval(shown) && (
             <p className="hint">
               This list updates by itself while a delivery is pending.
             </p>

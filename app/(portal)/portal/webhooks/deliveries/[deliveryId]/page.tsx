@@ -6,6 +6,7 @@ import { ApiError } from '../../../../_components/api';
 import { ErrorMessage, formatTime, Loading } from '../../../../_components/ui';
 import { AttemptHistory } from '../../_components/attempt-history';
 import { DeliveryStatusBadge } from '../../_components/delivery-status';
+import { NextAttempt } from '../../_components/delivery-table';
 import { deliveriesHref, deliveryHref } from '../../_components/links';
 import { ReplayButton } from '../../_components/replay-button';
 import type { Delivery } from '../../_components/types';
@@ -69,9 +70,11 @@ function DeliveryView({ delivery }: { delivery: Delivery }) {
             </>
           )}
           <dt>Attempts</dt>
-          <dd>{delivery.attemptCount} of 5</dd>
+          <dd>{delivery.attemptCount}</dd>
           <dt>Next attempt</dt>
-          <dd>{delivery.nextAttemptAt ? formatTime(delivery.nextAttemptAt) : <span className="muted">none</span>}</dd>
+          <dd>
+            <NextAttempt at={delivery.nextAttemptAt} />
+          </dd>
           <dt>Created</dt>
           <dd>{formatTime(delivery.createdAt)}</dd>
           <dt>Delivery id</dt>
@@ -99,8 +102,11 @@ function EndpointName({ endpointId }: { endpointId: string }) {
     return <span className="mono">{deleted ? `${endpointId} (deleted)` : endpointId}</span>;
   }
   return (
-    <Link href={deliveriesHref(endpoint.data.endpoint)} className="mono">
-      {endpoint.data.endpoint.url}
-    </Link>
+    <>
+      <Link href={deliveriesHref(endpoint.data.endpoint)} className="mono">
+        {endpoint.data.endpoint.url}
+      </Link>
+      {endpoint.data.endpoint.status === 'disabled' && <span className="muted"> (disabled: pending deliveries wait until it is enabled)</span>}
+    </>
   );
 }
