@@ -227,7 +227,7 @@ test('deliveries of an endpoint page by cursor and filter by status', async ({ p
   await page.getByRole('button', { name: 'Show older deliveries' }).click();
   await expect(deliveryRows(page)).toHaveCount(27);
   await expect(page.getByRole('button', { name: 'Show older deliveries' })).toHaveCount(0);
-  await deliveryRows(page).last().getByRole('button', { name: 'Show attempts' }).click();
+  await deliveryRows(page).last().getByRole('button', { name: 'Show attempts' }).press('Enter');
   await expect(page.getByText('No attempts yet')).toBeVisible();
   await screenshot(page, 'webhooks-deliveries-paged');
 

@@ -57,7 +57,10 @@ function ProjectEndpoints({ projectId, projectName }: { projectId: string; proje
       {adding && (
         <EndpointForm
           projectId={projectId}
-          onCancel={() => setAdding(false)}
+          onCancel={() => {
+            setAdding(false);
+            headingRef.current?.focus();
+          }}
           onCreated={(created) => {
             setAdding(false);
             setRevealed(created);
