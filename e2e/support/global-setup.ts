@@ -1,6 +1,7 @@
 import { startHarness } from './harness';
 
-// Values put on process.env here are inherited by the test workers.
+// Values put on process.env here and in startHarness (the webhook test CA and keys) are
+// inherited by the test workers.
 export default async function globalSetup() {
   const harness = await startHarness();
   process.env.APP_URL = harness.appUrl;

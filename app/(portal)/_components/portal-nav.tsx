@@ -9,6 +9,7 @@ const LINKS = [
   ['/portal/members', 'Members'],
   ['/portal/branding', 'Branding'],
   ['/portal/api-keys', 'API keys'],
+  ['/portal/webhooks', 'Webhooks'],
   ['/portal/books', 'Price books'],
   ['/portal/request-logs', 'Request log'],
   ['/portal/traces', 'Quote traces'],

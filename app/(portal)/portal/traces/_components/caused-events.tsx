@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import { formatTime } from '../../../_components/ui';
 import type { QuoteTrace } from './use-quote-trace';
 
@@ -41,6 +42,9 @@ function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
           <th className="num">Attempts</th>
           <th>Next attempt</th>
           <th>Created</th>
+          <th>
+            <span className="sr-only">Details</span>
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -53,6 +57,9 @@ function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
             <td className="num">{d.attemptCount}</td>
             <td>{d.nextAttemptAt ? formatTime(d.nextAttemptAt) : <span className="muted">none</span>}</td>
             <td>{formatTime(d.createdAt)}</td>
+            <td>
+              <Link href={`/portal/webhooks/deliveries/${d.id}`}>Details</Link>
+            </td>
           </tr>
         ))}
       </tbody>

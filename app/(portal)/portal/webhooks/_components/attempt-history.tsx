@@ -1,0 +1,45 @@
+'use client';
+
+import { HttpStatus } from '../../../_components/http-status';
+import { formatTime } from '../../../_components/ui';
+import type { Attempt } from './types';
+import styles from './webhooks.module.css';
+
+/** Every attempt of one delivery, oldest first: when, what the endpoint answered, how fast. */
+export function AttemptHistory({ attempts, label }: { attempts: Attempt[]; label: string }) {
+  if (attempts.length === 0) return <p className="muted" style={{ margin: 0 }}>No attempts yet.</p>;
+  return (
+    <div className="table-scroll">
+      <table className="compact" aria-label={label}>
+        <thead>
+          <tr>
+            <th className="num">#</th>
+            <th>Time</th>
+            <th>Answer</th>
+            <th className="num">Latency</th>
+            <th>Error</th>
+            <th>Response</th>
+          </tr>
+        </thead>
+        <tbody>
+          {attempts.map((attempt) => (
+            <tr key={attempt.number}>
+              <td className="num">{attempt.number}</td>
+              <td className={styles.nowrap}>{formatTime(attempt.startedAt)}</td>
+              <td>{attempt.responseStatus === null ? <span className="muted">none</span> : <HttpStatus status={attempt.responseStatus} />}</td>
+              <td className={`num ${styles.nowrap}`}>{attempt.latencyMs} ms</td>
+              <td>{attempt.error ?? <span className="muted">—</span>}</td>
+              <td>
+                {attempt.responseExcerpt ? (
+                  <pre className={`mono ${styles.excerpt}`}>{attempt.responseExcerpt}</pre>
+                ) : (
+                  <span className="muted">empty</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+'use client';
+
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { EVENT_TYPES } from '@/lib/events/catalogue';
+import type { DeliveryStatus } from './types';
+
+const STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'exhausted'];
+const STATUS_LABEL: Record<DeliveryStatus, string> = { pending: 'Pending', succeeded: 'Succeeded', exhausted: 'Exhausted' };
+
+/**
+ * The status and event-type filters, kept in the URL (`?status=&eventType=`) so a link can
+ * open the list already narrowed. Callers must sit inside a <Suspense> boundary.
+ */
+export function useDeliveryFilters() {
+  const searchParams = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const status = searchParams.get('status');
+  const eventType = searchParams.get('eventType');
+  return {
+    status: STATUSES.find((s) => s === status) ?? null,
+    eventType: EVENT_TYPES.find((t) => t === eventType) ?? null,
+    set(param: 'status' | 'eventType', value: string) {
+      const next = new URLSearchParams(searchParams.toString());
+      if (value) next.set(param, value);
+      else next.delete(param);
+      router.replace(`${pathname}?${next.toString()}`, { scroll: false });
+    },
+  };
+}
+
+export function DeliveryFilters({ filters }: { filters: ReturnType<typeof useDeliveryFilters> }) {
+  return (
+    <>
+      <div className="field">
+        <label htmlFor="delivery-status">Status</label>
+        <select id="delivery-status" value={filters.status ?? ''} onChange={(e) => filters.set('status', e.target.value)}>
+          <option value="">Any status</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {STATUS_LABEL[s]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="delivery-event-type">Event</label>
+        <select id="delivery-event-type" value={filters.eventType ?? ''} onChange={(e) => filters.set('eventType', e.target.value)}>
+          <option value="">Any event</option>
+          {EVENT_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>
+      </div>
+    </>
+  );
+}

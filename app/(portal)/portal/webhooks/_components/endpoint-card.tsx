@@ -1,0 +1,127 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useState } from 'react';
+import { apiFetch } from '../../../_components/api';
+import { ConfirmButton } from '../../../_components/confirm-button';
+import { EnvironmentBadge, ErrorMessage, formatTime } from '../../../_components/ui';
+import { deliveriesHref } from './links';
+import { RotateSecretForm } from './rotate-secret-form';
+import { webhookQueryKeys, type Delivery, type Endpoint, type RevealedSigningSecret } from './types';
+import styles from './webhooks.module.css';
+
+/** One endpoint: what it receives and how it signs, and everything that can be done to it. */
+export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRotated: (revealed: RevealedSigningSecret) => void }) {
+  const queryClient = useQueryClient();
+  const [rotating, setRotating] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: webhookQueryKeys.endpoints(endpoint.projectId) });
+  const enabled = endpoint.status === 'enabled';
+
+  const setStatus = useMutation({
+    mutationFn: (status: Endpoint['status']) =>
+      apiFetch<{ endpoint: Endpoint }>(`/v1/webhook-endpoints/${endpoint.id}`, { method: 'PATCH', body: { status } }),
+    onSuccess: refresh,
+  });
+  const sendTest = useMutation({
+    mutationFn: () => apiFetch<{ delivery: Delivery }>(`/v1/webhook-endpoints/${endpoint.id}/test-events`, { method: 'POST' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookQueryKeys.allDeliveries }),
+  });
+  const remove = useMutation({
+    mutationFn: () => apiFetch<{ endpoint: Endpoint }>(`/v1/webhook-endpoints/${endpoint.id}`, { method: 'DELETE' }),
+    onSuccess: refresh,
+  });
+  const failed = [setStatus, sendTest, remove].find((m) => m.isError);
+  // A "test event queued" note from before would read as if the disabled endpoint got it.
+  const toggleStatus = () => setStatus.mutate(enabled ? 'disabled' : 'enabled', { onSuccess: () => sendTest.reset() });
+
+  return (
+    <article className={`card ${enabled ? '' : styles.disabledCard}`} aria-label={`Endpoint ${endpoint.url}`}>
+      <div className={styles.endpointHeader}>
+        <span className={`mono ${styles.endpointUrl}`}>{endpoint.url}</span>
+        <EnvironmentBadge environment={endpoint.environment} />
+        <span className={enabled ? 'badge ok' : 'badge'}>{enabled ? 'Enabled' : 'Disabled'}</span>
+      </div>
+      {endpoint.description && <p style={{ margin: '0.25rem 0 0' }}>{endpoint.description}</p>}
+      {!enabled && <p className="muted" style={{ margin: '0.25rem 0 0' }}>Disabled: it receives nothing until you enable it again.</p>}
+
+      <dl className="facts" style={{ marginTop: '0.75rem' }}>
+        <dt>Events</dt>
+        <dd>
+          {endpoint.eventTypes.length === 0 ? (
+            'All events'
+          ) : (
+            <ul className={styles.eventList}>
+              {endpoint.eventTypes.map((type) => (
+                <li key={type}>
+                  <code>{type}</code>
+                </li>
+              ))}
+            </ul>
+          )}
+        </dd>
+        <dt>Signing secret</dt>
+        <dd>
+          <code>
+            {endpoint.secretPrefix}…{endpoint.secretLast4}
+          </code>
+          {endpoint.previousSecretExpiresAt && (
+            <span className="muted"> · the old secret also signs until {formatTime(endpoint.previousSecretExpiresAt)}</span>
+          )}
+        </dd>
+        <dt>Added</dt>
+        <dd>{formatTime(endpoint.createdAt)}</dd>
+      </dl>
+
+      <div className={styles.actions}>
+        <Link href={deliveriesHref(endpoint)} className="button" aria-label={`Deliveries of ${endpoint.url}`}>
+          Deliveries
+        </Link>
+        {enabled && (
+          <button type="button" disabled={sendTest.isPending} onClick={() => sendTest.mutate()}>
+            {sendTest.isPending ? 'Sending test event…' : 'Send test event'}
+          </button>
+        )}
+        <button type="button" aria-expanded={rotating} onClick={() => setRotating((open) => !open)}>
+          Rotate secret…
+        </button>
+        <button type="button" disabled={setStatus.isPending} onClick={toggleStatus}>
+          {enabled ? 'Disable' : 'Enable'}
+        </button>
+        <span className={styles.push}>
+          <ConfirmButton
+            label="Delete"
+            accessibleLabel={`Delete ${endpoint.url}`}
+            question="Delete this endpoint? It receives nothing more; its delivery history is kept."
+            confirmLabel="Yes, delete"
+            pending={remove.isPending}
+            onConfirm={() => remove.mutate()}
+          />
+        </span>
+      </div>
+
+      {sendTest.isSuccess && (
+        <p className={`success ${styles.inlineMessage}`} role="status">
+          Test event queued.{' '}
+          <Link href={deliveriesHref(endpoint, 'webhook.test')}>Watch its delivery</Link>
+        </p>
+      )}
+      {failed && (
+        <div className={styles.inlineMessage}>
+          <ErrorMessage error={failed.error} />
+        </div>
+      )}
+      {rotating && (
+        <RotateSecretForm
+          endpoint={endpoint}
+          onCancel={() => setRotating(false)}
+          onRotated={(revealed) => {
+            setRotating(false);
+            void refresh();
+            onRotated(revealed);
+          }}
+        />
+      )}
+    </article>
+  );
+}

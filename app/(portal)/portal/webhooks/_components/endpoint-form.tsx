@@ -1,0 +1,139 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { EVENT_TYPES, type EventType } from '@/lib/events/catalogue';
+import { ApiError, apiFetch } from '../../../_components/api';
+import { describedBy, FieldError, useFieldErrors } from '../../../_components/field-error';
+import { ErrorMessage } from '../../../_components/ui';
+import { EVENT_TYPE_MEANING, webhookQueryKeys, type Endpoint, type RevealedSigningSecret } from './types';
+import styles from './webhooks.module.css';
+
+// Test events reach the endpoint they are sent to whatever its filter says.
+const SUBSCRIBABLE = EVENT_TYPES.filter((type) => type !== 'webhook.test');
+
+/** "Add endpoint": URL, environment, event filter (none = all) and a description. */
+export function EndpointForm({
+  projectId,
+  onCreated,
+  onCancel,
+}: {
+  projectId: string;
+  onCreated: (revealed: RevealedSigningSecret) => void;
+  onCancel: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const urlRef = useRef<HTMLInputElement>(null);
+  const [url, setUrl] = useState('');
+  const [environment, setEnvironment] = useState<'test' | 'live'>('test');
+  const [eventTypes, setEventTypes] = useState<EventType[]>([]);
+  const [description, setDescription] = useState('');
+  useEffect(() => urlRef.current?.focus(), []);
+
+  const create = useMutation({
+    mutationFn: () =>
+      apiFetch<{ endpoint: Endpoint; secret: string }>('/v1/webhook-endpoints', {
+        method: 'POST',
+        body: { projectId, environment, url: url.trim(), eventTypes, ...(description.trim() ? { description: description.trim() } : {}) },
+      }),
+    // The answer holds the signing secret: let it leave the mutation cache as soon as nothing watches.
+    gcTime: 0,
+  });
+  const fieldErrors = useFieldErrors(create.error);
+  const urlProblem = fieldErrors.of('url');
+  const eventTypeProblem = create.error instanceof ApiError && Object.keys(create.error.fields).some((f) => f.startsWith('eventTypes'));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    fieldErrors.clearEdited();
+    const created = await create.mutateAsync().catch(() => null);
+    if (!created) return;
+    create.reset();
+    void queryClient.invalidateQueries({ queryKey: webhookQueryKeys.endpoints(projectId) });
+    onCreated({ kind: 'created', endpoint: created.endpoint, secret: created.secret });
+  };
+  const toggle = (type: EventType, on: boolean) =>
+    setEventTypes((current) => SUBSCRIBABLE.filter((t) => (t === type ? on : current.includes(t))));
+
+  return (
+    <form className="card" onSubmit={submit} noValidate aria-labelledby="add-endpoint-heading">
+      <h2 id="add-endpoint-heading">Add an endpoint</h2>
+      <fieldset className={styles.plainFieldset} disabled={create.isPending}>
+        <div className="field">
+          <label htmlFor="endpoint-url">URL</label>
+          <input
+            ref={urlRef}
+            id="endpoint-url"
+            type="url"
+            inputMode="url"
+            value={url}
+            onChange={(e) => {
+              setUrl(e.target.value);
+              fieldErrors.markEdited('url');
+            }}
+            placeholder="https://example.com/hooks/quotes"
+            className={`mono ${styles.wideInput}`}
+            spellCheck={false}
+            autoComplete="off"
+            {...describedBy('endpoint-url-error', urlProblem)}
+          />
+          <span className="hint">Your server’s address for deliveries. It must start with https://.</span>
+          <FieldError id="endpoint-url-error" messages={urlProblem} explanation={urlProblem && `This URL ${urlProblem.join('; ')}.`} />
+        </div>
+        <fieldset className={styles.choiceGroup}>
+          <legend>Environment</legend>
+          {(['test', 'live'] as const).map((env) => (
+            <label key={env} className={styles.choice}>
+              <input type="radio" name="environment" value={env} checked={environment === env} onChange={() => setEnvironment(env)} />
+              {env === 'test' ? 'Test' : 'Live'}
+              <span className="muted">{env === 'test' ? ' — events of your Test keys and prices' : ' — events of your real customers'}</span>
+            </label>
+          ))}
+        </fieldset>
+        <fieldset className={styles.choiceGroup}>
+          <legend>Events</legend>
+          <p className="hint" style={{ margin: '0 0 0.4rem' }}>
+            Leave all unticked to receive every event. Test events you send always arrive.
+          </p>
+          <div className={styles.eventChoices}>
+            {SUBSCRIBABLE.map((type) => (
+              <label key={type} className={styles.choice}>
+                <input type="checkbox" checked={eventTypes.includes(type)} onChange={(e) => toggle(type, e.target.checked)} />
+                <span>
+                  <code>{type}</code> <span className="muted">— {EVENT_TYPE_MEANING[type]}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+          {eventTypeProblem && <p className="field-error">The service does not know one of these event types. Reload the page and try again.</p>}
+        </fieldset>
+        <div className="field">
+          <label htmlFor="endpoint-description">Description (optional)</label>
+          <input
+            id="endpoint-description"
+            type="text"
+            value={description}
+            onChange={(e) => {
+              setDescription(e.target.value);
+              fieldErrors.markEdited('description');
+            }}
+            maxLength={500}
+            placeholder="e.g. CRM sync"
+            className={styles.wideInput}
+            {...describedBy('endpoint-description-error', fieldErrors.of('description'))}
+          />
+          <FieldError id="endpoint-description-error" messages={fieldErrors.of('description')} />
+        </div>
+        {create.isError && !fieldErrors.any && <ErrorMessage error={create.error} />}
+        <div className="row">
+          <button type="submit" className="primary">
+            {create.isPending ? 'Adding…' : 'Add endpoint'}
+          </button>
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      </fieldset>
+    </form>
+  );
+}

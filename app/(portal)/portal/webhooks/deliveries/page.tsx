@@ -1,0 +1,128 @@
+'use client';
+
+import Link from 'next/link';
+import { ProjectScope, type ProjectInWorkspace } from '../../../_components/project-scope';
+import { Empty, ErrorMessage, Loading } from '../../../_components/ui';
+import { useUrlSelection } from '../../../_components/url-selection';
+import { DeliveryFilters, useDeliveryFilters } from '../_components/delivery-filters';
+import { DeliveryTable } from '../_components/delivery-table';
+import type { DeliveryFilter, Endpoint } from '../_components/types';
+import { refreshInterval } from '../_components/refresh-interval';
+import { useDeliveries, useEndpoints } from '../_components/use-webhooks';
+import styles from '../_components/webhooks.module.css';
+
+export default function WebhookDeliveriesPage() {
+  return (
+    <>
+      <p style={{ marginTop: 0 }}>
+        <Link href="/portal/webhooks">← Webhooks</Link>
+      </p>
+      <h1>Webhook deliveries</h1>
+      <p className="muted">
+        Each event sent to an endpoint is one delivery. A failed attempt is retried after 30 seconds, 5 minutes, 30 minutes and 2
+        hours; after the fifth failure the delivery is exhausted and only a replay sends it again.
+      </p>
+      <ProjectScope>{(selected) => <ProjectDeliveries {...selected} />}</ProjectScope>
+    </>
+  );
+}
+
+function ProjectDeliveries({ workspace, project }: ProjectInWorkspace) {
+  if (!workspace.permissions.includes('webhooks:manage')) {
+    return <p className="notice">Seeing webhook deliveries needs the workspace permission “webhooks:manage”. Ask a workspace admin.</p>;
+  }
+  return <ProjectEndpointDeliveries projectId={project.id} />;
+}
+
+function ProjectEndpointDeliveries({ projectId }: { projectId: string }) {
+  const endpoints = useEndpoints(projectId);
+  if (endpoints.isPending) return <Loading what="endpoints" />;
+  if (endpoints.isError) return <ErrorMessage error={endpoints.error} />;
+  if (endpoints.data.endpoints.length === 0) {
+    return (
+      <Empty>
+        This project has no webhook endpoints, so nothing has been delivered.{' '}
+        <Link href={`/portal/webhooks?project=${projectId}`}>Add an endpoint</Link>
+      </Empty>
+    );
+  }
+  return <EndpointDeliveries endpoints={endpoints.data.endpoints} />;
+}
+
+function EndpointDeliveries({ endpoints }: { endpoints: Endpoint[] }) {
+  const selection = useUrlSelection(
+    'endpoint',
+    endpoints.map((e) => e.id),
+  );
+  const filters = useDeliveryFilters();
+  const endpoint = endpoints.find((e) => e.id === selection.selectedId)!;
+  return (
+    <>
+      <div className={styles.filters}>
+        <div className="field">
+          <label htmlFor="endpoint-picker">Endpoint</label>
+          <select id="endpoint-picker" value={endpoint.id} onChange={(e) => selection.select(e.target.value)}>
+            {endpoints.map((e) => (
+              <option key={e.id} value={e.id}>
+                {endpointLabel(e)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <DeliveryFilters filters={filters} />
+      </div>
+      {selection.requestedUnknown && (
+        <p className="notice">The endpoint in the link is not one of this project’s, so {endpoint.url} is shown instead.</p>
+      )}
+      {endpoint.status === 'disabled' && (
+        <p className="notice">This endpoint is disabled: nothing is sent to it, and its pending deliveries wait until you enable it again.</p>
+      )}
+      <DeliveryList
+        key={endpoint.id}
+        filter={{ endpointId: endpoint.id, status: filters.status, eventType: filters.eventType }}
+        endpointEnabled={endpoint.status === 'enabled'}
+      />
+    </>
+  );
+}
+
+function DeliveryList({ filter, endpointEnabled }: { filter: DeliveryFilter; endpointEnabled: boolean }) {
+  const deliveries = useDeliveries(filter, endpointEnabled);
+  if (deliveries.isPending) return <Loading what="deliveries" />;
+  if (deliveries.isError && !deliveries.data) return <ErrorMessage error={deliveries.error} />;
+  const shown = deliveries.data.pages.flatMap((page) => page.deliveries);
+  const filtered = filter.status !== null || filter.eventType !== null;
+  return (
+    <section aria-label="Deliveries of the endpoint">
+      {deliveries.isError && <ErrorMessage error={deliveries.error} />}
+      {shown.length === 0 ? (
+        <Empty>
+          {filtered
+            ? 'No deliveries of this endpoint match these filters.'
+            : 'Nothing has been sent to this endpoint yet. Send a test event from the Webhooks page to see a delivery here.'}
+        </Empty>
+      ) : (
+        <>
+          {endpointEnabled && refreshInterval(shown) && (
+            <p className="hint">
+              This list updates by itself while a delivery is pending.
+            </p>
+          )}
+          <DeliveryTable deliveries={shown} />
+          {deliveries.hasNextPage && (
+            <p>
+              <button type="button" disabled={deliveries.isFetchingNextPage} onClick={() => void deliveries.fetchNextPage()}>
+                {deliveries.isFetchingNextPage ? 'Loading older deliveries…' : 'Show older deliveries'}
+              </button>
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function endpointLabel(endpoint: Endpoint): string {
+  const environment = endpoint.environment === 'live' ? 'Live' : 'Test';
+  return `${endpoint.url} (${environment}${endpoint.status === 'disabled' ? ', disabled' : ''})`;
+}

@@ -1,0 +1,247 @@
+import { createHmac } from 'node:crypto';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+import { startReceiver, type Behaviour, type Received, type Receiver } from '../../lib/testing/https-receiver';
+import { appUrl, screenshot, sessionToken, signIn } from '../support/portal';
+
+const windowCleaning = {
+  offeringId: 'window_cleaning',
+  factors: { home_size: 'medium', storeys: '2', frequency: 'monthly', access: 'difficult' },
+};
+
+async function quoteWithLiveKey(tenant: Tenant): Promise<string> {
+  const res = await fetch(`${appUrl()}/v1/quotes`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tenant.keys.live}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ businessId: tenant.businessId, bookId: tenant.bookId, ...windowCleaning }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { data: { quoteIntent: { id: string } } }).data.quoteIntent.id;
+}
+
+const header = (request: Received, name: string) => String(request.headers[name.toLowerCase()] ?? '');
+const eventOf = (request: Received) => JSON.parse(request.rawBody) as { id: string; type: string; data: Record<string, unknown> };
+
+/** The v1 values of a delivery's Service-Signature, each checked here without the service's code. */
+function signaturesOf(request: Received) {
+  const parts = header(request, 'Service-Signature').split(',').map((part) => part.split('='));
+  const t = parts.find(([key]) => key === 't')?.[1] ?? '';
+  expect(Math.abs(Date.now() / 1000 - Number(t))).toBeLessThan(300);
+  const v1 = parts.filter(([key]) => key === 'v1').map(([, value]) => value);
+  const hmac = (secret: string) => createHmac('sha256', secret).update(`${t}.${request.rawBody}`).digest('hex');
+  return { v1, signedWith: (secret: string) => v1.includes(hmac(secret)) };
+}
+
+/** The first request whose envelope passes `match`, once the receiver has it. */
+async function receivedWhere(receiver: Receiver, match: (request: Received) => boolean): Promise<Received> {
+  await expect.poll(() => receiver.received.some(match), { timeout: 15_000 }).toBe(true);
+  return receiver.received.find(match)!;
+}
+
+/** The signing secret in the panel, after checking the panel has focus; "Done" then forgets it. */
+async function takeSigningSecret(page: Page, heading: RegExp, screenshotName: string) {
+  const panel = page.getByRole('region', { name: heading });
+  await expect(panel).toBeFocused();
+  await expect(panel).toContainText('it will not be shown again');
+  const secret = await panel.getByLabel('Signing secret').inputValue();
+  expect(secret).toMatch(/^whsec_/);
+  await panel.getByRole('button', { name: 'Copy' }).click();
+  await expect(panel.getByText('Copied to your clipboard.')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  await screenshot(page, screenshotName);
+  await panel.getByRole('button', { name: 'Done, I have stored it' }).click();
+  await expect(panel).toHaveCount(0);
+  expect(await page.content()).not.toContain(secret);
+  return secret;
+}
+
+const masked = (secret: string) => `${secret.slice(0, 10)}…${secret.slice(-4)}`;
+const endpointCard = (page: Page, receiver: Receiver) => page.getByRole('article', { name: `Endpoint ${receiver.url}` });
+const deliveryRows = (page: Page): Locator => page.getByRole('table', { name: 'Deliveries' }).locator('tbody > tr[aria-label]');
+
+let receiver: Receiver | undefined;
+test.afterEach(async () => {
+  await receiver?.stop();
+  receiver = undefined;
+});
+
+test('a Live endpoint gets signed deliveries; a failure is replayed; rotation signs twice; disabled gets nothing', async ({ page, context }) => {
+  test.setTimeout(150_000);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: appUrl() });
+  let answer: Behaviour = 500;
+  receiver = await startReceiver(() => answer);
+  const tenant = await createTenant();
+  const manager = await createPerson(tenant, { permissions: ['webhooks:manage'] });
+
+  await signIn(page, manager.email, `/portal/webhooks?project=${tenant.projectId}`);
+  await expect(page.getByText('This project has no webhook endpoints yet.')).toBeVisible();
+  await screenshot(page, 'webhooks-empty');
+
+  // Add: a plain-http URL is refused in place; the fix clears the message.
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(page.getByLabel('URL', { exact: true })).toBeFocused();
+  await page.getByLabel('URL', { exact: true }).fill(receiver.url.replace('https:', 'http:'));
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(page.getByText('This URL must use https://.')).toBeVisible();
+  await expect(page.getByLabel('URL', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await screenshot(page, 'webhooks-add-refused');
+  await page.getByLabel('URL', { exact: true }).fill(receiver.url);
+  await expect(page.getByText('This URL must use https://.')).toHaveCount(0);
+  await page.getByRole('radio', { name: /^Live/ }).check();
+  await page.getByLabel('Description (optional)').fill('Browser test receiver');
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+
+  const secret = await takeSigningSecret(page, /signing secret of your new Live endpoint/, 'webhooks-secret-created');
+  const card = endpointCard(page, receiver);
+  await expect(card).toContainText('All events');
+  await expect(card).toContainText('Enabled');
+  await expect(card).toContainText(masked(secret));
+  await expect(card.getByText('Live', { exact: true })).toBeVisible();
+
+  // A test event: the receiver refuses it (500); the signature checks out with the secret.
+  await card.getByRole('button', { name: 'Send test event' }).click();
+  await expect(card.getByRole('status')).toContainText('Test event queued.');
+  const refused = await receivedWhere(receiver, (r) => eventOf(r).type === 'webhook.test');
+  expect(header(refused, 'Service-Event-Id')).toBe(eventOf(refused).id);
+  expect(signaturesOf(refused).v1).toHaveLength(1);
+  expect(signaturesOf(refused).signedWith(secret)).toBe(true);
+  await screenshot(page, 'webhooks-endpoint');
+
+  await card.getByRole('link', { name: 'Watch its delivery' }).click();
+  await expect(page.getByRole('heading', { name: 'Webhook deliveries' })).toBeVisible();
+  await expect(page.getByLabel('Event', { exact: true })).toHaveValue('webhook.test');
+  const original = deliveryRows(page).first();
+  await expect(original).toContainText('Pending');
+  await expect(original.locator('td').nth(2)).toHaveText('1');
+  await original.getByRole('button', { name: 'Show attempts' }).click();
+  const firstAttempts = page.getByRole('table', { name: /^Attempts of delivery/ });
+  await expect(firstAttempts).toContainText('500');
+  await expect(firstAttempts).toContainText('answered 500');
+  await expect(firstAttempts).toContainText('receiver says no');
+  await screenshot(page, 'webhooks-deliveries-failed');
+
+  // Replay: the receiver now accepts; the new delivery is linked to the original and succeeds.
+  answer = 200;
+  await page.getByRole('button', { name: 'Replay' }).click();
+  await expect(page.getByText('Replay queued as a new delivery.')).toBeVisible();
+  const replayed = await receivedWhere(receiver, (r) => r !== refused && header(r, 'Service-Event-Id') === header(refused, 'Service-Event-Id'));
+  expect(header(replayed, 'Service-Delivery-Id')).not.toBe(header(refused, 'Service-Delivery-Id'));
+  expect(signaturesOf(replayed).signedWith(secret)).toBe(true);
+  const replayRow = deliveryRows(page).filter({ hasText: 'replay of delivery' });
+  await expect(replayRow).toContainText('Succeeded'); // the list refreshes by itself while one is pending
+  await screenshot(page, 'webhooks-deliveries-replayed');
+  await page.getByRole('link', { name: 'Open the replay' }).click();
+  await expect(page.getByRole('heading', { name: 'Delivery of webhook.test' })).toBeVisible();
+  await expect(page.getByText('Succeeded', { exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: header(refused, 'Service-Delivery-Id') })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Attempts' })).toContainText('200');
+  await expect(page.getByRole('link', { name: receiver.url })).toBeVisible();
+  await screenshot(page, 'webhooks-delivery-page');
+
+  // A real quote with the Live key: its quote_intent.succeeded event reaches the receiver and its trace.
+  const quoteId = await quoteWithLiveKey(tenant);
+  const quoted = await receivedWhere(receiver, (r) => eventOf(r).type === 'quote_intent.succeeded');
+  expect(signaturesOf(quoted).signedWith(secret)).toBe(true);
+  await page.goto(`${appUrl()}/portal/traces/${quoteId}`);
+  const quoteEvent = page.getByRole('article', { name: 'Event quote_intent.succeeded' });
+  await expect(async () => {
+    await page.reload();
+    await expect(quoteEvent.getByRole('table', { name: 'Webhook deliveries' })).toContainText('succeeded', { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  await screenshot(page, 'webhooks-quote-trace');
+
+  // Rotate with the default overlap of 24 hours: the next delivery carries a v1 for each secret.
+  await page.goto(`${appUrl()}/portal/webhooks?project=${tenant.projectId}`);
+  await card.getByRole('button', { name: 'Rotate secret…' }).click();
+  const overlap = page.getByLabel('Keep the old secret signing for');
+  await expect(overlap).toBeFocused();
+  await expect(overlap).toHaveValue(String(24 * 60));
+  await screenshot(page, 'webhooks-rotate');
+  await page.getByRole('button', { name: 'Rotate secret', exact: true }).click();
+  await expect(page.getByText(/every delivery is signed with both the old and the new secret/)).toBeVisible();
+  const rotatedSecret = await takeSigningSecret(page, /new signing secret of 127\.0\.0\.1/, 'webhooks-secret-rotated');
+  expect(rotatedSecret).not.toBe(secret);
+  await expect(card).toContainText(masked(rotatedSecret));
+  await expect(card).toContainText('the old secret also signs until');
+  const before = receiver.received.length;
+  await card.getByRole('button', { name: 'Send test event' }).click();
+  const duringOverlap = await receivedWhere(receiver, (r) => receiver!.received.indexOf(r) >= before && eventOf(r).type === 'webhook.test');
+  expect(signaturesOf(duringOverlap).v1).toHaveLength(2);
+  expect(signaturesOf(duringOverlap).signedWith(rotatedSecret)).toBe(true);
+  expect(signaturesOf(duringOverlap).signedWith(secret)).toBe(true);
+
+  // Disabled: a quote's event is fanned out to nobody and nothing reaches the receiver.
+  await card.getByRole('button', { name: 'Disable' }).click();
+  await expect(card).toContainText('Disabled: it receives nothing until you enable it again.');
+  await expect(card.getByRole('button', { name: 'Send test event' })).toHaveCount(0);
+  await screenshot(page, 'webhooks-disabled');
+  const whileDisabled = await quoteWithLiveKey(tenant);
+  const event = () =>
+    testDb().outboxEvent.findFirst({
+      where: { data: { path: ['quoteIntent', 'id'], equals: whileDisabled } },
+      select: { id: true, dispatchedAt: true },
+    });
+  await expect.poll(async () => (await event())?.dispatchedAt ?? null, { timeout: 10_000 }).not.toBeNull();
+  const { id: disabledEventId } = (await event())!;
+  expect(await testDb().webhookDelivery.count({ where: { eventId: disabledEventId } })).toBe(0);
+  await page.waitForTimeout(1_000); // several runner ticks
+  expect(receiver.received.filter((r) => header(r, 'Service-Event-Id') === disabledEventId)).toHaveLength(0);
+
+  // Delete, after confirming: the endpoint leaves the list.
+  await card.getByRole('button', { name: `Delete ${receiver.url}` }).click();
+  await expect(page.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.getByRole('button', { name: 'Yes, delete' }).click();
+  await expect(card).toHaveCount(0);
+  await expect(page.getByText('This project has no webhook endpoints yet.')).toBeVisible();
+});
+
+test('deliveries of an endpoint page by cursor and filter by status', async ({ page }) => {
+  const tenant = await createTenant();
+  const manager = await createPerson(tenant, { permissions: ['webhooks:manage'] });
+  await signIn(page, manager.email, `/portal/webhooks/deliveries?project=${tenant.projectId}`);
+  await expect(page.getByText('This project has no webhook endpoints, so nothing has been delivered.')).toBeVisible();
+
+  // A disabled endpoint keeps its test deliveries pending: 27 of them, more than one page.
+  const token = await sessionToken(page);
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${appUrl()}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  const created = await call('POST', '/v1/webhook-endpoints', {
+    projectId: tenant.projectId,
+    environment: 'test',
+    url: 'https://hooks.example.com/q',
+  });
+  expect(created.status).toBe(201);
+  const endpointId = created.body.data.endpoint.id as string;
+  expect((await call('PATCH', `/v1/webhook-endpoints/${endpointId}`, { status: 'disabled' })).status).toBe(200);
+  for (let i = 0; i < 27; i++) expect((await call('POST', `/v1/webhook-endpoints/${endpointId}/test-events`)).status).toBe(201);
+
+  await page.reload();
+  await expect(page.getByLabel('Endpoint', { exact: true })).toHaveValue(endpointId);
+  await expect(page.getByLabel('Endpoint', { exact: true })).toContainText('https://hooks.example.com/q (Test, disabled)');
+  await expect(page.getByText('This endpoint is disabled: nothing is sent to it')).toBeVisible();
+  await expect(deliveryRows(page)).toHaveCount(25);
+  await page.getByRole('button', { name: 'Show older deliveries' }).click();
+  await expect(deliveryRows(page)).toHaveCount(27);
+  await expect(page.getByRole('button', { name: 'Show older deliveries' })).toHaveCount(0);
+  await deliveryRows(page).last().getByRole('button', { name: 'Show attempts' }).press('Enter');
+  await expect(page.getByText('No attempts yet')).toBeVisible();
+  await screenshot(page, 'webhooks-deliveries-paged');
+
+  await page.getByLabel('Status', { exact: true }).selectOption('succeeded');
+  await expect(page).toHaveURL(/status=succeeded/);
+  await expect(page.getByText('No deliveries of this endpoint match these filters.')).toBeVisible();
+});
+
+test('without webhooks:manage the page says who can help', async ({ page }) => {
+  const tenant = await createTenant();
+  const reader = await createPerson(tenant, { permissions: ['logs:read'] });
+  await signIn(page, reader.email, '/portal/webhooks');
+  await expect(page.getByText('needs the workspace permission “webhooks:manage”')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add endpoint' })).toHaveCount(0);
+  await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Webhooks' }).click();
+  await expect(page.getByRole('link', { name: 'Webhooks' })).toHaveAttribute('aria-current', 'page');
+});
