@@ -21,11 +21,12 @@ export const EVENT_TYPE_MEANING: Record<EventType, string> = {
   'api_key.created': 'an API key was created',
   'api_key.rotated': 'an API key was rotated',
   'api_key.revoked': 'an API key stopped working',
+  'business_member.invited': 'someone was invited to a business (Live only)',
   'business_member.updated': 'a member’s role changed (Live only)',
   'business_member.removed': 'a member was removed (Live only)',
   'business.branding_updated': 'the hosted page’s branding changed (Live only)',
-  'account_quote.created': 'reserved: not sent yet',
-  'commitment.confirmed': 'reserved: not sent yet',
+  'account_quote.created': 'an integration stored a quote (account surface)',
+  'commitment.confirmed': 'a commitment was confirmed on a quote (Live only)',
   'webhook.test': 'a test event you sent',
 };
 
