@@ -6,7 +6,7 @@ import { runWebhookJobs } from '../../lib/jobs/run-jobs';
 import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
 import { startReceiver, type Behaviour, type Received, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
-import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../lib/webhooks/deliver-due-webhooks';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
 import { replayDelivery, sendTestEvent } from '../../lib/webhooks/manage-deliveries';
 import { createEndpoint, rotateEndpointSecret, updateEndpoint } from '../../lib/webhooks/manage-endpoints';
 
@@ -123,26 +123,49 @@ describe('webhook delivery', () => {
     await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
   });
 
-  it('counts a closed connection and a 10-second silence as failures', async () => {
-    const r = await receiver((i) => (i === 0 ? 'close' : 'hang'));
-    const { endpoint } = await endpointFor(r, { eventTypes: ['webhook.test'] });
-    const first = await sendTestEvent(db, admin.principal, endpoint.id, T0);
-    await runWebhookJobs(db, T0);
+  it('counts a 10-second silence and a closed connection as failures, stamping each attempt when it is sent', async () => {
+    const r = await receiver((i) => (i === 0 ? 'hang' : 'close'));
+    const { endpoint, secret } = await endpointFor(r, { eventTypes: ['webhook.test'] });
+    const silent = await sendTestEvent(db, admin.principal, endpoint.id, T0);
+    const dropped = await sendTestEvent(db, admin.principal, endpoint.id, T0);
     const started = Date.now();
-    const second = await sendTestEvent(db, admin.principal, endpoint.id, T0);
-    await runWebhookJobs(db, T0);
+    await runWebhookJobs(db, T0); // one pass: the two are sent one after the other
     expect(Date.now() - started).toBeGreaterThanOrEqual(9_900);
-    const attempts = await db.webhookAttempt.findMany({ where: { deliveryId: { in: [first.id, second.id] } }, orderBy: { startedAt: 'asc' } });
-    const byDelivery = Object.fromEntries(attempts.map((a) => [a.deliveryId, a]));
-    expect(byDelivery[first.id]).toMatchObject({ responseStatus: null });
-    expect(byDelivery[first.id].error).toMatch(/socket hang up|ECONNRESET/);
-    expect(byDelivery[second.id]).toMatchObject({ responseStatus: null, error: 'no answer within 10 s' });
-    expect(byDelivery[second.id].latencyMs).toBeGreaterThanOrEqual(9_900);
-    const pending = await db.webhookDelivery.findUniqueOrThrow({ where: { id: second.id } });
+    const [first] = await db.webhookAttempt.findMany({ where: { deliveryId: silent.id } });
+    const [second] = await db.webhookAttempt.findMany({ where: { deliveryId: dropped.id } });
+    expect(first).toMatchObject({ responseStatus: null, error: 'no answer within 10 s', startedAt: T0 });
+    expect(first.latencyMs).toBeGreaterThanOrEqual(9_900);
+    expect(second.responseStatus).toBeNull();
+    expect(second.error).toMatch(/socket hang up|ECONNRESET/);
+    // sent ten seconds into the pass, and signed with that time, not the pass's start
+    expect(second.startedAt.getTime() - T0.getTime()).toBeGreaterThanOrEqual(9_900);
+    const t = Number(/t=(\d+)/.exec(String(r.received[1].headers['service-signature']))![1]);
+    expect(t).toBe(Math.floor(second.startedAt.getTime() / 1000));
+    expect(signedBy(r.received[1], secret)).toBe(true);
+    const pending = await db.webhookDelivery.findUniqueOrThrow({ where: { id: silent.id } });
     expect(pending).toMatchObject({ status: 'pending', attemptCount: 1 });
     expect(pending.nextAttemptAt!.getTime() - T0.getTime()).toBe(30_000);
     await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
   }, 30_000);
+
+  it('claims at most ten deliveries of one endpoint at a time, and skips endpoints still being sent to', async () => {
+    const slow = await receiver();
+    const other = await receiver();
+    const a = (await endpointFor(slow, { eventTypes: ['webhook.test'] })).endpoint;
+    const b = (await endpointFor(other, { eventTypes: ['webhook.test'] })).endpoint;
+    for (let i = 0; i < 12; i++) await sendTestEvent(db, admin.principal, a.id, T0);
+    await sendTestEvent(db, admin.principal, b.id, T0);
+    const groups = await claimDueDeliveries(db, T0, { busyEndpoints: [] });
+    expect(groups.map((g) => [g.endpointId, g.deliveryIds.length]).sort()).toEqual([[a.id, 10], [b.id, 1]].sort());
+    // the claimed ones are leased: a second claim gets only the rest, and none of a busy endpoint's
+    expect(await claimDueDeliveries(db, T0, { busyEndpoints: [a.id] })).toEqual([]);
+    const rest = await claimDueDeliveries(db, T0, { busyEndpoints: [] });
+    expect(rest.map((g) => [g.endpointId, g.deliveryIds.length])).toEqual([[a.id, 2]]);
+    for (const group of [...groups, ...rest]) await deliverGroup(db, group, T0);
+    expect(slow.received).toHaveLength(12);
+    expect(other.received).toHaveLength(1);
+    for (const endpoint of [a, b]) await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+  });
 
   it('replays a delivery as a new one linked to the original, which never changes', async () => {
     let healthy = false;
