@@ -116,7 +116,7 @@ export async function createAccountQuote(
       INSERT INTO account_quotes (id, project_id, environment_id, book_version_id, idempotency_key, request_fingerprint,
         state, disposition, low_cents, high_cents, response, api_key_id, created_at)
       VALUES (${quote.quote_id}::uuid, ${principal.projectId}::uuid, ${principal.environmentId}::uuid, ${quote.book.version_id}::uuid,
-        ${input.idempotencyKey}, ${fingerprint}, ${state}, ${disposition}, ${quote.total.low_cents}::int, ${quote.total.high_cents}::int,
+        ${input.idempotencyKey}, ${fingerprint}, ${state}, ${disposition}, ${quote.total.low_cents}::bigint, ${quote.total.high_cents}::bigint,
         ${JSON.stringify(quote)}::jsonb, ${principal.keyId}::uuid, ${now}::timestamptz)
       ON CONFLICT (environment_id, idempotency_key) DO NOTHING
       RETURNING id

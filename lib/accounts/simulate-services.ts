@@ -1,5 +1,5 @@
 import type { PublishedVersion } from '../books/published-version';
-import { evaluateRange, type ServiceRange } from '../pricing/simulate';
+import { MAX_COMBINATIONS, MAX_EVALUATIONS_PER_REQUEST, evaluateRange, type ServiceRange } from '../pricing/simulate';
 import type { Simulation, SimulationRequest } from './account-schemas';
 
 /**
@@ -15,7 +15,12 @@ export function simulateServices(book: { key: string; version: PublishedVersion 
     };
   }
   const { artifact } = book.version.book;
-  const results = request.services.map((s) => ({ service: s.service, range: evaluateRange(book.version.book, s.service, s.selections) }));
+  let budget = MAX_EVALUATIONS_PER_REQUEST;
+  const results = request.services.map((s) => {
+    const range = evaluateRange(book.version.book, s.service, s.selections, Math.min(MAX_COMBINATIONS, budget));
+    if (range.status === 'priced') budget -= range.combinations;
+    return { service: s.service, range };
+  });
   const priced = results.filter((r): r is { service: string; range: Extract<ServiceRange, { status: 'priced' }> } => r.range.status === 'priced');
   const failures = results.filter((r) => r.range.status === 'failed');
   const hardFailure = failures.find((r) => r.range.status === 'failed' && r.range.code !== 'too_many_unknowns');

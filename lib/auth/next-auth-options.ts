@@ -34,6 +34,8 @@ function oidcProvider(): OAuthConfig<OidcClaims> {
     },
     profile(p) {
       if (!p.email) throw new Error('The identity provider did not share an email address.');
+      // Accounts are matched by email (invitations, linking): only an address the IdP vouches for will do.
+      if (p.email_verified !== true) throw new Error('The identity provider has not verified this email address.');
       return { id: p.sub, name: p.name ?? null, email: p.email, image: p.picture ?? null };
     },
     // People are invited by email before they first sign in; the workspace's own IdP vouches

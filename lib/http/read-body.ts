@@ -25,14 +25,27 @@ export async function readJsonBody(request: Request, maxBytes: number, validatio
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
-    throw new ServiceError(validationCode, 'The request body is not valid JSON.', {
-      details: { fields: { body: ['must be a valid JSON document'] } },
-      param: 'body',
-    });
+    throw invalidBody(validationCode, 'must be a valid JSON document');
   }
+  // JSON may escape half of a surrogate pair (\ud800): such strings are not text, and would
+  // break canonical JSON (idempotency fingerprints, artifact hashes) further on.
+  if (/\\u[dD][89a-fA-F]/.test(text) && !wellFormed(parsed)) throw invalidBody(validationCode, 'must not contain unpaired surrogates');
+  return parsed;
+}
+
+function wellFormed(value: unknown): boolean {
+  if (typeof value === 'string') return value.isWellFormed();
+  if (Array.isArray(value)) return value.every(wellFormed);
+  if (value && typeof value === 'object') return Object.entries(value).every(([k, v]) => k.isWellFormed() && wellFormed(v));
+  return true;
+}
+
+function invalidBody(code: ErrorCode, message: string) {
+  return new ServiceError(code, `The request body is not valid: it ${message}.`, { details: { fields: { body: [message] } }, param: 'body' });
 }
 
 function tooLarge(maxBytes: number) {

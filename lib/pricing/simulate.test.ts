@@ -35,6 +35,15 @@ describe('evaluateRange', () => {
     expect(range.inspections).toEqual([]);
   });
 
+  it('agrees with evaluate() that an optional answer left unknown is simply unanswered', () => {
+    const selections = { home_size: 'small', storeys: '1', access: 'easy', site_type: null };
+    const range = evaluateRange(demo, 'window_cleaning', selections);
+    const single = evaluate(demo, { offeringId: 'window_cleaning', factors: selections });
+    if (range.status !== 'priced' || single.outcome !== 'succeeded') throw new Error('expected prices');
+    expect([range.low.totalMinor, range.high.totalMinor]).toEqual([single.computation.totalMinor, single.computation.totalMinor]);
+    expect(range.missing).toEqual([]);
+  });
+
   it('treats a missing required answer as unknown and reports it as required', () => {
     const range = evaluateRange(demo, 'gutter_cleaning', { home_size: 'small', access: 'easy' });
     if (range.status !== 'priced') throw new Error('expected a price');

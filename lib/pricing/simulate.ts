@@ -9,6 +9,8 @@ import { price, type CompiledBook, type FailureCode, type InspectionNeed, type L
 
 /** Beyond this many combinations a range is not computed (the caller must answer more). */
 export const MAX_COMBINATIONS = 4096;
+/** Evaluations one simulation request may spend across all its services. */
+export const MAX_EVALUATIONS_PER_REQUEST = 20_000;
 
 export type MissingInput = {
   factor: string;
@@ -37,7 +39,12 @@ export type ServiceRange =
     }
   | { status: 'failed'; code: FailureCode | 'too_many_unknowns'; message: string; missing: MissingInput[] };
 
-export function evaluateRange(book: CompiledBook, service: string, selections: Record<string, string | null>): ServiceRange {
+export function evaluateRange(
+  book: CompiledBook,
+  service: string,
+  selections: Record<string, string | null>,
+  maxCombinations = MAX_COMBINATIONS,
+): ServiceRange {
   const offering = book.offerings.get(service);
   if (!offering) return { status: 'failed', code: 'unknown_offering', message: `Service "${service}" is not in this book.`, missing: [] };
   for (const factorId of Object.keys(selections).sort()) {
@@ -59,7 +66,8 @@ export function evaluateRange(book: CompiledBook, service: string, selections: R
       fixed.set(factorId, value);
       continue;
     }
-    if (value === undefined && !factor.required) continue;
+    // An optional factor left out, or unknown without an assumption, is simply unanswered (as in evaluate()).
+    if (!factor.required && (value === undefined || factor.whenUnknown.action === 'requireInput')) continue;
     unknown.push({ factorId, options: factor.options.map((o) => o.id) });
     if (value === undefined || factor.whenUnknown.action === 'requireInput') {
       missing.push({
@@ -71,7 +79,7 @@ export function evaluateRange(book: CompiledBook, service: string, selections: R
     }
   }
   const combinations = unknown.reduce((n, u) => n * u.options.length, 1);
-  if (combinations > MAX_COMBINATIONS) {
+  if (combinations > maxCombinations) {
     return {
       status: 'failed',
       code: 'too_many_unknowns',
