@@ -70,8 +70,11 @@ async function main() {
   console.log(`Database: ${database.embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'}`);
   if (demo) {
     console.log(`Demo data and keys: ${demoFile}`);
-    console.log(`  Test key: ${demo.keys.test}`);
-    console.log(`  Live key: ${demo.keys.live}`);
+    // Keys are printed only for the local embedded database: elsewhere stdout may be collected.
+    if (database.embedded) {
+      console.log(`  Test key: ${demo.keys.test}`);
+      console.log(`  Live key: ${demo.keys.live}`);
+    }
     console.log(`  Portal: ${url}/portal (development sign-in as ${DEMO_PEOPLE.workspaceAdmin.email}, or any demo person)`);
     console.log(`  Try: curl -s ${url}/v1/public_quotes -H 'content-type: application/json' \\`);
     console.log(`         -d '${JSON.stringify({ businessId: demo.businessId, ...demoExample })}'`);

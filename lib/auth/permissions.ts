@@ -1,5 +1,6 @@
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
+import { noteTenancy } from '../observability/request-context';
 import type { SessionPrincipal } from './principal';
 
 /** Permissions a workspace member can hold. */
@@ -39,6 +40,7 @@ export async function requireWorkspaceMember(
     select: { status: true, permissions: true },
   });
   if (!membership || membership.status !== 'active') throw new ServiceError('not_found', notFoundMessage);
+  noteTenancy({ workspaceId });
   if (permission && !membership.permissions.includes(permission)) {
     throw new ServiceError('forbidden', `This needs the workspace permission "${permission}".`);
   }
@@ -74,6 +76,7 @@ export async function businessAccess(db: DbOrTx, principal: SessionPrincipal, bu
     },
   });
   if (!business) return null;
+  noteTenancy({ workspaceId: business.workspaceId, businessId: business.id });
   return {
     business: { id: business.id, workspaceId: business.workspaceId },
     membership: business.members[0] ?? null,

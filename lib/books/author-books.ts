@@ -1,6 +1,7 @@
 import { requireWorkspaceMember } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
 import type { Db, DbOrTx } from '../db/client';
+import { Prisma } from '../db/generated/client';
 import { issuesByField } from '../errors/parse-or-throw';
 import { ServiceError } from '../errors/service-error';
 import { bookArtifactSchema, compileBook, evaluate } from '../pricing';
@@ -19,9 +20,13 @@ export async function createBookAsMember(
   const project = await db.project.findUnique({ where: { id: input.projectId }, select: { workspaceId: true } });
   if (!project) throw new ServiceError('not_found', `Project ${input.projectId} does not exist.`);
   await requireWorkspaceMember(db, principal, project.workspaceId, 'books:edit', `Project ${input.projectId} does not exist.`);
-  const taken = await db.book.findUnique({ where: { projectId_key: { projectId: input.projectId, key: input.key } }, select: { id: true } });
-  if (taken) throw new ServiceError('conflict', `The project already has a book with key "${input.key}".`);
-  const book = await createBook(db, input);
+  const book = await createBook(db, input).catch((error: unknown) => {
+    // The (project, key) unique index decides, also between two requests at the same moment.
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+      throw new ServiceError('conflict', `The project already has a book with key "${input.key}".`);
+    }
+    throw error;
+  });
   return getBook(db, principal, book.id);
 }
 

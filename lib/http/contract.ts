@@ -33,6 +33,8 @@ export type RouteContract<
   /** Request headers the route reads, by lower-case name. */
   headers?: H;
   body?: B;
+  /** Code for a path parameter that names nothing (default `not_found`). */
+  paramsErrorCode?: ErrorCode;
   /** Code for a body, query or path that fails validation. */
   validationCode?: ErrorCode;
   /** Largest accepted body in bytes (default 100 kB). */

@@ -3,9 +3,10 @@ import type { z } from 'zod';
 import type { ApiKeyPrincipal, Principal, SessionPrincipal } from '../auth/principal';
 import { findSession, sessionTokenOf } from '../auth/sessions';
 import { getDb, getPool, type Db } from '../db/client';
-import { ServiceError } from '../errors/service-error';
+import { ServiceError, type ErrorCode } from '../errors/service-error';
 import { authenticateApiKey, RefusedApiKeyError } from '../keys/authenticate-api-key';
 import { logger } from '../observability/logger';
+import { withTenancyRecorder } from '../observability/request-context';
 import { consumeRateLimit, type RateLimitName } from '../ratelimit/registry';
 import { RequestLogWriter, type RequestLogEntry } from '../requestlog/request-log-writer';
 import type { RouteContract } from './contract';
@@ -90,7 +91,7 @@ export function defineRoute<C extends RouteContract>(
         }
       }
       const params = contract.params
-        ? parseOrThrowNotFound(contract.params, await context.params)
+        ? parseOrThrowNotFound(contract.params, await context.params, contract.paramsErrorCode ?? 'not_found')
         : undefined;
       const headers = contract.headers
         ? parseOrThrow(contract.headers, Object.fromEntries(request.headers), validationCode, 'headers')
@@ -122,7 +123,14 @@ export function defineRoute<C extends RouteContract>(
       if (options.rateLimit) {
         await consumeRateLimit(getPool(), options.rateLimit.name, options.rateLimit.key(ctx));
       }
-      const result = await handler(ctx);
+      const result = await withTenancyRecorder(
+        (tenancy) => {
+          for (const [field, value] of Object.entries(tenancy)) {
+            if (value && !annotations[field as keyof Annotations]) annotations[field as keyof Annotations] = value;
+          }
+        },
+        () => handler(ctx),
+      );
       // Responses pass through their schema: only listed fields leave, whatever a query selected.
       response =
         'response' in result
@@ -209,9 +217,12 @@ function sameOrigin(request: Request): boolean {
 }
 
 /** A malformed path id names nothing: 404, like an id that does not exist. */
-function parseOrThrowNotFound<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+function parseOrThrowNotFound<S extends z.ZodType>(schema: S, value: unknown, code: ErrorCode): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw new ServiceError('not_found', 'No such resource.');
+  if (!result.success) {
+    const param = String(result.error.issues[0]?.path[0] ?? '');
+    throw new ServiceError(code, `No such ${param || 'resource'}.`, { param });
+  }
   return result.data;
 }
 

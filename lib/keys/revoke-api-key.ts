@@ -23,7 +23,8 @@ export async function revokeApiKey(db: Db, principal: SessionPrincipal, keyId: s
       include: { environment: { select: { kind: true } } },
     });
     const apiKey = toApiKeyView(row, now);
-    if (!alreadyRevoked) {
+    // Told once, when the stored status becomes revoked (a key past its grace may await the sweep).
+    if (current.status !== 'revoked') {
       await recordEvent(
         tx,
         {

@@ -64,6 +64,20 @@ export async function rotateApiKey(
       },
       now,
     );
+    if (input.graceMinutes === 0) {
+      await recordEvent(
+        tx,
+        {
+          type: 'api_key.revoked',
+          workspaceId: key.workspace_id,
+          projectId: old.projectId,
+          environmentId: old.environmentId,
+          subjectId: old.id,
+          data: { apiKey, reason: 'rotated_without_grace', revokedBy: principal.userId },
+        },
+        now,
+      );
+    }
     return { apiKey, successor: successor.apiKey, secret: successor.secret };
   });
 }

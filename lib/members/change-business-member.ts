@@ -20,9 +20,10 @@ export async function changeBusinessMember(
   now: Date,
 ) {
   return db.$transaction(async (tx) => {
-    const access = await requireBusinessOwner(tx, principal, input.businessId);
-    // Lock the business's owner rows so two owners demoting each other cannot both succeed.
+    // Lock the business's owner rows first, then check the caller is (still) an owner: two owners
+    // demoting or removing each other at once take turns, and the second sees the first's change.
     await tx.$queryRaw`SELECT id FROM business_members WHERE business_id = ${input.businessId}::uuid AND role = 'owner' FOR UPDATE`;
+    const access = await requireBusinessOwner(tx, principal, input.businessId);
     const member = await tx.businessMember.findFirst({
       where: { id: input.membershipId, businessId: input.businessId, status: { not: 'removed' } },
       select: { id: true, role: true, status: true },

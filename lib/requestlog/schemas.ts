@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sequenceCursorSchema } from '../http/cursors';
 
 export const requestLogSchema = z
   .object({
@@ -35,7 +36,7 @@ export const requestLogQuerySchema = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().regex(/^\d+$/, 'a cursor from a previous page').optional(),
+  cursor: sequenceCursorSchema.optional(),
 });
 
 export type RequestLogQuery = z.infer<typeof requestLogQuerySchema>;

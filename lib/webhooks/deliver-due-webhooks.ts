@@ -109,7 +109,7 @@ async function attemptDelivery(db: Db, deliveryId: string, attemptAt: Date, leas
       'Service-Attempt': String(delivery.attemptCount + 1),
       [SIGNATURE_HEADER]: signatureHeader(secrets, Math.floor(attemptAt.getTime() / 1000), body),
     },
-    { guardTargets: !privateTargetsAllowed() },
+    { allowPrivateTargets: privateTargetsAllowed() },
   );
   await recordAttempt(db, delivery.id, attemptAt, leasedUntil, result);
 }

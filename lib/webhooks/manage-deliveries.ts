@@ -109,9 +109,6 @@ export async function listDeliveries(
   query: { endpointId?: string; eventId?: string; eventType?: string; status?: DeliveryView['status']; limit: number; cursor?: string },
 ) {
   const [cursorTime, cursorId] = query.cursor ? query.cursor.split('|') : [];
-  if (query.cursor && (!cursorId || Number.isNaN(Date.parse(cursorTime)))) {
-    throw new ServiceError('invalid_request', 'Invalid cursor: use nextCursor from a previous page.', { details: { fields: { cursor: ['is not a cursor'] } } });
-  }
   const rows = await db.webhookDelivery.findMany({
     where: {
       endpoint: { workspaceId: { in: await webhookWorkspaces(db, principal) } },

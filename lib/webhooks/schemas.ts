@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/catalogue';
+import { timeIdCursorSchema } from '../http/cursors';
 import { endpointUrlProblem } from './target-policy';
 
 const url = z
@@ -86,7 +87,7 @@ export const deliveryListQuerySchema = z.object({
   eventType: z.string().max(100).optional(),
   status: z.enum(['pending', 'succeeded', 'exhausted']).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
-  cursor: z.string().max(200).optional(),
+  cursor: timeIdCursorSchema.optional(),
 });
 
 export type EndpointView = z.infer<typeof endpointViewSchema>;

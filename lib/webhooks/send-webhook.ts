@@ -1,6 +1,6 @@
 import https from 'node:https';
 import net from 'node:net';
-import { guardedLookup, isForbiddenAddress } from './target-policy';
+import { guardedLookup, isAlwaysForbiddenAddress, isForbiddenAddress } from './target-policy';
 
 /** Spec 6.5: an attempt that has not answered within 10 seconds has failed. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -16,13 +16,14 @@ export function sendWebhook(
   url: string,
   body: string,
   headers: Record<string, string>,
-  options: { guardTargets: boolean; timeoutMs?: number },
+  options: { allowPrivateTargets: boolean; timeoutMs?: number },
 ): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   // Node skips `lookup` for literal IP addresses, so those are checked here.
+  const forbidden = options.allowPrivateTargets ? isAlwaysForbiddenAddress : isForbiddenAddress;
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  if (options.guardTargets && net.isIP(host) && isForbiddenAddress(host)) {
+  if (net.isIP(host) && forbidden(host)) {
     return Promise.resolve({ status: null, excerpt: null, error: `refused: the non-public address ${host}`, latencyMs: 0 });
   }
   return new Promise((resolve) => {
@@ -39,7 +40,7 @@ export function sendWebhook(
       {
         method: 'POST',
         headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-        lookup: options.guardTargets ? guardedLookup : undefined,
+        lookup: guardedLookup(forbidden),
         agent: false,
       },
       (response) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endpointUrlProblem, guardedLookup, isForbiddenAddress } from './target-policy';
+import { endpointUrlProblem, guardedLookup, isAlwaysForbiddenAddress, isForbiddenAddress } from './target-policy';
 
 describe('webhook target policy', () => {
   it('accepts https URLs only, without credentials or fragments', () => {
@@ -19,8 +19,15 @@ describe('webhook target policy', () => {
     }
   });
 
+  it('refuses link-local (cloud metadata) addresses even where private targets are allowed', () => {
+    expect(isAlwaysForbiddenAddress('169.254.169.254')).toBe(true);
+    expect(isAlwaysForbiddenAddress('fe80::1')).toBe(true);
+    expect(isAlwaysForbiddenAddress('127.0.0.1')).toBe(false);
+    expect(isAlwaysForbiddenAddress('10.0.0.5')).toBe(false);
+  });
+
   it('refuses at lookup time a name that resolves to loopback', async () => {
-    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => guardedLookup('localhost', {}, (e) => resolve(e)));
+    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => guardedLookup(isForbiddenAddress)('localhost', {}, (e) => resolve(e)));
     expect(error?.message).toMatch(/non-public address/);
   });
 });

@@ -17,14 +17,27 @@ export function endpointUrlProblem(value: string): string | null {
   return null;
 }
 
-/** Loopback, private, link-local and other non-public ranges never receive deliveries. */
-export function isForbiddenAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return true;
+function rangeOf(address: string): string | null {
+  if (!ipaddr.isValid(address)) return null;
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   }
-  return parsed.range() !== 'unicast';
+  return parsed.range();
+}
+
+/** Loopback, private, link-local and other non-public ranges never receive deliveries. */
+export function isForbiddenAddress(address: string): boolean {
+  return rangeOf(address) !== 'unicast';
+}
+
+/**
+ * Refused even where private targets are allowed (development): link-local addresses hold
+ * cloud metadata services, and unspecified, multicast or broadcast ones are never a receiver.
+ */
+export function isAlwaysForbiddenAddress(address: string): boolean {
+  const range = rangeOf(address);
+  return range === null || ['linkLocal', 'unspecified', 'multicast', 'broadcast'].includes(range);
 }
 
 /** Whether this deployment may deliver to private targets (embedded development, tests). */
@@ -38,10 +51,14 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * A `lookup` for https.request that resolves the host and refuses forbidden addresses at
  * connection time, after DNS: a name that rebinds to 127.0.0.1 is caught here too.
  */
-export function guardedLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+export function guardedLookup(forbidden: (address: string) => boolean) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => lookUp(hostname, options, callback, forbidden);
+}
+
+function lookUp(hostname: string, options: LookupOptions, callback: LookupCallback, isForbidden: (address: string) => boolean): void {
   dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
-    const forbidden = addresses.find((a) => isForbiddenAddress(a.address));
+    const forbidden = addresses.find((a) => isForbidden(a.address));
     if (forbidden) {
       const refusal = Object.assign(new Error(`refused: ${hostname} resolves to the non-public address ${forbidden.address}`), {
         code: 'EFORBIDDENTARGET',

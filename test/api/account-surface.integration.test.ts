@@ -198,6 +198,16 @@ describe('account-scoped surface (spec 4.3)', () => {
     expectAccountError(await confirm(noScope, quote.quote_id, 'order-1'), 403, 'insufficient_scope');
   });
 
+  it('answers unknown account paths and malformed cursors in the account error shape', async () => {
+    expectAccountError(await api('GET', `/v1/accounts/${tenant.projectId}/nothing-here`, { key: tenant.keys.test }), 404, 'not_found');
+    expectAccountError(
+      await api('GET', `/v1/accounts/${tenant.projectId}/request-logs?cursor=99999999999999999999`, { key: tenant.keys.live }),
+      400,
+      'invalid_request',
+      'cursor',
+    );
+  });
+
   it('reads the published specification and the account’s own request log', async () => {
     const spec = await api('GET', `/v1/accounts/${tenant.projectId}/quote-spec`, { key: tenant.keys.live });
     expect(spec.body).toMatchObject({ object: 'quote_spec', autonomy: 'autonomous', book: { version: 1, currency: 'USD' } });

@@ -126,6 +126,9 @@ describe('business member routes (spec 4.1, 4.2, 5.2)', () => {
         source: 'hosted',
       });
     }
+    const malformed = await api('POST', '/v1/businesses/not-a-uuid/quotes', { key: owner.token, body: { bookId: tenant.bookId, ...demoExample } });
+    expect(malformed.status).toBe(404);
+    expect(malformed.body.error.code).toBe('quote_scope_not_found');
     const other = await createTenant();
     const wrongBook = await api('POST', `/v1/businesses/${tenant.businessId}/quotes`, {
       key: owner.token,

@@ -150,6 +150,12 @@ describe('POST /v1/public_quotes', () => {
     expect(malformed.body.error.details.fields.body).toBeDefined();
     const empty = await api('POST', '/v1/public_quotes', { rawBody: '' });
     expect(empty.status).toBe(422);
+    const surrogate = await api('POST', '/v1/public_quotes', {
+      rawBody: `{"businessId":"${tenant.businessId}","offeringId":"window_cleaning","factors":{"storeys":"\\ud800"}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(surrogate.status).toBe(422);
+    expect(surrogate.body.error.details.fields.body).toEqual(['must not contain unpaired surrogates']);
     const huge = await api('POST', '/v1/public_quotes', {
       body: { businessId: tenant.businessId, offeringId: 'x', factors: { a: 'y'.repeat(200_000) } },
     });

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { api } from '../../lib/testing/api-client';
 import { createApiKey } from '../../lib/keys/create-api-key';
-import { createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
 
 /** The request log is written in batches off the request path: wait for the row. */
 async function logRow(requestId: string) {
@@ -52,6 +52,19 @@ describe('request log', () => {
     });
     const bad = await api('POST', '/v1/public_quotes', { body: { businessId: tenant.businessId } });
     expect(await logRow(bad.headers.get('x-request-id')!)).toMatchObject({ status: 422, errorCode: 'invalid_quote_request' });
+  });
+
+  it('files session requests under the workspace the request worked in', async () => {
+    const admin = await createPerson(tenant, { permissions: 'all' });
+    const created = await api('POST', '/v1/api-keys', { key: admin.token, body: { name: 'logged', projectId: tenant.projectId, environment: 'test' } });
+    expect(await logRow(created.headers.get('x-request-id')!)).toMatchObject({
+      principal: 'session',
+      userId: admin.userId,
+      workspaceId: tenant.workspaceId,
+      status: 201,
+    });
+    const draft = await api('GET', `/v1/books/${tenant.bookId}`, { key: admin.token });
+    expect(await logRow(draft.headers.get('x-request-id')!)).toMatchObject({ workspaceId: tenant.workspaceId, projectId: tenant.projectId });
   });
 
   it('files a request with a revoked key under that key, so its workspace can see what still uses it', async () => {

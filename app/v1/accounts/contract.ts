@@ -11,6 +11,7 @@ import {
   simulationSchema,
 } from '@/lib/accounts/account-schemas';
 import { defineContract } from '@/lib/http/contract';
+import { sequenceCursorSchema } from '@/lib/http/cursors';
 
 const tags = ['Account surface'];
 const accountParams = z.object({ id: z.string().max(100) });
@@ -120,7 +121,7 @@ export const accountRequestLogsContract = defineContract({
   params: accountParams,
   query: z.object({
     limit: z.coerce.number().int().min(1).max(100).default(25),
-    cursor: z.string().regex(/^\d+$/, 'a next_cursor from a previous page').optional(),
+    cursor: sequenceCursorSchema.optional(),
   }),
   success: { status: 200, description: 'One page.', schema: accountRequestLogListSchema, enveloped: false },
   errors: [...common, 'insufficient_scope', 'not_found', 'invalid_request'],

@@ -95,6 +95,7 @@ export const createMemberQuoteContract = defineContract({
   tags: ['Quotes'],
   auth: 'session',
   params: businessParams,
+  paramsErrorCode: 'quote_scope_not_found',
   body: memberQuoteRequestSchema,
   validationCode: 'invalid_quote_request',
   success: { status: 201, description: 'The Quote Intent and its Receipt (also on an idempotent replay).', schema: quoteResultSchema },
