@@ -58,16 +58,62 @@ export async function claimDueDeliveries(
   }));
 }
 
+type DeliveryRow = {
+  id: string;
+  attempt_count: number;
+  url: string;
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: Date | null;
+  event_id: string;
+  type: string;
+  version: number;
+  created_at: Date;
+  business_id: string | null;
+  data: unknown;
+};
+
 /**
  * Sends one endpoint's claimed deliveries in outbox order. `now` is the claim's clock reading;
  * each attempt is stamped (and signed) at the moment it is sent: `now` plus the time since.
  */
 export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date): Promise<void> {
+  // One read for the whole group: deliveries with their endpoint and event.
+  const rows = await db.$queryRaw<DeliveryRow[]>`
+    SELECT d.id::text, d.attempt_count, w.url, w.secret_ciphertext, w.previous_secret_ciphertext, w.previous_secret_expires_at,
+      e.id::text AS event_id, e.type, e.version, e.created_at, e.business_id::text AS business_id, e.data
+    FROM webhook_deliveries d
+    JOIN webhook_endpoints w ON w.id = d.endpoint_id
+    JOIN outbox_events e ON e.id = d.event_id
+    WHERE d.id = ANY(${group.deliveryIds}::uuid[])`;
+  const byId = new Map(rows.map((row) => [row.id, row]));
   const started = performance.now();
+  const secrets = new Map<string, string>(); // sealed -> opened, once per group
+  const open = (sealed: string) => secrets.get(sealed) ?? secrets.set(sealed, openSecret(sealed)).get(sealed)!;
   for (const deliveryId of group.deliveryIds) {
+    const row = byId.get(deliveryId);
+    if (!row) continue;
     const attemptAt = new Date(now.getTime() + Math.round(performance.now() - started));
     try {
-      await attemptDelivery(db, deliveryId, attemptAt, group.leasedUntil);
+      const signingSecrets = [open(row.secret_ciphertext)];
+      if (row.previous_secret_ciphertext && row.previous_secret_expires_at && row.previous_secret_expires_at > attemptAt) {
+        signingSecrets.push(open(row.previous_secret_ciphertext));
+      }
+      const body = deliveryBody({ id: row.event_id, type: row.type, version: row.version, createdAt: row.created_at, businessId: row.business_id, data: row.data });
+      const result = await sendWebhook(
+        row.url,
+        body,
+        {
+          'content-type': 'application/json',
+          'user-agent': 'QuotePricingService-Webhooks/1',
+          'Service-Event-Id': row.event_id,
+          'Service-Delivery-Id': row.id,
+          'Service-Attempt': String(row.attempt_count + 1),
+          [SIGNATURE_HEADER]: signatureHeader(signingSecrets, Math.floor(attemptAt.getTime() / 1000), body),
+        },
+        { allowPrivateTargets: privateTargetsAllowed() },
+      );
+      await recordAttempt(db, row.id, attemptAt, group.leasedUntil, result);
     } catch (error) {
       // The lease runs out and another pass retries; one bad row must not stop the others.
       logger.error({ err: error, deliveryId }, 'webhook attempt could not be made');
@@ -82,38 +128,6 @@ export async function deliverDueWebhooks(db: Db, now: Date, limit = 100): Promis
   return { attempted: groups.reduce((n, g) => n + g.deliveryIds.length, 0) };
 }
 
-async function attemptDelivery(db: Db, deliveryId: string, attemptAt: Date, leasedUntil: Date): Promise<void> {
-  const delivery = await db.webhookDelivery.findUniqueOrThrow({
-    where: { id: deliveryId },
-    select: {
-      id: true,
-      attemptCount: true,
-      endpoint: { select: { url: true, secretCiphertext: true, previousSecretCiphertext: true, previousSecretExpiresAt: true } },
-      event: { select: { id: true, type: true, version: true, createdAt: true, businessId: true, data: true } },
-    },
-  });
-  const { endpoint, event } = delivery;
-  const body = deliveryBody(event);
-  const secrets = [openSecret(endpoint.secretCiphertext)];
-  if (endpoint.previousSecretCiphertext && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > attemptAt) {
-    secrets.push(openSecret(endpoint.previousSecretCiphertext));
-  }
-  const result = await sendWebhook(
-    endpoint.url,
-    body,
-    {
-      'content-type': 'application/json',
-      'user-agent': 'QuotePricingService-Webhooks/1',
-      'Service-Event-Id': event.id,
-      'Service-Delivery-Id': delivery.id,
-      'Service-Attempt': String(delivery.attemptCount + 1),
-      [SIGNATURE_HEADER]: signatureHeader(secrets, Math.floor(attemptAt.getTime() / 1000), body),
-    },
-    { allowPrivateTargets: privateTargetsAllowed() },
-  );
-  await recordAttempt(db, delivery.id, attemptAt, leasedUntil, result);
-}
-
 /**
  * Records an attempt under the delivery's row lock: the attempt number comes from the row, so
  * a worker whose lease ran out (and whose delivery another worker also sent) still records its
@@ -121,36 +135,31 @@ async function attemptDelivery(db: Db, deliveryId: string, attemptAt: Date, leas
  */
 async function recordAttempt(db: Db, deliveryId: string, startedAt: Date, leasedUntil: Date, result: SendResult) {
   const acknowledged = result.status !== null && result.status >= 200 && result.status < 300;
-  const outcome = await db.$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ attempt_count: number; status: string; leased_until: Date | null }[]>`
-      SELECT attempt_count, status::text, leased_until FROM webhook_deliveries WHERE id = ${deliveryId}::uuid FOR UPDATE`;
-    const number = row.attempt_count + 1;
-    const exhausted = !acknowledged && number >= MAX_ATTEMPTS;
-    await tx.webhookAttempt.create({
-      data: {
-        deliveryId,
-        number,
-        startedAt,
-        latencyMs: result.latencyMs,
-        responseStatus: result.status,
-        responseExcerpt: result.excerpt,
-        error: result.error ?? (acknowledged ? null : `answered ${result.status}`),
-      },
-    });
-    const stillOurs = row.status === 'pending' && row.leased_until?.getTime() === leasedUntil.getTime();
-    await tx.webhookDelivery.update({
-      where: { id: deliveryId },
-      data: stillOurs
-        ? {
-            attemptCount: number,
-            status: acknowledged ? 'succeeded' : exhausted ? 'exhausted' : 'pending',
-            nextAttemptAt: acknowledged || exhausted ? null : new Date(startedAt.getTime() + RETRY_DELAYS_MS[number - 1]),
-            leasedUntil: null,
-            updatedAt: startedAt,
-          }
-        : { attemptCount: number },
-    });
-    return { number, exhausted };
-  });
-  if (!acknowledged) logger.info({ deliveryId, attempt: outcome.number, status: result.status, exhausted: outcome.exhausted }, 'webhook attempt failed');
+  const error = result.error ?? (acknowledged ? null : `answered ${result.status}`);
+  // One statement: lock the delivery, number the attempt from the row, settle the delivery if
+  // this worker still holds its lease (otherwise only count the attempt).
+  const [row] = await db.$queryRaw<{ number: number; status: string }[]>`
+    WITH locked AS (
+      SELECT id, attempt_count + 1 AS number, status = 'pending' AND leased_until = ${leasedUntil}::timestamptz AS ours
+      FROM webhook_deliveries WHERE id = ${deliveryId}::uuid FOR UPDATE
+    ), attempt AS (
+      INSERT INTO webhook_attempts (id, delivery_id, number, started_at, latency_ms, response_status, response_excerpt, error)
+      SELECT gen_random_uuid(), id, number, ${startedAt}::timestamptz, ${result.latencyMs}::int, ${result.status}::int,
+        ${result.excerpt}, ${error}
+      FROM locked
+    )
+    UPDATE webhook_deliveries d SET
+      attempt_count = l.number,
+      status = CASE WHEN NOT l.ours THEN d.status
+                    WHEN ${acknowledged} THEN 'succeeded'::"WebhookDeliveryStatus"
+                    WHEN l.number >= ${MAX_ATTEMPTS} THEN 'exhausted'::"WebhookDeliveryStatus"
+                    ELSE 'pending'::"WebhookDeliveryStatus" END,
+      next_attempt_at = CASE WHEN NOT l.ours THEN d.next_attempt_at
+                             WHEN ${acknowledged} OR l.number >= ${MAX_ATTEMPTS} THEN NULL
+                             ELSE ${startedAt}::timestamptz + (${[...RETRY_DELAYS_MS]}::int[])[l.number] * interval '1 millisecond' END,
+      leased_until = CASE WHEN l.ours THEN NULL ELSE d.leased_until END,
+      updated_at = CASE WHEN l.ours THEN ${startedAt}::timestamptz ELSE d.updated_at END
+    FROM locked l WHERE d.id = l.id
+    RETURNING l.number, d.status::text`;
+  if (!acknowledged) logger.info({ deliveryId, attempt: row?.number, status: result.status, exhausted: row?.status === 'exhausted' }, 'webhook attempt failed');
 }

@@ -6,11 +6,27 @@ import { guardedLookup, isAlwaysForbiddenAddress, isForbiddenAddress } from './t
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 const EXCERPT_BYTES = 1024;
 
+/** Bodies larger than this are not read to the end: the connection is dropped instead. */
+const DRAIN_BYTES = 64 * 1024;
+
 export type SendResult = { status: number | null; excerpt: string | null; error: string | null; latencyMs: number };
+
+// Connections to receivers are kept alive and reused: a TLS handshake per delivery would cost
+// more than the delivery. A new connection is made only after the guarded DNS lookup.
+const agents = new Map<boolean, https.Agent>();
+function agentFor(allowPrivateTargets: boolean): https.Agent {
+  let agent = agents.get(allowPrivateTargets);
+  if (!agent) {
+    agent = new https.Agent({ keepAlive: true, maxSockets: 16, maxFreeSockets: 16, timeout: 30_000 });
+    agents.set(allowPrivateTargets, agent);
+  }
+  return agent;
+}
 
 /**
  * One HTTPS POST. Never throws: a timeout, a refused target or a broken connection is a
- * result like any other. With `guardTargets`, the host's addresses are checked after DNS.
+ * result like any other. The host's addresses are checked after DNS: non-public ones are
+ * refused unless private targets are allowed, and link-local ones always.
  */
 export function sendWebhook(
   url: string,
@@ -28,11 +44,12 @@ export function sendWebhook(
   }
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (result: Omit<SendResult, 'latencyMs'>) => {
+    /** `keepConnection`: the answer was read to its end, so the socket can serve the next one. */
+    const finish = (result: Omit<SendResult, 'latencyMs'>, keepConnection = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      request.destroy();
+      if (!keepConnection) request.destroy();
       resolve({ ...result, latencyMs: elapsed() });
     };
     const request = https.request(
@@ -41,19 +58,22 @@ export function sendWebhook(
         method: 'POST',
         headers: { ...headers, 'content-length': Buffer.byteLength(body) },
         lookup: guardedLookup(forbidden),
-        agent: false,
+        agent: agentFor(options.allowPrivateTargets),
       },
       (response) => {
         const chunks: Buffer[] = [];
         let size = 0;
-        const done = () =>
-          finish({ status: response.statusCode ?? null, excerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES), error: null });
+        const done = (keepConnection: boolean) =>
+          finish(
+            { status: response.statusCode ?? null, excerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES), error: null },
+            keepConnection,
+          );
         response.on('data', (chunk: Buffer) => {
           if (size < EXCERPT_BYTES) chunks.push(chunk);
           size += chunk.length;
-          if (size >= EXCERPT_BYTES) done();
+          if (size >= DRAIN_BYTES) done(false);
         });
-        response.on('end', done);
+        response.on('end', () => done(true));
         response.on('error', (error) => finish({ status: response.statusCode ?? null, excerpt: null, error: error.message }));
       },
     );
