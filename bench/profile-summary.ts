@@ -11,6 +11,8 @@ type ProfileNode = { id: number; callFrame: CallFrame; hitCount?: number };
 type CpuProfile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number; endTime: number };
 
 export type ProfileSummary = {
+  /** False when the samples could not be cut to the measured window (the whole life is shown). */
+  windowed: boolean;
   files: number;
   totalMs: number;
   byCategory: { name: string; ms: number; percent: number }[];
@@ -64,7 +66,8 @@ function categorize(frame: CallFrame, mapped: { source: string } | null): string
   return source.split('/').slice(-2).join('/');
 }
 
-export function summarizeProfiles(files: string[]): ProfileSummary {
+/** `windowMicros`: only samples taken in [from, to] of CLOCK_MONOTONIC (V8's profile clock), in µs. */
+export function summarizeProfiles(files: string[], windowMicros?: [number, number]): ProfileSummary {
   const byCategory = new Map<string, number>();
   const byFunction = new Map<string, { name: string; location: string; category: string; ms: number }>();
   let totalMs = 0;
@@ -72,7 +75,10 @@ export function summarizeProfiles(files: string[]): ProfileSummary {
     const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
     const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
     const selfMicros = new Map<number, number>();
+    let at = profile.startTime;
     for (let i = 0; i < profile.samples.length; i++) {
+      at += profile.timeDeltas[i];
+      if (windowMicros && (at < windowMicros[0] || at > windowMicros[1])) continue;
       const delta = profile.timeDeltas[i + 1] ?? 0; // time until the next sample belongs to this one
       selfMicros.set(profile.samples[i], (selfMicros.get(profile.samples[i]) ?? 0) + delta);
     }
@@ -97,8 +103,10 @@ export function summarizeProfiles(files: string[]): ProfileSummary {
       byFunction.set(key, entry);
     }
   }
+  if (windowMicros && totalMs === 0) return { ...summarizeProfiles(files), windowed: false };
   const pct = (ms: number) => (totalMs ? (100 * ms) / totalMs : 0);
   return {
+    windowed: Boolean(windowMicros),
     files: files.length,
     totalMs,
     byCategory: [...byCategory].map(([name, ms]) => ({ name, ms, percent: pct(ms) })).sort((a, b) => b.ms - a.ms),

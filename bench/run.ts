@@ -134,7 +134,7 @@ async function runLoadProcess(
   ctx: Context,
   name: string,
   spec: LoadSpec,
-): Promise<{ result: LoadResult; usage: Usage }> {
+): Promise<{ result: LoadResult; usage: Usage; windowMicros: [number, number] }> {
   const specFile = path.join(ctx.tmp, `spec-${randomUUID()}.json`);
   const resultFile = `${specFile}.result.json`;
   writeFileSync(specFile, JSON.stringify(spec));
@@ -143,8 +143,12 @@ async function runLoadProcess(
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let sampler: ReturnType<typeof startSampler> | undefined;
+  // CLOCK_MONOTONIC, the clock of V8's CPU profiles: lets a profile be cut to the measured run.
+  const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+  let measuredFrom = 0;
   child.on('message', (message: { event?: string }) => {
     if (message.event === 'measuring') {
+      measuredFrom = monotonicMicros();
       sampler = startSampler({
         service: ctx.next.process.pid!,
         reference: ctx.reference.process.pid!,
@@ -154,13 +158,14 @@ async function runLoadProcess(
     }
   });
   const code = await exitOf(child);
+  const windowMicros: [number, number] = [measuredFrom, monotonicMicros()];
   const usage = sampler?.stop() ?? {};
   if (code !== 0 || !existsSync(resultFile)) throw new Error(`load generator for ${name} exited with ${code}`);
   const result = JSON.parse(readFileSync(resultFile, 'utf8')) as LoadResult;
   if (result.non2xx > 0 || result.errors > 0) {
     log(`  ${name}: ${result.non2xx} non-2xx, ${result.errors} errors; first failure: ${result.firstFailure ?? '-'}`);
   }
-  return { result, usage };
+  return { result, usage, windowMicros };
 }
 
 async function outboxBacklog(ctx: Context): Promise<number> {
@@ -422,12 +427,12 @@ async function fillRequestLog(ctx: Context): Promise<{ rows: number; insertSecon
        CASE WHEN g % 20 < 10 OR g % 20 BETWEEN 15 AND 16 THEN (CASE WHEN g % 2 = 0 THEN $7 ELSE $8 END)::uuid END,
        CASE WHEN g % 20 >= 17 THEN $9::uuid END,
        $1::uuid, $3::uuid, (CASE WHEN g % 2 = 0 THEN $4 ELSE $5 END)::uuid, $2::uuid,
-       3 + (g * 31) % 200,
+       3 + ((g::bigint * 31) % 200)::int,
        now() - ($10::int - g) * interval '2 seconds'
      FROM generate_series(1, $10::int) AS g,
        LATERAL (SELECT CASE WHEN h < 600 THEN 201 WHEN h < 900 THEN 200 WHEN h < 940 THEN 400 WHEN h < 960 THEN 404
                             WHEN h < 975 THEN 409 WHEN h < 985 THEN 422 WHEN h < 995 THEN 429 ELSE 500 END AS status
-                FROM (SELECT (g * 7919) % 1000 AS h) x) s`,
+                FROM (SELECT ((g::bigint * 7919) % 1000)::int AS h) x) s`,
     [
       tenant.workspaceId,
       tenant.businessId,
@@ -456,10 +461,19 @@ async function runSearchCases(ctx: Context): Promise<SearchResult> {
       [Math.floor(filled.rows / 2)],
     )
   ).rows[0];
+  // The quote to trace: one made through the API now (its request log row and outbox event exist).
+  const made = await fetch(`${ctx.next.url}/v1/quotes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${tenant.keys.test}` },
+    body: JSON.stringify({ businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample, idempotencyKey: `trace-${randomUUID()}` }),
+  });
+  if (made.status !== 201) throw new Error(`trace setup: ${made.status} ${await made.text()}`);
+  const quoteIntentId = ((await made.json()) as { data: { quoteIntent: { id: string } } }).data.quoteIntent.id;
+  await sleep(200);
   const quote = (
     await ctx.admin.query<{ id: string; request_correlation_id: string }>(
-      `SELECT id::text, request_correlation_id FROM quote_intents WHERE workspace_id = $1 AND source = 'api' ORDER BY created_at DESC LIMIT 1`,
-      [tenant.workspaceId],
+      'SELECT id::text, request_correlation_id FROM quote_intents WHERE id = $1',
+      [quoteIntentId],
     )
   ).rows[0];
   const day = 24 * 3600_000;
@@ -576,25 +590,40 @@ async function statementLog(ctx: Context, request: () => Promise<Response>): Pro
   const lines = ctx.pgLog.slice(mark);
   await ctx.admin.query('ALTER SYSTEM RESET log_statement');
   await ctx.admin.query('SELECT pg_reload_conf()');
-  // Group by backend pid: a runner transaction (BEGIN … FOR UPDATE SKIP LOCKED … COMMIT) is dropped whole.
-  const byPid = new Map<string, string[]>();
-  const order: { pid: string; text: string }[] = [];
+  // One entry per logged statement, continuation lines (multi-line SQL) joined; grouped by
+  // backend pid so that a runner transaction (BEGIN … FOR UPDATE SKIP LOCKED … COMMIT) is dropped whole.
+  const entries: { pid: string; text: string }[] = [];
+  let current: { pid: string; text: string } | null = null;
   for (const line of lines) {
     const m = /\[(\d+)\].*LOG:\s+(?:statement|execute [^:]*):\s*(.*)$/.exec(line);
-    if (!m) continue;
-    if (/pg_reload_conf|ALTER SYSTEM/.test(m[2])) continue;
-    order.push({ pid: m[1], text: m[2].trim() });
-    byPid.set(m[1], [...(byPid.get(m[1]) ?? []), m[2]]);
+    if (m) {
+      current = { pid: m[1], text: m[2] };
+      entries.push(current);
+    } else if (/^\d{4}-\d\d-\d\d /.test(line)) {
+      current = null; // another kind of line (DETAIL: parameters, …)
+    } else if (current) {
+      current.text += ` ${line}`;
+    }
   }
-  const runner = /SKIP LOCKED|webhook_deliveries|"webhook_deliveries"|outbox_events.*dispatched_at|expires_at|rotating/;
+  const byPid = new Map<string, string[]>();
+  const order: { pid: string; text: string }[] = [];
+  for (const entry of entries) {
+    const text = entry.text.replace(/\s+/g, ' ').trim();
+    if (/pg_reload_conf|ALTER SYSTEM/.test(text)) continue;
+    order.push({ pid: entry.pid, text });
+    byPid.set(entry.pid, [...(byPid.get(entry.pid) ?? []), text]);
+  }
+  const runner = /SKIP LOCKED|webhook_deliveries|"dispatched_at"|dispatched_at IS NULL/;
   const out: string[] = [];
-  let inRunnerTx = new Set<string>();
+  const seen = new Map<string, number>(); // per pid: how many of its statements came before
+  const inRunnerTx = new Set<string>();
   for (const { pid, text } of order) {
+    const i = seen.get(pid) ?? 0;
+    seen.set(pid, i + 1);
     if (/^BEGIN/i.test(text)) {
       const rest = byPid.get(pid)!;
-      const i = rest.findIndex((t) => t.trim() === text);
-      const tx = rest.slice(i, rest.findIndex((t, j) => j > i && /^(COMMIT|ROLLBACK)/i.test(t.trim())) + 1);
-      if (tx.some((t) => runner.test(t))) {
+      const end = rest.findIndex((t, j) => j > i && /^(COMMIT|ROLLBACK)/i.test(t));
+      if (rest.slice(i, end < 0 ? undefined : end + 1).some((t) => runner.test(t))) {
         inRunnerTx.add(pid);
         continue;
       }
@@ -604,9 +633,8 @@ async function statementLog(ctx: Context, request: () => Promise<Response>): Pro
       continue;
     }
     if (runner.test(text)) continue;
-    out.push(text.slice(0, 200));
+    out.push(text.slice(0, 160));
   }
-  inRunnerTx = new Set();
   return out;
 }
 
@@ -659,20 +687,24 @@ async function runSqlCases(ctx: Context): Promise<{ profiles: SqlProfile[]; quot
 // ---------------------------------------------------------------------------------------------
 // CPU profile of `next start` under POST /v1/quotes @ 32
 
-async function runProfile(ctx: Context): Promise<ProfileSummary> {
+async function runProfile(ctx: Context): Promise<ProfileSummary & { requests: number }> {
   const dir = path.join(root, 'bench/results/profiles');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   log('profile: restarting next start with --cpu-prof');
   await ctx.next.stop();
-  ctx.next = await startNextServer({
-    root,
-    port: ctx.nextPort,
-    env: { ...ctx.nextEnv, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` },
-    logFile: path.join(ctx.tmp, 'next-profile.log'),
-  });
+  // --cpu-prof is refused in NODE_OPTIONS: `next start` runs under node with the flag itself.
+  // Next serves from this one process and exits through process.exit on SIGTERM, which writes the profile.
+  const child = spawn(
+    process.execPath,
+    ['--cpu-prof', `--cpu-prof-dir=${dir}`, path.join(root, 'node_modules/next/dist/bin/next'), 'start', '-p', String(ctx.nextPort), '-H', '127.0.0.1'],
+    { cwd: root, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...ctx.nextEnv }, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const url = `http://127.0.0.1:${ctx.nextPort}`;
+  await waitForHttp(`${url}/v1/status`, 60_000);
+  ctx.next = { url, port: ctx.nextPort, process: child, stop: () => stopChild(child, 20_000) };
   const { tenant } = ctx.setup;
-  await runLoadProcess(ctx, 'profile', {
+  const { windowMicros, result } = await runLoadProcess(ctx, 'profile', {
     url: ctx.next.url,
     method: 'POST',
     path: '/v1/quotes',
@@ -687,7 +719,7 @@ async function runProfile(ctx: Context): Promise<ProfileSummary> {
   await sleep(1_000);
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f));
   if (files.length === 0) throw new Error('next start wrote no CPU profile');
-  return summarizeProfiles(files);
+  return { ...summarizeProfiles(files, windowMicros), requests: result.requests };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -827,8 +859,9 @@ type Results = {
   webhooks?: WebhookResult;
   search?: SearchResult;
   sql?: { profiles: SqlProfile[]; quoteStatementLog: string[] };
-  profile?: ProfileSummary;
+  profile?: ProfileSummary & { requests: number };
   targets: Target[];
+  errors: Record<string, string>;
 };
 
 function report(r: Results): string {
@@ -840,10 +873,19 @@ function report(r: Results): string {
   if (r.engine) parts.push(`\nPricing engine alone (one thread)\n${engineTable(r.engine)}`);
   if (r.webhooks) parts.push(`\nWebhooks (in-process runner → local HTTPS receiver, signatures verified)\n${webhookTable(r.webhooks)}`);
   if (r.search) parts.push(`\nRequest-log search and quote trace (${r.search.rows.toLocaleString('en-US')} request-log rows; 1 connection)\n${searchTable(r.search)}`);
-  if (r.sql) parts.push(`\nSQL per request (pg_stat_statements, idle background subtracted)\n${sqlTable(r.sql.profiles)}`);
+  if (r.sql) {
+    parts.push(`\nSQL per request (pg_stat_statements, idle background subtracted)\n${sqlTable(r.sql.profiles)}`);
+    const quotes = r.sql.profiles[0];
+    parts.push(
+      `\nStatements of ${quotes.name} (calls per request, mean ms)\n${quotes.statements
+        .map((st) => `  ${st.perRequest.toFixed(2)}  ${st.meanMs.toFixed(3)} ms  ${st.query.slice(0, 150)}`)
+        .join('\n')}`,
+    );
+    parts.push(`\nPostgreSQL statement log of one POST /v1/quotes (log_statement = all; runner statements left out)\n${r.sql.quoteStatementLog.map((l) => `  ${l}`).join('\n')}`);
+  }
   if (r.profile) {
     parts.push(
-      `\nCPU profile of next start under POST /v1/quotes @ 32 (self time)\n${formatTable(
+      `\nCPU profile of next start under POST /v1/quotes @ 32, measured run only (${fmt(r.profile.totalMs / Math.max(1, r.profile.requests), 2)} ms busy CPU per request; self time)\n${formatTable(
         ['where', 'self %'],
         r.profile.byCategory.slice(0, 14).map((c) => [c.name, `${c.percent.toFixed(1)}%`]),
       )}\n\n${formatTable(['function', 'location', 'self %'], r.profile.byFunction.slice(0, 20).map((f) => [f.name, f.location, `${f.percent.toFixed(1)}%`]))}`,
@@ -870,6 +912,7 @@ async function main() {
       loadStart: os.loadavg().map((l) => l.toFixed(2)).join(' '),
     },
     targets: [],
+    errors: {},
   };
 
   if (wants('http') || wants('webhooks') || wants('search') || wants('sql') || flag('--profile')) {
@@ -965,15 +1008,25 @@ async function main() {
       };
       cleanups.push(() => ctx.next.stop());
 
-      if (wants('http')) results.http = await runHttpCases(ctx);
+      const section = async (name: string, run: () => Promise<void>) => {
+        try {
+          await run();
+        } catch (error) {
+          log(`${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          results.errors[name] = error instanceof Error ? error.message : String(error);
+        }
+      };
+      if (wants('http')) await section('http', async () => void (results.http = await runHttpCases(ctx)));
       if (wants('webhooks')) {
-        const receiver = await startReceiver();
-        cleanups.push(() => receiver.stop());
-        results.webhooks = await runWebhookCases(ctx, receiver);
+        await section('webhooks', async () => {
+          const receiver = await startReceiver();
+          cleanups.push(() => receiver.stop());
+          results.webhooks = await runWebhookCases(ctx, receiver);
+        });
       }
-      if (wants('search')) results.search = await runSearchCases(ctx);
-      if (wants('sql')) results.sql = await runSqlCases(ctx);
-      if (flag('--profile')) results.profile = await runProfile(ctx);
+      if (wants('search')) await section('search', async () => void (results.search = await runSearchCases(ctx)));
+      if (wants('sql')) await section('sql', async () => void (results.sql = await runSqlCases(ctx)));
+      if (flag('--profile')) await section('profile', async () => void (results.profile = await runProfile(ctx)));
     } finally {
       await cleanup();
     }
@@ -989,10 +1042,12 @@ async function main() {
     writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
     log(`wrote ${path.relative(root, out)}`);
   }
+  for (const [name, message] of Object.entries(results.errors)) console.log(`\n${name} FAILED: ${message}`);
+  return Object.keys(results.errors).length === 0;
 }
 
 main().then(
-  () => process.exit(0),
+  (ok) => process.exit(ok ? 0 : 1),
   (error: unknown) => {
     console.error(error);
     process.exit(1);
