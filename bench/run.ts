@@ -56,7 +56,17 @@ export type HttpCase = {
   usage: Usage;
   /** Outbox events not yet fanned out when the case ended (work the runner still owes). */
   outboxBacklog: number;
-  vsReference?: { throughput: number | null; p99: number | null; reference: string };
+  vsReference?: {
+    throughput: number | null;
+    p99: number | null;
+    /**
+     * CPU per request of the server and PostgreSQL together, ours over the reference's: less
+     * sensitive to other work on the machine than throughput. 1 / cpu estimates the throughput
+     * ratio when both are CPU-bound on the same cores.
+     */
+    cpu: number | null;
+    reference: string;
+  };
 };
 
 type Context = {
@@ -193,6 +203,13 @@ async function httpCase(ctx: Context, group: HttpCase['group'], connections: num
   return { name, group, connections, result, usage, outboxBacklog: await outboxBacklog(ctx) };
 }
 
+/** Server + PostgreSQL CPU ms per request during the measured run. */
+function cpuPerRequest(c: HttpCase): number | null {
+  const server = c.group === 'reference' ? c.usage.reference : c.usage.service;
+  if (!server || !c.usage.postgres || c.result.requests === 0) return null;
+  return ((server.cpuSeconds + c.usage.postgres.cpuSeconds) * 1000) / c.result.requests;
+}
+
 function caseLabel(group: HttpCase['group']): string {
   return {
     reference: 'reference POST /quote',
@@ -262,6 +279,7 @@ async function runHttpCases(ctx: Context): Promise<HttpCase[]> {
     c.vsReference = {
       throughput: ratio(c.result.requestsPerSecond, ref.result.requestsPerSecond),
       p99: ratio(c.result.latency.p99, ref.result.latency.p99),
+      cpu: ratio(cpuPerRequest(c), cpuPerRequest(ref)),
       reference: `${ref.name} @ ${ref.connections}`,
     };
   }
@@ -730,7 +748,7 @@ const x = (v: number | null | undefined) => (v == null ? '' : `${v.toFixed(2)}x`
 
 function httpTable(cases: HttpCase[]): string {
   return formatTable(
-    ['case', 'conns', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'peak RSS MB', 'req/s vs ref', 'p99 vs ref', 'server CPU ms/req', 'PG CPU ms/req', 'non-2xx', 'outbox backlog'],
+    ['case', 'conns', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'peak RSS MB', 'req/s vs ref', 'p99 vs ref', 'server CPU ms/req', 'PG CPU ms/req', 'CPU/req vs ref', 'non-2xx', 'outbox backlog'],
     cases.map((c) => {
       const server = c.group === 'reference' ? c.usage.reference : c.usage.service;
       const n = c.result.requests || 1;
@@ -746,6 +764,7 @@ function httpTable(cases: HttpCase[]): string {
         x(c.vsReference?.p99),
         server ? fmt((server.cpuSeconds * 1000) / n, 2) : '',
         c.usage.postgres ? fmt((c.usage.postgres.cpuSeconds * 1000) / n, 2) : '',
+        x(c.vsReference?.cpu),
         c.result.non2xx + c.result.errors,
         c.group === 'reference' ? '' : c.outboxBacklog,
       ];
@@ -817,6 +836,12 @@ function targets(r: Partial<Results>): Target[] {
   if (q32?.vsReference) {
     out.push({ target: 'POST /v1/quotes @32: throughput >= 0.25x reference', measured: x(q32.vsReference.throughput), pass: (q32.vsReference.throughput ?? 0) >= 0.25 });
     out.push({ target: 'POST /v1/quotes @32: p99 <= 4x reference', measured: x(q32.vsReference.p99), pass: (q32.vsReference.p99 ?? Infinity) <= 4 });
+    const estimate = q32.vsReference.cpu ? 1 / q32.vsReference.cpu : null;
+    out.push({
+      target: '  (same, CPU-bound estimate: reference CPU/req ÷ ours, server + PostgreSQL)',
+      measured: x(estimate),
+      pass: estimate === null ? null : estimate >= 0.25,
+    });
   }
   const e100 = r.engine?.cases.find((c) => c.rules === 100 && c.book.startsWith('generated'));
   if (e100 && r.engine) {
