@@ -41,7 +41,15 @@ function original(frame: CallFrame): { source: string; line: number } | null {
   if (!map) return null;
   const entry = map.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string; originalLine?: number };
   if (!entry?.originalSource) return null;
-  return { source: entry.originalSource.replace(/^turbopack:\/\/\/?(\[project\]\/)?/, '').replace(/^file:\/\/.*?\/node_modules\//, 'node_modules/'), line: (entry.originalLine ?? 0) + 1 };
+  return { source: safeDecode(entry.originalSource).replace(/^turbopack:\/\/\/?(\[project\]\/)?/, '').replace(/^file:\/\/.*?\/node_modules\//, 'node_modules/'), line: (entry.originalLine ?? 0) + 1 };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function packageOf(source: string): string | null {
@@ -55,7 +63,7 @@ function categorize(frame: CallFrame, mapped: { source: string } | null): string
   if (name === '(garbage collector)') return 'GC';
   if (name === '(idle)') return 'idle';
   if (name === '(program)') return 'V8/native (program)';
-  const source = mapped?.source ?? frame.url;
+  const source = safeDecode(mapped?.source ?? frame.url);
   if (!source) return 'V8/native';
   if (source.startsWith('node:')) return `node:${source.replace(/^node:(internal\/)?/, '').split('/')[0]}`;
   const pkg = packageOf(source);
