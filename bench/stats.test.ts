@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { bookArtifactSchema, compileBook, evaluate } from '../lib/pricing';
+import { generateBook, generateInputs } from './generate-book';
+import { fmt, formatTable, linearFit, percentile, ratio, summarize } from './stats';
+
+describe('percentile (nearest rank)', () => {
+  const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
+
+  it('picks the smallest value with at least p% at or below it', () => {
+    expect(percentile(hundred, 50)).toBe(50);
+    expect(percentile(hundred, 95)).toBe(95);
+    expect(percentile(hundred, 99)).toBe(99);
+    expect(percentile(hundred, 99.9)).toBe(100);
+    expect(percentile([5, 7, 9], 50)).toBe(7);
+    expect(percentile([1, 2, 3, 4], 50)).toBe(2);
+  });
+
+  it('handles the edges', () => {
+    expect(percentile([], 50)).toBeNaN();
+    expect(percentile([3], 1)).toBe(3);
+    expect(percentile(hundred, 0)).toBe(1);
+    expect(percentile(hundred, 100)).toBe(100);
+  });
+
+  it('summarize sorts a copy and reports mean and max', () => {
+    const values = [9, 1, 5, 3, 7];
+    const s = summarize(values);
+    expect(values).toEqual([9, 1, 5, 3, 7]);
+    expect(s).toEqual({ count: 5, mean: 5, p50: 5, p95: 9, p99: 9, max: 9 });
+  });
+});
+
+describe('linearFit', () => {
+  it('recovers a line exactly', () => {
+    const fit = linearFit([10, 100, 1000], [25, 205, 2005]);
+    expect(fit.slope).toBeCloseTo(2, 10);
+    expect(fit.intercept).toBeCloseTo(5, 10);
+    expect(fit.r2).toBeCloseTo(1, 10);
+  });
+});
+
+describe('formatting', () => {
+  it('ratios and numbers', () => {
+    expect(ratio(1, 4)).toBe(0.25);
+    expect(ratio(1, 0)).toBeNull();
+    expect(ratio(null, 2)).toBeNull();
+    expect(fmt(1234.5)).toBe('1,235');
+    expect(fmt(3.14159, 2)).toBe('3.14');
+    expect(fmt(Number.NaN)).toBe('');
+  });
+
+  it('aligns a table', () => {
+    const table = formatTable(['case', 'req/s'], [['a', '10'], ['bbb', '1,000']]);
+    expect(table.split('\n')).toEqual(['case | req/s', '-----|------', 'a    |    10', 'bbb  | 1,000']);
+  });
+});
+
+describe('generated books', () => {
+  it('are valid artifacts with the asked number of rules, and price', () => {
+    for (const rules of [10, 1000]) {
+      const artifact = bookArtifactSchema.parse(generateBook(rules));
+      expect(artifact.rules).toHaveLength(rules);
+      const book = compileBook(artifact);
+      for (const inputs of generateInputs(20)) {
+        const outcome = evaluate(book, inputs);
+        expect(outcome.outcome).toBe('succeeded');
+        if (outcome.outcome === 'succeeded') expect(outcome.computation.derivation.length).toBeGreaterThan(rules);
+      }
+    }
+  });
+
+  it('are deterministic', () => {
+    expect(generateBook(100)).toEqual(generateBook(100));
+  });
+});

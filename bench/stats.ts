@@ -1,0 +1,74 @@
+// Pure helpers of the benchmark suite: percentiles, summaries, a least-squares fit and the
+// text table. No I/O, so they are unit-tested (bench/stats.test.ts).
+
+/**
+ * The p-th percentile (0..100) of ascending `sorted` values by the nearest-rank method: the
+ * smallest value such that at least p% of the values are <= it. NaN for no values.
+ */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  if (p <= 0) return sorted[0];
+  if (p >= 100) return sorted[sorted.length - 1];
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
+}
+
+export type LatencySummary = { count: number; mean: number; p50: number; p95: number; p99: number; max: number };
+
+/** Summary of raw latencies (any order; the input is not modified). */
+export function summarize(values: ArrayLike<number>): LatencySummary {
+  const sorted = Float64Array.from(values).sort();
+  let sum = 0;
+  for (const v of sorted) sum += v;
+  return {
+    count: sorted.length,
+    mean: sorted.length ? sum / sorted.length : Number.NaN,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    max: sorted.length ? sorted[sorted.length - 1] : Number.NaN,
+  };
+}
+
+/** Least-squares line y = intercept + slope * x, with r². */
+export function linearFit(xs: readonly number[], ys: readonly number[]): { slope: number; intercept: number; r2: number } {
+  const n = xs.length;
+  if (n !== ys.length || n < 2) throw new Error('linearFit needs two or more (x, y) pairs');
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (xs[i] - mx) * (ys[i] - my);
+    sxx += (xs[i] - mx) ** 2;
+    syy += (ys[i] - my) ** 2;
+  }
+  const slope = sxy / sxx;
+  const intercept = my - slope * mx;
+  const r2 = syy === 0 ? 1 : (sxy * sxy) / (sxx * syy);
+  return { slope, intercept, r2 };
+}
+
+/** A ratio rounded for display, or '' when either side is missing. */
+export function ratio(ours: number | null | undefined, reference: number | null | undefined): number | null {
+  if (ours == null || reference == null || !Number.isFinite(ours) || !Number.isFinite(reference) || reference === 0) return null;
+  return ours / reference;
+}
+
+/** Fixed-width text table; numbers right-aligned. */
+export function formatTable(headers: string[], rows: (string | number | null | undefined)[][]): string {
+  const cells = rows.map((row) => row.map((c) => (c === null || c === undefined ? '' : String(c))));
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? '').length)));
+  const numeric = headers.map((_, i) => cells.every((r) => r[i] === undefined || r[i] === '' || /^[-+]?[\d.,]+(x|%| ms| MB)?$/.test(r[i])));
+  const line = (r: string[]) =>
+    r.map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ').trimEnd();
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('-|-'), ...cells.map(line)].join('\n');
+}
+
+/** A number for the table: `digits` decimals below 100, none above. */
+export function fmt(value: number | null | undefined, digits = 1): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '';
+  if (Math.abs(value) >= 100) return Math.round(value).toLocaleString('en-US');
+  return value.toFixed(digits);
+}
