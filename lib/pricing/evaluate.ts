@@ -53,13 +53,36 @@ export type Outcome =
   | { outcome: 'requires_input'; missingInputs: string[] }
   | { outcome: 'failed'; failure: { code: FailureCode; message: string } };
 
-type CompiledClause = { factorId: string; options: ReadonlySet<string>; optionList: string };
+// Answers are looked up by index while pricing: each factor and option of the book gets a
+// number at compile time, and a clause's options become a set of those numbers.
+type CompiledClause = {
+  factorId: string;
+  factorIndex: number;
+  /** Option numbers that match (1-based: 0 in an answer row means unanswered). */
+  matches: Uint8Array;
+  /** The factor's option ids by number - 1, to word a mismatch. */
+  factorOptionIds: readonly string[];
+  optionList: string;
+  notAnswered: string;
+  /** Reasons already worded, by the option number that failed the clause. */
+  mismatch: (string | undefined)[];
+};
 type CompiledRule = {
   rule: Rule;
   offerings: ReadonlySet<string> | null;
   clauses: readonly CompiledClause[];
+  /** Reasons worded once: out of scope, and "matched because" by the answers that matched. */
+  outOfScope: string;
+  matched: Map<number | string, string>;
 };
-type CompiledFactor = { factor: Factor; options: ReadonlyMap<string, Factor['options'][number]> };
+type CompiledFactor = {
+  factor: Factor;
+  index: number;
+  options: ReadonlyMap<string, Factor['options'][number]>;
+  /** option id -> its number (1-based). */
+  optionNumbers: ReadonlyMap<string, number>;
+  optionIds: readonly string[];
+};
 
 /** A book prepared for evaluation: lookups built once, rules grouped by phase. */
 export type CompiledBook = {
@@ -67,6 +90,7 @@ export type CompiledBook = {
   offerings: ReadonlyMap<string, Offering>;
   factors: ReadonlyMap<string, CompiledFactor>;
   rulesByPhase: ReadonlyMap<Phase, readonly CompiledRule[]>;
+  factorCount: number;
 };
 
 const compiledCache = new WeakMap<BookArtifact, CompiledBook>();
@@ -74,25 +98,47 @@ const compiledCache = new WeakMap<BookArtifact, CompiledBook>();
 export function compileBook(artifact: BookArtifact): CompiledBook {
   const cached = compiledCache.get(artifact);
   if (cached) return cached;
+  const factors = new Map<string, CompiledFactor>(
+    artifact.factors.map((f, index) => [
+      f.id,
+      {
+        factor: f,
+        index,
+        options: new Map(f.options.map((o) => [o.id, o])),
+        optionNumbers: new Map(f.options.map((o, i) => [o.id, i + 1])),
+        optionIds: f.options.map((o) => o.id),
+      },
+    ]),
+  );
   const rulesByPhase = new Map<Phase, CompiledRule[]>(PHASES.map((p) => [p, []]));
   for (const rule of artifact.rules) {
     rulesByPhase.get(rule.phase)!.push({
       rule,
       offerings: rule.offeringIds ? new Set(rule.offeringIds) : null,
-      clauses: (rule.when ?? []).map((c) => ({
-        factorId: c.factorId,
-        options: new Set(c.optionIds),
-        optionList: c.optionIds.join(', '),
-      })),
+      clauses: (rule.when ?? []).map((c) => {
+        const factor = factors.get(c.factorId)!;
+        const matches = new Uint8Array(factor.factor.options.length + 1);
+        for (const optionId of c.optionIds) matches[factor.optionNumbers.get(optionId)!] = 1;
+        return {
+          factorId: c.factorId,
+          factorIndex: factor.index,
+          matches,
+          factorOptionIds: factor.optionIds,
+          optionList: c.optionIds.join(', '),
+          notAnswered: `${c.factorId} is not answered`,
+          mismatch: [],
+        };
+      }),
+      outOfScope: `applies only to offerings ${(rule.offeringIds ?? []).join(', ')}`,
+      matched: new Map(),
     });
   }
   const compiled: CompiledBook = {
     artifact,
     offerings: new Map(artifact.offerings.map((o) => [o.id, o])),
-    factors: new Map(
-      artifact.factors.map((f) => [f.id, { factor: f, options: new Map(f.options.map((o) => [o.id, o])) }]),
-    ),
+    factors,
     rulesByPhase,
+    factorCount: artifact.factors.length,
   };
   compiledCache.set(artifact, compiled);
   return compiled;
@@ -114,22 +160,9 @@ export function resolveAnswers(
   if (!offering) {
     return { failure: { code: 'unknown_offering', message: `Offering "${inputs.offeringId}" is not in this book.` } };
   }
-  // Sorted so that the reported failure does not depend on the order of JSON keys.
-  for (const factorId of Object.keys(inputs.factors).sort()) {
-    const compiled = book.factors.get(factorId);
-    if (!compiled) {
-      return { failure: { code: 'unknown_factor', message: `Factor "${factorId}" is not in this book.` } };
-    }
-    const value = inputs.factors[factorId];
-    if (value !== null && value !== undefined && !compiled.options.has(value)) {
-      return {
-        failure: {
-          code: 'unknown_factor_option',
-          message: `"${value}" is not an option of factor "${factorId}".`,
-        },
-      };
-    }
-  }
+  const failure = answerFailure(book, inputs.factors, Object.keys(inputs.factors));
+  // Reported in sorted order, so that it does not depend on the order of JSON keys.
+  if (failure) return { failure: answerFailure(book, inputs.factors, Object.keys(inputs.factors).sort())! };
   const answers = new Map<string, string>();
   const notes = new Map<string, string>();
   const missing: string[] = [];
@@ -148,6 +181,22 @@ export function resolveAnswers(
   return { offering, resolved: { answers, notes, missing } };
 }
 
+function answerFailure(
+  book: CompiledBook,
+  factors: QuoteInputs['factors'],
+  factorIds: string[],
+): { code: FailureCode; message: string } | null {
+  for (const factorId of factorIds) {
+    const compiled = book.factors.get(factorId);
+    if (!compiled) return { code: 'unknown_factor', message: `Factor "${factorId}" is not in this book.` };
+    const value = factors[factorId];
+    if (value !== null && value !== undefined && !compiled.options.has(value)) {
+      return { code: 'unknown_factor_option', message: `"${value}" is not an option of factor "${factorId}".` };
+    }
+  }
+  return null;
+}
+
 /** Evaluates one offering with its answers. Every rule leaves one derivation entry. */
 export function evaluate(book: CompiledBook, inputs: QuoteInputs): Outcome {
   const checked = resolveAnswers(book, inputs);
@@ -161,32 +210,32 @@ export function evaluate(book: CompiledBook, inputs: QuoteInputs): Outcome {
 
 class OutOfRange extends Error {}
 
+/** A derivation entry; a class so that every entry shares one shape (they are made by the thousand). */
+class Entry implements DerivationEntry {
+  constructor(
+    readonly sequence: number,
+    readonly phase: Phase,
+    readonly ruleId: string | null,
+    readonly ruleType: string | null,
+    readonly status: 'applied' | 'skipped',
+    readonly reason: string,
+    readonly deltaMinor: number,
+    readonly runningTotalMinor: number,
+  ) {}
+}
+
 /** Runs the phases for fully resolved answers. Exported for range evaluation over unknowns. */
 export function price(book: CompiledBook, offering: Offering, resolved: ResolvedAnswers): Outcome {
   const { artifact } = book;
+  const row = answerRow(book, resolved);
   const derivation: DerivationEntry[] = [];
   const lineItems: LineItem[] = [];
   let total = offering.basePriceMinor;
 
-  const record = (
-    phase: Phase,
-    rule: Rule | null,
-    ruleType: string,
-    status: 'applied' | 'skipped',
-    reason: string,
-    deltaMinor: number,
-  ) => {
-    if (total > MAX_MINOR) throw new OutOfRange();
-    derivation.push({
-      sequence: derivation.length,
-      phase,
-      ruleId: rule ? rule.id : null,
-      ruleType,
-      status,
-      reason,
-      deltaMinor,
-      runningTotalMinor: total,
-    });
+  // Skipped steps leave the total as it was, so only applied steps check its range.
+  const record = (phase: Phase, rule: Rule | null, ruleType: string, status: 'applied' | 'skipped', reason: string, deltaMinor: number) => {
+    if (status === 'applied' && total > MAX_MINOR) throw new OutOfRange();
+    derivation.push(new Entry(derivation.length, phase, rule === null ? null : rule.id, ruleType, status, reason, deltaMinor, total));
   };
 
   try {
@@ -199,7 +248,7 @@ export function price(book: CompiledBook, offering: Offering, resolved: Resolved
       const rule = c.rule as Extract<Rule, { phase: 'baseOverride' }>;
       const skip = overriddenBy
         ? `base already overridden by rule "${overriddenBy}"`
-        : whyNotApplicable(c, offering, resolved);
+        : whyNotApplicable(c, offering, row);
       if (skip) {
         record('baseOverride', rule, 'setBase', 'skipped', skip, 0);
         continue;
@@ -210,14 +259,14 @@ export function price(book: CompiledBook, offering: Offering, resolved: Resolved
       base.label = `${offering.label} (${rule.label})`;
       base.ruleId = rule.id;
       overriddenBy = rule.id;
-      record('baseOverride', rule, 'setBase', 'applied', `${matchedBecause(c, resolved)}; base set to ${total}`, delta);
+      record('baseOverride', rule, 'setBase', 'applied', `${matchedBecause(c, resolved, row)}; base set to ${total}`, delta);
     }
 
     for (const phase of ['scopedModifier', 'conditionalModifier'] as const) {
       for (const c of book.rulesByPhase.get(phase)!) {
         const rule = c.rule as Extract<Rule, { phase: 'scopedModifier' | 'conditionalModifier' }>;
         const type = rule.adjustment.type;
-        const skip = whyNotApplicable(c, offering, resolved);
+        const skip = whyNotApplicable(c, offering, row);
         if (skip) {
           record(phase, rule, type, 'skipped', skip, 0);
           continue;
@@ -231,13 +280,13 @@ export function price(book: CompiledBook, offering: Offering, resolved: Resolved
         total += delta;
         lineItems.push({ kind: delta >= 0 ? 'surcharge' : 'discount', label: rule.label, amountMinor: delta, ruleId: rule.id });
         const clamp = delta !== raw ? `, limited to ${delta} so the total stays at 0 or more` : '';
-        record(phase, rule, type, 'applied', `${matchedBecause(c, resolved)}; adjusts by ${how}${clamp}`, delta);
+        record(phase, rule, type, 'applied', `${matchedBecause(c, resolved, row)}; adjusts by ${how}${clamp}`, delta);
       }
     }
 
     for (const c of book.rulesByPhase.get('discount')!) {
       const rule = c.rule as Extract<Rule, { phase: 'discount' }>;
-      const skip = whyNotApplicable(c, offering, resolved);
+      const skip = whyNotApplicable(c, offering, row);
       if (skip) {
         record('discount', rule, rule.reduction.type, 'skipped', skip, 0);
         continue;
@@ -249,12 +298,12 @@ export function price(book: CompiledBook, offering: Offering, resolved: Resolved
       total -= taken;
       lineItems.push({ kind: 'discount', label: rule.label, amountMinor: -taken, ruleId: rule.id });
       const clamp = taken !== wanted ? `, limited to ${taken} so the total stays at 0 or more` : '';
-      record('discount', rule, rule.reduction.type, 'applied', `${matchedBecause(c, resolved)}; takes off ${how}${clamp}`, -taken);
+      record('discount', rule, rule.reduction.type, 'applied', `${matchedBecause(c, resolved, row)}; takes off ${how}${clamp}`, -taken);
     }
 
     for (const c of book.rulesByPhase.get('guardrail')!) {
       const rule = c.rule as Extract<Rule, { phase: 'guardrail' }>;
-      const skip = whyNotApplicable(c, offering, resolved);
+      const skip = whyNotApplicable(c, offering, row);
       if (skip) {
         record('guardrail', rule, rule.limit, 'skipped', skip, 0);
         continue;
@@ -277,14 +326,14 @@ export function price(book: CompiledBook, offering: Offering, resolved: Resolved
     let termsBy: string | null = null;
     for (const c of book.rulesByPhase.get('paymentTerms')!) {
       const rule = c.rule as Extract<Rule, { phase: 'paymentTerms' }>;
-      const skip = termsBy ? `payment terms already set by rule "${termsBy}"` : whyNotApplicable(c, offering, resolved);
+      const skip = termsBy ? `payment terms already set by rule "${termsBy}"` : whyNotApplicable(c, offering, row);
       if (skip) {
         record('paymentTerms', rule, 'deposit', 'skipped', skip, 0);
         continue;
       }
       depositBasisPoints = rule.depositBasisPoints;
       termsBy = rule.id;
-      record('paymentTerms', rule, 'deposit', 'applied', `${matchedBecause(c, resolved)}; deposit of ${percent(depositBasisPoints)}`, 0);
+      record('paymentTerms', rule, 'deposit', 'applied', `${matchedBecause(c, resolved, row)}; deposit of ${percent(depositBasisPoints)}`, 0);
     }
     if (!termsBy) {
       record('paymentTerms', null, 'fullBalance', 'applied', 'no deposit rule applies; the whole total is the balance', 0);
@@ -312,26 +361,58 @@ export function price(book: CompiledBook, offering: Offering, resolved: Resolved
   }
 }
 
-function whyNotApplicable(c: CompiledRule, offering: Offering, resolved: ResolvedAnswers): string | null {
-  if (c.offerings && !c.offerings.has(offering.id)) {
-    return `applies only to offerings ${[...c.offerings].join(', ')}`;
+/** The resolved answers as option numbers by factor index (0 = unanswered). */
+function answerRow(book: CompiledBook, resolved: ResolvedAnswers): Uint16Array {
+  const row = new Uint16Array(book.factorCount);
+  for (const [factorId, optionId] of resolved.answers) {
+    const factor = book.factors.get(factorId)!;
+    row[factor.index] = factor.optionNumbers.get(optionId)!;
   }
+  return row;
+}
+
+function whyNotApplicable(c: CompiledRule, offering: Offering, row: Uint16Array): string | null {
+  if (c.offerings && !c.offerings.has(offering.id)) return c.outOfScope;
   for (const clause of c.clauses) {
-    const answer = resolved.answers.get(clause.factorId);
-    if (answer === undefined) return `${clause.factorId} is not answered`;
-    if (!clause.options.has(answer)) return `${clause.factorId} is "${answer}", not one of ${clause.optionList}`;
+    const answer = row[clause.factorIndex];
+    if (answer === 0) return clause.notAnswered;
+    if (clause.matches[answer] !== 1) return clause.mismatch[answer] ?? wordMismatch(clause, answer);
   }
   return null;
 }
 
-function matchedBecause(c: CompiledRule, resolved: ResolvedAnswers): string {
+function wordMismatch(clause: CompiledClause, answer: number): string {
+  const reason = `${clause.factorId} is "${clause.factorOptionIds[answer - 1]}", not one of ${clause.optionList}`;
+  clause.mismatch[answer] = reason;
+  return reason;
+}
+
+// Reasons depend only on the rule and its clauses' answers, so each wording is built once,
+// keyed by the answers' option numbers (and whether each was assumed).
+function matchedBecause(c: CompiledRule, resolved: ResolvedAnswers, row: Uint16Array): string {
   if (c.clauses.length === 0) return c.offerings ? 'offering in scope' : 'applies to every quote';
-  return c.clauses
-    .map((clause) => {
-      const note = resolved.notes.get(clause.factorId);
-      return `${clause.factorId} is "${resolved.answers.get(clause.factorId)}"${note ? ` (${note})` : ''}`;
-    })
-    .join(' and ');
+  const noted = resolved.notes.size > 0;
+  let key: number | string = 0;
+  if (c.clauses.length <= 4) {
+    let place = 1;
+    for (const clause of c.clauses) {
+      key += (row[clause.factorIndex] * 2 + (noted && resolved.notes.has(clause.factorId) ? 1 : 0)) * place;
+      place *= 1024;
+    }
+  } else {
+    key = c.clauses.map((clause) => `${row[clause.factorIndex]}${noted && resolved.notes.has(clause.factorId) ? '*' : ''}`).join(',');
+  }
+  let reason = c.matched.get(key);
+  if (reason === undefined) {
+    reason = c.clauses
+      .map((clause) => {
+        const note = resolved.notes.get(clause.factorId);
+        return `${clause.factorId} is "${resolved.answers.get(clause.factorId)}"${note ? ` (${note})` : ''}`;
+      })
+      .join(' and ');
+    c.matched.set(key, reason);
+  }
+  return reason;
 }
 
 function inspectionsOf(book: CompiledBook, offering: Offering, resolved: ResolvedAnswers): InspectionNeed[] {
@@ -345,7 +426,17 @@ function inspectionsOf(book: CompiledBook, offering: Offering, resolved: Resolve
   return needs;
 }
 
+const percentWords = new Map<number, string>();
 function percent(basisPoints: number): string {
+  let words = percentWords.get(basisPoints);
+  if (words === undefined) {
+    words = wordPercent(basisPoints);
+    if (percentWords.size < 100_000) percentWords.set(basisPoints, words);
+  }
+  return words;
+}
+
+function wordPercent(basisPoints: number): string {
   const whole = Math.trunc(basisPoints / 100);
   const fraction = Math.abs(basisPoints % 100);
   return `${basisPoints < 0 && whole === 0 ? '-' : ''}${whole}${fraction ? `.${String(fraction).padStart(2, '0')}` : ''}%`;
