@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from './generated/client';
+import { registerPool } from './sql';
 
 export type Db = PrismaClient;
 /** A Prisma client or an interactive transaction: what domain verbs take. */
@@ -25,6 +26,7 @@ function handles(): Handles {
       max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     });
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    registerPool(prisma, pool);
     globalHandles.__quoteServiceDb = { prisma, pool };
   }
   return globalHandles.__quoteServiceDb;
@@ -44,6 +46,7 @@ export function getPool(): pg.Pool {
 export function createDb(url: string): { prisma: PrismaClient; pool: pg.Pool; close(): Promise<void> } {
   const pool = new pg.Pool({ connectionString: url, max: 5 });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  registerPool(prisma, pool);
   return {
     prisma,
     pool,

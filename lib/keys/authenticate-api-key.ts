@@ -1,5 +1,6 @@
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { DbOrTx } from '../db/client';
+import { sqlRows } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
 import { digestOf, digestsEqual, environmentOfSecret } from './secrets';
 
@@ -33,12 +34,15 @@ export async function authenticateApiKey(
   if (!secret || !environment) throw invalid();
   const digest = digestOf(secret);
   // Every authenticated request starts here: one indexed lookup, by digest, with its environment.
-  const [key] = await db.$queryRaw<KeyRow[]>`
-    SELECT k.id::text AS id, k.digest, k.workspace_id::text AS "workspaceId", k.project_id::text AS "projectId",
-      k.environment_id::text AS "environmentId", k.status::text AS status, k.scopes, k.revoked_at AS "revokedAt",
-      k.last_used_at AS "lastUsedAt", e.kind::text AS kind
-    FROM api_keys k JOIN environments e ON e.id = k.environment_id
-    WHERE k.digest = ${digest}`;
+  const [key] = await sqlRows<KeyRow>(
+    db,
+    `SELECT k.id::text AS id, k.digest, k.workspace_id::text AS "workspaceId", k.project_id::text AS "projectId",
+       k.environment_id::text AS "environmentId", k.status::text AS status, k.scopes, k.revoked_at AS "revokedAt",
+       k.last_used_at AS "lastUsedAt", e.kind::text AS kind
+     FROM api_keys k JOIN environments e ON e.id = k.environment_id
+     WHERE k.digest = $1::text`,
+    [digest],
+  );
   if (!key || !digestsEqual(key.digest, digest) || key.kind !== environment) throw invalid();
   const revoked = key.status === 'revoked' || (key.revokedAt !== null && key.revokedAt <= now);
   if (revoked) {

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { compiled } from '../books/published-version';
 import type { Db, DbOrTx } from '../db/client';
+import { sqlRows } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
 import { evaluate, type Outcome, type QuoteInputs } from '../pricing';
 import { expireIfDue } from './expire-quote-intents';
@@ -133,33 +134,58 @@ async function insertQuote(
     type: `quote_intent.${intent.status}`,
     data: JSON.stringify(result),
   };
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    WITH new_intent AS (
-      INSERT INTO quote_intents (id, workspace_id, project_id, environment_id, book_id, book_version_id, business_id,
-        status, source, idempotency_scope, idempotency_key, request_fingerprint, request_correlation_id, inputs,
-        expires_at, created_at, updated_at)
-      VALUES (${intent.id}::uuid, ${intent.workspaceId}::uuid, ${intent.projectId}::uuid, ${intent.environmentId}::uuid,
-        ${intent.bookId}::uuid, ${intent.bookVersionId}::uuid, ${input.scope.businessId}::uuid,
-        ${intent.status}::"QuoteIntentStatus", ${intent.source}::"QuoteSource", ${input.idempotencyScope},
-        ${intent.idempotencyKey}, ${fingerprint}, ${intent.requestCorrelationId}, ${JSON.stringify(intent.inputs)}::json,
-        ${intent.expiresAt}::timestamptz, ${intent.createdAt}::timestamptz, ${intent.createdAt}::timestamptz)
-      ON CONFLICT (environment_id, idempotency_scope, idempotency_key) DO NOTHING
-      RETURNING id
-    ), new_receipt AS (
-      INSERT INTO quote_receipts (id, quote_intent_id, outcome, source, book_version_id, computation, missing_inputs,
-        failure, idempotency_key, request_correlation_id, latency_ms, created_at)
-      SELECT ${receipt.id}::uuid, id, ${receipt.outcome}::"ReceiptOutcome", ${receipt.source}::"QuoteSource",
-        ${receipt.bookVersionId}::uuid, ${jsonOrNull(receipt.computation)}::json, ${receipt.missingInputs}::text[],
-        ${jsonOrNull(receipt.failure)}::json, ${receipt.idempotencyKey}, ${receipt.requestCorrelationId},
-        ${receipt.latencyMs}::int, ${receipt.createdAt}::timestamptz
-      FROM new_intent
-    ), new_event AS (
-      INSERT INTO outbox_events (id, type, version, workspace_id, project_id, environment_id, business_id, subject_id, data, created_at)
-      SELECT ${event.id}::uuid, ${event.type}, 1, ${intent.workspaceId}::uuid, ${intent.projectId}::uuid,
-        ${intent.environmentId}::uuid, ${input.scope.businessId}::uuid, ${intent.id}::uuid, ${event.data}::jsonb, ${intent.createdAt}::timestamptz
-      FROM new_intent
-    )
-    SELECT id::text FROM new_intent`;
+  const rows = await sqlRows<{ id: string }>(
+    db,
+    `WITH new_intent AS (
+       INSERT INTO quote_intents (id, workspace_id, project_id, environment_id, book_id, book_version_id, business_id,
+         status, source, idempotency_scope, idempotency_key, request_fingerprint, request_correlation_id, inputs,
+         expires_at, created_at, updated_at)
+       VALUES ($1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::uuid, $6::uuid, $7::uuid, $8::"QuoteIntentStatus",
+         $9::"QuoteSource", $10::text, $11::text, $12::text, $13::text, $14::json, $15::timestamptz, $16::timestamptz,
+         $16::timestamptz)
+       ON CONFLICT (environment_id, idempotency_scope, idempotency_key) DO NOTHING
+       RETURNING id
+     ), new_receipt AS (
+       INSERT INTO quote_receipts (id, quote_intent_id, outcome, source, book_version_id, computation, missing_inputs,
+         failure, idempotency_key, request_correlation_id, latency_ms, created_at)
+       SELECT $17::uuid, id, $25::"ReceiptOutcome", $9::"QuoteSource", $6::uuid, $18::json, $19::text[], $20::json,
+         $11::text, $13::text, $21::int, $16::timestamptz
+       FROM new_intent
+     ), new_event AS (
+       INSERT INTO outbox_events (id, type, version, workspace_id, project_id, environment_id, business_id, subject_id,
+         data, created_at)
+       SELECT $22::uuid, $23::text, 1, $2::uuid, $3::uuid, $4::uuid, $7::uuid, $1::uuid, $24::jsonb, $16::timestamptz
+       FROM new_intent
+     )
+     SELECT id::text FROM new_intent`,
+    [
+      intent.id,
+      intent.workspaceId,
+      intent.projectId,
+      intent.environmentId,
+      intent.bookId,
+      intent.bookVersionId,
+      input.scope.businessId,
+      intent.status,
+      intent.source,
+      input.idempotencyScope,
+      intent.idempotencyKey,
+      fingerprint,
+      intent.requestCorrelationId,
+      JSON.stringify(intent.inputs),
+      intent.expiresAt,
+      intent.createdAt,
+      receipt.id,
+      jsonOrNull(receipt.computation),
+      receipt.missingInputs,
+      jsonOrNull(receipt.failure),
+      receipt.latencyMs,
+      event.id,
+      event.type,
+      event.data,
+      receipt.outcome,
+    ],
+  );
   return rows.length === 1;
 }
 

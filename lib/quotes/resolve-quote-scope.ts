@@ -1,5 +1,6 @@
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { DbOrTx } from '../db/client';
+import { sqlRows } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
 
 /** Where a quote is computed and stored: resolved by the service, never chosen by a parameter. */
@@ -33,16 +34,19 @@ export async function resolveApiQuoteScope(
   idempotency: { scope: string; key: string | undefined },
 ): Promise<QuoteScope> {
   // One round trip: the book, the connection, the publication and any intent under the key.
-  const [row] = await db.$queryRaw<ScopeRow[]>`
-    SELECT b.id::text AS book_id,
-      EXISTS (SELECT 1 FROM connections c WHERE c.business_id = ${request.businessId}::uuid
-              AND c.project_id = ${principal.projectId}::uuid AND c.status = 'active') AS connected,
-      (SELECT p.book_version_id::text FROM publications p
-        WHERE p.book_id = b.id AND p.environment_id = ${principal.environmentId}::uuid) AS published_version_id,
-      (SELECT qi.id::text FROM quote_intents qi WHERE qi.environment_id = ${principal.environmentId}::uuid
-        AND qi.idempotency_scope = ${idempotency.scope} AND qi.idempotency_key = ${idempotency.key ?? null}) AS existing_intent_id
-    FROM (SELECT 1) AS one
-    LEFT JOIN books b ON b.id = ${request.bookId}::uuid AND b.project_id = ${principal.projectId}::uuid`;
+  const [row] = await sqlRows<ScopeRow>(
+    db,
+    `SELECT b.id::text AS book_id,
+       EXISTS (SELECT 1 FROM connections c WHERE c.business_id = $1::uuid
+               AND c.project_id = $2::uuid AND c.status = 'active') AS connected,
+       (SELECT p.book_version_id::text FROM publications p
+         WHERE p.book_id = b.id AND p.environment_id = $3::uuid) AS published_version_id,
+       (SELECT qi.id::text FROM quote_intents qi WHERE qi.environment_id = $3::uuid
+         AND qi.idempotency_scope = $4::text AND qi.idempotency_key = $5::text) AS existing_intent_id
+     FROM (SELECT 1) AS one
+     LEFT JOIN books b ON b.id = $6::uuid AND b.project_id = $2::uuid`,
+    [request.businessId, principal.projectId, principal.environmentId, idempotency.scope, idempotency.key ?? null, request.bookId],
+  );
   if (!row.book_id || !row.connected) {
     throw new ServiceError(
       'quote_scope_not_found',
@@ -71,19 +75,27 @@ export async function resolvePublicQuoteScope(
   businessId: string,
   idempotencyKey?: string,
 ): Promise<QuoteScope> {
-  const [row] = await db.$queryRaw<
-    { project_id: string; workspace_id: string; environment_id: string; book_id: string | null; published_version_id: string | null; existing_intent_id: string | null }[]
-  >`
-    SELECT pr.id::text AS project_id, pr.workspace_id::text AS workspace_id, e.id::text AS environment_id,
-      pr.primary_book_id::text AS book_id, pub.book_version_id::text AS published_version_id,
-      (SELECT qi.id::text FROM quote_intents qi WHERE qi.environment_id = e.id
-        AND qi.idempotency_scope = ${`public:${businessId}`} AND qi.idempotency_key = ${idempotencyKey ?? null}) AS existing_intent_id
-    FROM connections c
-    JOIN projects pr ON pr.id = c.project_id
-    JOIN environments e ON e.project_id = pr.id AND e.kind = 'live'
-    LEFT JOIN publications pub ON pub.book_id = pr.primary_book_id AND pub.environment_id = e.id
-    WHERE c.business_id = ${businessId}::uuid AND c.status = 'active'
-    LIMIT 1`;
+  const [row] = await sqlRows<{
+    project_id: string;
+    workspace_id: string;
+    environment_id: string;
+    book_id: string | null;
+    published_version_id: string | null;
+    existing_intent_id: string | null;
+  }>(
+    db,
+    `SELECT pr.id::text AS project_id, pr.workspace_id::text AS workspace_id, e.id::text AS environment_id,
+       pr.primary_book_id::text AS book_id, pub.book_version_id::text AS published_version_id,
+       (SELECT qi.id::text FROM quote_intents qi WHERE qi.environment_id = e.id
+         AND qi.idempotency_scope = $1::text AND qi.idempotency_key = $2::text) AS existing_intent_id
+     FROM connections c
+     JOIN projects pr ON pr.id = c.project_id
+     JOIN environments e ON e.project_id = pr.id AND e.kind = 'live'
+     LEFT JOIN publications pub ON pub.book_id = pr.primary_book_id AND pub.environment_id = e.id
+     WHERE c.business_id = $3::uuid AND c.status = 'active'
+     LIMIT 1`,
+    [`public:${businessId}`, idempotencyKey ?? null, businessId],
+  );
   if (!row?.book_id) throw surfaceUnavailable();
   return {
     workspaceId: row.workspace_id,
