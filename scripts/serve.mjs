@@ -15,7 +15,7 @@ const workers = Number(process.env.WEB_CONCURRENCY ?? os.availableParallelism())
 if (cluster.isPrimary && workers > 1) {
   let stopping = false;
   // A bounded heap keeps each process small: V8 collects sooner instead of growing to its default.
-  const heapMb = Number(process.env.SERVICE_MAX_HEAP_MB ?? 256);
+  const heapMb = Number(process.env.SERVICE_MAX_HEAP_MB ?? 320);
   cluster.setupPrimary({ execArgv: [...process.execArgv, `--max-old-space-size=${heapMb}`] });
   for (let i = 0; i < workers; i++) cluster.fork();
   cluster.on('exit', (worker, code) => {

@@ -31,7 +31,7 @@ export async function searchRequestLogs(db: DbOrTx, principal: SessionPrincipal,
     businessId: query.businessId,
     environmentId: query.environment ? { in: environments.map((e) => e.id) } : undefined,
     createdAt: query.from || query.to ? { gte: query.from ? new Date(query.from) : undefined, lte: query.to ? new Date(query.to) : undefined } : undefined,
-    id: query.cursor ? { lt: BigInt(query.cursor) } : undefined,
+    id: { ...(await idRangeOf(db, query)), ...(query.cursor ? { lt: BigInt(query.cursor) } : {}) },
   };
   const rows = await db.requestLog.findMany({ where, orderBy: { id: 'desc' }, take: query.limit + 1 });
   const page = rows.slice(0, query.limit);
@@ -61,5 +61,35 @@ export async function searchRequestLogs(db: DbOrTx, principal: SessionPrincipal,
       quoteIntentId: quoteByRequest.get(row.requestId) ?? null,
     })),
     nextCursor: rows.length > query.limit ? String(page[page.length - 1].id) : null,
+  };
+}
+
+/**
+ * A time window as a range of log ids (ids grow with time): the newest-first scan then starts
+ * and stops inside the window instead of walking every newer row. Rows are written in batches
+ * up to a moment after their request, so the id bounds come from a window widened by a minute;
+ * the exact created_at condition still applies.
+ */
+const WRITE_DELAY_SLACK_MS = 60_000;
+async function idRangeOf(db: DbOrTx, query: RequestLogQuery): Promise<{ gte?: bigint; lte?: bigint }> {
+  const [first, last] = await Promise.all([
+    query.from
+      ? db.requestLog.findFirst({
+          where: { createdAt: { gte: new Date(Date.parse(query.from) - WRITE_DELAY_SLACK_MS) } },
+          orderBy: { createdAt: 'asc' },
+          select: { id: true },
+        })
+      : null,
+    query.to
+      ? db.requestLog.findFirst({
+          where: { createdAt: { lte: new Date(Date.parse(query.to) + WRITE_DELAY_SLACK_MS) } },
+          orderBy: { createdAt: 'desc' },
+          select: { id: true },
+        })
+      : null,
+  ]);
+  return {
+    ...(query.from ? { gte: first?.id ?? BigInt('9223372036854775807') } : {}),
+    ...(query.to ? { lte: last?.id ?? 0n } : {}),
   };
 }

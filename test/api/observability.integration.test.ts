@@ -67,6 +67,13 @@ describe('request-log search and quote traces', () => {
       expect(log.status).toBeGreaterThanOrEqual(400);
       expect(log.environment).toBe('test');
     }
+    const window = (from: number, to: number) =>
+      `/v1/request-logs?projectId=${tenant.projectId}&from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`;
+    const recent = await api('GET', window(Date.now() - 60_000, Date.now() + 1000), { key: reader.token });
+    expect(recent.body.data.logs.map((l: { requestId: string }) => l.requestId)).toContain(last.headers.get('x-request-id'));
+    for (const log of recent.body.data.logs) expect(Date.parse(log.createdAt)).toBeGreaterThanOrEqual(Date.now() - 61_000);
+    expect((await api('GET', window(Date.now() + 60_000, Date.now() + 120_000), { key: reader.token })).body.data.logs).toEqual([]);
+    expect((await api('GET', window(Date.now() - 3_600_000, Date.now() - 3_000_000), { key: reader.token })).body.data.logs).toEqual([]);
     const page1 = await api('GET', `/v1/request-logs?projectId=${tenant.projectId}&limit=2`, { key: reader.token });
     expect(page1.body.data.logs).toHaveLength(2);
     const page2 = await api('GET', `/v1/request-logs?projectId=${tenant.projectId}&limit=2&cursor=${page1.body.data.nextCursor}`, {
