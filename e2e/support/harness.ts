@@ -1,38 +1,19 @@
 // Everything the browser tests need, on free loopback ports: a fresh embedded PostgreSQL
 // (migrated), the local OpenID Connect provider, the production build under `next start` with
 // its in-process job runner, and a test CA that the service trusts for webhook receivers.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { findFreePort, startEmbeddedPostgres } from '../../lib/db/embedded';
-import { applyMigrations } from '../../lib/db/migrate';
+import { findFreePort } from '../../lib/db/embedded';
 import { startIdp } from '../../scripts/support/idp';
-import { ensureBuild, startNextServer } from '../../scripts/support/next-server';
-import { writeTestCertificates } from '../../scripts/support/test-certificates';
+import { startNextServer } from '../../scripts/support/next-server';
+import { prepareTestEnvironment } from '../../scripts/support/test-environment';
 
 export const OIDC_CLIENT_ID = 'quote-portal-e2e';
 const OIDC_CLIENT_SECRET = 'quote-portal-e2e-secret';
-/** Encrypts webhook signing secrets in the test database only. */
-const TEST_WEBHOOK_SECRET_KEY = '0123456789abcdef'.repeat(4);
 
 export async function startHarness() {
   const root = path.resolve(import.meta.dirname, '../..');
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'quote-service-e2e-'));
-  chmodSync(tmp, 0o755); // as root, PostgreSQL runs as `postgres` and must traverse it
-  const database = await startEmbeddedPostgres({ dataDir: path.join(tmp, 'pg') });
-  await applyMigrations(database.url, path.join(root, 'prisma/migrations'));
-  // Webhook receivers in tests are real HTTPS servers with a certificate from a test CA. Set
-  // before `next start`, which inherits process.env (Node reads NODE_EXTRA_CA_CERTS at start
-  // only), and inherited by the test workers, which start the receivers.
-  const tls = await writeTestCertificates(tmp);
-  Object.assign(process.env, {
-    NODE_EXTRA_CA_CERTS: tls.caFile,
-    TEST_TLS_CERT: tls.certFile,
-    TEST_TLS_KEY: tls.keyFile,
-    WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
-    WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
-  });
-  ensureBuild(root);
+  const { tmp, database } = await prepareTestEnvironment(root, 'quote-service-e2e-');
   const port = await findFreePort();
   const appUrl = `http://127.0.0.1:${port}`;
   const idp = await startIdp({

@@ -1,0 +1,34 @@
+import { chmodSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startEmbeddedPostgres } from '../../lib/db/embedded';
+import { applyMigrations } from '../../lib/db/migrate';
+import { ensureBuild } from './next-server';
+import { writeTestCertificates } from './test-certificates';
+
+/** Encrypts webhook signing secrets in test databases only. */
+const TEST_WEBHOOK_SECRET_KEY = '0123456789abcdef'.repeat(4);
+
+/**
+ * What both test runners start from: a fresh embedded PostgreSQL (migrated) in a temp folder,
+ * a test CA for the HTTPS webhook receivers, and a production build. The settings go on
+ * process.env before any server starts: servers and test workers inherit them, and Node reads
+ * NODE_EXTRA_CA_CERTS only when a process starts.
+ */
+export async function prepareTestEnvironment(root: string, prefix: string) {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), prefix));
+  chmodSync(tmp, 0o755); // as root, PostgreSQL runs as `postgres` and must traverse it
+  const database = await startEmbeddedPostgres({ dataDir: path.join(tmp, 'pg') });
+  await applyMigrations(database.url, path.join(root, 'prisma/migrations'));
+  const tls = await writeTestCertificates(tmp);
+  Object.assign(process.env, {
+    NODE_EXTRA_CA_CERTS: tls.caFile,
+    TEST_TLS_CERT: tls.certFile,
+    TEST_TLS_KEY: tls.keyFile,
+    WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+    WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+    TEST_DATABASE_URL: database.url,
+  });
+  ensureBuild(root);
+  return { tmp, database };
+}
