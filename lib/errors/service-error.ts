@@ -1,6 +1,7 @@
 /**
  * Every code the service answers with. The spec's codes, plus the few it leaves to us
- * (`not_found`, `forbidden`, `conflict`, `invalid_request`, `payload_too_large`, `internal_error`).
+ * (`not_found`, `method_not_allowed`, `forbidden`, `conflict`, `invalid_request`, `payload_too_large`,
+ * `internal_error`).
  */
 export const ERROR_STATUS = {
   invalid_request: 400,
@@ -11,6 +12,7 @@ export const ERROR_STATUS = {
   not_business_owner: 403,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   quote_scope_not_found: 404,
   quote_surface_unavailable: 404,
   idempotency_conflict: 409,

@@ -1,7 +1,10 @@
 import { getAccount } from '@/lib/accounts/account-surface';
 import { defineRoute } from '@/lib/http/define-route';
 import { listAccountsContract } from './contract';
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(listAccountsContract, async ({ db, principal }) => ({
   response: Response.json({ object: 'list', data: [await getAccount(db, principal)], has_more: false }),
 }));
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);

@@ -2,6 +2,7 @@ import { createBookAsMember } from '@/lib/books/author-books';
 import { listBooks } from '@/lib/books/read-books';
 import { defineRoute } from '@/lib/http/define-route';
 import { createBookContract, listBooksContract } from './contract';
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(listBooksContract, async ({ db, principal, query }) => ({
   data: { books: await listBooks(db, principal, query) },
@@ -10,3 +11,5 @@ export const GET = defineRoute(listBooksContract, async ({ db, principal, query 
 export const POST = defineRoute(createBookContract, async ({ db, principal, body }) => ({
   data: { book: await createBookAsMember(db, principal, body) },
 }));
+
+export const { PUT, PATCH, DELETE } = methodsNotAllowed(['GET', 'POST']);

@@ -1,7 +1,10 @@
 import { listBusinesses } from '@/lib/businesses/list-businesses';
 import { defineRoute } from '@/lib/http/define-route';
 import { listBusinessesContract } from './contract';
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(listBusinessesContract, async ({ db, principal }) => ({
   data: { businesses: await listBusinesses(db, principal) },
 }));
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);

@@ -1,6 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { createPublicQuote } from '@/lib/quotes/create-public-quote';
 import { createPublicQuoteContract } from './contract';
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(
   createPublicQuoteContract,
@@ -12,3 +13,5 @@ export const POST = defineRoute(
   },
   { rateLimit: { name: 'publicQuoteCreate', key: ({ body }) => body.businessId } },
 );
+
+export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed(['POST']);

@@ -1,6 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { createEndpoint, listEndpoints } from '@/lib/webhooks/manage-endpoints';
 import { createEndpointContract, listEndpointsContract } from './contract';
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(createEndpointContract, async ({ db, principal, body, now }) => ({
   data: await createEndpoint(db, principal, body, now),
@@ -9,3 +10,5 @@ export const POST = defineRoute(createEndpointContract, async ({ db, principal, 
 export const GET = defineRoute(listEndpointsContract, async ({ db, principal, query, now }) => ({
   data: { endpoints: await listEndpoints(db, principal, query, now) },
 }));
+
+export const { PUT, PATCH, DELETE } = methodsNotAllowed(['GET', 'POST']);

@@ -1,7 +1,10 @@
 import { listWorkspaces } from '@/lib/accounts/list-workspaces';
 import { defineRoute } from '@/lib/http/define-route';
 import { listWorkspacesContract } from './contract';
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(listWorkspacesContract, async ({ db, principal }) => ({
   data: { workspaces: await listWorkspaces(db, principal) },
 }));
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);

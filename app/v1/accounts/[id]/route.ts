@@ -1,8 +1,11 @@
 import { getAccount, requireAccount } from '@/lib/accounts/account-surface';
 import { defineRoute } from '@/lib/http/define-route';
 import { getAccountContract } from '../contract';
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(getAccountContract, async ({ db, principal, params }) => {
   requireAccount(principal, params.id);
   return { response: Response.json(await getAccount(db, principal)) };
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);

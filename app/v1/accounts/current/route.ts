@@ -1,7 +1,10 @@
 import { getAccount } from '@/lib/accounts/account-surface';
 import { defineRoute } from '@/lib/http/define-route';
 import { currentAccountContract } from '../contract';
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(currentAccountContract, async ({ db, principal }) => ({
   response: Response.json(await getAccount(db, principal)),
 }));
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);

@@ -1,9 +1,12 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { getPublicQuote } from '@/lib/quotes/get-public-quote';
 import { getPublicQuoteContract } from '../contract';
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(getPublicQuoteContract, async ({ db, params, now, annotate }) => {
   const { result, businessId } = await getPublicQuote(db, params.quoteIntentId, now);
   annotate({ businessId, environmentId: result.quoteIntent.environmentId, projectId: result.quoteIntent.projectId });
   return { data: result };
 });
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);

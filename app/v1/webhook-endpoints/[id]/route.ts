@@ -1,6 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { deleteEndpoint, getEndpoint, updateEndpoint } from '@/lib/webhooks/manage-endpoints';
 import { deleteEndpointContract, getEndpointContract, updateEndpointContract } from '../contract';
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(getEndpointContract, async ({ db, principal, params, now }) => ({
   data: { endpoint: await getEndpoint(db, principal, params.id, now) },
@@ -13,3 +14,5 @@ export const PATCH = defineRoute(updateEndpointContract, async ({ db, principal,
 export const DELETE = defineRoute(deleteEndpointContract, async ({ db, principal, params, now }) => ({
   data: { endpoint: await deleteEndpoint(db, principal, params.id, now) },
 }));
+
+export const { POST, PUT } = methodsNotAllowed(['GET', 'PATCH', 'DELETE']);

@@ -1,6 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { createMemberQuote } from '@/lib/quotes/create-member-quote';
 import { createMemberQuoteContract } from '../../contract';
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(
   createMemberQuoteContract,
@@ -16,3 +17,5 @@ export const POST = defineRoute(
     return { data: result, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
   },
 );
+
+export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed(['POST']);

@@ -1,7 +1,10 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { traceQuote } from '@/lib/quotes/trace-quote';
 import { traceQuoteContract } from '../../contract';
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(traceQuoteContract, async ({ db, principal, params }) => ({
   data: await traceQuote(db, principal, params.id),
 }));
+
+export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);

@@ -1,6 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { changeBusinessMember } from '@/lib/members/change-business-member';
 import { removeMemberContract, updateMemberContract } from '../../../contract';
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const PATCH = defineRoute(updateMemberContract, async ({ db, principal, params, body, now, annotate }) => {
   annotate({ businessId: params.businessId });
@@ -11,3 +12,5 @@ export const DELETE = defineRoute(removeMemberContract, async ({ db, principal, 
   annotate({ businessId: params.businessId });
   return { data: { member: await changeBusinessMember(db, principal, { ...params, change: { remove: true } }, now) } };
 });
+
+export const { GET, POST, PUT } = methodsNotAllowed(['PATCH', 'DELETE']);
