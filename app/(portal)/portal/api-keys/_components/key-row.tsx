@@ -1,9 +1,10 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { apiFetch } from '../../../_components/api';
 import { ConfirmButton } from '../../../_components/confirm-button';
+import { RotationForm } from '../../../_components/rotation-form';
 import { EnvironmentBadge, ErrorMessage, formatTime } from '../../../_components/ui';
 import styles from './api-keys.module.css';
 import { apiKeysQueryKey, type ApiKey, type RevealedSecret } from './types';
@@ -14,13 +15,6 @@ const STATUS_BADGE: Record<ApiKey['status'], { label: string; className: string 
   revoked: { label: 'Revoked', className: 'badge danger' },
 };
 
-const GRACE_CHOICES = [
-  { minutes: 0, label: 'None — the old key stops working now' },
-  { minutes: 60, label: '1 hour' },
-  { minutes: 24 * 60, label: '24 hours' },
-  { minutes: 7 * 24 * 60, label: '7 days' },
-];
-const DEFAULT_GRACE_MINUTES = 24 * 60;
 
 export const KEY_TABLE_COLUMNS = ['Name', 'Key', 'Status', 'Created', 'Last used', 'Revokes at'];
 
@@ -130,52 +124,22 @@ function When({ iso }: { iso: string }) {
 }
 
 function RotateForm({ apiKey, onCancel, onRotated }: { apiKey: ApiKey; onCancel: () => void; onRotated: (revealed: RevealedSecret) => void }) {
-  const [graceMinutes, setGraceMinutes] = useState(DEFAULT_GRACE_MINUTES);
-  const selectRef = useRef<HTMLSelectElement>(null);
-  useEffect(() => selectRef.current?.focus(), []);
-  const rotate = useMutation({
-    mutationFn: () =>
-      apiFetch<{ apiKey: ApiKey; successor: ApiKey; secret: string }>(`/v1/api-keys/${apiKey.id}/rotation`, {
-        method: 'POST',
-        body: { graceMinutes },
-      }),
-    // The answer holds the successor's secret: drop it from the mutation cache once unwatched.
-    gcTime: 0,
-  });
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const rotated = await rotate.mutateAsync().catch(() => null);
-    if (!rotated) return;
-    rotate.reset();
-    onRotated({ kind: 'rotated', apiKey: rotated.successor, predecessor: rotated.apiKey, secret: rotated.secret });
-  };
-  const selectId = `grace-${apiKey.id}`;
-
   return (
-    <form onSubmit={submit} className={styles.rotateForm} aria-label={`Rotate ${apiKey.name}`}>
-      <p style={{ marginTop: 0 }}>
-        Rotating mints a new key with the same name, environment and scopes. Its secret is shown once.
-      </p>
-      <div className="field">
-        <label htmlFor={selectId}>Keep the old key working for</label>
-        <select ref={selectRef} id={selectId} value={graceMinutes} onChange={(e) => setGraceMinutes(Number(e.target.value))}>
-          {GRACE_CHOICES.map((choice) => (
-            <option key={choice.minutes} value={choice.minutes}>
-              {choice.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      {rotate.isError && <ErrorMessage error={rotate.error} />}
-      <div className="row">
-        <button type="submit" className="primary" disabled={rotate.isPending}>
-          {rotate.isPending ? 'Rotating…' : 'Rotate key'}
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    <RotationForm
+      ariaLabel={`Rotate ${apiKey.name}`}
+      className={styles.rotateForm}
+      intro="Rotating mints a new key with the same name, environment and scopes. Its secret is shown once."
+      choiceLabel="Keep the old key working for"
+      noOverlapLabel="None — the old key stops working now"
+      submitLabel="Rotate key"
+      rotate={(graceMinutes) =>
+        apiFetch<{ apiKey: ApiKey; successor: ApiKey; secret: string }>(`/v1/api-keys/${apiKey.id}/rotation`, {
+          method: 'POST',
+          body: { graceMinutes },
+        })
+      }
+      onRotated={(rotated) => onRotated({ kind: 'rotated', apiKey: rotated.successor, predecessor: rotated.apiKey, secret: rotated.secret })}
+      onCancel={onCancel}
+    />
   );
 }
