@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createPerson, createTenant, type Tenant } from '../../lib/testing/factories';
-import { appUrl, screenshot, signIn } from '../support/portal';
+import { appUrl, screenshot, signIn, takeOneTimeSecret } from '../support/portal';
 
 const quoteWith = (tenant: Tenant, secret: string) =>
   fetch(`${appUrl()}/v1/quotes`, {
@@ -14,21 +14,8 @@ const quoteWith = (tenant: Tenant, secret: string) =>
     }),
   }).then((r) => r.status);
 
-/** The secret in the panel, after checking the panel has focus; "Done" then forgets it. */
-async function takeSecret(page: Page, heading: RegExp, screenshotName: string) {
-  const panel = page.getByRole('region', { name: heading });
-  await expect(panel).toBeFocused();
-  await expect(panel).toContainText('it will not be shown again');
-  const secret = await panel.getByLabel('Secret key').inputValue();
-  await panel.getByRole('button', { name: 'Copy' }).click();
-  await expect(panel.getByText('Copied to your clipboard.')).toBeVisible();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
-  await screenshot(page, screenshotName);
-  await panel.getByRole('button', { name: 'Done, I have stored it' }).click();
-  await expect(panel).toHaveCount(0);
-  expect(await page.content()).not.toContain(secret);
-  return secret;
-}
+const takeSecret = (page: Page, heading: RegExp, screenshotName: string) =>
+  takeOneTimeSecret(page, heading, 'Secret key', screenshotName);
 
 const masked = (secret: string) => `${secret.slice(0, 'sk_live_'.length + 4)}…${secret.slice(-4)}`;
 

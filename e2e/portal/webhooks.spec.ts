@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
 import { startReceiver, type Behaviour, type Received, type Receiver } from '../../lib/testing/https-receiver';
-import { appUrl, screenshot, sessionToken, signIn } from '../support/portal';
+import { appUrl, screenshot, sessionToken, signIn, takeOneTimeSecret } from '../support/portal';
 
 const windowCleaning = {
   offeringId: 'window_cleaning',
@@ -38,20 +38,9 @@ async function receivedWhere(receiver: Receiver, match: (request: Received) => b
   return receiver.received.find(match)!;
 }
 
-/** The signing secret in the panel, after checking the panel has focus; "Done" then forgets it. */
 async function takeSigningSecret(page: Page, heading: RegExp, screenshotName: string) {
-  const panel = page.getByRole('region', { name: heading });
-  await expect(panel).toBeFocused();
-  await expect(panel).toContainText('it will not be shown again');
-  const secret = await panel.getByLabel('Signing secret').inputValue();
+  const secret = await takeOneTimeSecret(page, heading, 'Signing secret', screenshotName);
   expect(secret).toMatch(/^whsec_/);
-  await panel.getByRole('button', { name: 'Copy' }).click();
-  await expect(panel.getByText('Copied to your clipboard.')).toBeVisible();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
-  await screenshot(page, screenshotName);
-  await panel.getByRole('button', { name: 'Done, I have stored it' }).click();
-  await expect(panel).toHaveCount(0);
-  expect(await page.content()).not.toContain(secret);
   return secret;
 }
 

@@ -25,3 +25,22 @@ export async function sessionToken(page: Page): Promise<string> {
   expect(cookie, 'session cookie').toBeTruthy();
   return cookie!.value;
 }
+
+/**
+ * The secret a one-time-secret panel shows (API keys, webhook signing secrets): checks the panel
+ * has focus and warns, copies it, then "Done" must remove it from the page.
+ */
+export async function takeOneTimeSecret(page: Page, heading: RegExp, secretLabel: string, screenshotName: string) {
+  const panel = page.getByRole('region', { name: heading });
+  await expect(panel).toBeFocused();
+  await expect(panel).toContainText('it will not be shown again');
+  const secret = await panel.getByLabel(secretLabel).inputValue();
+  await panel.getByRole('button', { name: 'Copy' }).click();
+  await expect(panel.getByText('Copied to your clipboard.')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  await screenshot(page, screenshotName);
+  await panel.getByRole('button', { name: 'Done, I have stored it' }).click();
+  await expect(panel).toHaveCount(0);
+  expect(await page.content()).not.toContain(secret);
+  return secret;
+}

@@ -43,11 +43,6 @@ export async function findPublishedVersion(
   return { ...version, book: await compiled(db, version.id) };
 }
 
-export async function loadVersion(db: DbOrTx, versionId: string): Promise<PublishedVersion> {
-  const version = await db.bookVersion.findUniqueOrThrow({ where: { id: versionId }, select: versionFields });
-  return { ...version, book: await compiled(db, version.id) };
-}
-
 /** A version's compiled book: from the process cache, or read once (versions are immutable). */
 export async function compiled(db: DbOrTx, versionId: string): Promise<CompiledBook> {
   const cached = compiledVersions.get(versionId);

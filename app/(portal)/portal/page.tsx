@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { Empty, EnvironmentBadge, ErrorMessage, Loading } from '../_components/ui';
 import { useBooks, useBusinesses, useWorkspaces } from '../_components/queries';
+import { BooksTable } from './books/_components/books-table';
 
 export default function OverviewPage() {
   const workspaces = useWorkspaces();
@@ -71,28 +72,7 @@ export default function OverviewPage() {
                     {projectBooks.length === 0 ? (
                       <p className="muted">No price books yet.</p>
                     ) : (
-                      <table>
-                        <thead>
-                          <tr>
-                            <th>Book</th>
-                            <th>Test</th>
-                            <th>Live</th>
-                            <th>Latest version</th>
-                          </tr>
-                        </thead>
-                        <tbody>
-                          {projectBooks.map((b) => (
-                            <tr key={b.id}>
-                              <td>
-                                <Link href={`/portal/books/${b.id}`}>{b.name}</Link> {b.isPrimary && <span className="badge">primary</span>}
-                              </td>
-                              <td>{b.publications.test ? `v${b.publications.test.number}` : <span className="muted">not published</span>}</td>
-                              <td>{b.publications.live ? `v${b.publications.live.number}` : <span className="muted">not published</span>}</td>
-                              <td>{b.latestVersion ? `v${b.latestVersion}` : <span className="muted">none</span>}</td>
-                            </tr>
-                          ))}
-                        </tbody>
-                      </table>
+                      <BooksTable books={projectBooks} ariaLabel={`Price books of ${p.name}`} />
                     )}
                   </div>
                 );

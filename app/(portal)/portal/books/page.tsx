@@ -1,9 +1,8 @@
 'use client';
 
-import Link from 'next/link';
 import { useBooks, useWorkspaces, type BookSummary, type Workspace } from '../../_components/queries';
 import { Empty, ErrorMessage, Loading } from '../../_components/ui';
-import { BookBadges, PublishedVersion } from './_components/book-badges';
+import { BooksTable } from './_components/books-table';
 import { NewBookForm } from './_components/new-book-form';
 
 export default function BooksPage() {
@@ -58,36 +57,7 @@ function ProjectBooks({ name, books }: { name: string; books: BookSummary[] }) {
       {books.length === 0 ? (
         <p className="muted">No price books in this project yet.</p>
       ) : (
-        <table aria-label={`Price books of ${name}`}>
-          <thead>
-            <tr>
-              <th>Book</th>
-              <th>Key</th>
-              <th>Test</th>
-              <th>Live</th>
-              <th>Latest version</th>
-            </tr>
-          </thead>
-          <tbody>
-            {books.map((b) => (
-              <tr key={b.id}>
-                <td>
-                  <Link href={`/portal/books/${b.id}`}>{b.name}</Link> <BookBadges isPrimary={b.isPrimary} hasDraft={b.hasDraft} />
-                </td>
-                <td>
-                  <code>{b.key}</code>
-                </td>
-                <td>
-                  <PublishedVersion publication={b.publications.test} />
-                </td>
-                <td>
-                  <PublishedVersion publication={b.publications.live} />
-                </td>
-                <td>{b.latestVersion ? `v${b.latestVersion}` : <span className="muted">none yet</span>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <BooksTable books={books} ariaLabel={`Price books of ${name}`} />
       )}
     </div>
   );

@@ -1,0 +1,39 @@
+import Link from 'next/link';
+import type { BookSummary } from '../../../_components/queries';
+import { BookBadges, PublishedVersion } from './book-badges';
+
+/** Books with what is published where: the Price books page and the Overview show the same table. */
+export function BooksTable({ books, ariaLabel }: { books: BookSummary[]; ariaLabel: string }) {
+  return (
+    <table aria-label={ariaLabel}>
+      <thead>
+        <tr>
+          <th>Book</th>
+          <th>Key</th>
+          <th>Test</th>
+          <th>Live</th>
+          <th>Latest version</th>
+        </tr>
+      </thead>
+      <tbody>
+        {books.map((b) => (
+          <tr key={b.id}>
+            <td>
+              <Link href={`/portal/books/${b.id}`}>{b.name}</Link> <BookBadges isPrimary={b.isPrimary} hasDraft={b.hasDraft} />
+            </td>
+            <td>
+              <code>{b.key}</code>
+            </td>
+            <td>
+              <PublishedVersion publication={b.publications.test} />
+            </td>
+            <td>
+              <PublishedVersion publication={b.publications.live} />
+            </td>
+            <td>{b.latestVersion ? `v${b.latestVersion}` : <span className="muted">none yet</span>}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
