@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from './generated/client';
+import { logger } from '../observability/logger';
 import { registerPool } from './sql';
 
 export type Db = PrismaClient;
@@ -25,11 +26,21 @@ function handles(): Handles {
       connectionString: databaseUrl(),
       max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     });
+    survivesIdleErrors(pool);
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     registerPool(prisma, pool);
     globalHandles.__quoteServiceDb = { prisma, pool };
   }
   return globalHandles.__quoteServiceDb;
+}
+
+/**
+ * An idle connection that PostgreSQL closes (a restart, an administrator) makes the pool emit
+ * 'error'; unheard, that would end the process. The pool drops that connection and opens
+ * another on demand, so noting it is enough.
+ */
+function survivesIdleErrors(pool: pg.Pool): void {
+  pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection closed'));
 }
 
 /** The process's Prisma client. Only composition roots (route wrapper, jobs, scripts) call it. */
@@ -45,6 +56,7 @@ export function getPool(): pg.Pool {
 /** Builds a client for a given URL (scripts and tests); the caller disconnects it. */
 export function createDb(url: string): { prisma: PrismaClient; pool: pg.Pool; close(): Promise<void> } {
   const pool = new pg.Pool({ connectionString: url, max: 5 });
+  survivesIdleErrors(pool);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   registerPool(prisma, pool);
   return {

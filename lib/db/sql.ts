@@ -1,21 +1,45 @@
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { DbOrTx } from './client';
 
-const pools = new WeakMap<object, pg.Pool>();
+// Kept on globalThis: Next bundles this module into several chunks (routes, instrumentation),
+// and each copy must find the pool that whichever copy built the client registered.
+const registry = globalThis as typeof globalThis & { __quoteServicePools?: WeakMap<object, pg.Pool> };
+const pools = (registry.__quoteServicePools ??= new WeakMap<object, pg.Pool>());
 
 /** Remembers the pg pool behind a Prisma client (lib/db/client.ts builds both). */
 export function registerPool(db: object, pool: pg.Pool): void {
   pools.set(db, pool);
 }
 
+/** The pool behind a client, or null inside an interactive transaction. */
+export function poolOf(db: DbOrTx): pg.Pool | null {
+  return pools.get(db) ?? null;
+}
+
+const statementNames = new Map<string, string>();
+
+/**
+ * A stable name per statement text: PostgreSQL parses and plans a named statement once per
+ * connection instead of on every call. Callers pass constant texts, so the set stays small.
+ */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `q_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 /**
  * Hot-path SQL straight on the pg pool behind a Prisma client: the quote path's few statements
- * skip Prisma's per-query work, which costs more CPU than PostgreSQL spends running them.
- * Inside an interactive transaction (no pool is known for it) it goes through Prisma.
- * Write casts ($1::uuid, ::timestamptz, …) so that both paths bind parameters alike.
+ * skip Prisma's per-query work, which costs more CPU than PostgreSQL spends running them, and
+ * run as prepared statements. Inside an interactive transaction (no pool is known for it) it
+ * goes through Prisma. Write casts ($1::uuid, ::timestamptz, …) so that both paths bind alike.
  */
 export async function sqlRows<T>(db: DbOrTx, text: string, values: unknown[]): Promise<T[]> {
   const pool = pools.get(db);
-  if (pool) return (await pool.query(text, values)).rows as T[];
+  if (pool) return (await pool.query({ name: statementName(text), text, values })).rows as T[];
   return db.$queryRawUnsafe<T[]>(text, ...values);
 }
