@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../db/client';
+import { sqlRows } from '../db/sql';
 import { logger } from '../observability/logger';
 
 /** One /v1 request as the request log keeps it: ids and outcome, never credentials or bodies. */
@@ -45,11 +46,39 @@ export class RequestLogWriter {
     const batch = this.queue.splice(0, this.queue.length);
     if (batch.length === 0) return this.flushing;
     this.flushing = this.flushing.then(() =>
-      this.db()
-        .requestLog.createMany({ data: batch, skipDuplicates: true })
-        .then(() => undefined)
-        .catch((error: unknown) => logger.error({ err: error, lost: batch.length }, 'request log write failed')),
+      insertRequestLogs(this.db(), batch).catch((error: unknown) =>
+        logger.error({ err: error, lost: batch.length }, 'request log write failed'),
+      ),
     );
     return this.flushing;
   }
+}
+
+/** One statement for the whole batch, column arrays unnested: the same text whatever its size. */
+async function insertRequestLogs(db: DbOrTx, batch: RequestLogEntry[]): Promise<void> {
+  const column = <K extends keyof RequestLogEntry>(key: K) => batch.map((entry) => entry[key]);
+  await sqlRows(
+    db,
+    `INSERT INTO request_logs (request_id, method, path, status, error_code, principal, api_key_id, user_id,
+       workspace_id, project_id, environment_id, business_id, latency_ms, created_at)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::uuid[],
+       $8::uuid[], $9::uuid[], $10::uuid[], $11::uuid[], $12::uuid[], $13::int[], $14::timestamptz[])
+     ON CONFLICT (request_id) DO NOTHING`,
+    [
+      column('requestId'),
+      column('method'),
+      column('path'),
+      column('status'),
+      column('errorCode'),
+      column('principal'),
+      column('apiKeyId'),
+      column('userId'),
+      column('workspaceId'),
+      column('projectId'),
+      column('environmentId'),
+      column('businessId'),
+      column('latencyMs'),
+      column('createdAt'),
+    ],
+  );
 }

@@ -1,28 +1,29 @@
 import type { Db } from '../db/client';
+import { sqlRows } from '../db/sql';
 
 /**
  * Fans outbox events out into deliveries: one per enabled endpoint of the event's environment
- * whose filter accepts the type. Claimed with SKIP LOCKED, so several workers never dispatch
- * one event twice; events are taken in outbox order.
+ * whose filter accepts the type. One statement: events are claimed with SKIP LOCKED (several
+ * workers never dispatch one event twice), in outbox order, and marked with their deliveries.
  */
 export async function dispatchOutboxEvents(db: Db, now: Date, limit = 500): Promise<{ events: number; deliveries: number }> {
-  return db.$transaction(async (tx) => {
-    const events = await tx.$queryRaw<{ id: string; type: string; environment_id: string | null }[]>`
-      SELECT id::text, type, environment_id::text FROM outbox_events
-      WHERE dispatched_at IS NULL ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
-    if (events.length === 0) return { events: 0, deliveries: 0 };
-    const environmentIds = [...new Set(events.map((e) => e.environment_id).filter((id): id is string => id !== null))];
-    const endpoints = await tx.webhookEndpoint.findMany({
-      where: { environmentId: { in: environmentIds }, status: 'enabled', deletedAt: null },
-      select: { id: true, environmentId: true, eventTypes: true },
-    });
-    const deliveries = events.flatMap((event) =>
-      endpoints
-        .filter((e) => e.environmentId === event.environment_id && (e.eventTypes.length === 0 || e.eventTypes.includes(event.type)))
-        .map((endpoint) => ({ endpointId: endpoint.id, eventId: event.id, eventType: event.type, nextAttemptAt: now, createdAt: now, updatedAt: now })),
-    );
-    if (deliveries.length > 0) await tx.webhookDelivery.createMany({ data: deliveries });
-    await tx.outboxEvent.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { dispatchedAt: now } });
-    return { events: events.length, deliveries: deliveries.length };
-  });
+  const [counts] = await sqlRows<{ events: number; deliveries: number }>(
+    db,
+    `WITH due AS (
+       SELECT id, type, environment_id FROM outbox_events
+       WHERE dispatched_at IS NULL ORDER BY seq LIMIT $2::int FOR UPDATE SKIP LOCKED
+     ), fanned_out AS (
+       INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, next_attempt_at, created_at, updated_at)
+       SELECT gen_random_uuid(), w.id, due.id, due.type, $1::timestamptz, $1::timestamptz, $1::timestamptz
+       FROM due JOIN webhook_endpoints w ON w.environment_id = due.environment_id
+       WHERE w.status = 'enabled' AND w.deleted_at IS NULL
+         AND (cardinality(w.event_types) = 0 OR due.type = ANY (w.event_types))
+       RETURNING 1
+     ), marked AS (
+       UPDATE outbox_events o SET dispatched_at = $1::timestamptz FROM due WHERE o.id = due.id RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM marked)::int AS events, (SELECT count(*) FROM fanned_out)::int AS deliveries`,
+    [now, limit],
+  );
+  return counts;
 }
