@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import { createQuote, type QuoteContext } from './create-quote';
-import { resolveApiQuoteScope } from './resolve-quote-scope';
+import { apiQuoteScope } from './resolve-quote-scope';
 import type { apiQuoteRequestSchema } from './schemas';
 
 /** POST /v1/quotes: a quote in the API key's own environment; nothing can switch it. */
@@ -10,9 +10,8 @@ export async function createApiQuote(
   principal: ApiKeyPrincipal,
   request: z.output<typeof apiQuoteRequestSchema>,
 ) {
-  const scope = await resolveApiQuoteScope(ctx.db, principal, request, { scope: 'api', key: request.idempotencyKey });
   return createQuote(ctx, {
-    scope,
+    resolveScope: apiQuoteScope(ctx.db, principal, request, { scope: 'api', key: request.idempotencyKey }),
     source: 'api',
     idempotencyScope: 'api',
     inputs: { offeringId: request.offeringId, factors: request.factors },

@@ -27,18 +27,22 @@ export async function createMemberQuote(
   if (!projectId || !book || !live) {
     throw new ServiceError('quote_scope_not_found', `Book ${request.bookId} is not available to business ${businessId}.`);
   }
-  const publication = await ctx.db.publication.findUnique({
-    where: { bookId_environmentId: { bookId: book.id, environmentId: live.id } },
-    select: { bookVersionId: true },
-  });
   const created = await createQuote(ctx, {
-    scope: {
-      workspaceId: access.business.workspaceId,
-      projectId,
-      environmentId: live.id,
-      bookId: book.id,
-      businessId,
-      publishedVersionId: publication?.bookVersionId ?? null,
+    // Members quote rarely: the publication is read afresh each time (the insert re-checks it).
+    resolveScope: async () => {
+      const publication = await ctx.db.publication.findUnique({
+        where: { bookId_environmentId: { bookId: book.id, environmentId: live.id } },
+        select: { bookVersionId: true },
+      });
+      return {
+        workspaceId: access.business.workspaceId,
+        projectId,
+        environmentId: live.id,
+        bookId: book.id,
+        businessId,
+        publishedVersionId: publication?.bookVersionId ?? null,
+        bookMustBePrimary: false,
+      };
     },
     source: 'hosted',
     idempotencyScope: `member:${businessId}`,

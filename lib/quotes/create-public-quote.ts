@@ -1,13 +1,12 @@
 import { createQuote, type QuoteContext } from './create-quote';
-import { resolvePublicQuoteScope } from './resolve-quote-scope';
+import { publicQuoteScope } from './resolve-quote-scope';
 import type { publicQuoteRequestSchema } from './schemas';
 import type { z } from 'zod';
 
 /** POST /v1/public_quotes: an anonymous quote against the business's Live publication. */
 export async function createPublicQuote(ctx: QuoteContext, request: z.output<typeof publicQuoteRequestSchema>) {
-  const scope = await resolvePublicQuoteScope(ctx.db, request.businessId, request.idempotencyKey);
-  const created = await createQuote(ctx, {
-    scope,
+  return createQuote(ctx, {
+    resolveScope: publicQuoteScope(ctx.db, request.businessId, request.idempotencyKey),
     source: 'hosted',
     idempotencyScope: `public:${request.businessId}`,
     inputs: { offeringId: request.offeringId, factors: request.factors },
@@ -15,5 +14,4 @@ export async function createPublicQuote(ctx: QuoteContext, request: z.output<typ
     payload: { businessId: request.businessId, offeringId: request.offeringId, factors: request.factors },
     whenUnpublished: 'surface_unavailable',
   });
-  return { ...created, scope };
 }

@@ -7,7 +7,7 @@ import { ServiceError } from '../errors/service-error';
 import { evaluate, type Outcome, type QuoteInputs } from '../pricing';
 import { expireIfDue } from './expire-quote-intents';
 import { toQuoteResult, type QuoteIntentRow, type QuoteReceiptRow } from './quote-views';
-import { surfaceUnavailable, type QuoteScope } from './resolve-quote-scope';
+import { surfaceUnavailable, type QuoteScope, type ScopeResolver } from './resolve-quote-scope';
 import type { QuoteResult } from './schemas';
 
 /** How long an intent that requires input stays answerable before it expires. */
@@ -19,7 +19,7 @@ type QuoteOutcome = Outcome | { outcome: 'failed'; failure: { code: 'no_publishe
 export type QuoteContext = { db: Db; requestId: string; now: Date; startedAt: number };
 
 export type CreateQuoteInput = {
-  scope: QuoteScope;
+  resolveScope: ScopeResolver;
   source: 'hosted' | 'api';
   /** Callers that share a namespace of idempotency keys: `api`, `public:<id>`, `member:<id>`. */
   idempotencyScope: string;
@@ -31,28 +31,58 @@ export type CreateQuoteInput = {
   whenUnpublished: 'failed_receipt' | 'surface_unavailable';
 };
 
+/** Scopes found stale this many times in a row (publishes racing the quote) give up. */
+const MAX_SCOPE_ATTEMPTS = 3;
+
 /**
  * Creates a Quote Intent and its immutable Receipt against the version published now in the
  * scope's environment, or replays the intent an idempotency key already names.
  * Intent, receipt and outcome event are written by one statement, so they exist together or
- * not at all, and 50 concurrent requests with one key still create exactly one intent.
+ * not at all, and 50 concurrent requests with one key still create exactly one intent. That
+ * statement also re-checks the scope (a remembered one may be stale): if the publication or
+ * connection changed, nothing is written and the quote is made again on a fresh scope.
  */
 export async function createQuote(
   ctx: QuoteContext,
   input: CreateQuoteInput,
-): Promise<{ result: QuoteResult; replayed: boolean }> {
+): Promise<{ result: QuoteResult; replayed: boolean; scope: QuoteScope }> {
   const { db, now } = ctx;
   const idempotencyKey = input.idempotencyKey ?? `auto_${randomUUID()}`;
   const fingerprint = createHash('sha256').update(canonicalize(input.payload) ?? '').digest('hex');
-  const keyOf = { environmentId: input.scope.environmentId, idempotencyScope: input.idempotencyScope, idempotencyKey };
 
-  // The scope query already looked for an intent under this key; look again only if it did not.
-  if (input.idempotencyKey && input.scope.existingIntentId !== null) {
-    const existing = await findByKey(db, keyOf);
-    if (existing) return replay(db, existing, fingerprint, now);
+  for (let attempt = 1; ; attempt++) {
+    const scope = await input.resolveScope(attempt > 1);
+    const keyOf = { environmentId: scope.environmentId, idempotencyScope: input.idempotencyScope, idempotencyKey };
+    // A fresh scope query already looked for an intent under this key; look again only if it found one.
+    if (input.idempotencyKey && scope.existingIntentId) {
+      const existing = await findByKey(db, keyOf);
+      if (existing) return { ...(await replay(db, existing, fingerprint, now)), scope };
+    }
+
+    const written = await priceAndInsert(ctx, input, scope, idempotencyKey, fingerprint);
+    if (written.outcome === 'inserted') return { result: written.result, replayed: false, scope };
+    if (written.outcome === 'key_taken') {
+      // Another request with the same key committed first: answer as its replay.
+      const winner = await findByKey(db, keyOf);
+      if (!winner) throw new Error('idempotency conflict without a stored intent');
+      return { ...(await replay(db, winner, fingerprint, now)), scope };
+    }
+    if (attempt >= MAX_SCOPE_ATTEMPTS) {
+      throw new ServiceError('conflict', 'The price book changed while this quote was being made. Retry the request.');
+    }
   }
+}
 
-  const versionId = input.scope.publishedVersionId;
+/** Prices the request against the scope's version and writes intent, receipt and event. */
+async function priceAndInsert(
+  ctx: QuoteContext,
+  input: CreateQuoteInput,
+  scope: QuoteScope,
+  idempotencyKey: string,
+  fingerprint: string,
+): Promise<{ outcome: 'inserted'; result: QuoteResult } | { outcome: 'key_taken' | 'scope_changed' }> {
+  const { db, now } = ctx;
+  const versionId = scope.publishedVersionId;
   if (!versionId && input.whenUnpublished === 'surface_unavailable') throw surfaceUnavailable();
   const version = versionId ? { id: versionId, book: await compiled(db, versionId) } : null;
   const outcome: QuoteOutcome = version
@@ -64,10 +94,10 @@ export async function createQuote(
 
   const intent: QuoteIntentRow = {
     id: randomUUID(),
-    workspaceId: input.scope.workspaceId,
-    projectId: input.scope.projectId,
-    environmentId: input.scope.environmentId,
-    bookId: input.scope.bookId,
+    workspaceId: scope.workspaceId,
+    projectId: scope.projectId,
+    environmentId: scope.environmentId,
+    bookId: scope.bookId,
     bookVersionId: version?.id ?? null,
     status: outcome.outcome,
     source: input.source,
@@ -92,23 +122,42 @@ export async function createQuote(
     createdAt: now,
   };
   const result = toQuoteResult(intent, receipt);
-  const inserted = await insertQuote(db, intent, receipt, input, fingerprint, result);
-  if (inserted) return { result, replayed: false };
-
-  // Another request with the same key committed first: answer as its replay.
-  const winner = await findByKey(db, keyOf);
-  if (!winner) throw new Error('idempotency conflict without a stored intent');
-  return replay(db, winner, fingerprint, now);
+  const written = await insertQuote(db, intent, receipt, input, scope, fingerprint, result);
+  return written === 'inserted' ? { outcome: 'inserted', result } : { outcome: written };
 }
 
-type StoredQuote = NonNullable<Awaited<ReturnType<typeof findByKey>>>;
+type StoredQuote = QuoteIntentRow & { requestFingerprint: string; receipt: QuoteReceiptRow };
 
-function findByKey(db: DbOrTx, key: { environmentId: string; idempotencyScope: string; idempotencyKey: string }) {
-  return db.quoteIntent.findUnique({
-    where: { environmentId_idempotencyScope_idempotencyKey: key },
-    include: { receipt: true },
-  });
+/** The intent an idempotency key names, with its receipt: one indexed read. */
+async function findByKey(
+  db: DbOrTx,
+  key: { environmentId: string; idempotencyScope: string; idempotencyKey: string },
+): Promise<StoredQuote | null> {
+  const [row] = await sqlRows<QuoteIntentRow & { requestFingerprint: string; receipt: ReceiptJson }>(
+    db,
+    `SELECT qi.id::text AS id, qi.workspace_id::text AS "workspaceId", qi.project_id::text AS "projectId",
+       qi.environment_id::text AS "environmentId", qi.book_id::text AS "bookId",
+       qi.book_version_id::text AS "bookVersionId", qi.status::text AS status, qi.source::text AS source,
+       qi.idempotency_key AS "idempotencyKey", qi.request_correlation_id AS "requestCorrelationId",
+       qi.request_fingerprint AS "requestFingerprint", qi.inputs, qi.expires_at AS "expiresAt",
+       qi.created_at AS "createdAt",
+       json_build_object('id', r.id, 'quoteIntentId', r.quote_intent_id, 'outcome', r.outcome, 'source', r.source,
+         'bookVersionId', r.book_version_id, 'computation', r.computation, 'missingInputs', r.missing_inputs,
+         'failure', r.failure, 'idempotencyKey', r.idempotency_key, 'requestCorrelationId', r.request_correlation_id,
+         'latencyMs', r.latency_ms, 'createdAt', r.created_at) AS receipt
+     FROM quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id
+     WHERE qi.environment_id = $1::uuid AND qi.idempotency_scope = $2::text AND qi.idempotency_key = $3::text`,
+    [key.environmentId, key.idempotencyScope, key.idempotencyKey],
+  );
+  if (!row) return null;
+  return {
+    ...row,
+    receipt: { ...row.receipt, missingInputs: row.receipt.missingInputs ?? [], createdAt: new Date(row.receipt.createdAt) },
+  };
 }
+
+/** A receipt as json_build_object returns it: timestamps as text. */
+type ReceiptJson = Omit<QuoteReceiptRow, 'createdAt' | 'missingInputs'> & { createdAt: string; missingInputs: string[] | null };
 
 async function replay(db: DbOrTx, stored: StoredQuote, fingerprint: string, now: Date) {
   if (stored.requestFingerprint !== fingerprint) {
@@ -118,7 +167,7 @@ async function replay(db: DbOrTx, stored: StoredQuote, fingerprint: string, now:
     );
   }
   const intent = await expireIfDue(db, stored, now);
-  return { result: toQuoteResult(intent, stored.receipt!), replayed: true };
+  return { result: toQuoteResult(intent, stored.receipt), replayed: true };
 }
 
 async function insertQuote(
@@ -126,23 +175,32 @@ async function insertQuote(
   intent: QuoteIntentRow,
   receipt: QuoteReceiptRow,
   input: CreateQuoteInput,
+  scope: QuoteScope,
   fingerprint: string,
   result: QuoteResult,
-): Promise<boolean> {
+): Promise<'inserted' | 'key_taken' | 'scope_changed'> {
   const event = {
     id: randomUUID(),
     type: `quote_intent.${intent.status}`,
     data: JSON.stringify(result),
   };
-  const rows = await sqlRows<{ id: string }>(
+  const [written] = await sqlRows<{ id: string | null; scope_holds: boolean }>(
     db,
-    `WITH new_intent AS (
+    `WITH scope_holds AS (
+       SELECT 1 WHERE EXISTS (SELECT 1 FROM connections c WHERE c.business_id = $7::uuid AND c.project_id = $3::uuid
+           AND c.status = 'active')
+         AND (SELECT p.book_version_id FROM publications p WHERE p.book_id = $5::uuid AND p.environment_id = $4::uuid)
+           IS NOT DISTINCT FROM $6::uuid
+         AND (NOT $26::boolean
+           OR EXISTS (SELECT 1 FROM projects pr WHERE pr.id = $3::uuid AND pr.primary_book_id = $5::uuid))
+     ), new_intent AS (
        INSERT INTO quote_intents (id, workspace_id, project_id, environment_id, book_id, book_version_id, business_id,
          status, source, idempotency_scope, idempotency_key, request_fingerprint, request_correlation_id, inputs,
          expires_at, created_at, updated_at)
-       VALUES ($1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::uuid, $6::uuid, $7::uuid, $8::"QuoteIntentStatus",
+       SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::uuid, $6::uuid, $7::uuid, $8::"QuoteIntentStatus",
          $9::"QuoteSource", $10::text, $11::text, $12::text, $13::text, $14::json, $15::timestamptz, $16::timestamptz,
-         $16::timestamptz)
+         $16::timestamptz
+       FROM scope_holds
        ON CONFLICT (environment_id, idempotency_scope, idempotency_key) DO NOTHING
        RETURNING id
      ), new_receipt AS (
@@ -157,7 +215,7 @@ async function insertQuote(
        SELECT $22::uuid, $23::text, 1, $2::uuid, $3::uuid, $4::uuid, $7::uuid, $1::uuid, $24::jsonb, $16::timestamptz
        FROM new_intent
      )
-     SELECT id::text FROM new_intent`,
+     SELECT (SELECT id::text FROM new_intent) AS id, EXISTS (SELECT 1 FROM scope_holds) AS scope_holds`,
     [
       intent.id,
       intent.workspaceId,
@@ -165,7 +223,7 @@ async function insertQuote(
       intent.environmentId,
       intent.bookId,
       intent.bookVersionId,
-      input.scope.businessId,
+      scope.businessId,
       intent.status,
       intent.source,
       input.idempotencyScope,
@@ -184,9 +242,11 @@ async function insertQuote(
       event.type,
       event.data,
       receipt.outcome,
+      scope.bookMustBePrimary,
     ],
   );
-  return rows.length === 1;
+  if (!written.scope_holds) return 'scope_changed';
+  return written.id ? 'inserted' : 'key_taken';
 }
 
 function jsonOrNull(value: unknown): string | null {

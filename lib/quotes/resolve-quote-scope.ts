@@ -14,7 +14,53 @@ export type QuoteScope = {
   publishedVersionId: string | null;
   /** An intent already stored under the request's idempotency key (undefined: not looked up). */
   existingIntentId?: string | null;
+  /** The public surface serves the project's primary book only; the insert re-checks it. */
+  bookMustBePrimary: boolean;
 };
+
+/**
+ * Where a quote goes, resolved fresh (a query) or reused from an earlier request. A reused
+ * scope is safe because the quote's insert re-checks it in the same statement (connection,
+ * publication, primary book) and, when anything changed, asks again with `fresh`.
+ */
+export type ScopeResolver = (fresh: boolean) => Promise<QuoteScope>;
+
+// Per process, bounded; an entry lives until a write finds it stale or it is pushed out.
+const MAX_REMEMBERED_SCOPES = 10_000;
+const rememberedScopes = new Map<string, QuoteScope>();
+
+function remembering(key: string, resolve: () => Promise<QuoteScope>): ScopeResolver {
+  return async (fresh) => {
+    if (!fresh) {
+      const known = rememberedScopes.get(key);
+      if (known) return known;
+    }
+    rememberedScopes.delete(key);
+    const scope = await resolve();
+    // Nothing published yet: ask again next time rather than answer from memory.
+    if (!scope.publishedVersionId) return scope;
+    if (rememberedScopes.size >= MAX_REMEMBERED_SCOPES) rememberedScopes.delete(rememberedScopes.keys().next().value!);
+    rememberedScopes.set(key, { ...scope, existingIntentId: undefined });
+    return scope;
+  };
+}
+
+/** The API-key route's scope, remembered per environment, book and business. */
+export function apiQuoteScope(
+  db: DbOrTx,
+  principal: ApiKeyPrincipal,
+  request: { businessId: string; bookId: string },
+  idempotency: { scope: string; key: string | undefined },
+): ScopeResolver {
+  return remembering(`api:${principal.environmentId}:${request.bookId}:${request.businessId}`, () =>
+    resolveApiQuoteScope(db, principal, request, idempotency),
+  );
+}
+
+/** The public route's scope, remembered per business. */
+export function publicQuoteScope(db: DbOrTx, businessId: string, idempotencyKey?: string): ScopeResolver {
+  return remembering(`public:${businessId}`, () => resolvePublicQuoteScope(db, businessId, idempotencyKey));
+}
 
 type ScopeRow = {
   book_id: string | null;
@@ -27,7 +73,7 @@ type ScopeRow = {
  * API-key route: the book must belong to the key's project, and the business must reach that
  * project through an active connection. The environment is the key's, always.
  */
-export async function resolveApiQuoteScope(
+async function resolveApiQuoteScope(
   db: DbOrTx,
   principal: ApiKeyPrincipal,
   request: { businessId: string; bookId: string },
@@ -63,6 +109,7 @@ export async function resolveApiQuoteScope(
     businessId: request.businessId,
     publishedVersionId: row.published_version_id,
     existingIntentId: row.existing_intent_id,
+    bookMustBePrimary: false,
   };
 }
 
@@ -105,6 +152,7 @@ export async function resolvePublicQuoteScope(
     businessId,
     publishedVersionId: row.published_version_id,
     existingIntentId: row.existing_intent_id,
+    bookMustBePrimary: true,
   };
 }
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoExample } from '../../lib/books/demo-book';
+import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
+import { createBookVersion } from '../../lib/books/create-book-version';
+import { publishBookVersion } from '../../lib/books/publish-book-version';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { api } from '../../lib/testing/api-client';
 import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
@@ -56,6 +58,39 @@ describe('POST /v1/quotes', () => {
     expect(live.headers.get('idempotent-replayed')).toBeNull();
     expect(live.body.data.quoteIntent.id).not.toBe(test.body.data.quoteIntent.id);
     expect(live.body.data.quoteIntent.environmentId).toBe(tenant.environments.live);
+  });
+
+  it('prices against a version published after earlier quotes, and still replays those as they were', async () => {
+    const own = await createTenant();
+    const idempotencyKey = `before-publish-${randomUUID()}`;
+    const first = await api('POST', '/v1/quotes', { key: own.keys.test, body: quote(own, { idempotencyKey }) });
+    expect(first.body.data.quoteIntent.bookVersionId).toBe(own.versionId);
+
+    const cheaper = structuredClone(demoBookArtifact) as typeof demoBookArtifact;
+    cheaper.offerings[0].basePriceMinor = 6000;
+    const v2 = await createBookVersion(testDb(), { bookId: own.bookId, artifact: cheaper }, new Date());
+    await publishBookVersion(testDb(), { bookId: own.bookId, versionId: v2.id, environment: 'test' }, new Date());
+
+    const second = await api('POST', '/v1/quotes', { key: own.keys.test, body: quote(own) });
+    expect(second.body.data.quoteIntent.bookVersionId).toBe(v2.id);
+    expect(second.body.data.quoteReceipt.computation.totalMinor).toBeLessThan(first.body.data.quoteReceipt.computation.totalMinor);
+    const live = await api('POST', '/v1/quotes', { key: own.keys.live, body: quote(own) });
+    expect(live.body.data.quoteIntent.bookVersionId).toBe(own.versionId);
+
+    const replay = await api('POST', '/v1/quotes', { key: own.keys.test, body: quote(own, { idempotencyKey }) });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.data).toEqual(first.body.data);
+  });
+
+  it('stops quoting for a business as soon as its connection ends', async () => {
+    const own = await createTenant();
+    expect((await api('POST', '/v1/quotes', { key: own.keys.test, body: quote(own) })).status).toBe(201);
+    await testDb().connection.updateMany({ where: { businessId: own.businessId }, data: { status: 'inactive' } });
+    const after = await api('POST', '/v1/quotes', { key: own.keys.test, body: quote(own) });
+    expect(after.status).toBe(404);
+    expect(after.body.error.code).toBe('quote_scope_not_found');
+    expect(await testDb().quoteIntent.count({ where: { projectId: own.projectId } })).toBe(1);
   });
 
   it('answers 404 quote_scope_not_found outside the key’s project or for disconnected businesses', async () => {

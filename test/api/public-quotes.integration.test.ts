@@ -113,6 +113,15 @@ describe('POST /v1/public_quotes', () => {
     expect(again.body.data.quoteReceipt).toEqual(first.body.data.quoteReceipt);
   });
 
+  it('stops answering for a business as soon as its connection ends', async () => {
+    const own = await createTenant();
+    expect((await api('POST', '/v1/public_quotes', { body: { businessId: own.businessId, ...demoExample } })).status).toBe(201);
+    await testDb().connection.updateMany({ where: { businessId: own.businessId }, data: { status: 'inactive' } });
+    const after = await api('POST', '/v1/public_quotes', { body: { businessId: own.businessId, ...demoExample } });
+    expect(after.status).toBe(404);
+    expect(after.body.error.code).toBe('quote_surface_unavailable');
+  });
+
   it('answers 404 quote_surface_unavailable for unknown, disconnected or unpublished businesses', async () => {
     const inactive = await createTenant({ connectionStatus: 'inactive' });
     const testOnly = await createTenant({ publishTo: ['test'] });
