@@ -359,7 +359,7 @@ async function runWebhookCases(ctx: Context, receiver: Receiver): Promise<Webhoo
     const insertedAt = Date.now();
     await ctx.admin.query(
       `INSERT INTO outbox_events (id, type, version, workspace_id, project_id, environment_id, business_id, data, created_at)
-       SELECT gen_random_uuid(), 'quote_intent.succeeded', 1, $1, $2, $3, $4, $5::jsonb, clock_timestamp()
+       SELECT gen_random_uuid(), 'quote_intent.succeeded', 1, $1, $2, $3, $4, $5::json, clock_timestamp()
        FROM generate_series(1, $6)`,
       [hooks.workspaceId, hooks.projectId, environmentId, hooks.businessId, JSON.stringify(eventData), events],
     );

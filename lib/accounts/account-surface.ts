@@ -123,7 +123,7 @@ export async function createAccountQuote(
     ), new_event AS (
       INSERT INTO outbox_events (id, type, version, workspace_id, project_id, environment_id, subject_id, data, created_at)
       SELECT ${randomUUID()}::uuid, 'account_quote.created', 1, ${principal.workspaceId}::uuid, ${principal.projectId}::uuid,
-        ${principal.environmentId}::uuid, ${quote.quote_id}::uuid, ${JSON.stringify({ quote })}::jsonb, ${now}::timestamptz
+        ${principal.environmentId}::uuid, ${quote.quote_id}::uuid, ${JSON.stringify({ quote })}::json, ${now}::timestamptz
       FROM new_quote
     )
     SELECT id::text FROM new_quote`;

@@ -212,7 +212,7 @@ async function insertQuote(
      ), new_event AS (
        INSERT INTO outbox_events (id, type, version, workspace_id, project_id, environment_id, business_id, subject_id,
          data, created_at)
-       SELECT $22::uuid, $23::text, 1, $2::uuid, $3::uuid, $4::uuid, $7::uuid, $1::uuid, $24::jsonb, $16::timestamptz
+       SELECT $22::uuid, $23::text, 1, $2::uuid, $3::uuid, $4::uuid, $7::uuid, $1::uuid, $24::json, $16::timestamptz
        FROM new_intent
      )
      SELECT (SELECT id::text FROM new_intent) AS id, EXISTS (SELECT 1 FROM scope_holds) AS scope_holds`,
