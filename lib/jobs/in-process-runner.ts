@@ -1,58 +1,95 @@
 import type { Db } from '../db/client';
 import { logger } from '../observability/logger';
-import { claimDueDeliveries, deliverGroup } from '../webhooks/deliver-due-webhooks';
+import { claimDueDeliveries, deliverGroup, REFILL_BELOW, SendWindow } from '../webhooks/deliver-due-webhooks';
 import { dispatchOutboxEvents } from '../webhooks/dispatch-outbox';
 import { runMinuteJobs } from './run-jobs';
 
 export type RunnerOptions = { db: Db; clock?: () => Date; tickMs?: number; minuteMs?: number };
 
-/** Endpoints one process sends to at the same time; each gets its own sequential chain. */
+/** Endpoints one process sends to at the same time; each gets its own window of sends. */
 const MAX_BUSY_ENDPOINTS = 50;
+/** Deliveries one claim takes across endpoints. */
+const CLAIM_LIMIT = 200;
+
+/** An endpoint this process is sending to: its window, shared by every claim of it still running. */
+type Lane = { window: SendWindow; claims: number };
 
 /**
  * Drives the same domain jobs as the Inngest functions when no Inngest server is configured
  * (the embedded default). State lives in PostgreSQL, so several instances can each run one:
- * claims are leased. Every tick fans out new events and claims due deliveries of endpoints this
- * process is not already sending to, so a slow endpoint delays only its own deliveries.
+ * claims are leased. Every tick fans out new events and claims due deliveries; an endpoint is
+ * claimed again once little of its last claim is left unsent (its window keeps sending
+ * meanwhile, and a claim is made at once rather than at the next tick), so a slow endpoint
+ * delays only its own deliveries.
  */
 export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 200, minuteMs = 60_000 }: RunnerOptions) {
   let stopped = false;
-  const busy = new Map<string, Promise<void>>();
+  const lanes = new Map<string, Lane>();
+  const sending = new Set<Promise<void>>();
 
   const webhookTick = async () => {
     const now = clock();
     await dispatchOutboxEvents(db, now);
-    if (busy.size >= MAX_BUSY_ENDPOINTS) return;
-    const groups = await claimDueDeliveries(db, now, { busyEndpoints: busy.keys(), limit: 100 });
+    if (lanes.size >= MAX_BUSY_ENDPOINTS) return;
+    const busy = [...lanes].filter(([, lane]) => lane.window.pending >= REFILL_BELOW).map(([endpointId]) => endpointId);
+    const groups = await claimDueDeliveries(db, now, { busyEndpoints: busy, limit: CLAIM_LIMIT });
     for (const group of groups) {
-      const sending = deliverGroup(db, group, now).finally(() => busy.delete(group.endpointId));
-      busy.set(group.endpointId, sending);
+      let lane = lanes.get(group.endpointId);
+      if (!lane) {
+        // the send that leaves fewer than REFILL_BELOW queued asks for the next claim
+        lane = { window: new SendWindow(db, undefined, (pending) => pending === REFILL_BELOW - 1 && webhooks.wake()), claims: 0 };
+        lanes.set(group.endpointId, lane);
+      }
+      const claimLane = lane;
+      claimLane.claims++;
+      const done: Promise<void> = deliverGroup(db, group, now, claimLane.window).finally(() => {
+        sending.delete(done);
+        if (--claimLane.claims === 0) lanes.delete(group.endpointId);
+      });
+      sending.add(done);
     }
   };
 
   const loop = (name: string, everyMs: number, job: () => Promise<unknown>) => {
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<void> = Promise.resolve();
+    let inTick = false;
+    let again = false;
     const tick = () => {
+      inTick = true;
       running = job()
         .then(() => undefined)
         .catch((error: unknown) => logger.error({ err: error, job: name }, 'background job failed'))
         .finally(() => {
-          if (!stopped) timer = setTimeout(tick, everyMs);
+          inTick = false;
+          if (!stopped) timer = setTimeout(tick, again ? 0 : everyMs);
+          again = false;
         });
     };
     timer = setTimeout(tick, 0);
-    return async () => {
-      clearTimeout(timer);
-      await running;
+    return {
+      /** Runs the job now (or right after the run in progress) instead of at the next tick. */
+      wake() {
+        if (stopped) return;
+        if (inTick) again = true;
+        else {
+          clearTimeout(timer);
+          timer = setTimeout(tick, 0);
+        }
+      },
+      async stop() {
+        clearTimeout(timer);
+        await running;
+      },
     };
   };
-  const stops = [loop('webhooks', tickMs, webhookTick), loop('minute', minuteMs, () => runMinuteJobs(db, clock()))];
+  const webhooks = loop('webhooks', tickMs, webhookTick);
+  const minute = loop('minute', minuteMs, () => runMinuteJobs(db, clock()));
   return {
     async stop() {
       stopped = true;
-      await Promise.all(stops.map((stop) => stop()));
-      await Promise.all(busy.values());
+      await Promise.all([webhooks.stop(), minute.stop()]);
+      await Promise.all(sending);
     },
   };
 }

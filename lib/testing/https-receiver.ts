@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 /** One request as a receiver got it: the raw body exactly as received, for signature checks. */
 export type Received = { headers: Record<string, string | string[] | undefined>; rawBody: string; receivedAt: Date };
 
-/** How a receiver answers: a status, or hang past the attempt timeout, or drop the connection. */
-export type Behaviour = number | 'hang' | 'close';
+/** How a receiver answers: a status (at once or after a while), or hang past the attempt timeout, or drop the connection. */
+export type Behaviour = number | { status: number; afterMs: number } | 'hang' | 'close';
 
 /**
  * A real HTTPS receiver on loopback with the test certificate (signed by the test CA that the
@@ -14,10 +14,14 @@ export type Behaviour = number | 'hang' | 'close';
  */
 export async function startReceiver(behaviour: (index: number) => Behaviour = () => 200) {
   const received: Received[] = [];
+  // requests whose answer has not been sent yet, and the most there were at once
+  const load = { inFlight: 0, peakInFlight: 0 };
   const server = https.createServer(
     { key: readFileSync(process.env.TEST_TLS_KEY!), cert: readFileSync(process.env.TEST_TLS_CERT!) },
     (request, response) => {
       const chunks: Buffer[] = [];
+      load.peakInFlight = Math.max(load.peakInFlight, ++load.inFlight);
+      response.on('close', () => load.inFlight--);
       request.on('data', (c: Buffer) => chunks.push(c));
       request.on('end', () => {
         const index = received.length;
@@ -25,7 +29,10 @@ export async function startReceiver(behaviour: (index: number) => Behaviour = ()
         const answer = behaviour(index);
         if (answer === 'hang') return; // never answers; the sender's 10 s timeout must fire
         if (answer === 'close') return request.socket.destroy();
-        response.writeHead(answer, { 'content-type': 'text/plain' }).end(answer < 300 ? 'ok' : 'receiver says no');
+        const { status, afterMs } = typeof answer === 'number' ? { status: answer, afterMs: 0 } : answer;
+        const reply = () => response.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'receiver says no');
+        if (afterMs > 0) setTimeout(reply, afterMs);
+        else reply();
       });
     },
   );
@@ -34,6 +41,7 @@ export async function startReceiver(behaviour: (index: number) => Behaviour = ()
   return {
     url: `https://127.0.0.1:${port}/hooks`,
     received,
+    load,
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import { sqlRows } from '../db/sql';
 import { logger } from '../observability/logger';
 import { deliveryBody } from './envelope';
 import { openSecret } from './secret-box';
@@ -9,57 +10,26 @@ import { privateTargetsAllowed } from './target-policy';
 /** The fixed schedule: after the 1st..4th failure, wait this long; the 5th failure exhausts. */
 export const RETRY_DELAYS_MS = [30_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-/** One claim takes at most this many deliveries of one endpoint, sent one after another. */
-const PER_ENDPOINT = 10;
-/** Long enough for a whole claim of one endpoint to time out; a crashed worker's claim runs out. */
-const LEASE_MS = PER_ENDPOINT * ATTEMPT_TIMEOUT_MS + 60_000;
-
-/** Deliveries of one endpoint claimed together, in outbox order, under one lease. */
-export type ClaimedGroup = { endpointId: string; deliveryIds: string[]; leasedUntil: Date };
-
+/** Sends to one endpoint in flight at once in one process: the endpoint's window. */
+export const SEND_WINDOW = 8;
+/** One claim takes at most this many deliveries of one endpoint (so one endpoint cannot take every slot). */
+export const CLAIM_PER_ENDPOINT = 50;
+/** The runner claims more for an endpoint once fewer than this many of its claimed deliveries are unsent. */
+export const REFILL_BELOW = 2 * SEND_WINDOW;
 /**
- * Claims due deliveries: oldest events first, at most PER_ENDPOINT per endpoint (so one slow
- * endpoint cannot take every slot), skipping endpoints the caller is still sending to. The
- * UPDATE re-checks the lease, so two workers never claim the same delivery.
+ * Long enough for a claim to time out a window at a time behind what is still queued for its
+ * endpoint; a crashed worker's claim runs out. A send that could outlive its lease is not made.
  */
-export async function claimDueDeliveries(
-  db: Db,
-  now: Date,
-  options: { limit?: number; busyEndpoints?: Iterable<string> } = {},
-): Promise<ClaimedGroup[]> {
-  const leasedUntil = new Date(now.getTime() + LEASE_MS);
-  const busy = [...(options.busyEndpoints ?? [])];
-  const claimed = await db.$queryRaw<{ id: string; endpoint_id: string; seq: bigint }[]>`
-    UPDATE webhook_deliveries d SET leased_until = ${leasedUntil}::timestamptz
-    WHERE d.id IN (
-      SELECT id FROM (
-        SELECT d2.id, e.seq,
-          ROW_NUMBER() OVER (PARTITION BY d2.endpoint_id ORDER BY e.seq, d2.created_at) AS rank
-        FROM webhook_deliveries d2
-        JOIN outbox_events e ON e.id = d2.event_id
-        JOIN webhook_endpoints w ON w.id = d2.endpoint_id
-        WHERE d2.status = 'pending' AND d2.next_attempt_at <= ${now}::timestamptz
-          AND (d2.leased_until IS NULL OR d2.leased_until < ${now}::timestamptz)
-          AND w.status = 'enabled' AND w.deleted_at IS NULL
-          AND NOT (d2.endpoint_id = ANY(${busy}::uuid[]))
-      ) ranked
-      WHERE rank <= ${PER_ENDPOINT}
-      ORDER BY seq
-      LIMIT ${options.limit ?? 100}
-    )
-    AND d.status = 'pending' AND (d.leased_until IS NULL OR d.leased_until < ${now}::timestamptz)
-    RETURNING d.id::text, d.endpoint_id::text, (SELECT seq FROM outbox_events WHERE id = d.event_id) AS seq`;
-  const groups = new Map<string, { seq: bigint; id: string }[]>();
-  for (const c of claimed) groups.set(c.endpoint_id, [...(groups.get(c.endpoint_id) ?? []), { seq: c.seq, id: c.id }]);
-  return [...groups].map(([endpointId, rows]) => ({
-    endpointId,
-    deliveryIds: rows.sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0)).map((r) => r.id),
-    leasedUntil,
-  }));
-}
+const LEASE_MS = Math.ceil((REFILL_BELOW + CLAIM_PER_ENDPOINT) / SEND_WINDOW) * ATTEMPT_TIMEOUT_MS + 60_000;
+/** An attempt starts only if its lease still covers its timeout and this long to record it. */
+const RECORD_MARGIN_MS = 15_000;
+/** Attempt results written by one statement at most. */
+const RECORD_BATCH = 100;
 
-type DeliveryRow = {
+/** One claimed delivery with what its attempt needs: endpoint, secrets and event. */
+export type ClaimedDelivery = {
   id: string;
+  endpoint_id: string;
   attempt_count: number;
   url: string;
   secret_ciphertext: string;
@@ -73,93 +43,243 @@ type DeliveryRow = {
   data: unknown;
 };
 
+/** Deliveries of one endpoint claimed together, in outbox order, under one lease. */
+export type ClaimedGroup = { endpointId: string; deliveryIds: string[]; deliveries: ClaimedDelivery[]; leasedUntil: Date };
+
 /**
- * Sends one endpoint's claimed deliveries in outbox order. `now` is the claim's clock reading;
- * each attempt is stamped (and signed) at the moment it is sent: `now` plus the time since.
+ * Claims due deliveries: oldest events first, at most CLAIM_PER_ENDPOINT per endpoint, skipping
+ * endpoints the caller is still busy with, and reads what their attempts need in the same
+ * statement. The UPDATE re-checks the lease, so two workers never claim the same delivery.
  */
-export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date): Promise<void> {
-  // One read for the whole group: deliveries with their endpoint and event.
-  const rows = await db.$queryRaw<DeliveryRow[]>`
-    SELECT d.id::text, d.attempt_count, w.url, w.secret_ciphertext, w.previous_secret_ciphertext, w.previous_secret_expires_at,
-      e.id::text AS event_id, e.type, e.version, e.created_at, e.business_id::text AS business_id, e.data
-    FROM webhook_deliveries d
-    JOIN webhook_endpoints w ON w.id = d.endpoint_id
-    JOIN outbox_events e ON e.id = d.event_id
-    WHERE d.id = ANY(${group.deliveryIds}::uuid[])`;
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const started = performance.now();
-  const secrets = new Map<string, string>(); // sealed -> opened, once per group
-  const open = (sealed: string) => secrets.get(sealed) ?? secrets.set(sealed, openSecret(sealed)).get(sealed)!;
-  for (const deliveryId of group.deliveryIds) {
-    const row = byId.get(deliveryId);
-    if (!row) continue;
-    const attemptAt = new Date(now.getTime() + Math.round(performance.now() - started));
+export async function claimDueDeliveries(
+  db: Db,
+  now: Date,
+  options: { limit?: number; busyEndpoints?: Iterable<string> } = {},
+): Promise<ClaimedGroup[]> {
+  const leasedUntil = new Date(now.getTime() + LEASE_MS);
+  const busy = [...(options.busyEndpoints ?? [])];
+  const claimed = await sqlRows<ClaimedDelivery>(
+    db,
+    `WITH claimed AS (
+      UPDATE webhook_deliveries d SET leased_until = $1::timestamptz
+      WHERE d.id IN (
+        SELECT id FROM (
+          SELECT d2.id, e.seq,
+            ROW_NUMBER() OVER (PARTITION BY d2.endpoint_id ORDER BY e.seq, d2.created_at) AS rank
+          FROM webhook_deliveries d2
+          JOIN outbox_events e ON e.id = d2.event_id
+          JOIN webhook_endpoints w ON w.id = d2.endpoint_id
+          WHERE d2.status = 'pending' AND d2.next_attempt_at <= $2::timestamptz
+            AND (d2.leased_until IS NULL OR d2.leased_until < $2::timestamptz)
+            AND w.status = 'enabled' AND w.deleted_at IS NULL
+            AND NOT (d2.endpoint_id = ANY($3::uuid[]))
+        ) ranked
+        WHERE rank <= $4::int
+        ORDER BY seq
+        LIMIT $5::int
+      )
+      AND d.status = 'pending' AND (d.leased_until IS NULL OR d.leased_until < $2::timestamptz)
+      RETURNING d.id, d.endpoint_id, d.event_id, d.attempt_count, d.created_at
+    )
+    SELECT c.id::text, c.endpoint_id::text, c.attempt_count, w.url, w.secret_ciphertext, w.previous_secret_ciphertext,
+      w.previous_secret_expires_at, e.id::text AS event_id, e.type, e.version, e.created_at, e.business_id::text AS business_id, e.data
+    FROM claimed c
+    JOIN webhook_endpoints w ON w.id = c.endpoint_id
+    JOIN outbox_events e ON e.id = c.event_id
+    ORDER BY e.seq, c.created_at`,
+    [leasedUntil.toISOString(), now.toISOString(), busy, CLAIM_PER_ENDPOINT, options.limit ?? 100],
+  );
+  const groups = new Map<string, ClaimedDelivery[]>();
+  for (const row of claimed) groups.set(row.endpoint_id, [...(groups.get(row.endpoint_id) ?? []), row]);
+  return [...groups].map(([endpointId, deliveries]) => ({ endpointId, deliveryIds: deliveries.map((d) => d.id), deliveries, leasedUntil }));
+}
+
+type AttemptResult = { deliveryId: string; leasedUntil: Date; startedAt: Date; result: SendResult };
+
+/**
+ * One endpoint's window: at most `size` sends in flight, handed out in the order they were
+ * asked for (so sends start in outbox order), and their results written in batches: while one
+ * write runs, the results that come in meanwhile wait and go in the next single statement.
+ */
+export class SendWindow {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly results: { attempt: AttemptResult; written: () => void }[] = [];
+  private writing = false;
+
+  constructor(
+    private readonly db: Db,
+    readonly size = SEND_WINDOW,
+    /** Told how many sends are queued or in flight each time a send ends (the runner refills on it). */
+    private readonly onSendEnded?: (pending: number) => void,
+  ) {}
+
+  /** Sends queued or in flight. */
+  get pending(): number {
+    return this.active + this.waiting.length;
+  }
+
+  /** Runs `send` in a free slot, after every send asked for before it has started. */
+  async run<T>(send: () => Promise<T>): Promise<T> {
+    if (this.active < this.size) this.active++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve)); // the slot is handed over
     try {
-      const signingSecrets = [open(row.secret_ciphertext)];
-      if (row.previous_secret_ciphertext && row.previous_secret_expires_at && row.previous_secret_expires_at > attemptAt) {
-        signingSecrets.push(open(row.previous_secret_ciphertext));
-      }
-      const body = deliveryBody({ id: row.event_id, type: row.type, version: row.version, createdAt: row.created_at, businessId: row.business_id, data: row.data });
-      const result = await sendWebhook(
-        row.url,
-        body,
-        {
-          'content-type': 'application/json',
-          'user-agent': 'QuotePricingService-Webhooks/1',
-          'Service-Event-Id': row.event_id,
-          'Service-Delivery-Id': row.id,
-          'Service-Attempt': String(row.attempt_count + 1),
-          [SIGNATURE_HEADER]: signatureHeader(signingSecrets, Math.floor(attemptAt.getTime() / 1000), body),
-        },
-        { allowPrivateTargets: privateTargetsAllowed() },
-      );
-      await recordAttempt(db, row.id, attemptAt, group.leasedUntil, result);
-    } catch (error) {
-      // The lease runs out and another pass retries; one bad row must not stop the others.
-      logger.error({ err: error, deliveryId }, 'webhook attempt could not be made');
+      return await send();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+      this.onSendEnded?.(this.pending);
     }
+  }
+
+  /** Resolves once the attempt is written (a failed write is logged: the lease runs out and a later pass retries). */
+  record(attempt: AttemptResult): Promise<void> {
+    return new Promise((written) => {
+      this.results.push({ attempt, written });
+      if (!this.writing) void this.writeAll();
+    });
+  }
+
+  private async writeAll() {
+    this.writing = true;
+    while (this.results.length > 0) {
+      // one statement must not hold the same delivery twice (its attempt number comes from the row)
+      const ids = new Set<string>();
+      let n = 0;
+      while (n < this.results.length && n < RECORD_BATCH && !ids.has(this.results[n].attempt.deliveryId)) ids.add(this.results[n++].attempt.deliveryId);
+      const batch = this.results.splice(0, n);
+      try {
+        await recordAttempts(this.db, batch.map((b) => b.attempt));
+      } catch (error) {
+        logger.error({ err: error, deliveryIds: [...ids] }, 'webhook attempts could not be recorded');
+      }
+      for (const b of batch) b.written();
+    }
+    this.writing = false;
   }
 }
 
-/** One pass for Inngest and tests: claim, then send every group (endpoints in parallel). */
+/**
+ * Sends one endpoint's claimed deliveries through a window (a new one unless the caller shares
+ * one across claims): they start in outbox order, up to the window's size at once. `now` is the
+ * claim's clock reading; each attempt is stamped (and signed) when it is sent: `now` plus the time since.
+ */
+export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, window = new SendWindow(db)): Promise<void> {
+  const started = performance.now();
+  const secrets = new Map<string, string>(); // sealed -> opened, once per group
+  const open = (sealed: string) => secrets.get(sealed) ?? secrets.set(sealed, openSecret(sealed)).get(sealed)!;
+  const expired: string[] = [];
+  await Promise.all(
+    group.deliveries.map(async (row) => {
+      let attempt: AttemptResult | undefined;
+      await window.run(async () => {
+        const attemptAt = new Date(now.getTime() + Math.round(performance.now() - started));
+        if (attemptAt.getTime() + ATTEMPT_TIMEOUT_MS + RECORD_MARGIN_MS > group.leasedUntil.getTime()) {
+          expired.push(row.id); // another worker may take it when the lease ends: never send it twice
+          return;
+        }
+        try {
+          const signingSecrets = [open(row.secret_ciphertext)];
+          if (row.previous_secret_ciphertext && row.previous_secret_expires_at && row.previous_secret_expires_at > attemptAt) {
+            signingSecrets.push(open(row.previous_secret_ciphertext));
+          }
+          const body = deliveryBody({ id: row.event_id, type: row.type, version: row.version, createdAt: row.created_at, businessId: row.business_id, data: row.data });
+          const result = await sendWebhook(
+            row.url,
+            body,
+            {
+              'content-type': 'application/json',
+              'user-agent': 'QuotePricingService-Webhooks/1',
+              'Service-Event-Id': row.event_id,
+              'Service-Delivery-Id': row.id,
+              'Service-Attempt': String(row.attempt_count + 1),
+              [SIGNATURE_HEADER]: signatureHeader(signingSecrets, Math.floor(attemptAt.getTime() / 1000), body),
+            },
+            { allowPrivateTargets: privateTargetsAllowed() },
+          );
+          attempt = { deliveryId: row.id, leasedUntil: group.leasedUntil, startedAt: attemptAt, result };
+        } catch (error) {
+          // The lease runs out and another pass retries; one bad row must not stop the others.
+          logger.error({ err: error, deliveryId: row.id }, 'webhook attempt could not be made');
+        }
+      });
+      if (attempt) await window.record(attempt);
+    }),
+  );
+  if (expired.length > 0) await releaseLeases(db, expired, group.leasedUntil);
+}
+
+/** One pass for Inngest and tests: claim, then send every group (endpoints in parallel, each through its window). */
 export async function deliverDueWebhooks(db: Db, now: Date, limit = 100): Promise<{ attempted: number }> {
   const groups = await claimDueDeliveries(db, now, { limit });
   await Promise.all(groups.map((group) => deliverGroup(db, group, now)));
   return { attempted: groups.reduce((n, g) => n + g.deliveryIds.length, 0) };
 }
 
+/** Hands unsent deliveries back at once rather than when their lease runs out. */
+async function releaseLeases(db: Db, deliveryIds: string[], leasedUntil: Date) {
+  logger.warn({ deliveryIds }, 'webhook deliveries not sent: their lease would run out first');
+  await sqlRows(
+    db,
+    `UPDATE webhook_deliveries SET leased_until = NULL
+     WHERE id = ANY($1::uuid[]) AND status = 'pending' AND leased_until = $2::timestamptz`,
+    [deliveryIds, leasedUntil.toISOString()],
+  ).catch((error: unknown) => logger.error({ err: error, deliveryIds }, 'webhook leases could not be released'));
+}
+
 /**
- * Records an attempt under the delivery's row lock: the attempt number comes from the row, so
- * a worker whose lease ran out (and whose delivery another worker also sent) still records its
- * attempt, and a delivery that is already settled keeps its outcome.
+ * Records attempts in one statement, each under its delivery's row lock (taken in id order):
+ * the attempt number comes from the row, so a worker whose lease ran out (and whose delivery
+ * another worker also sent) still records its attempt, and a settled delivery keeps its outcome.
  */
-async function recordAttempt(db: Db, deliveryId: string, startedAt: Date, leasedUntil: Date, result: SendResult) {
-  const acknowledged = result.status !== null && result.status >= 200 && result.status < 300;
-  const error = result.error ?? (acknowledged ? null : `answered ${result.status}`);
-  // One statement: lock the delivery, number the attempt from the row, settle the delivery if
-  // this worker still holds its lease (otherwise only count the attempt).
-  const [row] = await db.$queryRaw<{ number: number; status: string }[]>`
-    WITH locked AS (
-      SELECT id, attempt_count + 1 AS number, status = 'pending' AND leased_until = ${leasedUntil}::timestamptz AS ours
-      FROM webhook_deliveries WHERE id = ${deliveryId}::uuid FOR UPDATE
+async function recordAttempts(db: Db, attempts: AttemptResult[]) {
+  const acknowledged = attempts.map(({ result }) => result.status !== null && result.status >= 200 && result.status < 300);
+  const rows = await sqlRows<{ id: string; number: number; status: string }>(
+    db,
+    `WITH input AS (
+      SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::boolean[])
+        AS t(id, leased_until, started_at, latency_ms, response_status, response_excerpt, error, acknowledged)
+    ), locked AS (
+      SELECT d.id, d.attempt_count + 1 AS number, d.status = 'pending' AND d.leased_until = i.leased_until AS ours,
+        i.started_at, i.latency_ms, i.response_status, i.response_excerpt, i.error, i.acknowledged
+      FROM webhook_deliveries d JOIN input i ON i.id = d.id
+      ORDER BY d.id
+      FOR UPDATE OF d
     ), attempt AS (
       INSERT INTO webhook_attempts (id, delivery_id, number, started_at, latency_ms, response_status, response_excerpt, error)
-      SELECT gen_random_uuid(), id, number, ${startedAt}::timestamptz, ${result.latencyMs}::int, ${result.status}::int,
-        ${result.excerpt}, ${error}
-      FROM locked
+      SELECT gen_random_uuid(), id, number, started_at, latency_ms, response_status, response_excerpt, error FROM locked
     )
     UPDATE webhook_deliveries d SET
       attempt_count = l.number,
       status = CASE WHEN NOT l.ours THEN d.status
-                    WHEN ${acknowledged} THEN 'succeeded'::"WebhookDeliveryStatus"
-                    WHEN l.number >= ${MAX_ATTEMPTS} THEN 'exhausted'::"WebhookDeliveryStatus"
+                    WHEN l.acknowledged THEN 'succeeded'::"WebhookDeliveryStatus"
+                    WHEN l.number >= $9::int THEN 'exhausted'::"WebhookDeliveryStatus"
                     ELSE 'pending'::"WebhookDeliveryStatus" END,
       next_attempt_at = CASE WHEN NOT l.ours THEN d.next_attempt_at
-                             WHEN ${acknowledged} OR l.number >= ${MAX_ATTEMPTS} THEN NULL
-                             ELSE ${startedAt}::timestamptz + (${[...RETRY_DELAYS_MS]}::int[])[l.number] * interval '1 millisecond' END,
+                             WHEN l.acknowledged OR l.number >= $9::int THEN NULL
+                             ELSE l.started_at + ($10::int[])[l.number] * interval '1 millisecond' END,
       leased_until = CASE WHEN l.ours THEN NULL ELSE d.leased_until END,
-      updated_at = CASE WHEN l.ours THEN ${startedAt}::timestamptz ELSE d.updated_at END
+      updated_at = CASE WHEN l.ours THEN l.started_at ELSE d.updated_at END
     FROM locked l WHERE d.id = l.id
-    RETURNING l.number, d.status::text`;
-  if (!acknowledged) logger.info({ deliveryId, attempt: row?.number, status: result.status, exhausted: row?.status === 'exhausted' }, 'webhook attempt failed');
+    RETURNING d.id::text, l.number, d.status::text`,
+    [
+      attempts.map((a) => a.deliveryId),
+      attempts.map((a) => a.leasedUntil.toISOString()),
+      attempts.map((a) => a.startedAt.toISOString()),
+      attempts.map((a) => a.result.latencyMs),
+      attempts.map((a) => a.result.status),
+      attempts.map((a) => a.result.excerpt),
+      attempts.map((a, i) => a.result.error ?? (acknowledged[i] ? null : `answered ${a.result.status}`)),
+      acknowledged,
+      MAX_ATTEMPTS,
+      [...RETRY_DELAYS_MS],
+    ],
+  );
+  const outcome = new Map(rows.map((row) => [row.id, row]));
+  attempts.forEach(({ deliveryId, result }, i) => {
+    if (acknowledged[i]) return;
+    const row = outcome.get(deliveryId);
+    logger.info({ deliveryId, attempt: row?.number, status: result.status, exhausted: row?.status === 'exhausted' }, 'webhook attempt failed');
+  });
 }

@@ -2,11 +2,21 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
 import { recordEvent } from '../../lib/events/record-event';
+import { startInProcessRunner } from '../../lib/jobs/in-process-runner';
 import { runWebhookJobs } from '../../lib/jobs/run-jobs';
 import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
 import { startReceiver, type Behaviour, type Received, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
-import { MAX_ATTEMPTS, RETRY_DELAYS_MS, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
+import {
+  CLAIM_PER_ENDPOINT,
+  MAX_ATTEMPTS,
+  RETRY_DELAYS_MS,
+  SEND_WINDOW,
+  SendWindow,
+  claimDueDeliveries,
+  deliverGroup,
+} from '../../lib/webhooks/deliver-due-webhooks';
+import { dispatchOutboxEvents } from '../../lib/webhooks/dispatch-outbox';
 import { replayDelivery, sendTestEvent } from '../../lib/webhooks/manage-deliveries';
 import { createEndpoint, rotateEndpointSecret, updateEndpoint } from '../../lib/webhooks/manage-endpoints';
 
@@ -124,45 +134,53 @@ describe('webhook delivery', () => {
   });
 
   it('counts a 10-second silence and a closed connection as failures, stamping each attempt when it is sent', async () => {
-    const r = await receiver((i) => (i === 0 ? 'hang' : 'close'));
+    // a window full of silent deliveries: the next one waits for a slot, ten seconds in
+    const r = await receiver((i) => (i < SEND_WINDOW ? 'hang' : 'close'));
     const { endpoint, secret } = await endpointFor(r, { eventTypes: ['webhook.test'] });
-    const silent = await sendTestEvent(db, admin.principal, endpoint.id, T0);
+    const silent = [];
+    for (let i = 0; i < SEND_WINDOW; i++) silent.push(await sendTestEvent(db, admin.principal, endpoint.id, T0));
     const dropped = await sendTestEvent(db, admin.principal, endpoint.id, T0);
     const started = Date.now();
-    await runWebhookJobs(db, T0); // one pass: the two are sent one after the other
+    await runWebhookJobs(db, T0);
     expect(Date.now() - started).toBeGreaterThanOrEqual(9_900);
-    const [first] = await db.webhookAttempt.findMany({ where: { deliveryId: silent.id } });
+    const first = await db.webhookAttempt.findMany({ where: { deliveryId: { in: silent.map((d) => d.id) } } });
     const [second] = await db.webhookAttempt.findMany({ where: { deliveryId: dropped.id } });
-    expect(first).toMatchObject({ responseStatus: null, error: 'no answer within 10 s', startedAt: T0 });
-    expect(first.latencyMs).toBeGreaterThanOrEqual(9_900);
+    expect(first).toHaveLength(SEND_WINDOW);
+    for (const attempt of first) {
+      expect(attempt).toMatchObject({ responseStatus: null, error: 'no answer within 10 s' });
+      expect(attempt.startedAt.getTime() - T0.getTime()).toBeLessThan(2_000);
+      expect(attempt.latencyMs).toBeGreaterThanOrEqual(9_900);
+    }
     expect(second.responseStatus).toBeNull();
     expect(second.error).toMatch(/socket hang up|ECONNRESET/);
     // sent ten seconds into the pass, and signed with that time, not the pass's start
     expect(second.startedAt.getTime() - T0.getTime()).toBeGreaterThanOrEqual(9_900);
-    const t = Number(/t=(\d+)/.exec(String(r.received[1].headers['service-signature']))![1]);
+    const t = Number(/t=(\d+)/.exec(String(r.received[SEND_WINDOW].headers['service-signature']))![1]);
     expect(t).toBe(Math.floor(second.startedAt.getTime() / 1000));
-    expect(signedBy(r.received[1], secret)).toBe(true);
-    const pending = await db.webhookDelivery.findUniqueOrThrow({ where: { id: silent.id } });
-    expect(pending).toMatchObject({ status: 'pending', attemptCount: 1 });
-    expect(pending.nextAttemptAt!.getTime() - T0.getTime()).toBe(30_000);
+    expect(signedBy(r.received[SEND_WINDOW], secret)).toBe(true);
+    for (const delivery of [...silent, dropped]) {
+      const pending = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id }, include: { attempts: true } });
+      expect(pending).toMatchObject({ status: 'pending', attemptCount: 1, leasedUntil: null });
+      expect(pending.nextAttemptAt!.getTime() - pending.attempts[0].startedAt.getTime()).toBe(30_000);
+    }
     await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
   }, 30_000);
 
-  it('claims at most ten deliveries of one endpoint at a time, and skips endpoints still being sent to', async () => {
+  it(`claims at most ${CLAIM_PER_ENDPOINT} deliveries of one endpoint at a time, and skips endpoints still being sent to`, async () => {
     const slow = await receiver();
     const other = await receiver();
     const a = (await endpointFor(slow, { eventTypes: ['webhook.test'] })).endpoint;
     const b = (await endpointFor(other, { eventTypes: ['webhook.test'] })).endpoint;
-    for (let i = 0; i < 12; i++) await sendTestEvent(db, admin.principal, a.id, T0);
+    for (let i = 0; i < CLAIM_PER_ENDPOINT + 2; i++) await sendTestEvent(db, admin.principal, a.id, T0);
     await sendTestEvent(db, admin.principal, b.id, T0);
     const groups = await claimDueDeliveries(db, T0, { busyEndpoints: [] });
-    expect(groups.map((g) => [g.endpointId, g.deliveryIds.length]).sort()).toEqual([[a.id, 10], [b.id, 1]].sort());
+    expect(groups.map((g) => [g.endpointId, g.deliveryIds.length]).sort()).toEqual([[a.id, CLAIM_PER_ENDPOINT], [b.id, 1]].sort());
     // the claimed ones are leased: a second claim gets only the rest, and none of a busy endpoint's
     expect(await claimDueDeliveries(db, T0, { busyEndpoints: [a.id] })).toEqual([]);
     const rest = await claimDueDeliveries(db, T0, { busyEndpoints: [] });
     expect(rest.map((g) => [g.endpointId, g.deliveryIds.length])).toEqual([[a.id, 2]]);
     for (const group of [...groups, ...rest]) await deliverGroup(db, group, T0);
-    expect(slow.received).toHaveLength(12);
+    expect(slow.received).toHaveLength(CLAIM_PER_ENDPOINT + 2);
     expect(other.received).toHaveLength(1);
     for (const endpoint of [a, b]) await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
   });
@@ -192,7 +210,7 @@ describe('webhook delivery', () => {
     await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
   });
 
-  it('keeps outbox order per endpoint, Test and Live apart, and honours event type filters', async () => {
+  it('starts the sends to an endpoint in outbox order, keeps Test and Live apart, and honours event type filters', async () => {
     const live = await receiver();
     const test = await receiver();
     const onlyPublished = await receiver();
@@ -205,9 +223,22 @@ describe('webhook delivery', () => {
     for (let i = 0; i < 6; i++) liveEvents.push(await emit(i % 3 === 0 ? 'book_version.published' : 'quote_intent.failed', 'live', { n: i }));
     const testEvent = await emit('quote_intent.failed', 'test', { n: 'test' });
     await runWebhookJobs(db, T0);
-    expect(live.received.map((x) => x.headers['service-event-id'])).toEqual(liveEvents);
+    // several sends are in flight at once, so arrivals may interleave; the sends start in order
+    expect(live.received.map((x) => x.headers['service-event-id']).sort()).toEqual([...liveEvents].sort());
+    const attempts = await db.webhookAttempt.findMany({ where: { delivery: { endpointId: endpoints[0].endpoint.id } }, include: { delivery: true } });
+    const startedAt = liveEvents.map((eventId) => attempts.find((a) => a.delivery.eventId === eventId)!.startedAt.getTime());
+    expect(startedAt).toEqual([...startedAt].sort((x, y) => x - y));
     expect(test.received.map((x) => x.headers['service-event-id'])).toEqual([testEvent]);
-    expect(onlyPublished.received.map((x) => JSON.parse(x.rawBody).data.n)).toEqual([0, 3]);
+    expect(onlyPublished.received.map((x) => JSON.parse(x.rawBody).data.n).sort()).toEqual([0, 3]);
+
+    // a window of one sends them one after another: they arrive in outbox order
+    const more: string[] = [];
+    for (let i = 0; i < 6; i++) more.push(await emit('quote_intent.failed', 'live', { n: 6 + i }));
+    await dispatchOutboxEvents(db, T0);
+    const groups = await claimDueDeliveries(db, T0);
+    expect(groups.map((g) => g.endpointId)).toEqual([endpoints[0].endpoint.id]);
+    await deliverGroup(db, groups[0], T0, new SendWindow(db, 1));
+    expect(live.received.slice(6).map((x) => x.headers['service-event-id'])).toEqual(more);
     for (const { endpoint } of endpoints) await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
   });
 
@@ -246,4 +277,97 @@ describe('webhook delivery', () => {
     }
     await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
   });
+});
+
+describe('a window of sends to one endpoint', () => {
+  async function testEvents(endpointId: string, n: number) {
+    const deliveries = [];
+    for (let i = 0; i < n; i++) deliveries.push(await sendTestEvent(db, admin.principal, endpointId, T0));
+    return deliveries;
+  }
+
+  async function eventually(check: () => boolean | Promise<boolean>, timeoutMs: number) {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error('timed out waiting');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it(`keeps at most ${SEND_WINDOW} sends in flight, each signed, none twice`, async () => {
+    const r = await receiver(() => ({ status: 200, afterMs: 50 }));
+    const { endpoint, secret } = await endpointFor(r, { eventTypes: ['webhook.test'] });
+    const deliveries = await testEvents(endpoint.id, 40);
+    await runWebhookJobs(db, T0);
+    await runWebhookJobs(db, T0);
+    expect(r.received).toHaveLength(40);
+    expect(r.load.peakInFlight).toBe(SEND_WINDOW);
+    expect(r.received.filter((x) => !signedBy(x, secret))).toEqual([]);
+    expect(new Set(r.received.map((x) => x.headers['service-delivery-id']))).toEqual(new Set(deliveries.map((d) => d.id)));
+    const settled = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id }, include: { attempts: true } });
+    expect(settled.every((d) => d.status === 'succeeded' && d.attemptCount === 1 && d.attempts.length === 1 && d.leasedUntil === null)).toBe(true);
+    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+  });
+
+  it('retries a failed delivery of the window on the schedule, and the others go on', async () => {
+    let failing: string | undefined;
+    const r: Receiver = await receiver((i) => (r.received[i].headers['service-delivery-id'] === failing ? 500 : 200));
+    const { endpoint, secret } = await endpointFor(r, { eventTypes: ['webhook.test'] });
+    const deliveries = await testEvents(endpoint.id, 20);
+    failing = deliveries[3].id;
+    await runWebhookJobs(db, T0);
+    expect(r.received).toHaveLength(20);
+    const failed = await db.webhookDelivery.findUniqueOrThrow({ where: { id: failing }, include: { attempts: true } });
+    expect(failed).toMatchObject({ status: 'pending', attemptCount: 1, leasedUntil: null });
+    expect(failed.attempts[0].responseStatus).toBe(500);
+    expect(failed.nextAttemptAt!.getTime() - failed.attempts[0].startedAt.getTime()).toBe(RETRY_DELAYS_MS[0]);
+    expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(19);
+
+    await runWebhookJobs(db, new Date(failed.nextAttemptAt!.getTime() - 1000)); // not yet due
+    expect(r.received).toHaveLength(20);
+    failing = undefined;
+    await runWebhookJobs(db, failed.nextAttemptAt!);
+    expect(r.received).toHaveLength(21);
+    expect(r.received[20].headers['service-delivery-id']).toBe(deliveries[3].id);
+    expect(r.received[20].headers['service-attempt']).toBe('2');
+    expect(signedBy(r.received[20], secret)).toBe(true);
+    const retried = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveries[3].id } });
+    expect(retried).toMatchObject({ status: 'succeeded', attemptCount: 2 });
+    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+  });
+
+  it('a silent receiver holds one slot: the rest of the window is delivered and recorded meanwhile', async () => {
+    const r: Receiver = await receiver((i) => (i === 0 ? 'hang' : 200));
+    const { endpoint } = await endpointFor(r, { eventTypes: ['webhook.test'] });
+    const [silent] = await testEvents(endpoint.id, 30);
+    const started = Date.now();
+    const pass = runWebhookJobs(db, T0);
+    await eventually(async () => (await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })) === 29, 5_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(r.received[0].headers['service-delivery-id']).toBe(silent.id);
+    await pass;
+    const [attempt] = await db.webhookAttempt.findMany({ where: { deliveryId: silent.id } });
+    expect(attempt.error).toBe('no answer within 10 s');
+    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+  }, 30_000);
+
+  it('the in-process runner claims more while the window drains, sharing one window per endpoint', async () => {
+    const r = await receiver(() => ({ status: 200, afterMs: 20 }));
+    const { endpoint, secret } = await endpointFor(r, { eventTypes: ['webhook.test'] });
+    const n = 3 * CLAIM_PER_ENDPOINT + 10;
+    const deliveries = await testEvents(endpoint.id, n);
+    const started = Date.now();
+    const runner = startInProcessRunner({ db, clock: () => new Date(T0.getTime() + Date.now() - started), minuteMs: 3_600_000 });
+    try {
+      await eventually(async () => (await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })) === n, 30_000);
+    } finally {
+      await runner.stop();
+    }
+    expect(r.received).toHaveLength(n);
+    expect(r.load.peakInFlight).toBeLessThanOrEqual(SEND_WINDOW);
+    expect(r.received.filter((x) => !signedBy(x, secret))).toEqual([]);
+    expect(new Set(r.received.map((x) => x.headers['service-delivery-id']))).toEqual(new Set(deliveries.map((d) => d.id)));
+    expect(await db.webhookAttempt.count({ where: { delivery: { endpointId: endpoint.id } } })).toBe(n);
+    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+  }, 60_000);
 });
