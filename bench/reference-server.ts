@@ -21,6 +21,7 @@ export type ReferenceConfig = {
 
 const config = JSON.parse(process.env.REFERENCE_CONFIG ?? '{}') as ReferenceConfig;
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+pool.on('error', (error) => console.error(`reference: idle connection closed: ${error.message}`));
 
 const insertIntent = `INSERT INTO quote_intents (id, workspace_id, project_id, environment_id, book_id, book_version_id,
   business_id, status, source, idempotency_scope, idempotency_key, request_fingerprint, request_correlation_id, inputs,

@@ -132,6 +132,7 @@ async function startDatabase(tmp: string, pgLog: string[]) {
   await database.stop();
   database = await startEmbeddedPostgres({ dataDir, onLog });
   const admin = new pg.Pool({ connectionString: database.url, max: 3 });
+  admin.on('error', (error) => log(`admin connection closed: ${error.message}`));
   await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   const postmasterPid = () => Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   return { database, admin, postmasterPid };
@@ -194,6 +195,7 @@ async function waitForOutbox(ctx: Context, timeoutMs = 180_000): Promise<void> {
 async function httpCase(ctx: Context, group: HttpCase['group'], connections: number, spec: Omit<LoadSpec, 'connections'>): Promise<HttpCase> {
   const name = group === 'reference' ? 'reference POST /quote' : caseLabel(group);
   log(`${name} @ ${connections} connections`);
+  await settleDatabase(ctx);
   const { result, usage } = await runLoadProcess(ctx, name, {
     warmupSec: SETTINGS.warmupSec,
     durationSec: SETTINGS.durationSec,
@@ -201,6 +203,17 @@ async function httpCase(ctx: Context, group: HttpCase['group'], connections: num
     connections,
   });
   return { name, group, connections, result, usage, outboxBacklog: await outboxBacklog(ctx) };
+}
+
+/**
+ * Every case starts from the same database state: the previous case's rows vacuumed and
+ * checkpointed now, so that autovacuum and a checkpoint it triggered do not land in the next
+ * case (whichever server that is).
+ */
+async function settleDatabase(ctx: Context): Promise<void> {
+  await ctx.admin.query('VACUUM (ANALYZE) quote_intents, quote_receipts, outbox_events, request_logs, webhook_deliveries, rate_limits');
+  await ctx.admin.query('CHECKPOINT');
+  await sleep(500);
 }
 
 /** Server + PostgreSQL CPU ms per request during the measured run. */

@@ -14,7 +14,11 @@ export async function readJsonBody(request: Request, maxBytes: number, validatio
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      // The client went away mid-body (a load generator stopping, a dropped connection): its
+      // fault, not ours, and nobody is left to read the answer.
+      throw new ServiceError('invalid_request', 'The connection closed before the request body was complete.');
+    });
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {

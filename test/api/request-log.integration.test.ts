@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { api } from '../../lib/testing/api-client';
@@ -102,5 +103,23 @@ describe('request log', () => {
     }
     const serverLog = readFileSync(inject('serverLogFile'), 'utf8');
     for (const secret of [wrongSecret, tenant.keys.live, tenant.keys.test]) expect(serverLog).not.toContain(secret);
+  });
+
+  it('files a body cut short by the client as its 400, not as an error of ours', async () => {
+    const since = new Date();
+    const { hostname, port } = new URL(inject('baseUrl'));
+    const socket = net.connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`POST /v1/public_quotes HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"businessId":`);
+    await new Promise((r) => setTimeout(r, 300));
+    socket.destroy();
+    let row = null;
+    for (let i = 0; i < 50 && !row; i++) {
+      row = await testDb().requestLog.findFirst({ where: { path: '/v1/public_quotes', errorCode: 'invalid_request', createdAt: { gte: since } } });
+      if (!row) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(row).toMatchObject({ status: 400, method: 'POST', principal: 'anonymous' });
+    const serverLog = readFileSync(inject('serverLogFile'), 'utf8');
+    expect(serverLog).not.toContain(row!.requestId);
   });
 });
