@@ -26,6 +26,11 @@ export type RouteContract<
   auth: A;
   /** Which error body the route answers with (spec 2.1 vs 4.3). */
   surface?: 'standard' | 'account';
+  /**
+   * The handler's write re-checks the API key in the same statement (POST /v1/quotes), so the
+   * wrapper may take the key from memory; anything the write did not confirm is checked afresh.
+   */
+  apiKeyRecheckedByWrite?: true;
   /** Account surface: the key scope the route needs (403 `insufficient_scope` without it). */
   scope?: Scope;
   params?: P;

@@ -18,21 +18,35 @@ export class RefusedApiKeyError extends ServiceError {
   }
 }
 
+/** A key seen valid recently, by digest; only writes that re-check the key trust it. */
+type RememberedKey = { principal: ApiKeyPrincipal; lastUsedAt: Date | null };
+const MAX_REMEMBERED_KEYS = 10_000;
+const rememberedKeys = new Map<string, RememberedKey>();
+
 /**
  * Turns an `Authorization` header into the key's principal. The prefix is checked first; the
  * lookup is by digest, so the secret itself is never compared or stored.
  * `revokedCode` lets the account surface answer `revoked_api_key` where others say invalid.
+ * With `remembered`, a key this process found valid before is returned without a query,
+ * marked unconfirmed (see ApiKeyPrincipal.keyCheck): the caller must have it re-checked.
  */
 export async function authenticateApiKey(
   db: DbOrTx,
   authorization: string | null,
   now: Date,
   revokedCode: 'invalid_api_key' | 'revoked_api_key' = 'invalid_api_key',
+  options: { remembered?: boolean } = {},
 ): Promise<ApiKeyPrincipal> {
   const secret = bearerToken(authorization);
   const environment = secret ? environmentOfSecret(secret) : null;
   if (!secret || !environment) throw invalid();
   const digest = digestOf(secret);
+  const known = options.remembered ? rememberedKeys.get(digest) : undefined;
+  if (known && known.principal.environment === environment) {
+    noteUse(db, known, now);
+    return { ...known.principal, keyCheck: { confirmed: false } };
+  }
+  rememberedKeys.delete(digest);
   // Every authenticated request starts here: one indexed lookup, by digest, with its environment.
   const [key] = await sqlRows<KeyRow>(
     db,
@@ -51,11 +65,7 @@ export async function authenticateApiKey(
       ? new RefusedApiKeyError('revoked_api_key', 'This API key has been revoked.', refusedKey)
       : new RefusedApiKeyError('invalid_api_key', INVALID_KEY_MESSAGE, refusedKey);
   }
-  // Last use is kept to the minute so that authentication is not a write on every request.
-  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000) {
-    void db.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } }).catch(() => undefined);
-  }
-  return {
+  const principal: ApiKeyPrincipal = {
     kind: 'api_key',
     keyId: key.id,
     workspaceId: key.workspaceId,
@@ -64,6 +74,20 @@ export async function authenticateApiKey(
     environment,
     scopes: key.scopes,
   };
+  const remembered = { principal, lastUsedAt: key.lastUsedAt };
+  noteUse(db, remembered, now);
+  if (rememberedKeys.size >= MAX_REMEMBERED_KEYS) rememberedKeys.delete(rememberedKeys.keys().next().value!);
+  rememberedKeys.set(digest, remembered);
+  return principal;
+}
+
+/** Last use is kept to the minute so that authentication is not a write on every request. */
+function noteUse(db: DbOrTx, key: RememberedKey, now: Date): void {
+  if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() <= 60_000) return;
+  key.lastUsedAt = now;
+  void sqlRows(db, 'UPDATE api_keys SET last_used_at = $2::timestamptz WHERE id = $1::uuid', [key.principal.keyId, now]).catch(
+    () => undefined,
+  );
 }
 
 type KeyRow = {

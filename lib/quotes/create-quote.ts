@@ -27,6 +27,8 @@ export type CreateQuoteInput = {
   idempotencyKey?: string;
   /** The request fields that make two requests "the same payload" (spec 4.4). */
   payload: Record<string, unknown>;
+  /** An API key taken from memory: the insert writes only while it is still valid, and confirms it. */
+  apiKey?: { id: string; check: { confirmed: boolean } };
   /** The public route answers 404 when nothing is published; the others record a failed receipt. */
   whenUnpublished: 'failed_receipt' | 'surface_unavailable';
 };
@@ -60,6 +62,8 @@ export async function createQuote(
     }
 
     const written = await priceAndInsert(ctx, input, scope, idempotencyKey, fingerprint);
+    if (written.outcome === 'key_refused') throw new ServiceError('invalid_api_key', 'This API key is no longer valid.');
+    if (input.apiKey && written.outcome !== 'scope_changed') input.apiKey.check.confirmed = true;
     if (written.outcome === 'inserted') return { result: written.result, replayed: false, scope };
     if (written.outcome === 'key_taken') {
       // Another request with the same key committed first: answer as its replay.
@@ -80,7 +84,7 @@ async function priceAndInsert(
   scope: QuoteScope,
   idempotencyKey: string,
   fingerprint: string,
-): Promise<{ outcome: 'inserted'; result: QuoteResult } | { outcome: 'key_taken' | 'scope_changed' }> {
+): Promise<{ outcome: 'inserted'; result: QuoteResult } | { outcome: Exclude<InsertOutcome, 'inserted'> }> {
   const { db, now } = ctx;
   const versionId = scope.publishedVersionId;
   if (!versionId && input.whenUnpublished === 'surface_unavailable') throw surfaceUnavailable();
@@ -125,6 +129,8 @@ async function priceAndInsert(
   const written = await insertQuote(db, intent, receipt, input, scope, fingerprint, result);
   return written === 'inserted' ? { outcome: 'inserted', result } : { outcome: written };
 }
+
+type InsertOutcome = 'inserted' | 'key_taken' | 'scope_changed' | 'key_refused';
 
 type StoredQuote = QuoteIntentRow & { requestFingerprint: string; receipt: QuoteReceiptRow };
 
@@ -178,16 +184,19 @@ async function insertQuote(
   scope: QuoteScope,
   fingerprint: string,
   result: QuoteResult,
-): Promise<'inserted' | 'key_taken' | 'scope_changed'> {
+): Promise<InsertOutcome> {
   const event = {
     id: randomUUID(),
     type: `quote_intent.${intent.status}`,
     data: JSON.stringify(result),
   };
-  const [written] = await sqlRows<{ id: string | null; scope_holds: boolean }>(
+  const [written] = await sqlRows<{ id: string | null; key_holds: boolean; scope_holds: boolean }>(
     db,
-    `WITH scope_holds AS (
-       SELECT 1 WHERE EXISTS (SELECT 1 FROM connections c WHERE c.business_id = $7::uuid AND c.project_id = $3::uuid
+    `WITH key_holds AS (
+       SELECT 1 WHERE $27::uuid IS NULL OR EXISTS (SELECT 1 FROM api_keys k WHERE k.id = $27::uuid
+         AND k.status <> 'revoked' AND (k.revoked_at IS NULL OR k.revoked_at > $16::timestamptz))
+     ), scope_holds AS (
+       SELECT 1 FROM key_holds WHERE EXISTS (SELECT 1 FROM connections c WHERE c.business_id = $7::uuid AND c.project_id = $3::uuid
            AND c.status = 'active')
          AND (SELECT p.book_version_id FROM publications p WHERE p.book_id = $5::uuid AND p.environment_id = $4::uuid)
            IS NOT DISTINCT FROM $6::uuid
@@ -215,7 +224,8 @@ async function insertQuote(
        SELECT $22::uuid, $23::text, 1, $2::uuid, $3::uuid, $4::uuid, $7::uuid, $1::uuid, $24::json, $16::timestamptz
        FROM new_intent
      )
-     SELECT (SELECT id::text FROM new_intent) AS id, EXISTS (SELECT 1 FROM scope_holds) AS scope_holds`,
+     SELECT (SELECT id::text FROM new_intent) AS id, EXISTS (SELECT 1 FROM key_holds) AS key_holds,
+       EXISTS (SELECT 1 FROM scope_holds) AS scope_holds`,
     [
       intent.id,
       intent.workspaceId,
@@ -243,8 +253,10 @@ async function insertQuote(
       event.data,
       receipt.outcome,
       scope.bookMustBePrimary,
+      input.apiKey?.id ?? null,
     ],
   );
+  if (!written.key_holds) return 'key_refused';
   if (!written.scope_holds) return 'scope_changed';
   return written.id ? 'inserted' : 'key_taken';
 }

@@ -110,6 +110,32 @@ describe('POST /v1/quotes', () => {
     expect(res.body.error.code).toBe('quote_scope_not_found');
   });
 
+  it('refuses a key the moment it is revoked, however recently it was used', async () => {
+    const own = await createTenant();
+    const key = await createApiKey(testDb(), { projectId: own.projectId, environment: 'test', name: 'busy key' });
+    const idempotencyKey = `busy-${randomUUID()}`;
+    // Used many times (every service process has seen it), with one idempotency key among them.
+    await api('POST', '/v1/quotes', { key: key.secret, body: quote(own, { idempotencyKey }) });
+    const warm = await Promise.all(Array.from({ length: 8 }, () => api('POST', '/v1/quotes', { key: key.secret, body: quote(own) })));
+    expect(warm.map((r) => r.status)).toEqual(Array(8).fill(201));
+    const admin = await createPerson(own, { permissions: ['api_keys:create'] });
+    expect((await api('POST', `/v1/api-keys/${key.apiKey.id}/revocation`, { key: admin.token })).status).toBe(200);
+    const before = await testDb().quoteIntent.count({ where: { projectId: own.projectId } });
+
+    const attempts = [
+      ...Array.from({ length: 4 }, () => quote(own)),
+      quote(own, { idempotencyKey }), // a replay
+      quote(own, { offeringId: 'no_such_offering' }),
+      { businessId: own.businessId }, // an invalid body
+    ];
+    for (const body of attempts) {
+      const res = await api('POST', '/v1/quotes', { key: key.secret, body });
+      expect(res.status, JSON.stringify(body)).toBe(401);
+      expect(res.body.error.code).toBe('invalid_api_key');
+    }
+    expect(await testDb().quoteIntent.count({ where: { projectId: own.projectId } })).toBe(before);
+  });
+
   it('refuses missing, malformed, unknown and revoked keys with 401 invalid_api_key', async () => {
     const own = await createTenant();
     const revoked = await createApiKey(testDb(), { projectId: own.projectId, environment: 'test', name: 'to revoke' });

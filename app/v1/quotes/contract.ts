@@ -9,6 +9,7 @@ export const createApiQuoteContract = defineContract({
     "Creates a Quote Intent in the key's environment (Test or Live, by its prefix), pins the book version published there and evaluates it.",
   tags: ['Quotes'],
   auth: 'api_key',
+  apiKeyRecheckedByWrite: true,
   body: apiQuoteRequestSchema,
   validationCode: 'invalid_quote_request',
   success: { status: 201, description: 'The Quote Intent and its Receipt (also on an idempotent replay).', schema: quoteResultSchema },
