@@ -3,11 +3,15 @@ import canonicalize from 'canonicalize';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Db, DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
-import { recordEvent } from '../events/record-event';
+import { Prisma } from '../db/generated/client';
+import { fanOutSql, recordEvent } from '../events/record-event';
 import type { ProducedQuote, SimulationRequest } from './account-schemas';
 import { findAccountBook } from './account-book';
 import { disposeQuote } from './dispose-quote';
 import { simulateServices } from './simulate-services';
+
+/** The account quote's event is fanned out in the statement that writes it, as every event is. */
+const FAN_OUT_NEW_EVENT = Prisma.raw(fanOutSql('new_event', 'e.created_at'));
 
 /** One account per project, the same id in Test and Live; another id answers 404. */
 export function requireAccount(principal: ApiKeyPrincipal, accountId: string): void {
@@ -121,10 +125,15 @@ export async function createAccountQuote(
       ON CONFLICT (environment_id, idempotency_key) DO NOTHING
       RETURNING id
     ), new_event AS (
-      INSERT INTO outbox_events (id, type, version, workspace_id, project_id, environment_id, subject_id, data, created_at)
+      INSERT INTO outbox_events (id, type, version, workspace_id, project_id, environment_id, subject_id, data, created_at,
+        dispatched_at)
       SELECT ${randomUUID()}::uuid, 'account_quote.created', 1, ${principal.workspaceId}::uuid, ${principal.projectId}::uuid,
-        ${principal.environmentId}::uuid, ${quote.quote_id}::uuid, ${JSON.stringify({ quote })}::json, ${now}::timestamptz
+        ${principal.environmentId}::uuid, ${quote.quote_id}::uuid, ${JSON.stringify({ quote })}::json, ${now}::timestamptz,
+        ${now}::timestamptz
       FROM new_quote
+      RETURNING id, type, environment_id, created_at
+    ), new_deliveries AS (
+      ${FAN_OUT_NEW_EVENT}
     )
     SELECT id::text FROM new_quote`;
   if (rows.length === 1) return { quote, replayed: false };

@@ -3,6 +3,7 @@ import canonicalize from 'canonicalize';
 import { compiled } from '../books/published-version';
 import type { Db, DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
+import { fanOutSql } from '../events/record-event';
 import { ServiceError } from '../errors/service-error';
 import { evaluate, type Outcome, type QuoteInputs } from '../pricing';
 import { expireIfDue } from './expire-quote-intents';
@@ -176,23 +177,11 @@ async function replay(db: DbOrTx, stored: StoredQuote, fingerprint: string, now:
   return { result: toQuoteResult(intent, stored.receipt), replayed: true };
 }
 
-async function insertQuote(
-  db: DbOrTx,
-  intent: QuoteIntentRow,
-  receipt: QuoteReceiptRow,
-  input: CreateQuoteInput,
-  scope: QuoteScope,
-  fingerprint: string,
-  result: QuoteResult,
-): Promise<InsertOutcome> {
-  const event = {
-    id: randomUUID(),
-    type: `quote_intent.${intent.status}`,
-    data: JSON.stringify(result),
-  };
-  const [written] = await sqlRows<{ id: string | null; key_holds: boolean; scope_holds: boolean }>(
-    db,
-    `WITH key_holds AS (
+/**
+ * Intent, receipt, outcome event and its webhook deliveries in one statement, written only while
+ * the API key (when taken from memory) and the scope still hold. $1…$27: see insertQuote.
+ */
+const INSERT_QUOTE_SQL = `WITH key_holds AS (
        SELECT 1 WHERE $27::uuid IS NULL OR EXISTS (SELECT 1 FROM api_keys k WHERE k.id = $27::uuid
          AND k.status <> 'revoked' AND (k.revoked_at IS NULL OR k.revoked_at > $16::timestamptz))
      ), scope_holds AS (
@@ -220,12 +209,34 @@ async function insertQuote(
        FROM new_intent
      ), new_event AS (
        INSERT INTO outbox_events (id, type, version, workspace_id, project_id, environment_id, business_id, subject_id,
-         data, created_at)
-       SELECT $22::uuid, $23::text, 1, $2::uuid, $3::uuid, $4::uuid, $7::uuid, $1::uuid, $24::json, $16::timestamptz
+         data, created_at, dispatched_at)
+       SELECT $22::uuid, $23::text, 1, $2::uuid, $3::uuid, $4::uuid, $7::uuid, $1::uuid, $24::json, $16::timestamptz,
+         $16::timestamptz
        FROM new_intent
+       RETURNING id, type, environment_id
+     ), new_deliveries AS (
+       ${fanOutSql('new_event', '$16::timestamptz')}
      )
      SELECT (SELECT id::text FROM new_intent) AS id, EXISTS (SELECT 1 FROM key_holds) AS key_holds,
-       EXISTS (SELECT 1 FROM scope_holds) AS scope_holds`,
+       EXISTS (SELECT 1 FROM scope_holds) AS scope_holds`;
+
+async function insertQuote(
+  db: DbOrTx,
+  intent: QuoteIntentRow,
+  receipt: QuoteReceiptRow,
+  input: CreateQuoteInput,
+  scope: QuoteScope,
+  fingerprint: string,
+  result: QuoteResult,
+): Promise<InsertOutcome> {
+  const event = {
+    id: randomUUID(),
+    type: `quote_intent.${intent.status}`,
+    data: JSON.stringify(result),
+  };
+  const [written] = await sqlRows<{ id: string | null; key_holds: boolean; scope_holds: boolean }>(
+    db,
+    INSERT_QUOTE_SQL,
     [
       intent.id,
       intent.workspaceId,

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { demoExample } from '../../lib/books/demo-book';
 import { api } from '../../lib/testing/api-client';
 import { createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 
@@ -33,6 +34,29 @@ describe('webhook endpoint and delivery routes (workspace session)', () => {
     const listed = await api('GET', `/v1/webhook-endpoints?projectId=${tenant.projectId}`, { key: admin.token });
     expect(listed.body.data.endpoints.map((e: { id: string }) => e.id)).toContain(endpoint.id);
     expect(listed.text).not.toContain(secret);
+  });
+
+  it("writes a quote's event with its deliveries: every enabled endpoint of the environment whose filter takes it", async () => {
+    const own = await createTenant();
+    const owner = await createPerson(own, { permissions: ['webhooks:manage'] });
+    const endpoint = (body: Record<string, unknown>) =>
+      api('POST', '/v1/webhook-endpoints', { key: owner.token, body: { projectId: own.projectId, url: 'https://hooks.example.com/x', ...body } });
+    const all = (await endpoint({ environment: 'test' })).body.data.endpoint;
+    const succeeded = (await endpoint({ environment: 'test', eventTypes: ['quote_intent.succeeded'] })).body.data.endpoint;
+    const failedOnly = (await endpoint({ environment: 'test', eventTypes: ['quote_intent.failed'] })).body.data.endpoint;
+    const live = (await endpoint({ environment: 'live' })).body.data.endpoint;
+    const disabled = (await endpoint({ environment: 'test' })).body.data.endpoint;
+    await api('PATCH', `/v1/webhook-endpoints/${disabled.id}`, { key: owner.token, body: { status: 'disabled' } });
+
+    // This server runs no job runner: whatever exists now was written with the quote.
+    const res = await api('POST', '/v1/quotes', { key: own.keys.test, body: { businessId: own.businessId, bookId: own.bookId, ...demoExample } });
+    expect(res.status).toBe(201);
+    const event = await testDb().outboxEvent.findFirstOrThrow({ where: { subjectId: res.body.data.quoteIntent.id } });
+    expect(event.dispatchedAt).toEqual(event.createdAt);
+    const deliveries = await testDb().webhookDelivery.findMany({ where: { eventId: event.id } });
+    expect(deliveries.map((d) => d.endpointId).sort()).toEqual([all.id, succeeded.id].sort());
+    expect(deliveries.every((d) => d.status === 'pending' && d.eventType === 'quote_intent.succeeded')).toBe(true);
+    for (const other of [failedOnly, live, disabled]) expect(deliveries.map((d) => d.endpointId)).not.toContain(other.id);
   });
 
   it('refuses URLs that are not plain https, and unknown event types', async () => {
