@@ -73,87 +73,87 @@ export function defineRoute<C extends RouteContract>(
     let errorCode: string | null = null;
     let quotaHeaders: Record<string, string> = {};
     const db = getDb();
+    /** Everything after authentication: quota, parsing, the handler and the response body. */
+    const serve = async (principal: Principal): Promise<Response> => {
+      if (principal.kind === 'api_key') {
+        Object.assign(annotations, {
+          workspaceId: principal.workspaceId,
+          projectId: principal.projectId,
+          environmentId: principal.environmentId,
+        });
+      }
+      if (surface === 'account' && principal.kind === 'api_key') {
+        // Spec 8: one quota per account and environment, shared by sibling keys.
+        const quota = await consumeRateLimit(getPool(), 'accountRequests', `${principal.projectId}:${principal.environment}`);
+        quotaHeaders = { 'ratelimit-limit': String(quota.limit), 'ratelimit-remaining': String(quota.remaining), 'ratelimit-reset': String(quota.resetSeconds) };
+        if (contract.scope && !principal.scopes.includes(contract.scope)) {
+          throw new ServiceError('insufficient_scope', `This API key lacks the scope "${contract.scope}".`);
+        }
+      }
+      const params = contract.params
+        ? parseOrThrowNotFound(contract.params, await context.params, contract.paramsErrorCode ?? 'not_found')
+        : undefined;
+      const headers = contract.headers
+        ? parseOrThrow(contract.headers, Object.fromEntries(request.headers), validationCode, 'headers')
+        : undefined;
+      const query = contract.query
+        ? parseOrThrow(contract.query, Object.fromEntries(new URL(request.url).searchParams), validationCode, 'query')
+        : undefined;
+      const body = contract.body
+        ? parseOrThrow(
+            contract.body,
+            await readJsonBody(request, contract.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, validationCode),
+            validationCode,
+            'body',
+          )
+        : undefined;
+      const ctx = {
+        db,
+        principal,
+        requestId,
+        now,
+        startedAt,
+        params,
+        query,
+        headers,
+        body,
+        request,
+        annotate: (more: Annotations) => Object.assign(annotations, more),
+      } as unknown as HandlerContext<C>;
+      if (options.rateLimit) {
+        await consumeRateLimit(getPool(), options.rateLimit.name, options.rateLimit.key(ctx));
+      }
+      const result = await withTenancyRecorder(
+        (tenancy) => {
+          for (const [field, value] of Object.entries(tenancy)) {
+            if (value && !annotations[field as keyof Annotations]) annotations[field as keyof Annotations] = value;
+          }
+        },
+        () => handler(ctx),
+      );
+      // Responses pass through their schema: only listed fields leave, whatever a query selected.
+      return 'response' in result
+        ? result.response
+        : successResponse(
+            result.status ?? contract.success.status,
+            contract.success.schema.parse(result.data),
+            requestId,
+            result.headers,
+          );
+    };
     try {
       principal = await authenticate(contract, request, db, now, { remembered: contract.apiKeyRecheckedByWrite === true });
-      // A key taken from memory answers nothing its write did not confirm: check it afresh
+      const outcome = await serve(principal).then(
+        (served) => ({ served }),
+        (error: unknown) => ({ error }),
+      );
+      // A key taken from memory answers nothing its write did not confirm: it is checked afresh
       // first, so a key revoked a moment ago gets its 401, whatever else went right or wrong.
-      const confirmKey = async () => {
-        if (principal.kind === 'api_key' && principal.keyCheck && !principal.keyCheck.confirmed) {
-          principal = await authenticate(contract, request, db, now);
-        }
-      };
-      try {
-        if (principal.kind === 'api_key') {
-          Object.assign(annotations, {
-            workspaceId: principal.workspaceId,
-            projectId: principal.projectId,
-            environmentId: principal.environmentId,
-          });
-        }
-        if (surface === 'account' && principal.kind === 'api_key') {
-          // Spec 8: one quota per account and environment, shared by sibling keys.
-          const quota = await consumeRateLimit(getPool(), 'accountRequests', `${principal.projectId}:${principal.environment}`);
-          quotaHeaders = { 'ratelimit-limit': String(quota.limit), 'ratelimit-remaining': String(quota.remaining), 'ratelimit-reset': String(quota.resetSeconds) };
-          if (contract.scope && !principal.scopes.includes(contract.scope)) {
-            throw new ServiceError('insufficient_scope', `This API key lacks the scope "${contract.scope}".`);
-          }
-        }
-        const params = contract.params
-          ? parseOrThrowNotFound(contract.params, await context.params, contract.paramsErrorCode ?? 'not_found')
-          : undefined;
-        const headers = contract.headers
-          ? parseOrThrow(contract.headers, Object.fromEntries(request.headers), validationCode, 'headers')
-          : undefined;
-        const query = contract.query
-          ? parseOrThrow(contract.query, Object.fromEntries(new URL(request.url).searchParams), validationCode, 'query')
-          : undefined;
-        const body = contract.body
-          ? parseOrThrow(
-              contract.body,
-              await readJsonBody(request, contract.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, validationCode),
-              validationCode,
-              'body',
-            )
-          : undefined;
-        const ctx = {
-          db,
-          principal,
-          requestId,
-          now,
-          startedAt,
-          params,
-          query,
-          headers,
-          body,
-          request,
-          annotate: (more: Annotations) => Object.assign(annotations, more),
-        } as unknown as HandlerContext<C>;
-        if (options.rateLimit) {
-          await consumeRateLimit(getPool(), options.rateLimit.name, options.rateLimit.key(ctx));
-        }
-        const result = await withTenancyRecorder(
-          (tenancy) => {
-            for (const [field, value] of Object.entries(tenancy)) {
-              if (value && !annotations[field as keyof Annotations]) annotations[field as keyof Annotations] = value;
-            }
-          },
-          () => handler(ctx),
-        );
-        // Responses pass through their schema: only listed fields leave, whatever a query selected.
-        response =
-          'response' in result
-            ? result.response
-            : successResponse(
-                result.status ?? contract.success.status,
-                contract.success.schema.parse(result.data),
-                requestId,
-                result.headers,
-              );
-      } catch (error) {
-        await confirmKey();
-        throw error;
+      if (principal.kind === 'api_key' && principal.keyCheck && !principal.keyCheck.confirmed) {
+        principal = await authenticate(contract, request, db, now);
       }
-      await confirmKey();
+      if ('error' in outcome) throw outcome.error;
+      response = outcome.served;
     } catch (error) {
       if (error instanceof RefusedApiKeyError) {
         const { keyId, ...tenancy } = error.key;
