@@ -101,9 +101,18 @@ type Plan = {
   /** Guardrails: " is already at or above the minimum of …", " raised to the minimum of …". */
   guardrailSkip: readonly string[];
   guardrailApplied: readonly string[];
-  /** Applied wordings by the clauses' answers (memoised: they depend only on the book and the answers). */
+  /**
+   * Applied wordings by the clauses' answers, worded on first use (they depend only on the book
+   * and the answers): a rule's wordings sit at appliedSlot[p] + the answers' ranks among the
+   * clauses' matching options (mixed radix, times 2 for "assumed"); -1 = keyed in a map instead.
+   */
+  appliedSlot: Int32Array;
+  appliedWords: (string | undefined)[];
+  /** By clause slot: the answer's rank among the clause's matching options (eager books only). */
+  matchRank: Uint8Array;
+  matchRadix: Int32Array;
   applied: (Map<number | string, string> | undefined)[];
-  /** Whether a rule's answer key fits a small integer (else a string key). */
+  /** Whether a rule's map key fits a small integer (else a string key). */
   numericKey: Uint8Array;
   clauseRadix: Int32Array;
   factorIds: readonly string[];
@@ -139,6 +148,9 @@ export type CompiledBook = {
 const EAGER_REASON_SLOTS = 1 << 18;
 /** Answer keys of applied wordings stay small integers below this. */
 const NUMERIC_KEY_LIMIT = 1 << 30;
+/** Slots for applied wordings: per rule, and for the whole book (beyond: keyed in maps). */
+const RULE_APPLIED_SLOTS = 1 << 12;
+const BOOK_APPLIED_SLOTS = 1 << 21;
 
 const compiledCache = new WeakMap<BookArtifact, CompiledBook>();
 
@@ -192,6 +204,10 @@ function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, Compil
   const eager = slots <= EAGER_REASON_SLOTS;
   const reasons: (string | null)[] = [];
   const lazyMatches: Set<number>[] = [];
+  const matchRank = new Uint8Array(eager ? slots : 0).fill(255);
+  const matchRadix = new Int32Array(clauseCount);
+  const appliedSlot = new Int32Array(rules.length).fill(-1);
+  let appliedSlots = 0;
 
   let scoped = 0;
   let clause = 0;
@@ -209,6 +225,7 @@ function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, Compil
     }
     clauseStart[position] = clause;
     let keySpace = 1;
+    let matchSpace = 1;
     for (const c of rule.when ?? []) {
       const factor = factors.get(c.factorId)!;
       const optionList = c.optionIds.join(', ');
@@ -217,7 +234,10 @@ function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, Compil
       clauseSlot[clause] = slot;
       clauseRadix[clause] = (factor.optionIds.length + 1) * 2;
       keySpace *= clauseRadix[clause];
+      matchRadix[clause] = matches.size * 2;
+      matchSpace *= matchRadix[clause];
       if (eager) {
+        [...matches].sort((a, b) => a - b).forEach((number, rank) => (matchRank[slot + number] = rank));
         reasons.push(notAnswered[factor.index]);
         factor.optionIds.forEach((optionId, i) => {
           reasons.push(matches.has(i + 1) ? null : `${c.factorId} is "${optionId}", not one of ${optionList}`);
@@ -229,6 +249,10 @@ function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, Compil
       clause++;
     }
     numericKey[position] = keySpace < NUMERIC_KEY_LIMIT ? 1 : 0;
+    if (eager && rule.when && matchSpace <= RULE_APPLIED_SLOTS && appliedSlots + matchSpace <= BOOK_APPLIED_SLOTS) {
+      appliedSlot[position] = appliedSlots;
+      appliedSlots += matchSpace;
+    }
     if (rule.phase === 'scopedModifier' || rule.phase === 'conditionalModifier') {
       flags[position] = rule.adjustment.type === 'percent' ? 1 : 0;
     } else if (rule.phase === 'discount') {
@@ -319,6 +343,10 @@ function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, Compil
     guardrailApplied: rules.map((r) =>
       r.phase !== 'guardrail' ? '' : ` ${minimum(r) ? 'raised to the minimum' : 'lowered to the maximum'} of ${r.amountMinor}`,
     ),
+    appliedSlot,
+    appliedWords: Array.from({ length: appliedSlots }, () => undefined),
+    matchRank,
+    matchRadix,
     applied: rules.map(() => undefined),
     numericKey,
     clauseRadix,
@@ -615,6 +643,19 @@ function appliedReason(plan: Plan, p: number, row: Uint16Array, notes: (string |
   const start = plan.clauseStart[p];
   const end = plan.clauseStart[p + 1];
   if (start === end) return plan.appliedWithoutClauses[p];
+  const at = plan.appliedSlot[p];
+  if (at >= 0) {
+    let index = at;
+    let place = 1;
+    for (let k = start; k < end; k++) {
+      const factor = plan.clauseFactor[k];
+      index += (plan.matchRank[plan.clauseSlot[k] + row[factor]] * 2 + (notes !== null && notes[factor] !== undefined ? 1 : 0)) * place;
+      place *= plan.matchRadix[k];
+    }
+    let reason = plan.appliedWords[index];
+    if (reason === undefined) plan.appliedWords[index] = reason = wordApplied(plan, p, row, notes);
+    return reason;
+  }
   let key: number | string = 0;
   if (plan.numericKey[p] === 1) {
     let place = 1;
@@ -632,17 +673,18 @@ function appliedReason(plan: Plan, p: number, row: Uint16Array, notes: (string |
   let memo = plan.applied[p];
   if (memo === undefined) plan.applied[p] = memo = new Map();
   let reason = memo.get(key);
-  if (reason === undefined) {
-    const words: string[] = [];
-    for (let k = start; k < end; k++) {
-      const factor = plan.clauseFactor[k];
-      const note = notes === null ? undefined : notes[factor];
-      words.push(`${plan.factorIds[factor]} is "${plan.optionIds[factor][row[factor] - 1]}"${note ? ` (${note})` : ''}`);
-    }
-    reason = `${words.join(' and ')}${plan.appliedSuffix[p]}`;
-    memo.set(key, reason);
-  }
+  if (reason === undefined) memo.set(key, (reason = wordApplied(plan, p, row, notes)));
   return reason;
+}
+
+function wordApplied(plan: Plan, p: number, row: Uint16Array, notes: (string | undefined)[] | null): string {
+  const words: string[] = [];
+  for (let k = plan.clauseStart[p]; k < plan.clauseStart[p + 1]; k++) {
+    const factor = plan.clauseFactor[k];
+    const note = notes === null ? undefined : notes[factor];
+    words.push(`${plan.factorIds[factor]} is "${plan.optionIds[factor][row[factor] - 1]}"${note ? ` (${note})` : ''}`);
+  }
+  return `${words.join(' and ')}${plan.appliedSuffix[p]}`;
 }
 
 function inspectionsOf(plan: Plan, offeringIndex: number, row: Uint16Array): InspectionNeed[] {
