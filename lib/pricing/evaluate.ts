@@ -104,7 +104,8 @@ type Plan = {
   /**
    * Applied wordings by the clauses' answers, worded on first use (they depend only on the book
    * and the answers): a rule's wordings sit at appliedSlot[p] + the answers' ranks among the
-   * clauses' matching options (mixed radix, times 2 for "assumed"); -1 = keyed in a map instead.
+   * clauses' matching options (mixed radix; one more digit value for an assumed answer where
+   * the assumed option matches); -1 = keyed in a map instead.
    */
   appliedSlot: Int32Array;
   appliedWords: (string | undefined)[];
@@ -234,7 +235,8 @@ function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, Compil
       clauseSlot[clause] = slot;
       clauseRadix[clause] = (factor.optionIds.length + 1) * 2;
       keySpace *= clauseRadix[clause];
-      matchRadix[clause] = matches.size * 2;
+      const assumed = factor.factor.whenUnknown.action === 'assume' ? factor.optionNumbers.get(factor.factor.whenUnknown.optionId)! : 0;
+      matchRadix[clause] = matches.size + (matches.has(assumed) ? 1 : 0);
       matchSpace *= matchRadix[clause];
       if (eager) {
         [...matches].sort((a, b) => a - b).forEach((number, rank) => (matchRank[slot + number] = rank));
@@ -435,8 +437,11 @@ export function evaluate(book: CompiledBook, inputs: QuoteInputs): Outcome {
     }
   }
   if (missing !== null) return { outcome: 'requires_input', missingInputs: missing };
-  return priceRow(book, offeringIndex, row, notes);
+  return priceRow(book, offeringIndex, row, notes, true);
 }
+
+/** The note of each assumed answer, by factor index; null when none was assumed. */
+type Notes = (string | undefined)[] | null;
 
 /** Runs the phases for fully resolved answers. Exported for range evaluation over unknowns. */
 export function price(book: CompiledBook, offering: Offering, resolved: ResolvedAnswers): Outcome {
@@ -447,11 +452,15 @@ export function price(book: CompiledBook, offering: Offering, resolved: Resolved
     row[factor.index] = factor.optionNumbers.get(optionId)!;
   }
   let notes: (string | undefined)[] | null = null;
+  // Wordings are memoised for the notes evaluate() makes; any other note is worded every time.
+  let memoise = true;
   for (const [factorId, note] of resolved.notes) {
     const index = plan.factorIndex.get(factorId);
-    if (index !== undefined) (notes ??= [])[index] = note;
+    if (index === undefined) continue;
+    (notes ??= [])[index] = note;
+    if (note !== plan.assumedNote[index] || row[index] !== plan.assumed[index]) memoise = false;
   }
-  return priceRow(book, plan.offeringIndex.get(offering.id)!, row, notes);
+  return priceRow(book, plan.offeringIndex.get(offering.id)!, row, notes, memoise);
 }
 
 /** A derivation entry; a class so that every entry shares one shape (they are made by the thousand). */
@@ -476,7 +485,7 @@ function outOfRange(): Outcome {
 }
 
 // Skipped steps leave the total as it was, so only applied steps check its range.
-function priceRow(book: CompiledBook, offeringIndex: number, row: Uint16Array, notes: (string | undefined)[] | null): Outcome {
+function priceRow(book: CompiledBook, offeringIndex: number, row: Uint16Array, notes: Notes, memoise: boolean): Outcome {
   const plan = book.plan;
   const offering = plan.offerings[offeringIndex];
   const { phaseStart, ids, values, flags } = plan;
@@ -505,7 +514,7 @@ function priceRow(book: CompiledBook, offeringIndex: number, row: Uint16Array, n
     base.ruleId = ids[p];
     overriddenBy = p;
     if (total > MAX_MINOR) return outOfRange();
-    derivation[p + 1] = new Entry(p + 1, 'baseOverride', ids[p], 'setBase', 'applied', appliedReason(plan, p, row, notes), delta, total);
+    derivation[p + 1] = new Entry(p + 1, 'baseOverride', ids[p], 'setBase', 'applied', appliedReason(plan, p, row, notes, memoise), delta, total);
   }
 
   for (let p = phaseStart[1]; p < phaseStart[3]; p++) {
@@ -521,7 +530,7 @@ function priceRow(book: CompiledBook, offeringIndex: number, row: Uint16Array, n
     total += delta;
     lineItems.push({ kind: delta >= 0 ? 'surcharge' : 'discount', label: plan.labels[p], amountMinor: delta, ruleId: ids[p] });
     if (total > MAX_MINOR) return outOfRange();
-    let reason = appliedReason(plan, p, row, notes);
+    let reason = appliedReason(plan, p, row, notes, memoise);
     if (isPercent) reason = `${reason}${before} = ${raw}`;
     if (delta !== raw) reason = `${reason}, limited to ${delta} so the total stays at 0 or more`;
     derivation[p + 1] = new Entry(p + 1, plan.phases[p], ids[p], plan.ruleTypes[p], 'applied', reason, delta, total);
@@ -540,7 +549,7 @@ function priceRow(book: CompiledBook, offeringIndex: number, row: Uint16Array, n
     total -= taken;
     lineItems.push({ kind: 'discount', label: plan.labels[p], amountMinor: -taken, ruleId: ids[p] });
     if (total > MAX_MINOR) return outOfRange();
-    let reason = appliedReason(plan, p, row, notes);
+    let reason = appliedReason(plan, p, row, notes, memoise);
     if (isPercent) reason = `${reason}${before} = ${wanted}`;
     if (taken !== wanted) reason = `${reason}, limited to ${taken} so the total stays at 0 or more`;
     derivation[p + 1] = new Entry(p + 1, 'discount', ids[p], plan.ruleTypes[p], 'applied', reason, -taken, total);
@@ -578,7 +587,7 @@ function priceRow(book: CompiledBook, offeringIndex: number, row: Uint16Array, n
     depositBasisPoints = values[p];
     termsBy = p;
     if (total > MAX_MINOR) return outOfRange();
-    derivation[p + 1] = new Entry(p + 1, 'paymentTerms', ids[p], 'deposit', 'applied', appliedReason(plan, p, row, notes), 0, total);
+    derivation[p + 1] = new Entry(p + 1, 'paymentTerms', ids[p], 'deposit', 'applied', appliedReason(plan, p, row, notes, memoise), 0, total);
   }
   if (termsBy < 0) {
     if (total > MAX_MINOR) return outOfRange();
@@ -639,17 +648,19 @@ function lazyReason(plan: Plan, clause: number, slot: number): string | null {
 
 // An applied wording depends only on the rule and its clauses' answers (and whether each was
 // assumed), so each is built once, keyed by the answers' option numbers.
-function appliedReason(plan: Plan, p: number, row: Uint16Array, notes: (string | undefined)[] | null): string {
+function appliedReason(plan: Plan, p: number, row: Uint16Array, notes: Notes, memoise: boolean): string {
   const start = plan.clauseStart[p];
   const end = plan.clauseStart[p + 1];
   if (start === end) return plan.appliedWithoutClauses[p];
+  if (!memoise) return wordApplied(plan, p, row, notes);
   const at = plan.appliedSlot[p];
   if (at >= 0) {
     let index = at;
     let place = 1;
     for (let k = start; k < end; k++) {
       const factor = plan.clauseFactor[k];
-      index += (plan.matchRank[plan.clauseSlot[k] + row[factor]] * 2 + (notes !== null && notes[factor] !== undefined ? 1 : 0)) * place;
+      const rank = notes !== null && notes[factor] !== undefined ? plan.matchRadix[k] - 1 : plan.matchRank[plan.clauseSlot[k] + row[factor]];
+      index += rank * place;
       place *= plan.matchRadix[k];
     }
     let reason = plan.appliedWords[index];
@@ -677,7 +688,7 @@ function appliedReason(plan: Plan, p: number, row: Uint16Array, notes: (string |
   return reason;
 }
 
-function wordApplied(plan: Plan, p: number, row: Uint16Array, notes: (string | undefined)[] | null): string {
+function wordApplied(plan: Plan, p: number, row: Uint16Array, notes: Notes): string {
   const words: string[] = [];
   for (let k = plan.clauseStart[p]; k < plan.clauseStart[p + 1]; k++) {
     const factor = plan.clauseFactor[k];
