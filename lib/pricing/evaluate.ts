@@ -119,6 +119,7 @@ type Plan = {
   factorIds: readonly string[];
   optionIds: readonly (readonly string[])[];
   optionLabels: readonly (readonly string[])[];
+  optionNumbers: readonly ReadonlyMap<string, number>[];
   factorIndex: ReadonlyMap<string, number>;
   required: Uint8Array;
   /** Option number assumed for an unknown answer, 0 = requireInput. */
@@ -355,6 +356,7 @@ function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, Compil
     factorIds: artifact.factors.map((f) => f.id),
     optionIds: artifact.factors.map((f) => f.options.map((o) => o.id)),
     optionLabels: artifact.factors.map((f) => f.options.map((o) => o.label)),
+    optionNumbers: artifact.factors.map((f) => factors.get(f.id)!.optionNumbers),
     factorIndex: new Map(artifact.factors.map((f, i) => [f.id, i])),
     required: Uint8Array.from(artifact.factors, (f) => (f.required ? 1 : 0)),
     assumed: Int32Array.from(artifact.factors, (f) =>
@@ -418,7 +420,7 @@ export function evaluate(book: CompiledBook, inputs: QuoteInputs): Outcome {
   for (const factorId of Object.keys(given)) {
     const index = plan.factorIndex.get(factorId);
     const value = given[factorId];
-    const number = index === undefined || value === null || value === undefined ? 0 : book.factors.get(factorId)!.optionNumbers.get(value);
+    const number = index === undefined || value === null || value === undefined ? 0 : plan.optionNumbers[index].get(value);
     if (index === undefined || number === undefined) {
       // Reported in sorted order, so that it does not depend on the order of JSON keys.
       return { outcome: 'failed', failure: answerFailure(book, given, Object.keys(given).sort())! };
