@@ -152,7 +152,7 @@ const EAGER_REASON_SLOTS = 1 << 18;
 const NUMERIC_KEY_LIMIT = 1 << 30;
 /** Slots for applied wordings: per rule, and for the whole book (beyond: keyed in maps). */
 const RULE_APPLIED_SLOTS = 1 << 12;
-const BOOK_APPLIED_SLOTS = 1 << 21;
+const BOOK_APPLIED_SLOTS = 1 << 19;
 
 const compiledCache = new WeakMap<BookArtifact, CompiledBook>();
 
