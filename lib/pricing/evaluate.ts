@@ -53,45 +53,106 @@ export type Outcome =
   | { outcome: 'requires_input'; missingInputs: string[] }
   | { outcome: 'failed'; failure: { code: FailureCode; message: string } };
 
-// Answers are looked up by index while pricing: each factor and option of the book gets a
-// number at compile time, and a clause's options become a set of those numbers.
-type CompiledClause = {
-  factorId: string;
-  factorIndex: number;
-  /** Option numbers that match (1-based: 0 in an answer row means unanswered). */
-  matches: Uint8Array;
-  /** The factor's option ids by number - 1, to word a mismatch. */
-  factorOptionIds: readonly string[];
-  optionList: string;
-  notAnswered: string;
-  /** Reasons already worded, by the option number that failed the clause. */
-  mismatch: (string | undefined)[];
-};
-type CompiledRule = {
-  rule: Rule;
-  offerings: ReadonlySet<string> | null;
-  clauses: readonly CompiledClause[];
-  /** Reasons worded once: out of scope, and "matched because" by the answers that matched. */
-  outOfScope: string;
-  matched: Map<number | string, string>;
-};
+// A compiled book is a plan: the rules in evaluation order (phase by phase, then book order)
+// as flat arrays, every constant wording built once, and answers looked up by number. Pricing
+// then walks compact arrays instead of the artifact's objects, which keeps large books fast.
 type CompiledFactor = {
   factor: Factor;
   index: number;
   options: ReadonlyMap<string, Factor['options'][number]>;
-  /** option id -> its number (1-based). */
+  /** option id -> its number (1-based: 0 in an answer row means unanswered). */
   optionNumbers: ReadonlyMap<string, number>;
   optionIds: readonly string[];
 };
 
-/** A book prepared for evaluation: lookups built once, rules grouped by phase. */
+/** Rules by position in evaluation order; a rule's derivation entry has sequence position + 1. */
+type Plan = {
+  ruleCount: number;
+  /** Start positions of baseOverride, scopedModifier, conditionalModifier, discount, guardrail, paymentTerms, and the end. */
+  phaseStart: readonly number[];
+  phases: readonly Phase[];
+  ids: readonly string[];
+  labels: readonly string[];
+  ruleTypes: readonly string[];
+  /** priceMinor, amountMinor, basisPoints or depositBasisPoints. */
+  values: readonly number[];
+  /** 1 = a percentage (modifiers, discounts); for guardrails 1 = minimumTotal. */
+  flags: Uint8Array;
+  /** Offset of the rule's offering bitset in scopeBits, or -1 for every offering. */
+  scope: Int32Array;
+  scopeBits: Uint32Array;
+  outOfScope: readonly string[];
+  /** Clauses of the rule at position p: clauseStart[p] .. clauseStart[p + 1]. */
+  clauseStart: Int32Array;
+  clauseFactor: Int32Array;
+  /** Offset of the clause's slots in `reasons`: one per answer number (0 = unanswered). */
+  clauseSlot: Int32Array;
+  /** null = the answer matches; otherwise why the rule is skipped. Empty for very large books. */
+  reasons: readonly (string | null)[];
+  /** Very large books only: option numbers that match, by clause; wordings made on first use. */
+  lazyMatches: readonly ReadonlySet<number>[] | null;
+  lazyReasons: Map<number, string | null>;
+  /** Wording after "matched because …" of an applied rule (the constant part). */
+  appliedSuffix: readonly string[];
+  /** The whole applied wording of a rule without clauses. */
+  appliedWithoutClauses: readonly string[];
+  /** The wording of later base overrides (or payment terms) once this rule applied. */
+  alreadyApplied: readonly string[];
+  /** Guardrails: " is already at or above the minimum of …", " raised to the minimum of …". */
+  guardrailSkip: readonly string[];
+  guardrailApplied: readonly string[];
+  /**
+   * Applied wordings by the clauses' answers, worded on first use (they depend only on the book
+   * and the answers): a rule's wordings sit at appliedSlot[p] + the answers' ranks among the
+   * clauses' matching options (mixed radix; one more digit value for an assumed answer where
+   * the assumed option matches); -1 = keyed in a map instead.
+   */
+  appliedSlot: Int32Array;
+  appliedWords: (string | undefined)[];
+  /** By clause slot: the answer's rank among the clause's matching options (eager books only). */
+  matchRank: Uint8Array;
+  matchRadix: Int32Array;
+  applied: (Map<number | string, string> | undefined)[];
+  /** Whether a rule's map key fits a small integer (else a string key). */
+  numericKey: Uint8Array;
+  clauseRadix: Int32Array;
+  factorIds: readonly string[];
+  optionIds: readonly (readonly string[])[];
+  optionLabels: readonly (readonly string[])[];
+  optionNumbers: readonly ReadonlyMap<string, number>[];
+  factorIndex: ReadonlyMap<string, number>;
+  required: Uint8Array;
+  /** Option number assumed for an unknown answer, 0 = requireInput. */
+  assumed: Int32Array;
+  assumedNote: readonly (string | undefined)[];
+  missingInput: readonly string[];
+  /** By factor, by option number: the option needs an inspection. */
+  inspection: readonly Uint8Array[];
+  offerings: readonly Offering[];
+  offeringIndex: ReadonlyMap<string, number>;
+  /** Factor indices the offering asks, in its order; and as a mask by factor index. */
+  offeringFactors: readonly Int32Array[];
+  asked: readonly Uint8Array[];
+  baseReason: readonly string[];
+  conditions: readonly (readonly string[])[];
+};
+
+/** A book prepared for evaluation: lookups built once, rules flattened in evaluation order. */
 export type CompiledBook = {
   artifact: BookArtifact;
   offerings: ReadonlyMap<string, Offering>;
   factors: ReadonlyMap<string, CompiledFactor>;
-  rulesByPhase: ReadonlyMap<Phase, readonly CompiledRule[]>;
   factorCount: number;
+  plan: Plan;
 };
+
+/** Above this many clause slots, skip reasons are worded on first use instead of at compile time. */
+const EAGER_REASON_SLOTS = 1 << 18;
+/** Answer keys of applied wordings stay small integers below this. */
+const NUMERIC_KEY_LIMIT = 1 << 30;
+/** Slots for applied wordings: per rule, and for the whole book (beyond: keyed in maps). */
+const RULE_APPLIED_SLOTS = 1 << 12;
+const BOOK_APPLIED_SLOTS = 1 << 19;
 
 const compiledCache = new WeakMap<BookArtifact, CompiledBook>();
 
@@ -110,76 +171,217 @@ export function compileBook(artifact: BookArtifact): CompiledBook {
       },
     ]),
   );
-  const rulesByPhase = new Map<Phase, CompiledRule[]>(PHASES.map((p) => [p, []]));
-  for (const rule of artifact.rules) {
-    rulesByPhase.get(rule.phase)!.push({
-      rule,
-      offerings: rule.offeringIds ? new Set(rule.offeringIds) : null,
-      clauses: (rule.when ?? []).map((c) => {
-        const factor = factors.get(c.factorId)!;
-        const matches = new Uint8Array(factor.factor.options.length + 1);
-        for (const optionId of c.optionIds) matches[factor.optionNumbers.get(optionId)!] = 1;
-        return {
-          factorId: c.factorId,
-          factorIndex: factor.index,
-          matches,
-          factorOptionIds: factor.optionIds,
-          optionList: c.optionIds.join(', '),
-          notAnswered: `${c.factorId} is not answered`,
-          mismatch: [],
-        };
-      }),
-      outOfScope: `applies only to offerings ${(rule.offeringIds ?? []).join(', ')}`,
-      matched: new Map(),
-    });
-  }
   const compiled: CompiledBook = {
     artifact,
     offerings: new Map(artifact.offerings.map((o) => [o.id, o])),
     factors,
-    rulesByPhase,
     factorCount: artifact.factors.length,
+    plan: compilePlan(artifact, factors),
   };
   compiledCache.set(artifact, compiled);
   return compiled;
 }
 
+function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, CompiledFactor>): Plan {
+  const rules = PHASES.slice(1).flatMap((phase) => artifact.rules.filter((r) => r.phase === phase));
+  const phaseStart = PHASES.slice(1).map((phase) => rules.findIndex((r) => PHASES.indexOf(r.phase) >= PHASES.indexOf(phase)));
+  phaseStart.push(rules.length);
+  for (let i = phaseStart.length - 2; i >= 0; i--) if (phaseStart[i] < 0) phaseStart[i] = phaseStart[i + 1];
+
+  const offeringIndex = new Map(artifact.offerings.map((o, i) => [o.id, i]));
+  const scopeWords = Math.ceil(artifact.offerings.length / 32);
+  const scopedRules = rules.filter((r) => r.offeringIds).length;
+  const scopeBits = new Uint32Array(scopedRules * scopeWords);
+  const scope = new Int32Array(rules.length);
+  const clauseCount = rules.reduce((n, r) => n + (r.when?.length ?? 0), 0);
+  const clauseStart = new Int32Array(rules.length + 1);
+  const clauseFactor = new Int32Array(clauseCount);
+  const clauseSlot = new Int32Array(clauseCount);
+  const clauseRadix = new Int32Array(clauseCount);
+  const numericKey = new Uint8Array(rules.length);
+  const flags = new Uint8Array(rules.length);
+  const notAnswered = artifact.factors.map((f) => `${f.id} is not answered`);
+  let slots = 0;
+  for (const r of rules) for (const c of r.when ?? []) slots += factors.get(c.factorId)!.optionIds.length + 1;
+  const eager = slots <= EAGER_REASON_SLOTS;
+  const reasons: (string | null)[] = [];
+  const lazyMatches: Set<number>[] = [];
+  const matchRank = new Uint8Array(eager ? slots : 0).fill(255);
+  const matchRadix = new Int32Array(clauseCount);
+  const appliedSlot = new Int32Array(rules.length).fill(-1);
+  let appliedSlots = 0;
+
+  let scoped = 0;
+  let clause = 0;
+  let slot = 0;
+  rules.forEach((rule, position) => {
+    if (rule.offeringIds) {
+      scope[position] = scoped * scopeWords;
+      for (const id of rule.offeringIds) {
+        const i = offeringIndex.get(id)!;
+        scopeBits[scoped * scopeWords + (i >>> 5)] |= 1 << (i & 31);
+      }
+      scoped++;
+    } else {
+      scope[position] = -1;
+    }
+    clauseStart[position] = clause;
+    let keySpace = 1;
+    let matchSpace = 1;
+    for (const c of rule.when ?? []) {
+      const factor = factors.get(c.factorId)!;
+      const optionList = c.optionIds.join(', ');
+      const matches = new Set(c.optionIds.map((id) => factor.optionNumbers.get(id)!));
+      clauseFactor[clause] = factor.index;
+      clauseSlot[clause] = slot;
+      clauseRadix[clause] = (factor.optionIds.length + 1) * 2;
+      keySpace *= clauseRadix[clause];
+      const assumed = factor.factor.whenUnknown.action === 'assume' ? factor.optionNumbers.get(factor.factor.whenUnknown.optionId)! : 0;
+      matchRadix[clause] = matches.size + (matches.has(assumed) ? 1 : 0);
+      matchSpace *= matchRadix[clause];
+      if (eager) {
+        [...matches].sort((a, b) => a - b).forEach((number, rank) => (matchRank[slot + number] = rank));
+        reasons.push(notAnswered[factor.index]);
+        factor.optionIds.forEach((optionId, i) => {
+          reasons.push(matches.has(i + 1) ? null : `${c.factorId} is "${optionId}", not one of ${optionList}`);
+        });
+      } else {
+        lazyMatches.push(matches);
+      }
+      slot += factor.optionIds.length + 1;
+      clause++;
+    }
+    numericKey[position] = keySpace < NUMERIC_KEY_LIMIT ? 1 : 0;
+    if (eager && rule.when && matchSpace <= RULE_APPLIED_SLOTS && appliedSlots + matchSpace <= BOOK_APPLIED_SLOTS) {
+      appliedSlot[position] = appliedSlots;
+      appliedSlots += matchSpace;
+    }
+    if (rule.phase === 'scopedModifier' || rule.phase === 'conditionalModifier') {
+      flags[position] = rule.adjustment.type === 'percent' ? 1 : 0;
+    } else if (rule.phase === 'discount') {
+      flags[position] = rule.reduction.type === 'percent' ? 1 : 0;
+    } else if (rule.phase === 'guardrail') {
+      flags[position] = rule.limit === 'minimumTotal' ? 1 : 0;
+    }
+  });
+  clauseStart[rules.length] = clause;
+
+  const value = (rule: Rule): number => {
+    switch (rule.phase) {
+      case 'baseOverride':
+        return rule.priceMinor;
+      case 'scopedModifier':
+      case 'conditionalModifier':
+        return rule.adjustment.type === 'fixed' ? rule.adjustment.amountMinor : rule.adjustment.basisPoints;
+      case 'discount':
+        return rule.reduction.type === 'fixed' ? rule.reduction.amountMinor : rule.reduction.basisPoints;
+      case 'guardrail':
+        return rule.amountMinor;
+      case 'paymentTerms':
+        return rule.depositBasisPoints;
+    }
+  };
+  const ruleType = (rule: Rule): string => {
+    switch (rule.phase) {
+      case 'baseOverride':
+        return 'setBase';
+      case 'scopedModifier':
+      case 'conditionalModifier':
+        return rule.adjustment.type;
+      case 'discount':
+        return rule.reduction.type;
+      case 'guardrail':
+        return rule.limit;
+      case 'paymentTerms':
+        return 'deposit';
+    }
+  };
+  const appliedSuffix = (rule: Rule): string => {
+    switch (rule.phase) {
+      case 'baseOverride':
+        return `; base set to ${rule.priceMinor}`;
+      case 'scopedModifier':
+      case 'conditionalModifier':
+        return rule.adjustment.type === 'fixed'
+          ? `; adjusts by ${rule.adjustment.amountMinor}`
+          : `; adjusts by ${percent(rule.adjustment.basisPoints)} of `;
+      case 'discount':
+        return rule.reduction.type === 'fixed'
+          ? `; takes off ${rule.reduction.amountMinor}`
+          : `; takes off ${percent(rule.reduction.basisPoints)} of `;
+      case 'guardrail':
+        return '';
+      case 'paymentTerms':
+        return `; deposit of ${percent(rule.depositBasisPoints)}`;
+    }
+  };
+  const minimum = (rule: Rule) => rule.phase === 'guardrail' && rule.limit === 'minimumTotal';
+
+  return {
+    ruleCount: rules.length,
+    phaseStart,
+    phases: rules.map((r) => r.phase),
+    ids: rules.map((r) => r.id),
+    labels: rules.map((r) => r.label),
+    ruleTypes: rules.map(ruleType),
+    values: rules.map(value),
+    flags,
+    scope,
+    scopeBits,
+    outOfScope: rules.map((r) => `applies only to offerings ${(r.offeringIds ?? []).join(', ')}`),
+    clauseStart,
+    clauseFactor,
+    clauseSlot,
+    reasons,
+    lazyMatches: eager ? null : lazyMatches,
+    lazyReasons: new Map(),
+    appliedSuffix: rules.map(appliedSuffix),
+    appliedWithoutClauses: rules.map((r) => `${r.offeringIds ? 'offering in scope' : 'applies to every quote'}${appliedSuffix(r)}`),
+    alreadyApplied: rules.map((r) =>
+      r.phase === 'paymentTerms' ? `payment terms already set by rule "${r.id}"` : `base already overridden by rule "${r.id}"`,
+    ),
+    guardrailSkip: rules.map((r) =>
+      r.phase !== 'guardrail' ? '' : ` is already ${minimum(r) ? 'at or above the minimum' : 'at or below the maximum'} of ${r.amountMinor}`,
+    ),
+    guardrailApplied: rules.map((r) =>
+      r.phase !== 'guardrail' ? '' : ` ${minimum(r) ? 'raised to the minimum' : 'lowered to the maximum'} of ${r.amountMinor}`,
+    ),
+    appliedSlot,
+    appliedWords: Array.from({ length: appliedSlots }, () => undefined),
+    matchRank,
+    matchRadix,
+    applied: rules.map(() => undefined),
+    numericKey,
+    clauseRadix,
+    factorIds: artifact.factors.map((f) => f.id),
+    optionIds: artifact.factors.map((f) => f.options.map((o) => o.id)),
+    optionLabels: artifact.factors.map((f) => f.options.map((o) => o.label)),
+    optionNumbers: artifact.factors.map((f) => factors.get(f.id)!.optionNumbers),
+    factorIndex: new Map(artifact.factors.map((f, i) => [f.id, i])),
+    required: Uint8Array.from(artifact.factors, (f) => (f.required ? 1 : 0)),
+    assumed: Int32Array.from(artifact.factors, (f) =>
+      f.whenUnknown.action === 'assume' ? factors.get(f.id)!.optionNumbers.get(f.whenUnknown.optionId)! : 0,
+    ),
+    assumedNote: artifact.factors.map((f) =>
+      f.whenUnknown.action === 'assume' ? `unknown, assumed "${f.whenUnknown.optionId}"` : undefined,
+    ),
+    missingInput: artifact.factors.map((f) => `factors.${f.id}`),
+    inspection: artifact.factors.map((f) => Uint8Array.from([0, ...f.options.map((o) => (o.requiresInspection ? 1 : 0))])),
+    offerings: artifact.offerings,
+    offeringIndex,
+    offeringFactors: artifact.offerings.map((o) => Int32Array.from(o.factorIds, (id) => factors.get(id)!.index)),
+    asked: artifact.offerings.map((o) => {
+      const mask = new Uint8Array(artifact.factors.length);
+      for (const id of o.factorIds) mask[factors.get(id)!.index] = 1;
+      return mask;
+    }),
+    baseReason: artifact.offerings.map((o) => `base price of "${o.label}" is ${o.basePriceMinor}`),
+    conditions: artifact.offerings.map((o) => [...artifact.conditions, ...o.conditions]),
+  };
+}
+
 /** Answers of the offering's factors, after the unknown-answer policy; or what is missing. */
 export type ResolvedAnswers = { answers: Map<string, string>; notes: Map<string, string>; missing: string[] };
-
-/**
- * Checks the inputs against the book. Returns a failure, or the resolved answers of the
- * offering's own factors (answers to factors the offering does not ask are ignored).
- */
-export function resolveAnswers(
-  book: CompiledBook,
-  inputs: QuoteInputs,
-): { failure: { code: FailureCode; message: string } } | { offering: Offering; resolved: ResolvedAnswers } | { missingOffering: true } {
-  if (inputs.offeringId === '') return { missingOffering: true };
-  const offering = book.offerings.get(inputs.offeringId);
-  if (!offering) {
-    return { failure: { code: 'unknown_offering', message: `Offering "${inputs.offeringId}" is not in this book.` } };
-  }
-  const failure = answerFailure(book, inputs.factors, Object.keys(inputs.factors));
-  // Reported in sorted order, so that it does not depend on the order of JSON keys.
-  if (failure) return { failure: answerFailure(book, inputs.factors, Object.keys(inputs.factors).sort())! };
-  const answers = new Map<string, string>();
-  const notes = new Map<string, string>();
-  const missing: string[] = [];
-  for (const factorId of offering.factorIds) {
-    const { factor } = book.factors.get(factorId)!;
-    const value = inputs.factors[factorId];
-    if (typeof value === 'string') {
-      answers.set(factorId, value);
-    } else if (value === null && factor.whenUnknown.action === 'assume') {
-      answers.set(factorId, factor.whenUnknown.optionId);
-      notes.set(factorId, `unknown, assumed "${factor.whenUnknown.optionId}"`);
-    } else if (factor.required) {
-      missing.push(`factors.${factorId}`);
-    }
-  }
-  return { offering, resolved: { answers, notes, missing } };
-}
 
 function answerFailure(
   book: CompiledBook,
@@ -197,18 +399,71 @@ function answerFailure(
   return null;
 }
 
-/** Evaluates one offering with its answers. Every rule leaves one derivation entry. */
+/**
+ * Evaluates one offering with its answers. Every rule leaves one derivation entry.
+ * Failures are checked before missing inputs; answers to factors the offering does not ask
+ * are ignored.
+ */
 export function evaluate(book: CompiledBook, inputs: QuoteInputs): Outcome {
-  const checked = resolveAnswers(book, inputs);
-  if ('missingOffering' in checked) return { outcome: 'requires_input', missingInputs: ['offeringId'] };
-  if ('failure' in checked) return { outcome: 'failed', failure: checked.failure };
-  if (checked.resolved.missing.length > 0) {
-    return { outcome: 'requires_input', missingInputs: checked.resolved.missing };
+  if (inputs.offeringId === '') return { outcome: 'requires_input', missingInputs: ['offeringId'] };
+  const plan = book.plan;
+  const offeringIndex = plan.offeringIndex.get(inputs.offeringId);
+  if (offeringIndex === undefined) {
+    return {
+      outcome: 'failed',
+      failure: { code: 'unknown_offering', message: `Offering "${inputs.offeringId}" is not in this book.` },
+    };
   }
-  return price(book, checked.offering, checked.resolved);
+  const given = inputs.factors;
+  const asked = plan.asked[offeringIndex];
+  const row = new Uint16Array(plan.factorIds.length);
+  for (const factorId of Object.keys(given)) {
+    const index = plan.factorIndex.get(factorId);
+    const value = given[factorId];
+    const number = index === undefined || value === null || value === undefined ? 0 : plan.optionNumbers[index].get(value);
+    if (index === undefined || number === undefined) {
+      // Reported in sorted order, so that it does not depend on the order of JSON keys.
+      return { outcome: 'failed', failure: answerFailure(book, given, Object.keys(given).sort())! };
+    }
+    if (asked[index] === 1) row[index] = number;
+  }
+  let notes: (string | undefined)[] | null = null;
+  let missing: string[] | null = null;
+  for (const index of plan.offeringFactors[offeringIndex]) {
+    if (row[index] !== 0) continue;
+    if (given[plan.factorIds[index]] === null && plan.assumed[index] !== 0) {
+      row[index] = plan.assumed[index];
+      (notes ??= [])[index] = plan.assumedNote[index];
+    } else if (plan.required[index] === 1) {
+      (missing ??= []).push(plan.missingInput[index]);
+    }
+  }
+  if (missing !== null) return { outcome: 'requires_input', missingInputs: missing };
+  return priceRow(book, offeringIndex, row, notes, true);
 }
 
-class OutOfRange extends Error {}
+/** The note of each assumed answer, by factor index; null when none was assumed. */
+type Notes = (string | undefined)[] | null;
+
+/** Runs the phases for fully resolved answers. Exported for range evaluation over unknowns. */
+export function price(book: CompiledBook, offering: Offering, resolved: ResolvedAnswers): Outcome {
+  const plan = book.plan;
+  const row = new Uint16Array(plan.factorIds.length);
+  for (const [factorId, optionId] of resolved.answers) {
+    const factor = book.factors.get(factorId)!;
+    row[factor.index] = factor.optionNumbers.get(optionId)!;
+  }
+  let notes: (string | undefined)[] | null = null;
+  // Wordings are memoised for the notes evaluate() makes; any other note is worded every time.
+  let memoise = true;
+  for (const [factorId, note] of resolved.notes) {
+    const index = plan.factorIndex.get(factorId);
+    if (index === undefined) continue;
+    (notes ??= [])[index] = note;
+    if (note !== plan.assumedNote[index] || row[index] !== plan.assumed[index]) memoise = false;
+  }
+  return priceRow(book, plan.offeringIndex.get(offering.id)!, row, notes, memoise);
+}
 
 /** A derivation entry; a class so that every entry shares one shape (they are made by the thousand). */
 class Entry implements DerivationEntry {
@@ -224,219 +479,239 @@ class Entry implements DerivationEntry {
   ) {}
 }
 
-/** Runs the phases for fully resolved answers. Exported for range evaluation over unknowns. */
-export function price(book: CompiledBook, offering: Offering, resolved: ResolvedAnswers): Outcome {
-  const { artifact } = book;
-  const row = answerRow(book, resolved);
-  const derivation: DerivationEntry[] = [];
-  const lineItems: LineItem[] = [];
-  let total = offering.basePriceMinor;
-
-  // Skipped steps leave the total as it was, so only applied steps check its range.
-  const record = (phase: Phase, rule: Rule | null, ruleType: string, status: 'applied' | 'skipped', reason: string, deltaMinor: number) => {
-    if (status === 'applied' && total > MAX_MINOR) throw new OutOfRange();
-    derivation.push(new Entry(derivation.length, phase, rule === null ? null : rule.id, ruleType, status, reason, deltaMinor, total));
+function outOfRange(): Outcome {
+  return {
+    outcome: 'failed',
+    failure: { code: 'amount_out_of_range', message: `The price exceeds the largest supported amount (${MAX_MINOR}).` },
   };
-
-  try {
-    const base: LineItem = { kind: 'base', label: offering.label, amountMinor: total, ruleId: null };
-    lineItems.push(base);
-    record('base', null, 'offeringBase', 'applied', `base price of "${offering.label}" is ${total}`, total);
-
-    let overriddenBy: string | null = null;
-    for (const c of book.rulesByPhase.get('baseOverride')!) {
-      const rule = c.rule as Extract<Rule, { phase: 'baseOverride' }>;
-      const skip = overriddenBy
-        ? `base already overridden by rule "${overriddenBy}"`
-        : whyNotApplicable(c, offering, row);
-      if (skip) {
-        record('baseOverride', rule, 'setBase', 'skipped', skip, 0);
-        continue;
-      }
-      const delta = rule.priceMinor - total;
-      total = rule.priceMinor;
-      base.amountMinor = total;
-      base.label = `${offering.label} (${rule.label})`;
-      base.ruleId = rule.id;
-      overriddenBy = rule.id;
-      record('baseOverride', rule, 'setBase', 'applied', `${matchedBecause(c, resolved, row)}; base set to ${total}`, delta);
-    }
-
-    for (const phase of ['scopedModifier', 'conditionalModifier'] as const) {
-      for (const c of book.rulesByPhase.get(phase)!) {
-        const rule = c.rule as Extract<Rule, { phase: 'scopedModifier' | 'conditionalModifier' }>;
-        const type = rule.adjustment.type;
-        const skip = whyNotApplicable(c, offering, row);
-        if (skip) {
-          record(phase, rule, type, 'skipped', skip, 0);
-          continue;
-        }
-        const raw =
-          rule.adjustment.type === 'fixed'
-            ? rule.adjustment.amountMinor
-            : basisPointsOf(total, rule.adjustment.basisPoints);
-        const delta = Math.max(raw, -total); // totals never go negative
-        const how = rule.adjustment.type === 'fixed' ? `${raw}` : `${percent(rule.adjustment.basisPoints)} of ${total} = ${raw}`;
-        total += delta;
-        lineItems.push({ kind: delta >= 0 ? 'surcharge' : 'discount', label: rule.label, amountMinor: delta, ruleId: rule.id });
-        const clamp = delta !== raw ? `, limited to ${delta} so the total stays at 0 or more` : '';
-        record(phase, rule, type, 'applied', `${matchedBecause(c, resolved, row)}; adjusts by ${how}${clamp}`, delta);
-      }
-    }
-
-    for (const c of book.rulesByPhase.get('discount')!) {
-      const rule = c.rule as Extract<Rule, { phase: 'discount' }>;
-      const skip = whyNotApplicable(c, offering, row);
-      if (skip) {
-        record('discount', rule, rule.reduction.type, 'skipped', skip, 0);
-        continue;
-      }
-      const wanted =
-        rule.reduction.type === 'fixed' ? rule.reduction.amountMinor : basisPointsOf(total, rule.reduction.basisPoints);
-      const taken = Math.min(wanted, total);
-      const how = rule.reduction.type === 'fixed' ? `${wanted}` : `${percent(rule.reduction.basisPoints)} of ${total} = ${wanted}`;
-      total -= taken;
-      lineItems.push({ kind: 'discount', label: rule.label, amountMinor: -taken, ruleId: rule.id });
-      const clamp = taken !== wanted ? `, limited to ${taken} so the total stays at 0 or more` : '';
-      record('discount', rule, rule.reduction.type, 'applied', `${matchedBecause(c, resolved, row)}; takes off ${how}${clamp}`, -taken);
-    }
-
-    for (const c of book.rulesByPhase.get('guardrail')!) {
-      const rule = c.rule as Extract<Rule, { phase: 'guardrail' }>;
-      const skip = whyNotApplicable(c, offering, row);
-      if (skip) {
-        record('guardrail', rule, rule.limit, 'skipped', skip, 0);
-        continue;
-      }
-      const below = rule.limit === 'minimumTotal' && total < rule.amountMinor;
-      const above = rule.limit === 'maximumTotal' && total > rule.amountMinor;
-      if (!below && !above) {
-        const bound = rule.limit === 'minimumTotal' ? 'at or above the minimum' : 'at or below the maximum';
-        record('guardrail', rule, rule.limit, 'skipped', `total ${total} is already ${bound} of ${rule.amountMinor}`, 0);
-        continue;
-      }
-      const delta = rule.amountMinor - total;
-      total = rule.amountMinor;
-      lineItems.push({ kind: 'guardrail', label: rule.label, amountMinor: delta, ruleId: rule.id });
-      const what = below ? `raised to the minimum of ${total}` : `lowered to the maximum of ${total}`;
-      record('guardrail', rule, rule.limit, 'applied', `total ${total - delta} ${what}`, delta);
-    }
-
-    let depositBasisPoints = 0;
-    let termsBy: string | null = null;
-    for (const c of book.rulesByPhase.get('paymentTerms')!) {
-      const rule = c.rule as Extract<Rule, { phase: 'paymentTerms' }>;
-      const skip = termsBy ? `payment terms already set by rule "${termsBy}"` : whyNotApplicable(c, offering, row);
-      if (skip) {
-        record('paymentTerms', rule, 'deposit', 'skipped', skip, 0);
-        continue;
-      }
-      depositBasisPoints = rule.depositBasisPoints;
-      termsBy = rule.id;
-      record('paymentTerms', rule, 'deposit', 'applied', `${matchedBecause(c, resolved, row)}; deposit of ${percent(depositBasisPoints)}`, 0);
-    }
-    if (!termsBy) {
-      record('paymentTerms', null, 'fullBalance', 'applied', 'no deposit rule applies; the whole total is the balance', 0);
-    }
-
-    const depositMinor = basisPointsOf(total, depositBasisPoints);
-    return {
-      outcome: 'succeeded',
-      computation: {
-        currency: artifact.currency,
-        lineItems,
-        totalMinor: total,
-        paymentTerms: { depositBasisPoints, depositMinor, balanceDueMinor: total - depositMinor },
-        conditions: [...artifact.conditions, ...offering.conditions],
-        derivation,
-      },
-      inspections: inspectionsOf(book, offering, resolved),
-    };
-  } catch (error) {
-    if (!(error instanceof OutOfRange)) throw error;
-    return {
-      outcome: 'failed',
-      failure: { code: 'amount_out_of_range', message: `The price exceeds the largest supported amount (${MAX_MINOR}).` },
-    };
-  }
 }
 
-/** The resolved answers as option numbers by factor index (0 = unanswered). */
-function answerRow(book: CompiledBook, resolved: ResolvedAnswers): Uint16Array {
-  const row = new Uint16Array(book.factorCount);
-  for (const [factorId, optionId] of resolved.answers) {
-    const factor = book.factors.get(factorId)!;
-    row[factor.index] = factor.optionNumbers.get(optionId)!;
+// Skipped steps leave the total as it was, so only applied steps check its range.
+function priceRow(book: CompiledBook, offeringIndex: number, row: Uint16Array, notes: Notes, memoise: boolean): Outcome {
+  const plan = book.plan;
+  const offering = plan.offerings[offeringIndex];
+  const { phaseStart, ids, values, flags } = plan;
+  const ruleCount = plan.ruleCount;
+  const scopeWord = offeringIndex >>> 5;
+  const scopeBit = 1 << (offeringIndex & 31);
+  // One entry per rule, the base entry and perhaps the full-balance entry: sized once.
+  const derivation: DerivationEntry[] = new Array(ruleCount + 2);
+  let total = offering.basePriceMinor;
+  const base: LineItem = { kind: 'base', label: offering.label, amountMinor: total, ruleId: null };
+  const lineItems: LineItem[] = [base];
+  if (total > MAX_MINOR) return outOfRange();
+  derivation[0] = new Entry(0, 'base', null, 'offeringBase', 'applied', plan.baseReason[offeringIndex], total, total);
+
+  let overriddenBy = -1;
+  for (let p = phaseStart[0]; p < phaseStart[1]; p++) {
+    const skip = overriddenBy >= 0 ? plan.alreadyApplied[overriddenBy] : whyNotApplicable(plan, p, scopeWord, scopeBit, row);
+    if (skip !== null) {
+      derivation[p + 1] = new Entry(p + 1, 'baseOverride', ids[p], 'setBase', 'skipped', skip, 0, total);
+      continue;
+    }
+    const delta = values[p] - total;
+    total = values[p];
+    base.amountMinor = total;
+    base.label = `${offering.label} (${plan.labels[p]})`;
+    base.ruleId = ids[p];
+    overriddenBy = p;
+    if (total > MAX_MINOR) return outOfRange();
+    derivation[p + 1] = new Entry(p + 1, 'baseOverride', ids[p], 'setBase', 'applied', appliedReason(plan, p, row, notes, memoise), delta, total);
   }
-  return row;
+
+  for (let p = phaseStart[1]; p < phaseStart[3]; p++) {
+    const skip = whyNotApplicable(plan, p, scopeWord, scopeBit, row);
+    if (skip !== null) {
+      derivation[p + 1] = new Entry(p + 1, plan.phases[p], ids[p], plan.ruleTypes[p], 'skipped', skip, 0, total);
+      continue;
+    }
+    const isPercent = flags[p] === 1;
+    const raw = isPercent ? basisPointsOf(total, values[p]) : values[p];
+    const delta = Math.max(raw, -total); // totals never go negative
+    const before = total;
+    total += delta;
+    lineItems.push({ kind: delta >= 0 ? 'surcharge' : 'discount', label: plan.labels[p], amountMinor: delta, ruleId: ids[p] });
+    if (total > MAX_MINOR) return outOfRange();
+    let reason = appliedReason(plan, p, row, notes, memoise);
+    if (isPercent) reason = `${reason}${before} = ${raw}`;
+    if (delta !== raw) reason = `${reason}, limited to ${delta} so the total stays at 0 or more`;
+    derivation[p + 1] = new Entry(p + 1, plan.phases[p], ids[p], plan.ruleTypes[p], 'applied', reason, delta, total);
+  }
+
+  for (let p = phaseStart[3]; p < phaseStart[4]; p++) {
+    const skip = whyNotApplicable(plan, p, scopeWord, scopeBit, row);
+    if (skip !== null) {
+      derivation[p + 1] = new Entry(p + 1, 'discount', ids[p], plan.ruleTypes[p], 'skipped', skip, 0, total);
+      continue;
+    }
+    const isPercent = flags[p] === 1;
+    const wanted = isPercent ? basisPointsOf(total, values[p]) : values[p];
+    const taken = Math.min(wanted, total);
+    const before = total;
+    total -= taken;
+    lineItems.push({ kind: 'discount', label: plan.labels[p], amountMinor: -taken, ruleId: ids[p] });
+    if (total > MAX_MINOR) return outOfRange();
+    let reason = appliedReason(plan, p, row, notes, memoise);
+    if (isPercent) reason = `${reason}${before} = ${wanted}`;
+    if (taken !== wanted) reason = `${reason}, limited to ${taken} so the total stays at 0 or more`;
+    derivation[p + 1] = new Entry(p + 1, 'discount', ids[p], plan.ruleTypes[p], 'applied', reason, -taken, total);
+  }
+
+  for (let p = phaseStart[4]; p < phaseStart[5]; p++) {
+    const skip = whyNotApplicable(plan, p, scopeWord, scopeBit, row);
+    if (skip !== null) {
+      derivation[p + 1] = new Entry(p + 1, 'guardrail', ids[p], plan.ruleTypes[p], 'skipped', skip, 0, total);
+      continue;
+    }
+    const amount = values[p];
+    const minimum = flags[p] === 1;
+    if (minimum ? !(total < amount) : !(total > amount)) {
+      const reason = `total ${total}${plan.guardrailSkip[p]}`;
+      derivation[p + 1] = new Entry(p + 1, 'guardrail', ids[p], plan.ruleTypes[p], 'skipped', reason, 0, total);
+      continue;
+    }
+    const delta = amount - total;
+    total = amount;
+    lineItems.push({ kind: 'guardrail', label: plan.labels[p], amountMinor: delta, ruleId: ids[p] });
+    if (total > MAX_MINOR) return outOfRange();
+    const reason = `total ${total - delta}${plan.guardrailApplied[p]}`;
+    derivation[p + 1] = new Entry(p + 1, 'guardrail', ids[p], plan.ruleTypes[p], 'applied', reason, delta, total);
+  }
+
+  let depositBasisPoints = 0;
+  let termsBy = -1;
+  for (let p = phaseStart[5]; p < phaseStart[6]; p++) {
+    const skip = termsBy >= 0 ? plan.alreadyApplied[termsBy] : whyNotApplicable(plan, p, scopeWord, scopeBit, row);
+    if (skip !== null) {
+      derivation[p + 1] = new Entry(p + 1, 'paymentTerms', ids[p], 'deposit', 'skipped', skip, 0, total);
+      continue;
+    }
+    depositBasisPoints = values[p];
+    termsBy = p;
+    if (total > MAX_MINOR) return outOfRange();
+    derivation[p + 1] = new Entry(p + 1, 'paymentTerms', ids[p], 'deposit', 'applied', appliedReason(plan, p, row, notes, memoise), 0, total);
+  }
+  if (termsBy < 0) {
+    if (total > MAX_MINOR) return outOfRange();
+    derivation[ruleCount + 1] = new Entry(
+      ruleCount + 1, 'paymentTerms', null, 'fullBalance', 'applied', 'no deposit rule applies; the whole total is the balance', 0, total,
+    );
+  } else {
+    derivation.length = ruleCount + 1;
+  }
+
+  const depositMinor = basisPointsOf(total, depositBasisPoints);
+  return {
+    outcome: 'succeeded',
+    computation: {
+      currency: book.artifact.currency,
+      lineItems,
+      totalMinor: total,
+      paymentTerms: { depositBasisPoints, depositMinor, balanceDueMinor: total - depositMinor },
+      conditions: plan.conditions[offeringIndex].slice(),
+      derivation,
+    },
+    inspections: inspectionsOf(plan, offeringIndex, row),
+  };
 }
 
-function whyNotApplicable(c: CompiledRule, offering: Offering, row: Uint16Array): string | null {
-  if (c.offerings && !c.offerings.has(offering.id)) return c.outOfScope;
-  for (const clause of c.clauses) {
-    const answer = row[clause.factorIndex];
-    if (answer === 0) return clause.notAnswered;
-    if (clause.matches[answer] !== 1) return clause.mismatch[answer] ?? wordMismatch(clause, answer);
+/** Why the rule at position p does not apply (out of scope, or the first clause that fails), or null. */
+function whyNotApplicable(plan: Plan, p: number, scopeWord: number, scopeBit: number, row: Uint16Array): string | null {
+  const scope = plan.scope[p];
+  if (scope >= 0 && (plan.scopeBits[scope + scopeWord] & scopeBit) === 0) return plan.outOfScope[p];
+  const end = plan.clauseStart[p + 1];
+  for (let k = plan.clauseStart[p]; k < end; k++) {
+    const slot = plan.clauseSlot[k] + row[plan.clauseFactor[k]];
+    let reason = plan.reasons[slot];
+    if (reason === undefined) reason = lazyReason(plan, k, slot);
+    if (reason !== null) return reason;
   }
   return null;
 }
 
-function wordMismatch(clause: CompiledClause, answer: number): string {
-  const reason = `${clause.factorId} is "${clause.factorOptionIds[answer - 1]}", not one of ${clause.optionList}`;
-  clause.mismatch[answer] = reason;
+function lazyReason(plan: Plan, clause: number, slot: number): string | null {
+  let reason = plan.lazyReasons.get(slot);
+  if (reason === undefined) {
+    const factor = plan.clauseFactor[clause];
+    const answer = slot - plan.clauseSlot[clause];
+    const matches = plan.lazyMatches![clause];
+    const optionIds = plan.optionIds[factor];
+    const optionList = [...matches].map((n) => optionIds[n - 1]).join(', ');
+    reason =
+      answer === 0
+        ? `${plan.factorIds[factor]} is not answered`
+        : matches.has(answer)
+          ? null
+          : `${plan.factorIds[factor]} is "${optionIds[answer - 1]}", not one of ${optionList}`;
+    plan.lazyReasons.set(slot, reason);
+  }
   return reason;
 }
 
-// Reasons depend only on the rule and its clauses' answers, so each wording is built once,
-// keyed by the answers' option numbers (and whether each was assumed).
-function matchedBecause(c: CompiledRule, resolved: ResolvedAnswers, row: Uint16Array): string {
-  if (c.clauses.length === 0) return c.offerings ? 'offering in scope' : 'applies to every quote';
-  const noted = resolved.notes.size > 0;
-  let key: number | string = 0;
-  if (c.clauses.length <= 4) {
+// An applied wording depends only on the rule and its clauses' answers (and whether each was
+// assumed), so each is built once, keyed by the answers' option numbers.
+function appliedReason(plan: Plan, p: number, row: Uint16Array, notes: Notes, memoise: boolean): string {
+  const start = plan.clauseStart[p];
+  const end = plan.clauseStart[p + 1];
+  if (start === end) return plan.appliedWithoutClauses[p];
+  if (!memoise) return wordApplied(plan, p, row, notes);
+  const at = plan.appliedSlot[p];
+  if (at >= 0) {
+    let index = at;
     let place = 1;
-    for (const clause of c.clauses) {
-      key += (row[clause.factorIndex] * 2 + (noted && resolved.notes.has(clause.factorId) ? 1 : 0)) * place;
-      place *= 1024;
+    for (let k = start; k < end; k++) {
+      const factor = plan.clauseFactor[k];
+      const rank = notes !== null && notes[factor] !== undefined ? plan.matchRadix[k] - 1 : plan.matchRank[plan.clauseSlot[k] + row[factor]];
+      index += rank * place;
+      place *= plan.matchRadix[k];
+    }
+    let reason = plan.appliedWords[index];
+    if (reason === undefined) plan.appliedWords[index] = reason = wordApplied(plan, p, row, notes);
+    return reason;
+  }
+  let key: number | string = 0;
+  if (plan.numericKey[p] === 1) {
+    let place = 1;
+    for (let k = start; k < end; k++) {
+      const factor = plan.clauseFactor[k];
+      key += (row[factor] * 2 + (notes !== null && notes[factor] !== undefined ? 1 : 0)) * place;
+      place *= plan.clauseRadix[k];
     }
   } else {
-    key = c.clauses.map((clause) => `${row[clause.factorIndex]}${noted && resolved.notes.has(clause.factorId) ? '*' : ''}`).join(',');
+    for (let k = start; k < end; k++) {
+      const factor = plan.clauseFactor[k];
+      key = `${key},${row[factor]}${notes !== null && notes[factor] !== undefined ? '*' : ''}`;
+    }
   }
-  let reason = c.matched.get(key);
-  if (reason === undefined) {
-    reason = c.clauses
-      .map((clause) => {
-        const note = resolved.notes.get(clause.factorId);
-        return `${clause.factorId} is "${resolved.answers.get(clause.factorId)}"${note ? ` (${note})` : ''}`;
-      })
-      .join(' and ');
-    c.matched.set(key, reason);
-  }
+  let memo = plan.applied[p];
+  if (memo === undefined) plan.applied[p] = memo = new Map();
+  let reason = memo.get(key);
+  if (reason === undefined) memo.set(key, (reason = wordApplied(plan, p, row, notes)));
   return reason;
 }
 
-function inspectionsOf(book: CompiledBook, offering: Offering, resolved: ResolvedAnswers): InspectionNeed[] {
+function wordApplied(plan: Plan, p: number, row: Uint16Array, notes: Notes): string {
+  const words: string[] = [];
+  for (let k = plan.clauseStart[p]; k < plan.clauseStart[p + 1]; k++) {
+    const factor = plan.clauseFactor[k];
+    const note = notes === null ? undefined : notes[factor];
+    words.push(`${plan.factorIds[factor]} is "${plan.optionIds[factor][row[factor] - 1]}"${note ? ` (${note})` : ''}`);
+  }
+  return `${words.join(' and ')}${plan.appliedSuffix[p]}`;
+}
+
+function inspectionsOf(plan: Plan, offeringIndex: number, row: Uint16Array): InspectionNeed[] {
   const needs: InspectionNeed[] = [];
-  for (const factorId of offering.factorIds) {
-    const optionId = resolved.answers.get(factorId);
-    if (optionId === undefined) continue;
-    const option = book.factors.get(factorId)!.options.get(optionId)!;
-    if (option.requiresInspection) needs.push({ factorId, optionId, label: option.label });
+  for (const index of plan.offeringFactors[offeringIndex]) {
+    const answer = row[index];
+    if (answer === 0 || plan.inspection[index][answer] === 0) continue;
+    const optionId = plan.optionIds[index][answer - 1];
+    needs.push({ factorId: plan.factorIds[index], optionId, label: plan.optionLabels[index][answer - 1] });
   }
   return needs;
 }
 
-const percentWords = new Map<number, string>();
 function percent(basisPoints: number): string {
-  let words = percentWords.get(basisPoints);
-  if (words === undefined) {
-    words = wordPercent(basisPoints);
-    if (percentWords.size < 100_000) percentWords.set(basisPoints, words);
-  }
-  return words;
-}
-
-function wordPercent(basisPoints: number): string {
   const whole = Math.trunc(basisPoints / 100);
   const fraction = Math.abs(basisPoints % 100);
   return `${basisPoints < 0 && whole === 0 ? '-' : ''}${whole}${fraction ? `.${String(fraction).padStart(2, '0')}` : ''}%`;

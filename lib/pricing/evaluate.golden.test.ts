@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { generateBook, generateInputs, prng } from '../../bench/generate-book';
+import { demoBookArtifact } from '../books/demo-book';
+import { bookArtifactSchema, compileBook, evaluate, type QuoteInputs } from './index';
+
+// Stored receipts never change: the same book and answers must give the same JSON, byte for
+// byte, whatever the engine's insides. These digests were taken with the engine as it was
+// before its flat-array rewrite (commit 7e8b149); a change here is a change to receipts.
+
+/** Complete answers, then variants with a factor left out, unknown, or not an option. */
+function answersFor(book: { offerings: { id: string }[]; factors: { id: string; options: { id: string }[] }[] }, count: number, seed: number): QuoteInputs[] {
+  const random = prng(seed);
+  const pick = <T,>(items: readonly T[]) => items[Math.floor(random() * items.length)];
+  return Array.from({ length: count }, () => {
+    const factors: Record<string, string | null> = {};
+    for (const f of book.factors) {
+      const x = random();
+      if (x < 0.04) continue;
+      factors[f.id] = x < 0.12 ? null : x < 0.125 ? 'not_an_option' : pick(f.options).id;
+    }
+    return { offeringId: pick(book.offerings).id, factors };
+  });
+}
+
+function digest(artifactInput: unknown, inputs: QuoteInputs[]): string {
+  const book = compileBook(bookArtifactSchema.parse(artifactInput));
+  const hash = createHash('sha256');
+  // Twice: wordings built on first use must read the same the second time.
+  for (let round = 0; round < 2; round++) for (const x of inputs) hash.update(JSON.stringify(evaluate(book, x))).update('\n');
+  return hash.digest('hex');
+}
+
+describe('receipts are byte for byte those of the reference engine', () => {
+  it('demo book', () => {
+    const artifact = bookArtifactSchema.parse(demoBookArtifact);
+    expect(digest(demoBookArtifact, answersFor(artifact, 400, 1))).toBe('4206839879e2bc367c78990387ed19a3a9a80ca20490da0c3e84075a6924a3f3');
+  });
+
+  it('generated books of 10 and 300 rules', () => {
+    const inputs = [...generateInputs(150), ...answersFor(bookArtifactSchema.parse(generateBook(10)), 150, 2)];
+    expect(digest(generateBook(10), inputs)).toBe('90a93df6228c67fd986ecc6c478150aee89733354eff91b6f0589eaebf12ecab');
+    expect(digest(generateBook(300, 5), inputs)).toBe('70202044d6c5eea46f06a663b289ed3c042e2494149d87f0ed7f9c6a6fbefe98');
+  });
+});
