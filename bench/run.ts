@@ -1011,7 +1011,8 @@ async function main() {
       const referencePort = await findFreePort();
       const referenceProcess = spawn(process.execPath, tsxArgs('bench/reference-server.ts'), {
         cwd: root,
-        env: { ...process.env, DATABASE_URL: database.url, PORT: String(referencePort), REFERENCE_CONFIG: JSON.stringify(referenceConfig) },
+        // The reference keeps its pool of 10 whatever the service is given.
+        env: { ...process.env, DATABASE_URL: database.url, DATABASE_POOL_SIZE: '10', PORT: String(referencePort), REFERENCE_CONFIG: JSON.stringify(referenceConfig) },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
       cleanups.push(() => stopChild(referenceProcess));
