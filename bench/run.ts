@@ -644,7 +644,7 @@ async function statementLog(ctx: Context, request: () => Promise<Response>): Pro
     order.push({ pid: entry.pid, text });
     byPid.set(entry.pid, [...(byPid.get(entry.pid) ?? []), text]);
   }
-  const runner = /SKIP LOCKED|webhook_deliveries|"dispatched_at"|dispatched_at IS NULL/;
+  const runner = /SKIP LOCKED|leased_until|webhook_attempts|"dispatched_at"|dispatched_at IS NULL/;
   const out: string[] = [];
   const seen = new Map<string, number>(); // per pid: how many of its statements came before
   const inRunnerTx = new Set<string>();
