@@ -99,5 +99,5 @@ export const createMemberQuoteContract = defineContract({
   body: memberQuoteRequestSchema,
   validationCode: 'invalid_quote_request',
   success: { status: 201, description: 'The Quote Intent and its Receipt (also on an idempotent replay).', schema: quoteResultSchema },
-  errors: ['unauthorized', 'quote_scope_not_found', 'idempotency_conflict', 'invalid_quote_request', 'payload_too_large', 'forbidden'],
+  errors: ['unauthorized', 'quote_scope_not_found', 'idempotency_conflict', 'invalid_quote_request', 'payload_too_large', 'forbidden', 'conflict'],
 });

@@ -13,7 +13,7 @@ export const createPublicQuoteContract = defineContract({
   body: publicQuoteRequestSchema,
   validationCode: 'invalid_quote_request',
   success: { status: 201, description: 'The Quote Intent and its Receipt (also on an idempotent replay).', schema: quoteResultSchema },
-  errors: ['quote_surface_unavailable', 'idempotency_conflict', 'invalid_quote_request', 'payload_too_large', 'rate_limited'],
+  errors: ['quote_surface_unavailable', 'idempotency_conflict', 'invalid_quote_request', 'payload_too_large', 'rate_limited', 'conflict'],
 });
 
 export const getPublicQuoteContract = defineContract({

@@ -13,5 +13,5 @@ export const createApiQuoteContract = defineContract({
   body: apiQuoteRequestSchema,
   validationCode: 'invalid_quote_request',
   success: { status: 201, description: 'The Quote Intent and its Receipt (also on an idempotent replay).', schema: quoteResultSchema },
-  errors: ['invalid_api_key', 'quote_scope_not_found', 'idempotency_conflict', 'invalid_quote_request', 'payload_too_large'],
+  errors: ['invalid_api_key', 'quote_scope_not_found', 'idempotency_conflict', 'invalid_quote_request', 'payload_too_large', 'conflict'],
 });
