@@ -4,6 +4,8 @@ import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { createBookVersion } from '../../lib/books/create-book-version';
 import { publishBookVersion } from '../../lib/books/publish-book-version';
 import { createApiKey } from '../../lib/keys/create-api-key';
+import { createQuote } from '../../lib/quotes/create-quote';
+import { ServiceError } from '../../lib/errors/service-error';
 import { api } from '../../lib/testing/api-client';
 import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
 
@@ -81,6 +83,40 @@ describe('POST /v1/quotes', () => {
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.data).toEqual(first.body.data);
+  });
+
+  it('writes nothing and answers 409 conflict when the scope keeps changing under the quote', async () => {
+    const own = await createTenant();
+    const fresh: boolean[] = [];
+    // A scope that never holds when the insert re-checks it (a business of another project).
+    const resolveScope = async (isFresh: boolean) => {
+      fresh.push(isFresh);
+      return {
+        workspaceId: own.workspaceId,
+        projectId: own.projectId,
+        environmentId: own.environments.test,
+        bookId: own.bookId,
+        businessId: other.businessId,
+        publishedVersionId: own.versionId,
+        bookMustBePrimary: false,
+      };
+    };
+    const idempotencyKey = `storm-${randomUUID()}`;
+    const attempt = createQuote(
+      { db: testDb(), requestId: randomUUID(), now: new Date(), startedAt: performance.now() },
+      {
+        resolveScope,
+        source: 'api',
+        idempotencyScope: 'api',
+        inputs: { offeringId: demoExample.offeringId, factors: demoExample.factors },
+        idempotencyKey,
+        payload: { idempotencyKey },
+        whenUnpublished: 'failed_receipt',
+      },
+    );
+    await expect(attempt).rejects.toSatisfy((e) => e instanceof ServiceError && e.code === 'conflict');
+    expect(fresh).toEqual([false, true, true]);
+    expect(await testDb().quoteIntent.count({ where: { idempotencyKey } })).toBe(0);
   });
 
   it('stops quoting for a business as soon as its connection ends', async () => {
