@@ -40,6 +40,14 @@ function statementName(text: string): string {
  */
 export async function sqlRows<T>(db: DbOrTx, text: string, values: unknown[]): Promise<T[]> {
   const pool = pools.get(db);
-  if (pool) return (await pool.query({ name: statementName(text), text, values })).rows as T[];
-  return db.$queryRawUnsafe<T[]>(text, ...values);
+  if (!pool) return db.$queryRawUnsafe<T[]>(text, ...values);
+  try {
+    return (await pool.query({ name: statementName(text), text, values })).rows as T[];
+  } catch (error) {
+    // A migration changed a column a connection's prepared statement returns (0A000, "cached
+    // plan must not change result type"): answer unprepared; the statement stays unusable on
+    // that connection until the process restarts, as after any schema change.
+    if ((error as { code?: string }).code !== '0A000') throw error;
+    return (await pool.query(text, values)).rows as T[];
+  }
 }

@@ -42,8 +42,9 @@ export async function authenticateApiKey(
   if (!secret || !environment) throw invalid();
   const digest = digestOf(secret);
   const known = options.remembered ? rememberedKeys.get(digest) : undefined;
-  if (known && known.principal.environment === environment) {
-    noteUse(db, known, now);
+  // When its last use is due to be written, the key is read afresh: nothing is written for a
+  // key before it has been found valid.
+  if (known && known.principal.environment === environment && !useIsDue(known, now)) {
     return { ...known.principal, keyCheck: { confirmed: false } };
   }
   rememberedKeys.delete(digest);
@@ -82,8 +83,12 @@ export async function authenticateApiKey(
 }
 
 /** Last use is kept to the minute so that authentication is not a write on every request. */
+function useIsDue(key: RememberedKey, now: Date): boolean {
+  return !key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000;
+}
+
 function noteUse(db: DbOrTx, key: RememberedKey, now: Date): void {
-  if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() <= 60_000) return;
+  if (!useIsDue(key, now)) return;
   key.lastUsedAt = now;
   void sqlRows(db, 'UPDATE api_keys SET last_used_at = $2::timestamptz WHERE id = $1::uuid', [key.principal.keyId, now]).catch(
     () => undefined,

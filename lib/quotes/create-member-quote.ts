@@ -3,6 +3,7 @@ import type { SessionPrincipal } from '../auth/principal';
 import { ServiceError } from '../errors/service-error';
 import { businessAccess } from '../auth/permissions';
 import { createQuote, type QuoteContext } from './create-quote';
+import type { QuoteScope } from './resolve-quote-scope';
 import type { memberQuoteRequestSchema } from './schemas';
 
 /**
@@ -15,35 +16,9 @@ export async function createMemberQuote(
   businessId: string,
   request: z.output<typeof memberQuoteRequestSchema>,
 ) {
-  const access = await businessAccess(ctx.db, principal, businessId);
-  if (!access?.membership) throw new ServiceError('quote_scope_not_found', `You are not a member of business ${businessId}.`);
-  const projectId = access.connection?.projectId;
-  const [book, live] = projectId
-    ? await Promise.all([
-        ctx.db.book.findFirst({ where: { id: request.bookId, projectId }, select: { id: true } }),
-        ctx.db.environment.findUnique({ where: { projectId_kind: { projectId, kind: 'live' } }, select: { id: true } }),
-      ])
-    : [null, null];
-  if (!projectId || !book || !live) {
-    throw new ServiceError('quote_scope_not_found', `Book ${request.bookId} is not available to business ${businessId}.`);
-  }
-  const created = await createQuote(ctx, {
-    // Members quote rarely: the publication is read afresh each time (the insert re-checks it).
-    resolveScope: async () => {
-      const publication = await ctx.db.publication.findUnique({
-        where: { bookId_environmentId: { bookId: book.id, environmentId: live.id } },
-        select: { bookVersionId: true },
-      });
-      return {
-        workspaceId: access.business.workspaceId,
-        projectId,
-        environmentId: live.id,
-        bookId: book.id,
-        businessId,
-        publishedVersionId: publication?.bookVersionId ?? null,
-        bookMustBePrimary: false,
-      };
-    },
+  const { scope, ...created } = await createQuote(ctx, {
+    // Members quote rarely: their scope is read afresh for every attempt (the insert re-checks it).
+    resolveScope: () => resolveMemberScope(ctx, principal, businessId, request.bookId),
     source: 'hosted',
     idempotencyScope: `member:${businessId}`,
     inputs: { offeringId: request.offeringId, factors: request.factors },
@@ -51,5 +26,33 @@ export async function createMemberQuote(
     payload: { businessId, bookId: request.bookId, offeringId: request.offeringId, factors: request.factors },
     whenUnpublished: 'failed_receipt',
   });
-  return { ...created, environmentId: live.id, projectId, workspaceId: access.business.workspaceId };
+  return { ...created, environmentId: scope.environmentId, projectId: scope.projectId, workspaceId: scope.workspaceId };
+}
+
+async function resolveMemberScope(ctx: QuoteContext, principal: SessionPrincipal, businessId: string, bookId: string): Promise<QuoteScope> {
+  const access = await businessAccess(ctx.db, principal, businessId);
+  if (!access?.membership) throw new ServiceError('quote_scope_not_found', `You are not a member of business ${businessId}.`);
+  const projectId = access.connection?.projectId;
+  const [book, live] = projectId
+    ? await Promise.all([
+        ctx.db.book.findFirst({ where: { id: bookId, projectId }, select: { id: true } }),
+        ctx.db.environment.findUnique({ where: { projectId_kind: { projectId, kind: 'live' } }, select: { id: true } }),
+      ])
+    : [null, null];
+  if (!projectId || !book || !live) {
+    throw new ServiceError('quote_scope_not_found', `Book ${bookId} is not available to business ${businessId}.`);
+  }
+  const publication = await ctx.db.publication.findUnique({
+    where: { bookId_environmentId: { bookId: book.id, environmentId: live.id } },
+    select: { bookVersionId: true },
+  });
+  return {
+    workspaceId: access.business.workspaceId,
+    projectId,
+    environmentId: live.id,
+    bookId: book.id,
+    businessId,
+    publishedVersionId: publication?.bookVersionId ?? null,
+    bookMustBePrimary: false,
+  };
 }

@@ -154,7 +154,9 @@ export async function rotateEndpointSecret(
   now: Date,
 ) {
   return db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR UPDATE`;
+    // NO KEY UPDATE serialises rotations without blocking the deliveries that quotes write for
+    // this endpoint (their foreign-key check holds KEY SHARE on the row).
+    await tx.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR NO KEY UPDATE`;
     await requireEndpoint(tx, principal, endpointId);
     const current = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId }, select: { secretCiphertext: true } });
     const secret = mintSigningSecret();
