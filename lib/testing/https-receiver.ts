@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 export type Received = { headers: Record<string, string | string[] | undefined>; rawBody: string; receivedAt: Date };
 
 /** How a receiver answers: a status (at once or after a while), or hang past the attempt timeout, or drop the connection. */
-export type Behaviour = number | { status: number; afterMs: number } | 'hang' | 'close';
+export type Behaviour = number | { status: number; afterMs: number; body?: string } | 'hang' | 'close';
 
 /**
  * A real HTTPS receiver on loopback with the test certificate (signed by the test CA that the
@@ -29,8 +29,9 @@ export async function startReceiver(behaviour: (index: number) => Behaviour = ()
         const answer = behaviour(index);
         if (answer === 'hang') return; // never answers; the sender's 10 s timeout must fire
         if (answer === 'close') return request.socket.destroy();
-        const { status, afterMs } = typeof answer === 'number' ? { status: answer, afterMs: 0 } : answer;
-        const reply = () => response.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'receiver says no');
+        const { status, afterMs, body } = typeof answer === 'number' ? { status: answer, afterMs: 0, body: undefined } : answer;
+        const reply = () =>
+          response.writeHead(status, { 'content-type': 'text/plain' }).end(body ?? (status < 300 ? 'ok' : 'receiver says no'));
         if (afterMs > 0) setTimeout(reply, afterMs);
         else reply();
       });

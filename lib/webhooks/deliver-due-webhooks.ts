@@ -151,8 +151,14 @@ export class SendWindow {
       const batch = this.results.splice(0, n);
       try {
         await recordAttempts(this.db, batch.map((b) => b.attempt));
-      } catch (error) {
-        logger.error({ err: error, deliveryIds: [...ids] }, 'webhook attempts could not be recorded');
+      } catch {
+        // One row the batch could not take (or a passing error) must not lose the others'
+        // results: each is tried on its own; what still fails is left to the lease (logged).
+        for (const { attempt } of batch) {
+          await recordAttempts(this.db, [attempt]).catch((error: unknown) =>
+            logger.error({ err: error, deliveryId: attempt.deliveryId }, 'webhook attempt could not be recorded'),
+          );
+        }
       }
       for (const b of batch) b.written();
     }

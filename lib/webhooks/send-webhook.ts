@@ -12,12 +12,14 @@ const DRAIN_BYTES = 64 * 1024;
 export type SendResult = { status: number | null; excerpt: string | null; error: string | null; latencyMs: number };
 
 // Connections to receivers are kept alive and reused: a TLS handshake per delivery would cost
-// more than the delivery. A new connection is made only after the guarded DNS lookup.
+// more than the delivery. A new connection is made only after the guarded DNS lookup. Sockets
+// per host are not capped here: each endpoint's send window is the cap, so endpoints that share
+// a host never queue behind each other (a queued request would time out unsent).
 const agents = new Map<boolean, https.Agent>();
 function agentFor(allowPrivateTargets: boolean): https.Agent {
   let agent = agents.get(allowPrivateTargets);
   if (!agent) {
-    agent = new https.Agent({ keepAlive: true, maxSockets: 16, maxFreeSockets: 16, timeout: 30_000 });
+    agent = new https.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 64, timeout: 30_000 });
     agents.set(allowPrivateTargets, agent);
   }
   return agent;
@@ -65,7 +67,7 @@ export function sendWebhook(
         let size = 0;
         const done = (keepConnection: boolean) =>
           finish(
-            { status: response.statusCode ?? null, excerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES), error: null },
+            { status: response.statusCode ?? null, excerpt: storableText(Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES)), error: null },
             keepConnection,
           );
         response.on('data', (chunk: Buffer) => {
@@ -81,7 +83,12 @@ export function sendWebhook(
       () => finish({ status: null, excerpt: null, error: `no answer within ${(options.timeoutMs ?? ATTEMPT_TIMEOUT_MS) / 1000} s` }),
       options.timeoutMs ?? ATTEMPT_TIMEOUT_MS,
     );
-    request.on('error', (error) => finish({ status: null, excerpt: null, error: error.message }));
+    request.on('error', (error) => finish({ status: null, excerpt: null, error: storableText(error.message) }));
     request.end(body);
   });
+}
+
+/** What a receiver sent, as PostgreSQL text can hold it: no NUL characters. */
+function storableText(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
 }

@@ -336,6 +336,23 @@ describe('a window of sends to one endpoint', () => {
     await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
   });
 
+  it('records every result of a window, even a receiver reply that PostgreSQL text cannot hold as sent', async () => {
+    let odd: string | undefined;
+    const r: Receiver = await receiver((i) =>
+      r.received[i].headers['service-delivery-id'] === odd ? { status: 500, afterMs: 0, body: 'broken\u0000reply' } : 200,
+    );
+    const { endpoint } = await endpointFor(r, { eventTypes: ['webhook.test'] });
+    const deliveries = await testEvents(endpoint.id, 20);
+    odd = deliveries[5].id;
+    await runWebhookJobs(db, T0);
+    expect(r.received).toHaveLength(20);
+    expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(19);
+    const failed = await db.webhookDelivery.findUniqueOrThrow({ where: { id: odd }, include: { attempts: true } });
+    expect(failed).toMatchObject({ status: 'pending', attemptCount: 1, leasedUntil: null });
+    expect(failed.attempts[0]).toMatchObject({ responseStatus: 500, responseExcerpt: 'broken\uFFFDreply' });
+    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+  });
+
   it('a silent receiver holds one slot: the rest of the window is delivered and recorded meanwhile', async () => {
     const r: Receiver = await receiver((i) => (i === 0 ? 'hang' : 200));
     const { endpoint } = await endpointFor(r, { eventTypes: ['webhook.test'] });
