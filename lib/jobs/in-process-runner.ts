@@ -42,7 +42,8 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
       }
       const claimLane = lane;
       claimLane.claims++;
-      const done: Promise<void> = deliverGroup(db, group, now, claimLane.window).finally(() => {
+      // Attempts are stamped from when sending starts, not from before the fan-out and the claim.
+      const done: Promise<void> = deliverGroup(db, group, clock(), claimLane.window).finally(() => {
         sending.delete(done);
         if (--claimLane.claims === 0) lanes.delete(group.endpointId);
       });
