@@ -6,5 +6,7 @@ export async function register() {
   if (jobEngine() !== 'in-process' || !process.env.DATABASE_URL) return;
   const { getDb } = await import('./lib/db/client');
   const runner = startInProcessRunner({ db: getDb() });
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void runner.stop());
+  // scripts/serve.mjs waits for this (bounded) before the process exits.
+  const stopping = globalThis as typeof globalThis & { __quoteServiceJobsStopped?: Promise<void> };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void (stopping.__quoteServiceJobsStopped ??= runner.stop()));
 }

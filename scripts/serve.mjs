@@ -29,7 +29,8 @@ if (cluster.isPrimary && workers > 1) {
   const stop = () => {
     stopping = true;
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    setTimeout(() => process.exit(0), 5000).unref();
+    // Workers finish their webhook sends in flight (serve.mjs below) before they exit.
+    setTimeout(() => process.exit(0), 25_000).unref();
     cluster.on('exit', () => {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
     });
@@ -49,7 +50,14 @@ if (cluster.isPrimary && workers > 1) {
   server.listen(port, hostname, () => {
     if (cluster.isPrimary || cluster.worker?.id === 1) console.log(`Ready on http://${hostname}:${port} (${workers} process${workers > 1 ? 'es' : ''})`);
   });
-  const close = () => server.close(() => process.exit(0));
+  // The job runner (instrumentation.ts) hands back unsent deliveries and finishes the sends in
+  // flight (at most one 10 s attempt); the process waits for it, within a bound.
+  const close = () =>
+    server.close(async () => {
+      const jobsStopped = globalThis.__quoteServiceJobsStopped ?? Promise.resolve();
+      await Promise.race([jobsStopped, new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
+      process.exit(0);
+    });
   process.on('SIGTERM', close);
   process.on('SIGINT', close);
 }

@@ -87,9 +87,15 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
   const webhooks = loop('webhooks', tickMs, webhookTick);
   const minute = loop('minute', minuteMs, () => runMinuteJobs(db, clock()));
   return {
+    /**
+     * Stops claiming, hands back the deliveries not yet sent and waits for the sends in flight
+     * (at most one attempt timeout) and their records, so that a restart re-sends nothing.
+     */
     async stop() {
       stopped = true;
+      for (const lane of lanes.values()) lane.window.closed = true;
       await Promise.all([webhooks.stop(), minute.stop()]);
+      for (const lane of lanes.values()) lane.window.closed = true; // lanes a last tick opened
       await Promise.all(sending);
     },
   };

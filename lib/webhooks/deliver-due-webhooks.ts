@@ -106,6 +106,8 @@ export class SendWindow {
   private readonly waiting: (() => void)[] = [];
   private readonly results: { attempt: AttemptResult; written: () => void }[] = [];
   private writing = false;
+  /** Set when the process stops: sends not yet started are handed back instead of made. */
+  closed = false;
 
   constructor(
     private readonly db: Db,
@@ -181,8 +183,9 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
       let attempt: AttemptResult | undefined;
       await window.run(async () => {
         const attemptAt = new Date(now.getTime() + Math.round(performance.now() - started));
-        if (attemptAt.getTime() + ATTEMPT_TIMEOUT_MS + RECORD_MARGIN_MS > group.leasedUntil.getTime()) {
-          expired.push(row.id); // another worker may take it when the lease ends: never send it twice
+        if (window.closed || attemptAt.getTime() + ATTEMPT_TIMEOUT_MS + RECORD_MARGIN_MS > group.leasedUntil.getTime()) {
+          // Stopping, or another worker may take it when the lease ends: hand it back unsent.
+          expired.push(row.id);
           return;
         }
         try {
@@ -225,7 +228,7 @@ export async function deliverDueWebhooks(db: Db, now: Date, limit = 100): Promis
 
 /** Hands unsent deliveries back at once rather than when their lease runs out. */
 async function releaseLeases(db: Db, deliveryIds: string[], leasedUntil: Date) {
-  logger.warn({ deliveryIds }, 'webhook deliveries not sent: their lease would run out first');
+  logger.warn({ deliveryIds }, 'webhook deliveries handed back unsent (stopping, or their lease would run out first)');
   await sqlRows(
     db,
     `UPDATE webhook_deliveries SET leased_until = NULL

@@ -368,6 +368,37 @@ describe('a window of sends to one endpoint', () => {
     await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
   }, 30_000);
 
+  it('a stopping runner finishes the sends in flight, hands the rest back unsent, and a restart sends each once', async () => {
+    const r = await receiver(() => ({ status: 200, afterMs: 1_000 }));
+    const { endpoint } = await endpointFor(r, { eventTypes: ['webhook.test'] });
+    const n = 40;
+    const deliveries = await testEvents(endpoint.id, n);
+    const started = Date.now();
+    const clock = () => new Date(T0.getTime() + Date.now() - started);
+    const first = startInProcessRunner({ db, clock, minuteMs: 3_600_000 });
+    await eventually(() => r.load.inFlight === SEND_WINDOW, 10_000);
+    const stopping = Date.now();
+    await first.stop();
+    // Only the window's sends in flight (answered after ~1 s) were waited for, not the 32 queued behind them.
+    expect(Date.now() - stopping).toBeLessThan(3_000);
+    expect(r.received).toHaveLength(SEND_WINDOW);
+    expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(SEND_WINDOW);
+    const handedBack = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id, status: 'pending' } });
+    expect(handedBack).toHaveLength(n - SEND_WINDOW);
+    expect(handedBack.every((d) => d.leasedUntil === null && d.attemptCount === 0)).toBe(true);
+
+    const second = startInProcessRunner({ db, clock, minuteMs: 3_600_000 });
+    try {
+      await eventually(async () => (await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })) === n, 30_000);
+    } finally {
+      await second.stop();
+    }
+    const ids = r.received.map((x) => x.headers['service-delivery-id']);
+    expect(ids).toHaveLength(n);
+    expect(new Set(ids)).toEqual(new Set(deliveries.map((d) => d.id)));
+    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+  }, 60_000);
+
   it('the in-process runner claims more while the window drains, sharing one window per endpoint', async () => {
     const r = await receiver(() => ({ status: 200, afterMs: 20 }));
     const { endpoint, secret } = await endpointFor(r, { eventTypes: ['webhook.test'] });
