@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { DbOrTx } from '../db/client';
 import { bookArtifactSchema, compileBook, type CompiledBook } from '../pricing';
 
@@ -11,16 +12,12 @@ export type PublishedVersion = {
 
 // Book versions never change once written (the database refuses it), so a compiled version
 // can be kept for the life of the process. Bounded so that a long-lived process stays small.
-const MAX_CACHED_VERSIONS = 500;
-const compiledVersions = new Map<string, CompiledBook>();
+const compiledVersions = new LRUCache<string, CompiledBook>({ max: 500 });
 
 function compiledVersion(id: string, artifact: unknown): CompiledBook {
   let compiled = compiledVersions.get(id);
   if (!compiled) {
     compiled = compileBook(bookArtifactSchema.parse(artifact));
-    if (compiledVersions.size >= MAX_CACHED_VERSIONS) {
-      compiledVersions.delete(compiledVersions.keys().next().value!);
-    }
     compiledVersions.set(id, compiled);
   }
   return compiled;

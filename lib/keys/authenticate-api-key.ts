@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
@@ -20,8 +21,7 @@ export class RefusedApiKeyError extends ServiceError {
 
 /** A key seen valid recently, by digest; only writes that re-check the key trust it. */
 type RememberedKey = { principal: ApiKeyPrincipal; lastUsedAt: Date | null };
-const MAX_REMEMBERED_KEYS = 10_000;
-const rememberedKeys = new Map<string, RememberedKey>();
+const rememberedKeys = new LRUCache<string, RememberedKey>({ max: 10_000 });
 
 /**
  * Turns an `Authorization` header into the key's principal. The prefix is checked first; the
@@ -77,7 +77,6 @@ export async function authenticateApiKey(
   };
   const remembered = { principal, lastUsedAt: key.lastUsedAt };
   noteUse(db, remembered, now);
-  if (rememberedKeys.size >= MAX_REMEMBERED_KEYS) rememberedKeys.delete(rememberedKeys.keys().next().value!);
   rememberedKeys.set(digest, remembered);
   return principal;
 }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
@@ -26,8 +27,7 @@ export type QuoteScope = {
 export type ScopeResolver = (fresh: boolean) => Promise<QuoteScope>;
 
 // Per process, bounded; an entry lives until a write finds it stale or it is pushed out.
-const MAX_REMEMBERED_SCOPES = 10_000;
-const rememberedScopes = new Map<string, QuoteScope>();
+const rememberedScopes = new LRUCache<string, QuoteScope>({ max: 10_000 });
 
 function remembering(key: string, resolve: () => Promise<QuoteScope>): ScopeResolver {
   return async (fresh) => {
@@ -39,7 +39,6 @@ function remembering(key: string, resolve: () => Promise<QuoteScope>): ScopeReso
     const scope = await resolve();
     // Nothing published yet: ask again next time rather than answer from memory.
     if (!scope.publishedVersionId) return scope;
-    if (rememberedScopes.size >= MAX_REMEMBERED_SCOPES) rememberedScopes.delete(rememberedScopes.keys().next().value!);
     rememberedScopes.set(key, { ...scope, existingIntentId: undefined });
     return scope;
   };
