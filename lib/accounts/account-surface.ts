@@ -1,10 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { randomUUID } from 'node:crypto';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Db, DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { Prisma } from '../db/generated/client';
 import { fanOutSql, recordEvent } from '../events/record-event';
+import { canonicalHash } from '../hash/canonical-hash';
 import type { ProducedQuote, SimulationRequest } from './account-schemas';
 import { findAccountBook } from './account-book';
 import { disposeQuote } from './dispose-quote';
@@ -88,7 +88,7 @@ export async function createAccountQuote(
   now: Date,
 ): Promise<{ quote: ProducedQuote; replayed: boolean }> {
   requireAccount(principal, input.accountId);
-  const fingerprint = createHash('sha256').update(canonicalize(input.request) ?? '').digest('hex');
+  const fingerprint = canonicalHash(input.request);
   const existing = await findByKey(db, principal, input.idempotencyKey);
   if (existing) return replay(existing, fingerprint);
 

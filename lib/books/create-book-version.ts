@@ -2,7 +2,7 @@ import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { parseOrThrow } from '../errors/parse-or-throw';
 import { bookArtifactSchema } from '../pricing';
-import { artifactHash } from './artifact-hash';
+import { canonicalHash } from '../hash/canonical-hash';
 
 export type CreateBookVersionInput = { bookId: string; artifact: unknown; createdBy?: string };
 
@@ -25,7 +25,7 @@ export async function createBookVersion(db: DbOrTx, input: CreateBookVersionInpu
       bookId: input.bookId,
       number: (latest?.number ?? 0) + 1,
       artifact,
-      artifactHash: artifactHash(artifact),
+      artifactHash: canonicalHash(artifact),
       createdBy: input.createdBy,
       createdAt: now,
     },

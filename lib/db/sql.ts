@@ -12,11 +12,6 @@ export function registerPool(db: object, pool: pg.Pool): void {
   pools.set(db, pool);
 }
 
-/** The pool behind a client, or null inside an interactive transaction. */
-export function poolOf(db: DbOrTx): pg.Pool | null {
-  return pools.get(db) ?? null;
-}
-
 const statementNames = new Map<string, string>();
 
 /**

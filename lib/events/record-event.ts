@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
+import type { EventType } from './catalogue';
 
 export type DomainEvent = {
-  type: string;
+  /** One of the catalogue's types: endpoint filters are validated against the same list. */
+  type: EventType;
   workspaceId: string;
   projectId?: string | null;
   environmentId?: string | null;

@@ -32,27 +32,24 @@ export async function createMemberQuote(
 async function resolveMemberScope(ctx: QuoteContext, principal: SessionPrincipal, businessId: string, bookId: string): Promise<QuoteScope> {
   const access = await businessAccess(ctx.db, principal, businessId);
   if (!access?.membership) throw new ServiceError('quote_scope_not_found', `You are not a member of business ${businessId}.`);
-  const projectId = access.connection?.projectId;
-  const [book, live] = projectId
-    ? await Promise.all([
-        ctx.db.book.findFirst({ where: { id: bookId, projectId }, select: { id: true } }),
-        ctx.db.environment.findUnique({ where: { projectId_kind: { projectId, kind: 'live' } }, select: { id: true } }),
-      ])
-    : [null, null];
-  if (!projectId || !book || !live) {
+  const connection = access.connection;
+  // The book, in the connected project, with its Live publication: one read.
+  const book = connection
+    ? await ctx.db.book.findFirst({
+        where: { id: bookId, projectId: connection.projectId },
+        select: { id: true, publications: { where: { environmentId: connection.liveEnvironmentId }, select: { bookVersionId: true } } },
+      })
+    : null;
+  if (!connection || !book) {
     throw new ServiceError('quote_scope_not_found', `Book ${bookId} is not available to business ${businessId}.`);
   }
-  const publication = await ctx.db.publication.findUnique({
-    where: { bookId_environmentId: { bookId: book.id, environmentId: live.id } },
-    select: { bookVersionId: true },
-  });
   return {
     workspaceId: access.business.workspaceId,
-    projectId,
-    environmentId: live.id,
+    projectId: connection.projectId,
+    environmentId: connection.liveEnvironmentId,
     bookId: book.id,
     businessId,
-    publishedVersionId: publication?.bookVersionId ?? null,
+    publishedVersionId: book.publications[0]?.bookVersionId ?? null,
     bookMustBePrimary: false,
   };
 }

@@ -1,8 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { randomUUID } from 'node:crypto';
 import { compiled } from '../books/published-version';
 import type { Db, DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
+import { canonicalHash } from '../hash/canonical-hash';
+import type { EventType } from '../events/catalogue';
 import { fanOutSql } from '../events/record-event';
 import { ServiceError } from '../errors/service-error';
 import { evaluate, type Outcome, type QuoteInputs } from '../pricing';
@@ -51,7 +52,7 @@ export async function createQuote(
 ): Promise<{ result: QuoteResult; replayed: boolean; scope: QuoteScope }> {
   const { db, now } = ctx;
   const idempotencyKey = input.idempotencyKey ?? `auto_${randomUUID()}`;
-  const fingerprint = createHash('sha256').update(canonicalize(input.payload) ?? '').digest('hex');
+  const fingerprint = canonicalHash(input.payload);
 
   for (let attempt = 1; ; attempt++) {
     const scope = await input.resolveScope(attempt > 1);
@@ -231,7 +232,7 @@ async function insertQuote(
 ): Promise<InsertOutcome> {
   const event = {
     id: randomUUID(),
-    type: `quote_intent.${intent.status}`,
+    type: `quote_intent.${receipt.outcome}` satisfies EventType,
     data: JSON.stringify(result),
   };
   const [written] = await sqlRows<{ id: string | null; key_holds: boolean; scope_holds: boolean }>(
