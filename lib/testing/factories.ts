@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { provisionTenant } from '../accounts/provision-tenant';
-import { demoBookArtifact } from '../books/demo-book';
+import { demoBookArtifact, demoExample } from '../books/demo-book';
 import { createDb, type Db } from '../db/client';
 import { WORKSPACE_PERMISSIONS, type WorkspacePermission } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
@@ -52,6 +52,11 @@ export async function createTenant(options: TenantOptions = {}, db: Db = testDb(
 }
 
 export type Tenant = Awaited<ReturnType<typeof createTenant>>;
+
+/** A POST /v1/quotes body for the tenant's business and primary book: the demo example, with `extra` on top. */
+export function quoteRequest(t: Pick<Tenant, 'businessId' | 'bookId'>, extra: Record<string, unknown> = {}) {
+  return { businessId: t.businessId, bookId: t.bookId, ...demoExample, ...extra };
+}
 
 export type PersonOptions = {
   /** Workspace permissions; omit for no workspace membership. `'all'` for every permission. */

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -51,3 +52,14 @@ export async function startReceiver(behaviour: (index: number) => Behaviour = ()
 }
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** An independent verifier for tests: HMAC-SHA256 over `<t>.<raw body>` with the secret as shown. */
+export function signedBy(received: Received, secret: string): boolean {
+  const header = String(received.headers['service-signature']);
+  const t = /t=(\d+)/.exec(header)![1];
+  const expected = createHmac('sha256', secret).update(`${t}.${received.rawBody}`).digest();
+  return [...header.matchAll(/v1=([0-9a-f]+)/g)].some(([, hex]) => {
+    const given = Buffer.from(hex, 'hex');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}

@@ -4,6 +4,7 @@ import { demoBookArtifact } from '../../lib/books/demo-book';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { api, type ApiResponse } from '../../lib/testing/api-client';
 import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+import { eventually } from '../../lib/testing/eventually';
 
 const priced = { service: 'window_cleaning', selections: { home_size: 'medium', storeys: '2', frequency: 'monthly', access: 'difficult' } };
 const withInspection = { service: 'window_cleaning', selections: { home_size: 'medium', storeys: '4_plus', access: 'easy' } };
@@ -215,14 +216,11 @@ describe('account-scoped surface (spec 4.3)', () => {
     expect(JSON.stringify(spec.body)).not.toContain('basePriceMinor');
     const made = await api('GET', '/v1/accounts/current', { key: tenant.keys.live });
     const requestId = made.headers.get('x-request-id');
-    let logs: ApiResponse | undefined;
-    for (let i = 0; i < 40; i++) {
-      logs = await api('GET', `/v1/accounts/${tenant.projectId}/request-logs?limit=100`, { key: tenant.keys.live });
-      if (logs.body.data.some((l: { request_id: string }) => l.request_id === requestId)) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(logs!.body.data.some((l: { request_id: string }) => l.request_id === requestId)).toBe(true);
-    expect(logs!.body.data.every((l: { path: string }) => l.path.startsWith('/v1/'))).toBe(true);
+    const logs = await eventually(async () => {
+      const page = await api('GET', `/v1/accounts/${tenant.projectId}/request-logs?limit=100`, { key: tenant.keys.live });
+      return page.body.data.some((l: { request_id: string }) => l.request_id === requestId) && page;
+    }, 2000, 50);
+    expect(logs.body.data.every((l: { path: string }) => l.path.startsWith('/v1/'))).toBe(true);
     expectAccountError(await api('GET', `/v1/accounts/${tenant.projectId}/request-logs`, { key: readOnly }), 403, 'insufficient_scope');
   });
 

@@ -7,14 +7,8 @@ import { createApiKey } from '../../lib/keys/create-api-key';
 import { createQuote } from '../../lib/quotes/create-quote';
 import { ServiceError } from '../../lib/errors/service-error';
 import { api } from '../../lib/testing/api-client';
-import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, quoteRequest, testDb, type Tenant } from '../../lib/testing/factories';
 
-const quote = (t: Tenant, extra: Record<string, unknown> = {}) => ({
-  businessId: t.businessId,
-  bookId: t.bookId,
-  ...demoExample,
-  ...extra,
-});
 
 describe('POST /v1/quotes', () => {
   let tenant: Tenant;
@@ -25,7 +19,7 @@ describe('POST /v1/quotes', () => {
 
   it("quotes in the key's own environment, Test or Live", async () => {
     for (const environment of ['test', 'live'] as const) {
-      const res = await api('POST', '/v1/quotes', { key: tenant.keys[environment], body: quote(tenant) });
+      const res = await api('POST', '/v1/quotes', { key: tenant.keys[environment], body: quoteRequest(tenant) });
       expect(res.status).toBe(201);
       expect(res.body.data.quoteIntent).toMatchObject({
         environmentId: tenant.environments[environment],
@@ -40,21 +34,21 @@ describe('POST /v1/quotes', () => {
 
   it('never lets a Test key see a Live publication, nor a Live key a Test one', async () => {
     const liveOnly = await createTenant({ publishTo: ['live'] });
-    const testKey = await api('POST', '/v1/quotes', { key: liveOnly.keys.test, body: quote(liveOnly) });
+    const testKey = await api('POST', '/v1/quotes', { key: liveOnly.keys.test, body: quoteRequest(liveOnly) });
     expect(testKey.status).toBe(201);
     expect(testKey.body.data.quoteIntent).toMatchObject({ status: 'failed', bookVersionId: null, environmentId: liveOnly.environments.test });
     expect(testKey.body.data.quoteReceipt.failure.code).toBe('no_published_version');
 
     const testOnly = await createTenant({ publishTo: ['test'] });
-    const liveKey = await api('POST', '/v1/quotes', { key: testOnly.keys.live, body: quote(testOnly) });
+    const liveKey = await api('POST', '/v1/quotes', { key: testOnly.keys.live, body: quoteRequest(testOnly) });
     expect(liveKey.body.data.quoteReceipt.failure.code).toBe('no_published_version');
     expect(liveKey.body.data.quoteIntent.environmentId).toBe(testOnly.environments.live);
   });
 
   it('keeps idempotency keys of Test and Live apart', async () => {
     const idempotencyKey = `env-split-${randomUUID()}`;
-    const test = await api('POST', '/v1/quotes', { key: tenant.keys.test, body: quote(tenant, { idempotencyKey }) });
-    const live = await api('POST', '/v1/quotes', { key: tenant.keys.live, body: quote(tenant, { idempotencyKey }) });
+    const test = await api('POST', '/v1/quotes', { key: tenant.keys.test, body: quoteRequest(tenant, { idempotencyKey }) });
+    const live = await api('POST', '/v1/quotes', { key: tenant.keys.live, body: quoteRequest(tenant, { idempotencyKey }) });
     expect(test.status).toBe(201);
     expect(live.status).toBe(201);
     expect(live.headers.get('idempotent-replayed')).toBeNull();
@@ -65,7 +59,7 @@ describe('POST /v1/quotes', () => {
   it('prices against a version published after earlier quotes, and still replays those as they were', async () => {
     const own = await createTenant();
     const idempotencyKey = `before-publish-${randomUUID()}`;
-    const first = await api('POST', '/v1/quotes', { key: own.keys.test, body: quote(own, { idempotencyKey }) });
+    const first = await api('POST', '/v1/quotes', { key: own.keys.test, body: quoteRequest(own, { idempotencyKey }) });
     expect(first.body.data.quoteIntent.bookVersionId).toBe(own.versionId);
 
     const cheaper = structuredClone(demoBookArtifact) as typeof demoBookArtifact;
@@ -73,13 +67,13 @@ describe('POST /v1/quotes', () => {
     const v2 = await createBookVersion(testDb(), { bookId: own.bookId, artifact: cheaper }, new Date());
     await publishBookVersion(testDb(), { bookId: own.bookId, versionId: v2.id, environment: 'test' }, new Date());
 
-    const second = await api('POST', '/v1/quotes', { key: own.keys.test, body: quote(own) });
+    const second = await api('POST', '/v1/quotes', { key: own.keys.test, body: quoteRequest(own) });
     expect(second.body.data.quoteIntent.bookVersionId).toBe(v2.id);
     expect(second.body.data.quoteReceipt.computation.totalMinor).toBeLessThan(first.body.data.quoteReceipt.computation.totalMinor);
-    const live = await api('POST', '/v1/quotes', { key: own.keys.live, body: quote(own) });
+    const live = await api('POST', '/v1/quotes', { key: own.keys.live, body: quoteRequest(own) });
     expect(live.body.data.quoteIntent.bookVersionId).toBe(own.versionId);
 
-    const replay = await api('POST', '/v1/quotes', { key: own.keys.test, body: quote(own, { idempotencyKey }) });
+    const replay = await api('POST', '/v1/quotes', { key: own.keys.test, body: quoteRequest(own, { idempotencyKey }) });
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.data).toEqual(first.body.data);
@@ -121,9 +115,9 @@ describe('POST /v1/quotes', () => {
 
   it('stops quoting for a business as soon as its connection ends', async () => {
     const own = await createTenant();
-    expect((await api('POST', '/v1/quotes', { key: own.keys.test, body: quote(own) })).status).toBe(201);
+    expect((await api('POST', '/v1/quotes', { key: own.keys.test, body: quoteRequest(own) })).status).toBe(201);
     await testDb().connection.updateMany({ where: { businessId: own.businessId }, data: { status: 'inactive' } });
-    const after = await api('POST', '/v1/quotes', { key: own.keys.test, body: quote(own) });
+    const after = await api('POST', '/v1/quotes', { key: own.keys.test, body: quoteRequest(own) });
     expect(after.status).toBe(404);
     expect(after.body.error.code).toBe('quote_scope_not_found');
     expect(await testDb().quoteIntent.count({ where: { projectId: own.projectId } })).toBe(1);
@@ -132,17 +126,17 @@ describe('POST /v1/quotes', () => {
   it('answers 404 quote_scope_not_found outside the key’s project or for disconnected businesses', async () => {
     const inactive = await createTenant({ connectionStatus: 'inactive' });
     const cases = [
-      quote(tenant, { bookId: other.bookId }),
-      quote(tenant, { businessId: other.businessId }),
-      quote(tenant, { businessId: randomUUID() }),
-      quote(tenant, { bookId: randomUUID() }),
+      quoteRequest(tenant, { bookId: other.bookId }),
+      quoteRequest(tenant, { businessId: other.businessId }),
+      quoteRequest(tenant, { businessId: randomUUID() }),
+      quoteRequest(tenant, { bookId: randomUUID() }),
     ];
     for (const body of cases) {
       const res = await api('POST', '/v1/quotes', { key: tenant.keys.test, body });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('quote_scope_not_found');
     }
-    const res = await api('POST', '/v1/quotes', { key: inactive.keys.live, body: quote(inactive) });
+    const res = await api('POST', '/v1/quotes', { key: inactive.keys.live, body: quoteRequest(inactive) });
     expect(res.body.error.code).toBe('quote_scope_not_found');
   });
 
@@ -151,17 +145,17 @@ describe('POST /v1/quotes', () => {
     const key = await createApiKey(testDb(), { projectId: own.projectId, environment: 'test', name: 'busy key' });
     const idempotencyKey = `busy-${randomUUID()}`;
     // Used many times (every service process has seen it), with one idempotency key among them.
-    await api('POST', '/v1/quotes', { key: key.secret, body: quote(own, { idempotencyKey }) });
-    const warm = await Promise.all(Array.from({ length: 8 }, () => api('POST', '/v1/quotes', { key: key.secret, body: quote(own) })));
+    await api('POST', '/v1/quotes', { key: key.secret, body: quoteRequest(own, { idempotencyKey }) });
+    const warm = await Promise.all(Array.from({ length: 8 }, () => api('POST', '/v1/quotes', { key: key.secret, body: quoteRequest(own) })));
     expect(warm.map((r) => r.status)).toEqual(Array(8).fill(201));
     const admin = await createPerson(own, { permissions: ['api_keys:create'] });
     expect((await api('POST', `/v1/api-keys/${key.apiKey.id}/revocation`, { key: admin.token })).status).toBe(200);
     const before = await testDb().quoteIntent.count({ where: { projectId: own.projectId } });
 
     const attempts = [
-      ...Array.from({ length: 4 }, () => quote(own)),
-      quote(own, { idempotencyKey }), // a replay
-      quote(own, { offeringId: 'no_such_offering' }),
+      ...Array.from({ length: 4 }, () => quoteRequest(own)),
+      quoteRequest(own, { idempotencyKey }), // a replay
+      quoteRequest(own, { offeringId: 'no_such_offering' }),
       { businessId: own.businessId }, // an invalid body
     ];
     for (const body of attempts) {
@@ -202,22 +196,22 @@ describe('POST /v1/quotes', () => {
       { authorization: `Bearer ${graceOver.secret}` },
     ];
     for (const h of headers) {
-      const res = await api('POST', '/v1/quotes', { headers: h, body: quote(own) });
+      const res = await api('POST', '/v1/quotes', { headers: h, body: quoteRequest(own) });
       expect(res.status, JSON.stringify(h)).toBe(401);
       expect(res.body.error.code).toBe('invalid_api_key');
       expect(res.text).not.toContain('aaaaaaaa');
     }
-    const stillValid = await api('POST', '/v1/quotes', { key: inGrace.secret, body: quote(own) });
+    const stillValid = await api('POST', '/v1/quotes', { key: inGrace.secret, body: quoteRequest(own) });
     expect(stillValid.status).toBe(201);
   });
 
   it('validates the body with 422 invalid_quote_request, unknown fields included', async () => {
     const cases: [unknown, string][] = [
-      [{ ...quote(tenant), bookId: undefined }, 'bookId'],
-      [{ ...quote(tenant), businessId: 42 }, 'businessId'],
-      [{ ...quote(tenant), offeringId: undefined }, 'offeringId'],
-      [{ ...quote(tenant), environment: 'live' }, 'environment'],
-      [{ ...quote(tenant), factors: 'all' }, 'factors'],
+      [{ ...quoteRequest(tenant), bookId: undefined }, 'bookId'],
+      [{ ...quoteRequest(tenant), businessId: 42 }, 'businessId'],
+      [{ ...quoteRequest(tenant), offeringId: undefined }, 'offeringId'],
+      [{ ...quoteRequest(tenant), environment: 'live' }, 'environment'],
+      [{ ...quoteRequest(tenant), factors: 'all' }, 'factors'],
     ];
     for (const [body, field] of cases) {
       const res = await api('POST', '/v1/quotes', { key: tenant.keys.test, body });

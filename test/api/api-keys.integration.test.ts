@@ -1,14 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoExample } from '../../lib/books/demo-book';
 import { sweepRotatedKeys } from '../../lib/keys/sweep-rotated-keys';
 import { api } from '../../lib/testing/api-client';
-import { createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { quoteRequest, createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 
 describe('API key lifecycle (spec 2.5, 3.2)', () => {
   let tenant: Tenant;
   let admin: Person;
   const quoteWith = (key: string) =>
-    api('POST', '/v1/quotes', { key, body: { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample } });
+    api('POST', '/v1/quotes', { key, body: quoteRequest(tenant) });
   const create = (environment: 'test' | 'live', name = 'Lifecycle key') =>
     api('POST', '/v1/api-keys', { key: admin.token, body: { name, projectId: tenant.projectId, environment } });
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { api } from '../../lib/testing/api-client';
-import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
+import { quoteRequest, createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
 
 describe('book authoring and publication (workspace session)', () => {
   let tenant: Tenant;
@@ -77,7 +77,7 @@ describe('book authoring and publication (workspace session)', () => {
     expect(publicAfter.body.data.quoteReceipt.computation.totalMinor).toBe(10350);
     const testQuote = await api('POST', '/v1/quotes', {
       key: tenant.keys.test,
-      body: { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample },
+      body: quoteRequest(tenant),
     });
     expect(testQuote.body.data.quoteReceipt.computation.totalMinor).toBe(15525);
   });

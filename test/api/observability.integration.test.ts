@@ -1,16 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoExample } from '../../lib/books/demo-book';
 import { api } from '../../lib/testing/api-client';
-import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
+import { quoteRequest, createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
+import { eventually } from '../../lib/testing/eventually';
 
 /** Request logs are written in batches: wait until the search finds `requestId`. */
-async function searchUntilFound(person: Person, requestId: string) {
-  for (let i = 0; i < 50; i++) {
+function searchUntilFound(person: Person, requestId: string) {
+  return eventually(async () => {
     const res = await api('GET', `/v1/request-logs?requestId=${requestId}`, { key: person.token });
-    if (res.body.data.logs.length > 0) return res;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`request ${requestId} never appeared in the log`);
+    return res.body.data.logs.length > 0 && res;
+  }, 2500, 50);
 }
 
 describe('request-log search and quote traces', () => {
@@ -24,7 +22,7 @@ describe('request-log search and quote traces', () => {
   it('finds a request by id, with the quote it created, and traces that quote', async () => {
     const made = await api('POST', '/v1/quotes', {
       key: tenant.keys.live,
-      body: { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample },
+      body: quoteRequest(tenant),
     });
     const requestId = made.headers.get('x-request-id')!;
     const found = await searchUntilFound(reader, requestId);
@@ -87,7 +85,7 @@ describe('request-log search and quote traces', () => {
   it('shows nothing to people without logs:read, and no trace outside the workspace', async () => {
     const made = await api('POST', '/v1/quotes', {
       key: tenant.keys.test,
-      body: { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample },
+      body: quoteRequest(tenant),
     });
     await searchUntilFound(reader, made.headers.get('x-request-id')!);
     const noLogs = await createPerson(tenant, { permissions: ['books:edit'] });

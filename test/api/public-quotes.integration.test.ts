@@ -4,7 +4,7 @@ import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { createBookVersion } from '../../lib/books/create-book-version';
 import { publishBookVersion } from '../../lib/books/publish-book-version';
 import { api } from '../../lib/testing/api-client';
-import { createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+import { quoteRequest, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -175,7 +175,7 @@ describe('POST /v1/public_quotes', () => {
   it('does not show API-key quotes on the anonymous route, and 404s unknown ids', async () => {
     const made = await api('POST', '/v1/quotes', {
       key: tenant.keys.live,
-      body: { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample },
+      body: quoteRequest(tenant),
     });
     expect(made.status).toBe(201);
     for (const id of [made.body.data.quoteIntent.id, randomUUID(), 'not-a-uuid']) {

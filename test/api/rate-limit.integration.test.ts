@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { findFreePort } from '../../lib/db/embedded';
 import { api } from '../../lib/testing/api-client';
-import { createTenant, type Tenant } from '../../lib/testing/factories';
+import { quoteRequest, createTenant, type Tenant } from '../../lib/testing/factories';
 import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
 
 /** Posts straight to one server instance (the shared client always uses the first one). */
@@ -63,7 +63,7 @@ describe('public quote limit: 120 creates per minute per Business (spec 8)', () 
     // and it is the public route's: API-key quotes for the same business go on
     const keyed = await api('POST', '/v1/quotes', {
       key: tenant.keys.live,
-      body: { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample },
+      body: quoteRequest(tenant),
     });
     expect(keyed.status).toBe(201);
   });

@@ -4,16 +4,12 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { api } from '../../lib/testing/api-client';
 import { createApiKey } from '../../lib/keys/create-api-key';
-import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+import { quoteRequest, createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+import { eventually } from '../../lib/testing/eventually';
 
 /** The request log is written in batches off the request path: wait for the row. */
-async function logRow(requestId: string) {
-  for (let i = 0; i < 50; i++) {
-    const row = await testDb().requestLog.findUnique({ where: { requestId } });
-    if (row) return row;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no request log row for ${requestId}`);
+function logRow(requestId: string) {
+  return eventually(() => testDb().requestLog.findUnique({ where: { requestId } }), 2500, 50);
 }
 
 describe('request log', () => {
@@ -25,7 +21,7 @@ describe('request log', () => {
   it('records an API-key request with its tenancy, status and latency', async () => {
     const res = await api('POST', '/v1/quotes', {
       key: tenant.keys.test,
-      body: { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample },
+      body: quoteRequest(tenant),
     });
     const row = await logRow(res.headers.get('x-request-id')!);
     expect(row).toMatchObject({
@@ -71,7 +67,7 @@ describe('request log', () => {
   it('files a request with a revoked key under that key, so its workspace can see what still uses it', async () => {
     const { apiKey, secret } = await createApiKey(testDb(), { projectId: tenant.projectId, environment: 'live', name: 'retired key' }, new Date());
     await testDb().apiKey.update({ where: { id: apiKey.id }, data: { status: 'revoked', revokedAt: new Date() } });
-    const refused = await api('POST', '/v1/quotes', { key: secret, body: { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample } });
+    const refused = await api('POST', '/v1/quotes', { key: secret, body: quoteRequest(tenant) });
     expect(refused.status).toBe(401);
     expect(await logRow(refused.headers.get('x-request-id')!)).toMatchObject({
       status: 401,
@@ -113,13 +109,13 @@ describe('request log', () => {
     socket.write(`POST /v1/public_quotes HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"businessId":`);
     await new Promise((r) => setTimeout(r, 300));
     socket.destroy();
-    let row = null;
-    for (let i = 0; i < 50 && !row; i++) {
-      row = await testDb().requestLog.findFirst({ where: { path: '/v1/public_quotes', errorCode: 'invalid_request', createdAt: { gte: since } } });
-      if (!row) await new Promise((r) => setTimeout(r, 50));
-    }
+    const row = await eventually(
+      () => testDb().requestLog.findFirst({ where: { path: '/v1/public_quotes', errorCode: 'invalid_request', createdAt: { gte: since } } }),
+      2500,
+      50,
+    );
     expect(row).toMatchObject({ status: 400, method: 'POST', principal: 'anonymous' });
     const serverLog = readFileSync(inject('serverLogFile'), 'utf8');
-    expect(serverLog).not.toContain(row!.requestId);
+    expect(serverLog).not.toContain(row.requestId);
   });
 });

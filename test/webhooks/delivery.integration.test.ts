@@ -1,11 +1,11 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
+import type { EventType } from '../../lib/events/catalogue';
 import { recordEvent } from '../../lib/events/record-event';
 import { startInProcessRunner } from '../../lib/jobs/in-process-runner';
 import { runWebhookJobs } from '../../lib/jobs/run-jobs';
 import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
-import { startReceiver, type Behaviour, type Received, type Receiver } from '../../lib/testing/https-receiver';
+import { signedBy, startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import {
   CLAIM_PER_ENDPOINT,
@@ -19,6 +19,7 @@ import {
 import { dispatchOutboxEvents } from '../../lib/webhooks/dispatch-outbox';
 import { replayDelivery, sendTestEvent } from '../../lib/webhooks/manage-deliveries';
 import { createEndpoint, rotateEndpointSecret, updateEndpoint } from '../../lib/webhooks/manage-endpoints';
+import { eventually } from '../../lib/testing/eventually';
 
 /**
  * The delivery worker against real HTTPS receivers, on a database of its own, driven by a
@@ -60,7 +61,7 @@ async function endpointFor(r: Receiver, options: { environment?: 'test' | 'live'
   );
 }
 
-async function emit(type: string, environment: 'test' | 'live', data: Record<string, unknown> = {}, now = T0) {
+async function emit(type: EventType, environment: 'test' | 'live', data: Record<string, unknown> = {}, now = T0) {
   return recordEvent(
     db,
     { type, workspaceId: tenant.workspaceId, projectId: tenant.projectId, environmentId: tenant.environments[environment], businessId: tenant.businessId, data },
@@ -68,16 +69,6 @@ async function emit(type: string, environment: 'test' | 'live', data: Record<str
   );
 }
 
-/** An independent verifier: HMAC-SHA256 over `<t>.<raw body>` with the secret as shown. */
-function signedBy(received: Received, secret: string): boolean {
-  const header = String(received.headers['service-signature']);
-  const t = /t=(\d+)/.exec(header)![1];
-  const expected = createHmac('sha256', secret).update(`${t}.${received.rawBody}`).digest();
-  return [...header.matchAll(/v1=([0-9a-f]+)/g)].some(([, hex]) => {
-    const given = Buffer.from(hex, 'hex');
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
-}
 
 describe('webhook delivery', () => {
   it('delivers a signed envelope with the event id header, and records the attempt', async () => {
@@ -286,13 +277,6 @@ describe('a window of sends to one endpoint', () => {
     return deliveries;
   }
 
-  async function eventually(check: () => boolean | Promise<boolean>, timeoutMs: number) {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error('timed out waiting');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
 
   it(`keeps at most ${SEND_WINDOW} sends in flight, each signed, none twice`, async () => {
     const r = await receiver(() => ({ status: 200, afterMs: 50 }));

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { demoExample } from '../../lib/books/demo-book';
 import { api } from '../../lib/testing/api-client';
-import { createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { quoteRequest, createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 
 describe('webhook endpoint and delivery routes (workspace session)', () => {
   let tenant: Tenant;
@@ -49,7 +48,7 @@ describe('webhook endpoint and delivery routes (workspace session)', () => {
     await api('PATCH', `/v1/webhook-endpoints/${disabled.id}`, { key: owner.token, body: { status: 'disabled' } });
 
     // This server runs no job runner: whatever exists now was written with the quote.
-    const res = await api('POST', '/v1/quotes', { key: own.keys.test, body: { businessId: own.businessId, bookId: own.bookId, ...demoExample } });
+    const res = await api('POST', '/v1/quotes', { key: own.keys.test, body: quoteRequest(own) });
     expect(res.status).toBe(201);
     const event = await testDb().outboxEvent.findFirstOrThrow({ where: { subjectId: res.body.data.quoteIntent.id } });
     expect(event.dispatchedAt).toEqual(event.createdAt);
