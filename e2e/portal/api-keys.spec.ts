@@ -26,6 +26,10 @@ test('creates a Live key, rotates it without grace and revokes it; the API agree
 
   await signIn(page, admin.email, `/portal/api-keys?project=${tenant.projectId}`);
   await expect(page.getByRole('row', { name: /^live key sk_live_/ })).toBeVisible();
+  // Cancelling gives the keyboard back to the keys heading, not to nowhere.
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.locator('#keys-heading')).toBeFocused();
   await page.getByRole('button', { name: 'Create key' }).click();
   await expect(page.getByLabel('Name')).toBeFocused();
   await expect(page.getByRole('group', { name: 'Scopes' }).getByRole('checkbox', { checked: true })).toHaveCount(6);
@@ -68,6 +72,8 @@ test('without api_keys:create the keys are listed read-only', async ({ page }) =
 
   await signIn(page, reader.email, '/portal/api-keys');
   await expect(page.getByRole('row', { name: /^test key sk_test_/ })).toBeVisible();
+  // the tenant's keys carry every scope; the Scopes column says so
+  await expect(page.getByRole('row', { name: /^test key sk_test_/ }).getByRole('cell').nth(3)).toHaveText('All');
   await expect(page.getByText('needs the workspace permission “api_keys:create”')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Create key' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^(Rotate|Revoke)/ })).toHaveCount(0);

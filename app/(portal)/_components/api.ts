@@ -13,6 +13,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The API said the thing asked for does not exist (or is not visible to this person). */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'not_found';
+}
+
 /** Calls a /v1 route with the portal's session cookie; returns `data` or throws ApiError. */
 export async function apiFetch<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
   let response: Response;

@@ -55,7 +55,10 @@ function ProjectKeys({ workspace, project }: ProjectInWorkspace) {
       {creating && (
         <CreateKeyForm
           projectId={project.id}
-          onCancel={() => setCreating(false)}
+          onCancel={() => {
+            setCreating(false);
+            keysHeadingRef.current?.focus();
+          }}
           onCreated={(created) => {
             setCreating(false);
             setRevealed(created);

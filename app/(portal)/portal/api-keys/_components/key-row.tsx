@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { SCOPES } from '@/lib/auth/scopes';
 import { apiFetch } from '../../../_components/api';
 import { ConfirmButton } from '../../../_components/confirm-button';
 import { RotationForm } from '../../../_components/rotation-form';
@@ -16,7 +17,7 @@ const STATUS_BADGE: Record<ApiKey['status'], { label: string; className: string 
 };
 
 
-export const KEY_TABLE_COLUMNS = ['Name', 'Key', 'Status', 'Created', 'Last used', 'Revokes at'];
+export const KEY_TABLE_COLUMNS = ['Name', 'Key', 'Status', 'Scopes', 'Created', 'Last used', 'Revokes at'];
 
 export function KeyRow({
   apiKey,
@@ -53,6 +54,9 @@ export function KeyRow({
         </td>
         <td>
           <span className={status.className}>{status.label}</span>
+        </td>
+        <td>
+          <KeyScopes scopes={apiKey.scopes} />
         </td>
         <td>
           <When iso={apiKey.createdAt} />
@@ -141,5 +145,21 @@ function RotateForm({ apiKey, onCancel, onRotated }: { apiKey: ApiKey; onCancel:
       onRotated={(rotated) => onRotated({ kind: 'rotated', apiKey: rotated.successor, predecessor: rotated.apiKey, secret: rotated.secret })}
       onCancel={onCancel}
     />
+  );
+}
+
+/** What the key may do on the account surface: "All" for every scope, else each one. */
+function KeyScopes({ scopes }: { scopes: string[] }) {
+  if (SCOPES.every((scope) => scopes.includes(scope))) return <span>All</span>;
+  if (scopes.length === 0) return <span className="muted">None</span>;
+  return (
+    <span>
+      {scopes.map((scope, i) => (
+        <span key={scope}>
+          {i > 0 && ', '}
+          <code>{scope}</code>
+        </span>
+      ))}
+    </span>
   );
 }

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useParams } from 'next/navigation';
-import { ApiError } from '../../../_components/api';
+import { isNotFound } from '../../../_components/api';
 import { ErrorMessage, Loading } from '../../../_components/ui';
 import { QuoteTraceView } from '../_components/quote-trace-view';
 import { TraceLookupForm } from '../_components/trace-lookup-form';
@@ -22,7 +22,7 @@ export default function QuoteTracePage() {
       ) : trace.isError ? (
         <>
           <h1>Quote trace</h1>
-          {trace.error instanceof ApiError && trace.error.code === 'not_found' ? <TraceNotFound id={id} /> : <ErrorMessage error={trace.error} />}
+          {isNotFound(trace.error) ? <TraceNotFound id={id} /> : <ErrorMessage error={trace.error} />}
         </>
       ) : (
         <QuoteTraceView trace={trace.data} />

@@ -2,10 +2,8 @@
 
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { EVENT_TYPES } from '@/lib/events/catalogue';
-import type { DeliveryStatus } from './types';
+import { DELIVERY_STATUS, DELIVERY_STATUSES } from './delivery-status';
 
-const STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'exhausted'];
-const STATUS_LABEL: Record<DeliveryStatus, string> = { pending: 'Pending', succeeded: 'Succeeded', exhausted: 'Exhausted' };
 
 /**
  * The status and event-type filters, kept in the URL (`?status=&eventType=`) so a link can
@@ -18,7 +16,7 @@ export function useDeliveryFilters() {
   const status = searchParams.get('status');
   const eventType = searchParams.get('eventType');
   return {
-    status: STATUSES.find((s) => s === status) ?? null,
+    status: DELIVERY_STATUSES.find((s) => s === status) ?? null,
     eventType: EVENT_TYPES.find((t) => t === eventType) ?? null,
     set(param: 'status' | 'eventType', value: string) {
       const next = new URLSearchParams(searchParams.toString());
@@ -36,9 +34,9 @@ export function DeliveryFilters({ filters }: { filters: ReturnType<typeof useDel
         <label htmlFor="delivery-status">Status</label>
         <select id="delivery-status" value={filters.status ?? ''} onChange={(e) => filters.set('status', e.target.value)}>
           <option value="">Any status</option>
-          {STATUSES.map((s) => (
+          {DELIVERY_STATUSES.map((s) => (
             <option key={s} value={s}>
-              {STATUS_LABEL[s]}
+              {DELIVERY_STATUS[s].label}
             </option>
           ))}
         </select>

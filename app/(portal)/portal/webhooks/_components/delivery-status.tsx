@@ -2,14 +2,16 @@
 
 import type { DeliveryStatus } from './types';
 
-const STATUS: Record<DeliveryStatus, { label: string; tone: string; meaning: string }> = {
+export const DELIVERY_STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'exhausted'];
+
+export const DELIVERY_STATUS: Record<DeliveryStatus, { label: string; tone: string; meaning: string }> = {
   pending: { label: 'Pending', tone: 'warn', meaning: 'Waiting for its first attempt or a retry' },
   succeeded: { label: 'Succeeded', tone: 'ok', meaning: 'Your endpoint answered 2xx' },
   exhausted: { label: 'Exhausted', tone: 'danger', meaning: 'Failed five times; no more automatic attempts. Replay it to try again.' },
 };
 
 export function DeliveryStatusBadge({ status }: { status: DeliveryStatus }) {
-  const { label, tone, meaning } = STATUS[status];
+  const { label, tone, meaning } = DELIVERY_STATUS[status];
   return (
     <span className={`badge ${tone}`} title={meaning}>
       {label}

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useParams } from 'next/navigation';
-import { ApiError } from '../../../../_components/api';
+import { isNotFound } from '../../../../_components/api';
 import { ErrorMessage, formatTime, Loading } from '../../../../_components/ui';
 import { AttemptHistory } from '../../_components/attempt-history';
 import { DeliveryStatusBadge } from '../../_components/delivery-status';
@@ -25,7 +25,7 @@ export default function WebhookDeliveryPage() {
       ) : delivery.isError && !delivery.data ? (
         <>
           <h1>Webhook delivery</h1>
-          {delivery.error instanceof ApiError && delivery.error.code === 'not_found' ? (
+          {isNotFound(delivery.error) ? (
             <p className="warning" role="alert">
               No delivery <span className="mono">{deliveryId}</span> of a workspace where you manage webhooks.
             </p>
@@ -98,7 +98,7 @@ function DeliveryView({ delivery }: { delivery: Delivery }) {
 function EndpointName({ endpointId }: { endpointId: string }) {
   const endpoint = useEndpoint(endpointId);
   if (!endpoint.data) {
-    const deleted = endpoint.error instanceof ApiError && endpoint.error.code === 'not_found';
+    const deleted = isNotFound(endpoint.error);
     return <span className="mono">{deleted ? `${endpointId} (deleted)` : endpointId}</span>;
   }
   return (
