@@ -39,6 +39,11 @@ export function generateBook(ruleCount: number, seed = 42): BookArtifactInput {
   const allOfferings = Array.from({ length: OFFERINGS }, (_, i) => offeringId(i));
   const when = (min = 1) =>
     pick(allFactors, int(min, 3)).map((f) => ({ factorId: factorId(f), optionIds: pick(allOptions, int(1, 3)) }));
+  // Called where the value is written, so the random numbers are drawn in the same order.
+  const adjustment = () =>
+    random() < 0.7
+      ? { type: 'fixed' as const, amountMinor: int(-300, 500) }
+      : { type: 'percent' as const, basisPoints: int(-250, 250) };
 
   const rules: Rule[] = [];
   for (let i = 0; i < ruleCount; i++) {
@@ -54,7 +59,7 @@ export function generateBook(ruleCount: number, seed = 42): BookArtifactInput {
         phase: 'scopedModifier',
         offeringIds: pick(allOfferings, int(1, 2)),
         ...(random() < 0.5 ? { when: when() } : {}),
-        adjustment: random() < 0.7 ? { type: 'fixed', amountMinor: int(-300, 500) } : { type: 'percent', basisPoints: int(-250, 250) },
+        adjustment: adjustment(),
       });
     } else if (r < 0.78) {
       rules.push({
@@ -62,7 +67,7 @@ export function generateBook(ruleCount: number, seed = 42): BookArtifactInput {
         label,
         phase: 'conditionalModifier',
         when: when(),
-        adjustment: random() < 0.7 ? { type: 'fixed', amountMinor: int(-300, 500) } : { type: 'percent', basisPoints: int(-250, 250) },
+        adjustment: adjustment(),
       });
     } else if (r < 0.88) {
       rules.push({

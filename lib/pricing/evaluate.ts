@@ -142,7 +142,6 @@ export type CompiledBook = {
   artifact: BookArtifact;
   offerings: ReadonlyMap<string, Offering>;
   factors: ReadonlyMap<string, CompiledFactor>;
-  factorCount: number;
   plan: Plan;
 };
 
@@ -175,7 +174,6 @@ export function compileBook(artifact: BookArtifact): CompiledBook {
     artifact,
     offerings: new Map(artifact.offerings.map((o) => [o.id, o])),
     factors,
-    factorCount: artifact.factors.length,
     plan: compilePlan(artifact, factors),
   };
   compiledCache.set(artifact, compiled);
