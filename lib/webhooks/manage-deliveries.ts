@@ -4,6 +4,7 @@ import type { SessionPrincipal } from '../auth/principal';
 import type { Db, DbOrTx } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import { ServiceError } from '../errors/service-error';
+import { requireEndpoint, webhookWorkspaces } from './manage-endpoints';
 import type { DeliveryView } from './schemas';
 
 const deliverySelect = {
@@ -33,23 +34,10 @@ function toDeliveryView(row: DeliveryRow): DeliveryView {
   };
 }
 
-async function webhookWorkspaces(db: DbOrTx, principal: SessionPrincipal): Promise<string[]> {
-  const memberships = await db.workspaceMember.findMany({
-    where: { userId: principal.userId, status: 'active', permissions: { has: 'webhooks:manage' } },
-    select: { workspaceId: true },
-  });
-  return memberships.map((m) => m.workspaceId);
-}
 
 /** POST /v1/webhook-endpoints/{id}/test-events: a `webhook.test` event delivered to that endpoint only. */
 export async function sendTestEvent(db: Db, principal: SessionPrincipal, endpointId: string, now: Date) {
-  const endpoint = await db.webhookEndpoint.findFirst({
-    where: { id: endpointId, deletedAt: null },
-    select: { id: true, workspaceId: true, projectId: true, environmentId: true, environment: { select: { kind: true } } },
-  });
-  const notFound = `Webhook endpoint ${endpointId} does not exist.`;
-  if (!endpoint) throw new ServiceError('not_found', notFound);
-  await requireWorkspaceMember(db, principal, endpoint.workspaceId, 'webhooks:manage', notFound);
+  const endpoint = await requireEndpoint(db, principal, endpointId);
   return db.$transaction(async (tx) => {
     // Written already dispatched: the fan-out must not send it to the environment's other endpoints.
     const event = await tx.outboxEvent.create({

@@ -11,6 +11,7 @@ const endpointSelect = {
   id: true,
   workspaceId: true,
   projectId: true,
+  environmentId: true,
   url: true,
   description: true,
   eventTypes: true,
@@ -47,8 +48,17 @@ function secretColumns(secret: string) {
   return { secretCiphertext: sealSecret(secret), secretPrefix: secret.slice(0, 10), secretLast4: secret.slice(-4) };
 }
 
+/** The workspaces in which the person may manage webhooks. */
+export async function webhookWorkspaces(db: DbOrTx, principal: SessionPrincipal): Promise<string[]> {
+  const memberships = await db.workspaceMember.findMany({
+    where: { userId: principal.userId, status: 'active', permissions: { has: 'webhooks:manage' } },
+    select: { workspaceId: true },
+  });
+  return memberships.map((m) => m.workspaceId);
+}
+
 /** The endpoint, if it exists and the person may manage webhooks in its workspace. */
-async function requireEndpoint(db: DbOrTx, principal: SessionPrincipal, endpointId: string) {
+export async function requireEndpoint(db: DbOrTx, principal: SessionPrincipal, endpointId: string) {
   const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, deletedAt: null }, select: endpointSelect });
   const notFound = `Webhook endpoint ${endpointId} does not exist.`;
   if (!endpoint) throw new ServiceError('not_found', notFound);
@@ -99,14 +109,7 @@ export async function listEndpoints(
       deletedAt: null,
       projectId: filter.projectId,
       environment: filter.environment ? { kind: filter.environment } : undefined,
-      workspaceId: {
-        in: (
-          await db.workspaceMember.findMany({
-            where: { userId: principal.userId, status: 'active', permissions: { has: 'webhooks:manage' } },
-            select: { workspaceId: true },
-          })
-        ).map((m) => m.workspaceId),
-      },
+      workspaceId: { in: await webhookWorkspaces(db, principal) },
     },
     orderBy: { createdAt: 'asc' },
     select: endpointSelect,
