@@ -2,16 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Db, DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
-import { Prisma } from '../db/generated/client';
-import { fanOutSql, recordEvent } from '../events/record-event';
+import { recordEvent } from '../events/record-event';
 import { canonicalHash } from '../hash/canonical-hash';
 import type { ProducedQuote, SimulationRequest } from './account-schemas';
 import { findAccountBook } from './account-book';
 import { disposeQuote } from './dispose-quote';
 import { simulateServices } from './simulate-services';
-
-/** The account quote's event is fanned out in the statement that writes it, as every event is. */
-const FAN_OUT_NEW_EVENT = Prisma.raw(fanOutSql('new_event', 'e.created_at'));
 
 /** One account per project, the same id in Test and Live; another id answers 404. */
 export function requireAccount(principal: ApiKeyPrincipal, accountId: string): void {
@@ -115,28 +111,33 @@ export async function createAccountQuote(
     unpriced_reason: unpriced,
     created: now.toISOString(),
   };
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    WITH new_quote AS (
+  // The quote and its event commit together; a concurrent request with the same key loses the
+  // insert (ON CONFLICT) and answers as a replay.
+  const created = await db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
       INSERT INTO account_quotes (id, project_id, environment_id, book_version_id, idempotency_key, request_fingerprint,
         state, disposition, low_cents, high_cents, response, api_key_id, created_at)
       VALUES (${quote.quote_id}::uuid, ${principal.projectId}::uuid, ${principal.environmentId}::uuid, ${quote.book.version_id}::uuid,
         ${input.idempotencyKey}, ${fingerprint}, ${state}, ${disposition}, ${quote.total.low_cents}::bigint, ${quote.total.high_cents}::bigint,
         ${JSON.stringify(quote)}::jsonb, ${principal.keyId}::uuid, ${now}::timestamptz)
       ON CONFLICT (environment_id, idempotency_key) DO NOTHING
-      RETURNING id
-    ), new_event AS (
-      INSERT INTO outbox_events (id, type, version, workspace_id, project_id, environment_id, subject_id, data, created_at,
-        dispatched_at)
-      SELECT ${randomUUID()}::uuid, 'account_quote.created', 1, ${principal.workspaceId}::uuid, ${principal.projectId}::uuid,
-        ${principal.environmentId}::uuid, ${quote.quote_id}::uuid, ${JSON.stringify({ quote })}::json, ${now}::timestamptz,
-        ${now}::timestamptz
-      FROM new_quote
-      RETURNING id, type, environment_id, created_at
-    ), new_deliveries AS (
-      ${FAN_OUT_NEW_EVENT}
-    )
-    SELECT id::text FROM new_quote`;
-  if (rows.length === 1) return { quote, replayed: false };
+      RETURNING id`;
+    if (rows.length === 0) return false;
+    await recordEvent(
+      tx,
+      {
+        type: 'account_quote.created',
+        workspaceId: principal.workspaceId,
+        projectId: principal.projectId,
+        environmentId: principal.environmentId,
+        subjectId: quote.quote_id,
+        data: { quote },
+      },
+      now,
+    );
+    return true;
+  });
+  if (created) return { quote, replayed: false };
   const winner = await findByKey(db, principal, input.idempotencyKey);
   if (!winner) throw new Error('idempotency conflict without a stored quote');
   return replay(winner, fingerprint);
