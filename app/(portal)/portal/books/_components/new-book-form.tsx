@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useId, useState, type FormEvent } from 'react';
-import { ApiError } from '../../../_components/api';
+import { describedBy, FieldError, useFieldErrors } from '../../../_components/field-error';
 import { ErrorMessage } from '../../../_components/ui';
 import { useCreateBook } from './book-queries';
 
@@ -21,15 +21,16 @@ export function NewBookForm({ projects }: { projects: { id: string; name: string
   const id = useId();
   const [projectId, setProjectId] = useState(projects[0].id);
   const [name, setName] = useState('');
-  const [key, setKey] = useState('');
-  const [keyEdited, setKeyEdited] = useState(false);
+  // null until the person types a key of their own: until then it follows the name
+  const [key, setKey] = useState<string | null>(null);
   const [makePrimary, setMakePrimary] = useState(false);
-  const effectiveKey = keyEdited ? key : keyFromName(name);
-  const fieldErrors = createBook.error instanceof ApiError ? createBook.error.fields : {};
-  const shownBesideAField = Boolean(fieldErrors.name?.length || fieldErrors.key?.length);
+  const effectiveKey = key ?? keyFromName(name);
+  const fieldErrors = useFieldErrors(createBook.error);
+  const shownBesideAField = Boolean(fieldErrors.of('name')?.length || fieldErrors.of('key')?.length);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    fieldErrors.clearEdited();
     createBook.mutate(
       { projectId, name: name.trim(), key: effectiveKey, makePrimary },
       { onSuccess: (book) => router.push(`/portal/books/${book.id}`) },
@@ -52,8 +53,19 @@ export function NewBookForm({ projects }: { projects: { id: string; name: string
       )}
       <div className="field">
         <label htmlFor={`${id}-name`}>Name</label>
-        <input id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} style={{ width: '24rem', maxWidth: '100%' }} />
-        <FieldError messages={fieldErrors.name} />
+        <input
+          id={`${id}-name`}
+          value={name}
+          onChange={(e) => {
+            setName(e.target.value);
+            fieldErrors.markEdited('name');
+          }}
+          required
+          maxLength={200}
+          style={{ width: '24rem', maxWidth: '100%' }}
+          {...describedBy(`${id}-name-error`, fieldErrors.of('name'))}
+        />
+        <FieldError id={`${id}-name-error`} messages={fieldErrors.of('name')} />
       </div>
       <div className="field">
         <label htmlFor={`${id}-key`}>Key</label>
@@ -62,18 +74,19 @@ export function NewBookForm({ projects }: { projects: { id: string; name: string
           className="mono"
           value={effectiveKey}
           onChange={(e) => {
-            setKeyEdited(true);
             setKey(e.target.value);
+            fieldErrors.markEdited('key');
           }}
           required
           pattern="[a-z0-9][a-z0-9\-]{0,79}"
           title="Lowercase letters, digits and hyphens, starting with a letter or digit"
-          aria-describedby={`${id}-key-hint`}
+          aria-describedby={fieldErrors.of('key')?.length ? `${id}-key-hint ${id}-key-error` : `${id}-key-hint`}
+          aria-invalid={fieldErrors.of('key')?.length ? true : undefined}
         />
         <div id={`${id}-key-hint`} className="muted" style={{ fontSize: '0.85rem' }}>
           Lowercase letters, digits and hyphens. Integrations use it to name the book; it cannot be changed later.
         </div>
-        <FieldError messages={fieldErrors.key} />
+        <FieldError id={`${id}-key-error`} messages={fieldErrors.of('key')} />
       </div>
       <div className="field">
         <label style={{ fontWeight: 400 }}>
@@ -86,14 +99,5 @@ export function NewBookForm({ projects }: { projects: { id: string; name: string
         {createBook.isPending ? 'Creating…' : 'Create book'}
       </button>
     </form>
-  );
-}
-
-function FieldError({ messages }: { messages?: string[] }) {
-  if (!messages?.length) return null;
-  return (
-    <div className="error" role="alert" style={{ marginTop: '0.3rem' }}>
-      {messages.join(' ')}
-    </div>
   );
 }
