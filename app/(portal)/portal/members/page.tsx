@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { ApiError, apiFetch } from '../../_components/api';
 import { BusinessScope } from '../../_components/business-scope';
 import { ConfirmButton } from '../../_components/confirm-button';
-import { FieldError } from '../../_components/field-error';
+import { describedBy, FieldError, useFieldErrors } from '../../_components/field-error';
 import type { Business } from '../../_components/queries';
 import { Empty, ErrorMessage, Loading } from '../../_components/ui';
 
@@ -97,7 +97,7 @@ function InviteForm({ businessId }: { businessId: string }) {
       void queryClient.invalidateQueries({ queryKey: ['businesses', businessId, 'members'] });
     },
   });
-  const fields = invite.error instanceof ApiError ? invite.error.fields : {};
+  const fieldErrors = useFieldErrors(invite.error);
   return (
     <form
       className="card"
@@ -105,6 +105,7 @@ function InviteForm({ businessId }: { businessId: string }) {
       aria-labelledby="invite-heading"
       onSubmit={(event) => {
         event.preventDefault();
+        fieldErrors.clearEdited();
         invite.mutate();
       }}
     >
@@ -119,11 +120,13 @@ function InviteForm({ businessId }: { businessId: string }) {
             type="email"
             required
             value={email}
-            aria-invalid={fields.email ? true : undefined}
-            aria-describedby={fields.email ? 'invite-email-error' : undefined}
-            onChange={(event) => setEmail(event.target.value)}
+            {...describedBy('invite-email-error', fieldErrors.of('email'))}
+            onChange={(event) => {
+              setEmail(event.target.value);
+              fieldErrors.markEdited('email');
+            }}
           />
-          <FieldError id="invite-email-error" messages={fields.email} />
+          <FieldError id="invite-email-error" messages={fieldErrors.of('email')} />
         </div>
         <div className="field">
           <label htmlFor="invite-role">Role</label>
@@ -146,7 +149,7 @@ function InviteForm({ businessId }: { businessId: string }) {
           Invited {invite.data.member.email}. They join as soon as they sign in with that email.
         </p>
       )}
-      {invite.isError && !fields.email && <ErrorMessage error={invite.error} />}
+      {invite.isError && !(invite.error instanceof ApiError && invite.error.fields.email) && <ErrorMessage error={invite.error} />}
     </form>
   );
 }
