@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
 import { startReceiver, type Behaviour, type Received, type Receiver } from '../../lib/testing/https-receiver';
+import { createEndpoint } from '../../lib/webhooks/manage-endpoints';
 import { appUrl, screenshot, sessionToken, signIn, takeOneTimeSecret } from '../support/portal';
 
 const windowCleaning = {
@@ -233,4 +234,31 @@ test('without webhooks:manage the page says who can help', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Add endpoint' })).toHaveCount(0);
   await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Webhooks' }).click();
   await expect(page.getByRole('link', { name: 'Webhooks' })).toHaveAttribute('aria-current', 'page');
+});
+
+test('an endpoint is edited in place: URL, events and description change, its secret and environment stay', async ({ page }) => {
+  const tenant = await createTenant();
+  const manager = await createPerson(tenant, { permissions: ['webhooks:manage'] });
+  const created = await createEndpoint(testDb(), manager.principal, { projectId: tenant.projectId, environment: 'test', url: 'https://hooks.example.com/old' }, new Date());
+  await signIn(page, manager.email, `/portal/webhooks?project=${tenant.projectId}`);
+
+  const card = page.getByRole('article', { name: 'Endpoint https://hooks.example.com/old' });
+  await card.getByRole('button', { name: 'Edit…' }).click();
+  const form = card.getByRole('form', { name: 'Edit endpoint' });
+  await expect(form.getByLabel('URL', { exact: true })).toBeFocused();
+  await expect(form.getByLabel('URL', { exact: true })).toHaveValue('https://hooks.example.com/old');
+  await expect(form.getByText('Environment: Test')).toBeVisible();
+  await form.getByLabel('URL', { exact: true }).fill('https://hooks.example.com/new');
+  await form.getByRole('checkbox', { name: /quote_intent\.succeeded/ }).check();
+  await form.getByLabel('Description (optional)').fill('CRM sync');
+  await screenshot(page, 'webhooks-edit');
+  await form.getByRole('button', { name: 'Save changes' }).click();
+
+  const edited = page.getByRole('article', { name: 'Endpoint https://hooks.example.com/new' });
+  await expect(edited).toContainText('CRM sync');
+  await expect(edited.getByRole('listitem')).toHaveText(['quote_intent.succeeded']);
+  await expect(edited.getByRole('button', { name: 'Edit…' })).toBeFocused();
+  const stored = await testDb().webhookEndpoint.findUniqueOrThrow({ where: { id: created.endpoint.id } });
+  expect(stored).toMatchObject({ url: 'https://hooks.example.com/new', eventTypes: ['quote_intent.succeeded'], description: 'CRM sync' });
+  expect(stored.secretLast4).toBe(created.secret.slice(-4));
 });

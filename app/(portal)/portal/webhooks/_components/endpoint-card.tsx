@@ -2,10 +2,11 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { apiFetch } from '../../../_components/api';
 import { ConfirmButton } from '../../../_components/confirm-button';
 import { EnvironmentBadge, ErrorMessage, formatTime } from '../../../_components/ui';
+import { EndpointForm } from './endpoint-form';
 import { deliveriesHref } from './links';
 import { RotateSecretForm } from './rotate-secret-form';
 import { webhookQueryKeys, type Delivery, type Endpoint, type RevealedSigningSecret } from './types';
@@ -15,6 +16,8 @@ import styles from './webhooks.module.css';
 export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRotated: (revealed: RevealedSigningSecret) => void }) {
   const queryClient = useQueryClient();
   const [rotating, setRotating] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: webhookQueryKeys.endpoints(endpoint.projectId) });
   const enabled = endpoint.status === 'enabled';
 
@@ -82,6 +85,9 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
             {sendTest.isPending ? 'Sending test event…' : 'Send test event'}
           </button>
         )}
+        <button type="button" ref={editButton} aria-expanded={editing} onClick={() => setEditing((open) => !open)}>
+          Edit…
+        </button>
         <button type="button" aria-expanded={rotating} onClick={() => setRotating((open) => !open)}>
           Rotate secret…
         </button>
@@ -110,6 +116,20 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
         <div className={styles.inlineMessage}>
           <ErrorMessage error={failed.error} />
         </div>
+      )}
+      {editing && (
+        <EndpointForm
+          projectId={endpoint.projectId}
+          endpoint={endpoint}
+          onCancel={() => {
+            setEditing(false);
+            editButton.current?.focus();
+          }}
+          onSaved={() => {
+            setEditing(false);
+            editButton.current?.focus();
+          }}
+        />
       )}
       {rotating && (
         <RotateSecretForm
