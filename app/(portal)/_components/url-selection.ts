@@ -9,8 +9,7 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
  */
 export function useUrlSelection(param: string, ids: readonly string[]) {
   const searchParams = useSearchParams();
-  const router = useRouter();
-  const pathname = usePathname();
+  const setParam = useSetSearchParam();
   const requested = searchParams.get(param);
   const known = requested !== null && ids.includes(requested);
   return {
@@ -18,9 +17,23 @@ export function useUrlSelection(param: string, ids: readonly string[]) {
     /** The URL named something this person cannot see (or that does not exist). */
     requestedUnknown: requested !== null && !known,
     select(id: string) {
-      const next = new URLSearchParams(searchParams.toString());
-      next.set(param, id);
-      router.replace(`${pathname}?${next.toString()}`, { scroll: false });
+      setParam(param, id);
     },
+  };
+}
+
+/**
+ * Sets (or, given an empty value, removes) one search parameter of the current URL, keeping the
+ * others, without scrolling or adding a history entry.
+ */
+export function useSetSearchParam() {
+  const searchParams = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  return (param: string, value: string) => {
+    const next = new URLSearchParams(searchParams.toString());
+    if (value) next.set(param, value);
+    else next.delete(param);
+    router.replace(`${pathname}?${next.toString()}`, { scroll: false });
   };
 }

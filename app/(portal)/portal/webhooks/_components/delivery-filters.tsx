@@ -1,6 +1,7 @@
 'use client';
 
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useSearchParams } from 'next/navigation';
+import { useSetSearchParam } from '../../../_components/url-selection';
 import { EVENT_TYPES } from '@/lib/events/catalogue';
 import { DELIVERY_STATUS, DELIVERY_STATUSES } from './delivery-status';
 
@@ -11,18 +12,14 @@ import { DELIVERY_STATUS, DELIVERY_STATUSES } from './delivery-status';
  */
 export function useDeliveryFilters() {
   const searchParams = useSearchParams();
-  const router = useRouter();
-  const pathname = usePathname();
+  const setParam = useSetSearchParam();
   const status = searchParams.get('status');
   const eventType = searchParams.get('eventType');
   return {
     status: DELIVERY_STATUSES.find((s) => s === status) ?? null,
     eventType: EVENT_TYPES.find((t) => t === eventType) ?? null,
     set(param: 'status' | 'eventType', value: string) {
-      const next = new URLSearchParams(searchParams.toString());
-      if (value) next.set(param, value);
-      else next.delete(param);
-      router.replace(`${pathname}?${next.toString()}`, { scroll: false });
+      setParam(param, value);
     },
   };
 }
