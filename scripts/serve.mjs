@@ -48,7 +48,7 @@ if (cluster.isPrimary && workers > 1) {
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.listen(port, hostname, () => {
-    if (cluster.isPrimary || cluster.worker?.id === 1) console.log(`Ready on http://${hostname}:${port} (${workers} process${workers > 1 ? 'es' : ''})`);
+    if (cluster.isPrimary || cluster.worker?.id === 1) console.log(`Ready on http://${hostname}:${port} (${workers} process${workers > 1 ? 'es' : ''}, Node ${process.version})`);
   });
   // The job runner (instrumentation.ts) hands back unsent deliveries and finishes the sends in
   // flight (at most one 10 s attempt); the process waits for it, within a bound.
