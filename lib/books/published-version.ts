@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { DbOrTx } from '../db/client';
+import { sqlRows } from '../db/sql';
 import { bookArtifactSchema, compileBook, type CompiledBook } from '../pricing';
 
 export type PublishedVersion = {
@@ -23,7 +24,20 @@ function compiledVersion(id: string, artifact: unknown): CompiledBook {
   return compiled;
 }
 
-const versionFields = { id: true, bookId: true, number: true, artifactHash: true } as const;
+/** A published version's row, as `publishedVersionColumns` selects it from `book_versions v`. */
+export type PublishedVersionRow = { id: string; bookId: string; number: number; artifactHash: string };
+
+/** The columns of `book_versions v` that make a `PublishedVersionRow`. */
+export const publishedVersionColumns = 'v.id::text AS id, v.book_id::text AS "bookId", v.number, v.artifact_hash AS "artifactHash"';
+
+/** The row with its compiled book (from the process cache, or read once). */
+export async function withCompiledBook(db: DbOrTx, row: PublishedVersionRow): Promise<PublishedVersion> {
+  return { ...row, book: await compiled(db, row.id) };
+}
+
+const PUBLISHED_VERSION_SQL = `SELECT ${publishedVersionColumns}
+  FROM publications p JOIN book_versions v ON v.id = p.book_version_id
+  WHERE p.book_id = $1::uuid AND p.environment_id = $2::uuid`;
 
 /** The version the (book, environment) publication points at now, or null when none. */
 export async function findPublishedVersion(
@@ -31,13 +45,8 @@ export async function findPublishedVersion(
   bookId: string,
   environmentId: string,
 ): Promise<PublishedVersion | null> {
-  const publication = await db.publication.findUnique({
-    where: { bookId_environmentId: { bookId, environmentId } },
-    select: { bookVersion: { select: versionFields } },
-  });
-  if (!publication) return null;
-  const version = publication.bookVersion;
-  return { ...version, book: await compiled(db, version.id) };
+  const [row] = await sqlRows<PublishedVersionRow>(db, PUBLISHED_VERSION_SQL, [bookId, environmentId]);
+  return row ? withCompiledBook(db, row) : null;
 }
 
 /** A version's compiled book: from the process cache, or read once (versions are immutable). */

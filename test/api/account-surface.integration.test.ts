@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoBookArtifact } from '../../lib/books/demo-book';
+import { createBookVersion } from '../../lib/books/create-book-version';
+import { publishBookVersion } from '../../lib/books/publish-book-version';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { api, type ApiResponse } from '../../lib/testing/api-client';
 import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
@@ -99,6 +101,32 @@ describe('account-scoped surface (spec 4.3)', () => {
       body: { services: [{ service: 'pool_cleaning', selections: {} }] },
     });
     expect(bad.body).toMatchObject({ decision: 'failed', pricing_mode: 'unavailable', warnings: [{ code: 'unknown_offering' }] });
+  });
+
+  it('follows the publication of the key’s environment: unavailable until published, then the version published', async () => {
+    const testOnly = await createTenant({ publishTo: ['test'] });
+    const body = { services: [priced] };
+    const simulate = (secret: string) => api('POST', `/v1/accounts/${testOnly.projectId}/quote-simulations`, { key: secret, body });
+    expect((await simulate(testOnly.keys.live)).body).toMatchObject({
+      decision: 'unavailable',
+      book: null,
+      warnings: [{ code: 'no_published_version' }],
+    });
+    expectAccountError(await api('GET', `/v1/accounts/${testOnly.projectId}/quote-spec`, { key: testOnly.keys.live }), 404, 'not_found');
+    expect((await simulate(testOnly.keys.test)).body).toMatchObject({ decision: 'priced', book: { version: 1 }, total: { low_cents: 15525 } });
+
+    // A second version, 10% dearer, published to Live only: Live prices with it, Test stays on 1.
+    const dearer = structuredClone(demoBookArtifact) as { offerings: { basePriceMinor: number }[] };
+    for (const offering of dearer.offerings) offering.basePriceMinor = Math.round(offering.basePriceMinor * 1.1);
+    const version = await createBookVersion(testDb(), { bookId: testOnly.bookId, artifact: dearer }, new Date());
+    await publishBookVersion(testDb(), { bookId: testOnly.bookId, versionId: version.id, environment: 'live' }, new Date());
+    const live = (await simulate(testOnly.keys.live)).body;
+    expect(live).toMatchObject({ decision: 'priced', book: { version: 2 } });
+    expect(live.total.low_cents).toBeGreaterThan(15525);
+    expect((await simulate(testOnly.keys.test)).body).toMatchObject({ book: { version: 1 }, total: { low_cents: 15525 } });
+    expect((await api('GET', `/v1/accounts/${testOnly.projectId}/quote-spec`, { key: testOnly.keys.live })).body).toMatchObject({
+      book: { version: 2, artifact_hash: version.artifactHash },
+    });
   });
 
   it('validates bodies with 400 invalid_request naming the param', async () => {
