@@ -136,8 +136,14 @@ test('a Live endpoint gets signed deliveries; a failure is replayed; rotation si
   const quoteEvent = page.getByRole('article', { name: 'Event quote_intent.succeeded' });
   await expect(async () => {
     await page.reload();
-    await expect(quoteEvent.getByRole('table', { name: 'Webhook deliveries' })).toContainText('succeeded', { timeout: 1_000 });
+    await expect(quoteEvent.getByRole('table', { name: 'Webhook deliveries' })).toContainText('Succeeded', { timeout: 1_000 });
   }).toPass({ timeout: 15_000 });
+  // The delivery names its endpoint by URL, and links to its own page.
+  const traceRow = quoteEvent.getByRole('row').filter({ hasText: receiver.url });
+  await expect(traceRow).toContainText('Succeeded');
+  await traceRow.getByRole('link', { name: 'Details' }).click();
+  await expect(page.getByRole('heading', { name: 'Delivery of quote_intent.succeeded' })).toBeVisible();
+  await page.goBack();
   await screenshot(page, 'webhooks-quote-trace');
 
   // Rotate with the default overlap of 24 hours: the next delivery carries a v1 for each secret.

@@ -33,7 +33,16 @@ export async function traceQuote(db: DbOrTx, principal: SessionPrincipal, id: st
         createdAt: true,
         deliveries: {
           orderBy: { createdAt: 'asc' },
-          select: { id: true, endpointId: true, status: true, attemptCount: true, nextAttemptAt: true, replayOfId: true, createdAt: true },
+          select: {
+            id: true,
+            endpointId: true,
+            endpoint: { select: { url: true } },
+            status: true,
+            attemptCount: true,
+            nextAttemptAt: true,
+            replayOfId: true,
+            createdAt: true,
+          },
         },
       },
     }),
@@ -59,8 +68,9 @@ export async function traceQuote(db: DbOrTx, principal: SessionPrincipal, id: st
       id: e.id,
       type: e.type,
       createdAt: e.createdAt.toISOString(),
-      deliveries: e.deliveries.map((d) => ({
+      deliveries: e.deliveries.map(({ endpoint, ...d }) => ({
         ...d,
+        endpointUrl: endpoint.url,
         nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
         createdAt: d.createdAt.toISOString(),
       })),

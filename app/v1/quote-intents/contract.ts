@@ -5,6 +5,8 @@ import { quoteIntentSchema, quoteReceiptSchema } from '@/lib/quotes/schemas';
 const delivery = z.object({
   id: z.uuid(),
   endpointId: z.uuid(),
+  /** Where the endpoint sends now (its URL may have changed since the delivery was made). */
+  endpointUrl: z.string(),
   status: z.enum(['pending', 'succeeded', 'exhausted']),
   attemptCount: z.number().int(),
   nextAttemptAt: z.iso.datetime().nullable(),

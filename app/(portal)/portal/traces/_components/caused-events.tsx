@@ -2,11 +2,11 @@
 
 import Link from 'next/link';
 import { formatTime } from '../../../_components/ui';
+import { DeliveryStatusBadge } from '../../webhooks/_components/delivery-status';
+import { deliveryHref } from '../../webhooks/_components/links';
 import type { QuoteTrace } from './use-quote-trace';
 
 type Delivery = QuoteTrace['events'][number]['deliveries'][number];
-
-const DELIVERY_TONE: Record<Delivery['status'], string> = { pending: 'warn', succeeded: 'ok', exhausted: 'danger' };
 
 /** The domain events the quote caused, each with its webhook deliveries. */
 export function CausedEvents({ events }: { events: QuoteTrace['events'] }) {
@@ -50,15 +50,17 @@ function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
       <tbody>
         {deliveries.map((d) => (
           <tr key={d.id}>
-            <td className="mono">{d.endpointId}</td>
+            <td className="mono" title={`Endpoint ${d.endpointId}`}>
+              {d.endpointUrl}
+            </td>
             <td>
-              <span className={`badge ${DELIVERY_TONE[d.status]}`}>{d.status}</span> {d.replayOfId && <span className="muted">replay</span>}
+              <DeliveryStatusBadge status={d.status} /> {d.replayOfId && <span className="muted">replay</span>}
             </td>
             <td className="num">{d.attemptCount}</td>
             <td>{d.nextAttemptAt ? formatTime(d.nextAttemptAt) : <span className="muted">none</span>}</td>
             <td>{formatTime(d.createdAt)}</td>
             <td>
-              <Link href={`/portal/webhooks/deliveries/${d.id}`}>Details</Link>
+              <Link href={deliveryHref(d.id)}>Details</Link>
             </td>
           </tr>
         ))}
