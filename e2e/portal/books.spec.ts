@@ -51,9 +51,22 @@ test('a publisher fixes a draft in place, previews it, versions it, compares and
   const cheaper = v1Text.replace('"basePriceMinor": 12000', '"basePriceMinor": 9000');
   expect(cheaper).not.toBe(v1Text);
   await editor.fill(cheaper);
+  // Unsaved edits: closing the tab asks first, and staying keeps them.
+  const asked = new Promise<string>((resolve) =>
+    page.once('dialog', (dialog) => {
+      resolve(dialog.type());
+      void dialog.dismiss();
+    }),
+  );
+  await page.close({ runBeforeUnload: true });
+  expect(await asked).toBe('beforeunload');
+  await expect(editor).toHaveValue(cheaper);
   await page.getByRole('button', { name: 'Save draft' }).click();
   await expect(page.getByText('It has no problems, so it can become a version.')).toBeVisible();
   await expect(problems).toHaveCount(0);
+  // Saved: a reload asks nothing (an unanswered question would hold the reload) and shows the draft.
+  await page.reload();
+  await expect(editor).toHaveValue(/"basePriceMinor": 9000/);
 
   // Preview: 9000 → +25% larger home → +15% difficult access → −10% monthly = 116.44
   await page.getByLabel('Offering').selectOption('window_cleaning');

@@ -1,6 +1,7 @@
 'use client';
 
 import { useMemo, useRef, useState } from 'react';
+import { useWarnBeforeUnload } from '../../../_components/warn-before-unload';
 import { locateJsonPath, readJson } from '../_lib/json-source';
 import { CreateVersion } from './create-version';
 import { DraftEditor, type SavedDraft } from './draft-editor';
@@ -37,6 +38,8 @@ export function BookWorkbench({
   const [lastSave, setLastSave] = useState<SavedDraft | null>(null);
   const editorRef = useRef<HTMLTextAreaElement>(null);
   const parsed = useMemo(() => readJson(text), [text]);
+  // Only edits ask before the tab closes: an untouched editor has nothing to lose.
+  useWarnBeforeUnload(text !== (savedText ?? initialText));
 
   const revealPath = (path: string) => {
     if (parsed.ok) revealInEditor(editorRef.current, locateJsonPath(parsed.root, path));
