@@ -25,6 +25,11 @@ const LEASE_MS = Math.ceil((REFILL_BELOW + CLAIM_PER_ENDPOINT) / SEND_WINDOW) * 
 const RECORD_MARGIN_MS = 15_000;
 /** Attempt results written by one statement at most. */
 const RECORD_BATCH = 100;
+/**
+ * A send uses its endpoint as read at most this long before: a new URL or secret, disabling or
+ * deleting reach deliveries already claimed (a claim can take minutes to send) within it.
+ */
+export const ENDPOINT_FRESH_MS = 1_000;
 
 /** One claimed delivery with what its attempt needs: endpoint, secrets and event. */
 export type ClaimedDelivery = {
@@ -42,6 +47,18 @@ export type ClaimedDelivery = {
   business_id: string | null;
   data: unknown;
 };
+
+/** What a send needs of its endpoint. */
+type EndpointTarget = Pick<ClaimedDelivery, 'url' | 'secret_ciphertext' | 'previous_secret_ciphertext' | 'previous_secret_expires_at'>;
+
+const ENDPOINT_TARGET_SQL = `SELECT url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at
+  FROM webhook_endpoints WHERE id = $1::uuid AND status = 'enabled' AND deleted_at IS NULL`;
+
+/** The endpoint as it is now, or null once it is disabled or deleted. */
+async function readEndpointTarget(db: Db, endpointId: string): Promise<EndpointTarget | null> {
+  const [row] = await sqlRows<EndpointTarget>(db, ENDPOINT_TARGET_SQL, [endpointId]);
+  return row ?? null;
+}
 
 /** Deliveries of one endpoint claimed together, in outbox order, under one lease. */
 export type ClaimedGroup = { endpointId: string; deliveryIds: string[]; deliveries: ClaimedDelivery[]; leasedUntil: Date };
@@ -108,13 +125,35 @@ export class SendWindow {
   private writing = false;
   /** Set when the process stops: sends not yet started are handed back instead of made. */
   closed = false;
+  /** The endpoint as last read (by a claim or since), shared by the window's sends. */
+  private target: { value: Promise<EndpointTarget | null>; readAt: number } | undefined;
 
   constructor(
     private readonly db: Db,
     readonly size = SEND_WINDOW,
     /** Told how many sends are queued or in flight each time a send ends (the runner refills on it). */
     private readonly onSendEnded?: (pending: number) => void,
+    private readonly endpointFreshMs = ENDPOINT_FRESH_MS,
   ) {}
+
+  /** Takes the endpoint a claim has just read, unless a later read is already held. */
+  claimed(target: EndpointTarget, readAt: number): void {
+    if (!this.target || this.target.readAt < readAt) this.target = { value: Promise.resolve(target), readAt };
+  }
+
+  /** The endpoint for the next send: the last read while fresh, otherwise read again (once for all sends waiting). */
+  endpoint(endpointId: string): Promise<EndpointTarget | null> {
+    const now = performance.now();
+    if (!this.target || now - this.target.readAt > this.endpointFreshMs) {
+      const value = readEndpointTarget(this.db, endpointId);
+      this.target = { value, readAt: now };
+      // A failed read is not kept: the next send reads again.
+      value.catch(() => {
+        if (this.target?.value === value) this.target = undefined;
+      });
+    }
+    return this.target.value;
+  }
 
   /** Sends queued or in flight. */
   get pending(): number {
@@ -175,27 +214,30 @@ export class SendWindow {
  */
 export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, window = new SendWindow(db)): Promise<void> {
   const started = performance.now();
+  if (group.deliveries.length > 0) window.claimed(group.deliveries[0], started);
   const secrets = new Map<string, string>(); // sealed -> opened, once per group
   const open = (sealed: string) => secrets.get(sealed) ?? secrets.set(sealed, openSecret(sealed)).get(sealed)!;
-  const expired: string[] = [];
+  const handedBack: string[] = [];
   await Promise.all(
     group.deliveries.map(async (row) => {
       let attempt: AttemptResult | undefined;
       await window.run(async () => {
-        const attemptAt = new Date(now.getTime() + Math.round(performance.now() - started));
-        if (window.closed || attemptAt.getTime() + ATTEMPT_TIMEOUT_MS + RECORD_MARGIN_MS > group.leasedUntil.getTime()) {
-          // Stopping, or another worker may take it when the lease ends: hand it back unsent.
-          expired.push(row.id);
-          return;
-        }
         try {
-          const signingSecrets = [open(row.secret_ciphertext)];
-          if (row.previous_secret_ciphertext && row.previous_secret_expires_at && row.previous_secret_expires_at > attemptAt) {
-            signingSecrets.push(open(row.previous_secret_ciphertext));
+          const endpoint = window.closed ? null : await window.endpoint(group.endpointId);
+          const attemptAt = new Date(now.getTime() + Math.round(performance.now() - started));
+          if (!endpoint || attemptAt.getTime() + ATTEMPT_TIMEOUT_MS + RECORD_MARGIN_MS > group.leasedUntil.getTime()) {
+            // Stopping, the endpoint disabled or deleted since the claim, or another worker may
+            // take it when the lease ends: hand it back unsent.
+            handedBack.push(row.id);
+            return;
+          }
+          const signingSecrets = [open(endpoint.secret_ciphertext)];
+          if (endpoint.previous_secret_ciphertext && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > attemptAt) {
+            signingSecrets.push(open(endpoint.previous_secret_ciphertext));
           }
           const body = deliveryBody({ id: row.event_id, type: row.type, version: row.version, createdAt: row.created_at, businessId: row.business_id, data: row.data });
           const result = await sendWebhook(
-            row.url,
+            endpoint.url,
             body,
             {
               'content-type': 'application/json',
@@ -216,7 +258,7 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
       if (attempt) await window.record(attempt);
     }),
   );
-  if (expired.length > 0) await releaseLeases(db, expired, group.leasedUntil);
+  if (handedBack.length > 0) await releaseLeases(db, handedBack, group.leasedUntil);
 }
 
 /** One pass for Inngest and tests: claim, then send every group (endpoints in parallel, each through its window). */
@@ -228,7 +270,7 @@ export async function deliverDueWebhooks(db: Db, now: Date, limit = 100): Promis
 
 /** Hands unsent deliveries back at once rather than when their lease runs out. */
 async function releaseLeases(db: Db, deliveryIds: string[], leasedUntil: Date) {
-  logger.warn({ deliveryIds }, 'webhook deliveries handed back unsent (stopping, or their lease would run out first)');
+  logger.warn({ deliveryIds }, 'webhook deliveries handed back unsent (stopping, endpoint disabled or deleted, or their lease would run out first)');
   await sqlRows(
     db,
     `UPDATE webhook_deliveries SET leased_until = NULL

@@ -383,6 +383,47 @@ describe('a window of sends to one endpoint', () => {
     await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
   }, 60_000);
 
+  it('sends to the endpoint as it is now: a new URL, or disabling it, reaches deliveries already claimed', async () => {
+    const claimOf = async (endpointId: string) => {
+      const groups = await claimDueDeliveries(db, T0);
+      expect(groups.map((g) => g.endpointId)).toEqual([endpointId]);
+      return groups[0];
+    };
+    // Windows that read their endpoint before every send (the runner's reads are at most a second old).
+    const freshWindow = () => new SendWindow(db, SEND_WINDOW, undefined, 0);
+    const old: Receiver = await receiver(() => ({ status: 200, afterMs: 500 }));
+    const moved = await receiver();
+    const { endpoint, secret } = await endpointFor(old, { eventTypes: ['webhook.test'] });
+    const deliveries = await testEvents(endpoint.id, 20);
+    const sending = deliverGroup(db, await claimOf(endpoint.id), T0, freshWindow());
+    await eventually(() => old.received.length === SEND_WINDOW, 5_000);
+    await updateEndpoint(db, admin.principal, endpoint.id, { url: moved.url }, T0);
+    await sending;
+    expect(old.received).toHaveLength(SEND_WINDOW); // only the sends already made when the URL changed
+    expect(moved.received).toHaveLength(20 - SEND_WINDOW);
+    expect(moved.received.filter((x) => !signedBy(x, secret))).toEqual([]);
+    const ids = [...old.received, ...moved.received].map((x) => x.headers['service-delivery-id']);
+    expect(new Set(ids)).toEqual(new Set(deliveries.map((d) => d.id)));
+
+    // Disabled with a claim partly sent: the rest goes back unsent, and waits for the endpoint.
+    const slow: Receiver = await receiver(() => ({ status: 200, afterMs: 500 }));
+    await updateEndpoint(db, admin.principal, endpoint.id, { url: slow.url }, T0);
+    const more = await testEvents(endpoint.id, 20);
+    const sendingMore = deliverGroup(db, await claimOf(endpoint.id), T0, freshWindow());
+    await eventually(() => slow.received.length === SEND_WINDOW, 5_000);
+    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    await sendingMore;
+    expect(slow.received).toHaveLength(SEND_WINDOW);
+    const waiting = await db.webhookDelivery.findMany({ where: { id: { in: more.map((d) => d.id) }, status: 'pending' } });
+    expect(waiting).toHaveLength(20 - SEND_WINDOW);
+    expect(waiting.every((d) => d.leasedUntil === null && d.attemptCount === 0)).toBe(true);
+    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'enabled' }, T0);
+    await runWebhookJobs(db, T0);
+    expect(slow.received).toHaveLength(20);
+    expect(new Set(slow.received.map((x) => x.headers['service-delivery-id']))).toEqual(new Set(more.map((d) => d.id)));
+    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+  }, 30_000);
+
   it('the in-process runner claims more while the window drains, sharing one window per endpoint', async () => {
     const r = await receiver(() => ({ status: 200, afterMs: 20 }));
     const { endpoint, secret } = await endpointFor(r, { eventTypes: ['webhook.test'] });
