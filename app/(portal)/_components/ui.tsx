@@ -27,7 +27,10 @@ export function formatTime(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
+/** How the portal names an environment. */
+export const ENVIRONMENT_LABEL = { test: 'Test', live: 'Live' } as const;
+
 export function EnvironmentBadge({ environment }: { environment: 'test' | 'live' | null }) {
   if (!environment) return <span className="badge">—</span>;
-  return <span className={`badge ${environment}`}>{environment === 'live' ? 'Live' : 'Test'}</span>;
+  return <span className={`badge ${environment}`}>{ENVIRONMENT_LABEL[environment]}</span>;
 }

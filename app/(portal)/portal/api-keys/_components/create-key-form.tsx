@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { SCOPES, type Scope } from '@/lib/auth/scopes';
 import { apiFetch } from '../../../_components/api';
 import { describedBy, FieldError, useFieldErrors } from '../../../_components/field-error';
-import { ErrorMessage } from '../../../_components/ui';
+import { ENVIRONMENT_LABEL, ErrorMessage } from '../../../_components/ui';
 import styles from './api-keys.module.css';
 import { apiKeysQueryKey, type ApiKey, type Environment, type RevealedSecret } from './types';
 
@@ -86,7 +86,7 @@ export function CreateKeyForm({
           {(['test', 'live'] as const).map((env) => (
             <label key={env} className={styles.choice}>
               <input type="radio" name="environment" value={env} checked={environment === env} onChange={() => setEnvironment(env)} />
-              {env === 'test' ? 'Test' : 'Live'}
+              {ENVIRONMENT_LABEL[env]}
               <span className="muted">
                 {env === 'test' ? ' — for building and trying things; uses your Test prices' : ' — for real customers; uses your Live prices'}
               </span>

@@ -1,10 +1,9 @@
 'use client';
 
 import { OneTimeSecret } from '../../../_components/one-time-secret';
-import { formatTime } from '../../../_components/ui';
+import { ENVIRONMENT_LABEL, formatTime } from '../../../_components/ui';
 import type { ApiKey, RevealedSecret } from './types';
 
-const ENVIRONMENT_LABEL = { test: 'Test', live: 'Live' } as const;
 
 /** A new or rotated key's secret, the one time it is visible. */
 export function SecretPanel({ revealed, onDone }: { revealed: RevealedSecret; onDone: () => void }) {

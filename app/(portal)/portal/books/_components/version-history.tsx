@@ -1,14 +1,11 @@
 'use client';
 
 import { useId, useState } from 'react';
-import { EnvironmentBadge, ErrorMessage, formatTime } from '../../../_components/ui';
+import { ENVIRONMENT_LABEL, EnvironmentBadge, ErrorMessage, formatTime } from '../../../_components/ui';
 import { usePublish, type BookDetail, type EnvironmentKind } from './book-queries';
 import { ConfirmDialog } from './confirm-dialog';
 
-const ENVIRONMENTS: { kind: EnvironmentKind; name: string }[] = [
-  { kind: 'test', name: 'Test' },
-  { kind: 'live', name: 'Live' },
-];
+const ENVIRONMENTS: { kind: EnvironmentKind; name: string }[] = (['test', 'live'] as const).map((kind) => ({ kind, name: ENVIRONMENT_LABEL[kind] }));
 
 type PublishRequest = { versionId: string; number: number; environment: EnvironmentKind };
 
@@ -101,7 +98,7 @@ export function VersionHistory({ book, canPublish }: { book: BookDetail; canPubl
         {publish.isError && <ErrorMessage error={publish.error} />}
         {published && (
           <p className="notice">
-            Version {published.number} is now published to {published.environment === 'live' ? 'Live' : 'Test'}
+            Version {published.number} is now published to {ENVIRONMENT_LABEL[published.environment]}
             {published.environment === 'live' ? ': new quotes for your customers use it.' : ': Test API keys quote with it.'}
           </p>
         )}

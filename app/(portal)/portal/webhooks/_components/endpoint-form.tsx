@@ -5,7 +5,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { EVENT_TYPES, type EventType } from '@/lib/events/catalogue';
 import { ApiError, apiFetch } from '../../../_components/api';
 import { describedBy, FieldError, useFieldErrors } from '../../../_components/field-error';
-import { ErrorMessage } from '../../../_components/ui';
+import { ENVIRONMENT_LABEL, ErrorMessage } from '../../../_components/ui';
 import { EVENT_TYPE_MEANING, webhookQueryKeys, type Endpoint, type RevealedSigningSecret } from './types';
 import styles from './webhooks.module.css';
 
@@ -87,14 +87,14 @@ export function EndpointForm(props: EndpointFormProps) {
           <FieldError id={`${id}-url-error`} messages={urlProblem} explanation={urlProblem && `This URL ${urlProblem.join('; ')}.`} />
         </div>
         {endpoint ? (
-          <p className="hint">Environment: {endpoint.environment === 'test' ? 'Test' : 'Live'} (an endpoint keeps the environment it was added to).</p>
+          <p className="hint">Environment: {ENVIRONMENT_LABEL[endpoint.environment]} (an endpoint keeps the environment it was added to).</p>
         ) : (
           <fieldset className={styles.choiceGroup}>
             <legend>Environment</legend>
             {(['test', 'live'] as const).map((env) => (
               <label key={env} className={styles.choice}>
                 <input type="radio" name={`${id}-environment`} value={env} checked={environment === env} onChange={() => setEnvironment(env)} />
-                {env === 'test' ? 'Test' : 'Live'}
+                {ENVIRONMENT_LABEL[env]}
                 <span className="muted">{env === 'test' ? ' — events of your Test keys and prices' : ' — events of your real customers'}</span>
               </label>
             ))}

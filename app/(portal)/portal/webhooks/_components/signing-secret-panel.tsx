@@ -1,10 +1,9 @@
 'use client';
 
 import { OneTimeSecret } from '../../../_components/one-time-secret';
-import { formatTime } from '../../../_components/ui';
+import { ENVIRONMENT_LABEL, formatTime } from '../../../_components/ui';
 import type { RevealedSigningSecret } from './types';
 
-const ENVIRONMENT_LABEL = { test: 'Test', live: 'Live' } as const;
 
 /** A new endpoint's or a rotation's signing secret, the one time it is visible. */
 export function SigningSecretPanel({ revealed, onDone }: { revealed: RevealedSigningSecret; onDone: () => void }) {

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { ProjectScope, type ProjectInWorkspace } from '../../../_components/project-scope';
-import { Empty, ErrorMessage, Loading } from '../../../_components/ui';
+import { ENVIRONMENT_LABEL, Empty, ErrorMessage, Loading } from '../../../_components/ui';
 import { useUrlSelection } from '../../../_components/url-selection';
 import { DeliveryFilters, useDeliveryFilters } from '../_components/delivery-filters';
 import { DeliveryTable } from '../_components/delivery-table';
@@ -123,6 +123,6 @@ function DeliveryList({ filter, endpointEnabled }: { filter: DeliveryFilter; end
 }
 
 function endpointLabel(endpoint: Endpoint): string {
-  const environment = endpoint.environment === 'live' ? 'Live' : 'Test';
+  const environment = ENVIRONMENT_LABEL[endpoint.environment];
   return `${endpoint.url} (${environment}${endpoint.status === 'disabled' ? ', disabled' : ''})`;
 }
