@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -62,6 +63,14 @@ describe('request log', () => {
     });
     const draft = await api('GET', `/v1/books/${tenant.bookId}`, { key: admin.token });
     expect(await logRow(draft.headers.get('x-request-id')!)).toMatchObject({ workspaceId: tenant.workspaceId, projectId: tenant.projectId });
+    // A business route: filed under the business and its workspace, as the access check found them.
+    const owner = await createPerson(tenant, { businessRole: 'owner' });
+    const members = await api('GET', `/v1/businesses/${tenant.businessId}/members`, { key: owner.token });
+    expect(members.status).toBe(200);
+    expect(await logRow(members.headers.get('x-request-id')!)).toMatchObject({ businessId: tenant.businessId, workspaceId: tenant.workspaceId });
+    // No such business: nothing to file it under.
+    const missing = await api('GET', `/v1/businesses/${randomUUID()}/members`, { key: owner.token });
+    expect(await logRow(missing.headers.get('x-request-id')!)).toMatchObject({ status: 404, businessId: null, workspaceId: null });
   });
 
   it('files a request with a revoked key under that key, so its workspace can see what still uses it', async () => {

@@ -3,8 +3,7 @@ import { defineRoute } from '@/lib/http/define-route';
 import { setBrandingContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const PUT = defineRoute(setBrandingContract, async ({ db, principal, params, body, now, annotate }) => {
-  annotate({ businessId: params.businessId });
+export const PUT = defineRoute(setBrandingContract, async ({ db, principal, params, body, now }) => {
   return { data: { business: await setBranding(db, principal, params.businessId, body, now) } };
 });
 

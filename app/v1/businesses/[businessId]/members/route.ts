@@ -4,13 +4,11 @@ import { listBusinessMembers } from '@/lib/members/list-business-members';
 import { inviteMemberContract, listMembersContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const GET = defineRoute(listMembersContract, async ({ db, principal, params, annotate }) => {
-  annotate({ businessId: params.businessId });
+export const GET = defineRoute(listMembersContract, async ({ db, principal, params }) => {
   return { data: { members: await listBusinessMembers(db, principal, params.businessId) } };
 });
 
-export const POST = defineRoute(inviteMemberContract, async ({ db, principal, params, body, now, annotate }) => {
-  annotate({ businessId: params.businessId });
+export const POST = defineRoute(inviteMemberContract, async ({ db, principal, params, body, now }) => {
   return { data: { member: await inviteBusinessMember(db, principal, { businessId: params.businessId, ...body }, now) } };
 });
 

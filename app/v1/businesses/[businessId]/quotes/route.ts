@@ -6,7 +6,6 @@ import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 export const POST = defineRoute(
   createMemberQuoteContract,
   async ({ db, principal, params, body, requestId, now, startedAt, annotate }) => {
-    annotate({ businessId: params.businessId });
     const { result, replayed, ...scope } = await createMemberQuote(
       { db, requestId, now, startedAt },
       principal,
