@@ -381,17 +381,22 @@ function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, Compil
 /** Answers of the offering's factors, after the unknown-answer policy; or what is missing. */
 export type ResolvedAnswers = { answers: Map<string, string>; notes: Map<string, string>; missing: string[] };
 
-function answerFailure(
+/**
+ * The first answer, in sorted factor order, that names a factor or an option the book does not
+ * have; null when there is none. Null (unknown) answers are fine here. `noun` is what the caller's
+ * clients call a factor (the account surface says "selection").
+ */
+export function answerFailure(
   book: CompiledBook,
   factors: QuoteInputs['factors'],
-  factorIds: string[],
+  noun: 'factor' | 'selection' = 'factor',
 ): { code: FailureCode; message: string } | null {
-  for (const factorId of factorIds) {
+  for (const factorId of Object.keys(factors).sort()) {
     const compiled = book.factors.get(factorId);
-    if (!compiled) return { code: 'unknown_factor', message: `Factor "${factorId}" is not in this book.` };
+    if (!compiled) return { code: 'unknown_factor', message: `${noun === 'factor' ? 'Factor' : 'Selection'} "${factorId}" is not in this book.` };
     const value = factors[factorId];
     if (value !== null && value !== undefined && !compiled.options.has(value)) {
-      return { code: 'unknown_factor_option', message: `"${value}" is not an option of factor "${factorId}".` };
+      return { code: 'unknown_factor_option', message: `"${value}" is not an option of ${noun} "${factorId}".` };
     }
   }
   return null;
@@ -421,7 +426,7 @@ export function evaluate(book: CompiledBook, inputs: QuoteInputs): Outcome {
     const number = index === undefined || value === null || value === undefined ? 0 : plan.optionNumbers[index].get(value);
     if (index === undefined || number === undefined) {
       // Reported in sorted order, so that it does not depend on the order of JSON keys.
-      return { outcome: 'failed', failure: answerFailure(book, given, Object.keys(given).sort())! };
+      return { outcome: 'failed', failure: answerFailure(book, given)! };
     }
     if (asked[index] === 1) row[index] = number;
   }

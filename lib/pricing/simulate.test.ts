@@ -61,8 +61,20 @@ describe('evaluateRange', () => {
 
   it('fails with the engine’s codes and refuses ranges that are too wide', () => {
     expect(evaluateRange(demo, 'pool', {})).toMatchObject({ status: 'failed', code: 'unknown_offering' });
-    expect(evaluateRange(demo, 'window_cleaning', { colour: 'red' })).toMatchObject({ status: 'failed', code: 'unknown_factor' });
-    expect(evaluateRange(demo, 'window_cleaning', { storeys: '9' })).toMatchObject({ status: 'failed', code: 'unknown_factor_option' });
+    expect(evaluateRange(demo, 'window_cleaning', { colour: 'red' })).toMatchObject({
+      status: 'failed',
+      code: 'unknown_factor',
+      message: 'Selection "colour" is not in this book.',
+    });
+    expect(evaluateRange(demo, 'window_cleaning', { storeys: '9' })).toMatchObject({
+      status: 'failed',
+      code: 'unknown_factor_option',
+      message: '"9" is not an option of selection "storeys".',
+    });
+    // The first bad answer in sorted order, as evaluate() reports it, whatever the key order.
+    const both = { zeta: 'x', storeys: '9' };
+    expect(evaluateRange(demo, 'window_cleaning', both)).toMatchObject({ code: 'unknown_factor_option' });
+    expect(evaluate(demo, { offeringId: 'window_cleaning', factors: both })).toMatchObject({ failure: { code: 'unknown_factor_option' } });
     const wide = compileBook(
       bookArtifactSchema.parse({
         formatVersion: 1,

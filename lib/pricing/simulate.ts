@@ -1,5 +1,5 @@
 import type { Offering } from './book-artifact';
-import { price, type CompiledBook, type FailureCode, type InspectionNeed, type LineItem, type QuoteComputation } from './evaluate';
+import { answerFailure, price, type CompiledBook, type FailureCode, type InspectionNeed, type LineItem, type QuoteComputation } from './evaluate';
 
 /**
  * Range evaluation for the account surface: a service whose answers are partly unknown is
@@ -47,14 +47,8 @@ export function evaluateRange(
 ): ServiceRange {
   const offering = book.offerings.get(service);
   if (!offering) return { status: 'failed', code: 'unknown_offering', message: `Service "${service}" is not in this book.`, missing: [] };
-  for (const factorId of Object.keys(selections).sort()) {
-    const compiled = book.factors.get(factorId);
-    if (!compiled) return { status: 'failed', code: 'unknown_factor', message: `Selection "${factorId}" is not in this book.`, missing: [] };
-    const value = selections[factorId];
-    if (value !== null && !compiled.options.has(value)) {
-      return { status: 'failed', code: 'unknown_factor_option', message: `"${value}" is not an option of "${factorId}".`, missing: [] };
-    }
-  }
+  const failure = answerFailure(book, selections, 'selection');
+  if (failure) return { status: 'failed', ...failure, missing: [] };
 
   const fixed = new Map<string, string>();
   const unknown: { factorId: string; options: string[] }[] = [];
