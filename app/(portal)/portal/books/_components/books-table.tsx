@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { BookSummary } from '../../../_components/queries';
+import { ENVIRONMENT_LABEL } from '../../../_components/ui';
 import { BookBadges, PublishedVersion } from './book-badges';
 
 /** Books with what is published where: the Price books page and the Overview show the same table. */
@@ -10,8 +11,8 @@ export function BooksTable({ books, ariaLabel }: { books: BookSummary[]; ariaLab
         <tr>
           <th>Book</th>
           <th>Key</th>
-          <th>Test</th>
-          <th>Live</th>
+          <th>{ENVIRONMENT_LABEL.test}</th>
+          <th>{ENVIRONMENT_LABEL.live}</th>
           <th>Latest version</th>
         </tr>
       </thead>

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import type { FormEvent } from 'react';
+import { ENVIRONMENT_LABEL } from '../../../_components/ui';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, STATUS_CLASSES, dateTimeLocalFromIso, searchParamsFromForm } from './request-log-filters';
 
 const STATUS_CLASS_LABELS: Record<(typeof STATUS_CLASSES)[number], string> = {
@@ -65,9 +66,14 @@ export function RequestLogSearchForm({ current, onSearch }: { current: URLSearch
         <div className="field">
           <label htmlFor="log-environment">Environment</label>
           <select id="log-environment" name="environment" defaultValue={current.get('environment') ?? ''}>
-            <option value="">Test and Live</option>
-            <option value="test">Test</option>
-            <option value="live">Live</option>
+            <option value="">
+              {ENVIRONMENT_LABEL.test} and {ENVIRONMENT_LABEL.live}
+            </option>
+            {(['test', 'live'] as const).map((environment) => (
+              <option key={environment} value={environment}>
+                {ENVIRONMENT_LABEL[environment]}
+              </option>
+            ))}
           </select>
         </div>
         <div className="field">
