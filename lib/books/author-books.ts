@@ -83,13 +83,9 @@ export async function createVersionAsMember(
   const source =
     artifact !== undefined ? artifact : (await db.book.findUniqueOrThrow({ where: { id: bookId }, select: { draft: true } })).draft;
   if (source === null) throw new ServiceError('invalid_request', 'There is no draft to publish: send an artifact.');
-  return db.$transaction(async (tx) => {
-    // Versions created at the same moment would read the same latest number; the book's row
-    // lock makes them take turns, so each gets the next number instead of a unique violation.
-    await tx.$queryRaw`SELECT id FROM books WHERE id = ${bookId}::uuid FOR UPDATE`;
-    const version = await createBookVersion(tx, { bookId, artifact: source, createdBy: principal.email }, now);
-    return { ...version, createdBy: principal.email, createdAt: version.createdAt.toISOString() };
-  });
+  // Versions created at the same moment take turns on the book's row (createBookVersion).
+  const version = await createBookVersion(db, { bookId, artifact: source, createdBy: principal.email }, now);
+  return { ...version, createdBy: principal.email, createdAt: version.createdAt.toISOString() };
 }
 
 /** POST /v1/books/{id}/publications (`books:publish`): points Test or Live at a version. */
