@@ -64,14 +64,14 @@ async function readEndpointTarget(db: Db, endpointId: string): Promise<EndpointT
 export type ClaimedGroup = { endpointId: string; deliveryIds: string[]; deliveries: ClaimedDelivery[]; leasedUntil: Date };
 
 /**
- * Claims due deliveries: oldest events first, at most CLAIM_PER_ENDPOINT per endpoint, skipping
- * endpoints the caller is still busy with, and reads what their attempts need in the same
- * statement. The UPDATE re-checks the lease, so two workers never claim the same delivery.
+ * Claims due deliveries: oldest events first, at most CLAIM_PER_ENDPOINT per endpoint and
+ * `maxEndpoints` endpoints (those with the oldest due events), skipping endpoints the caller is
+ * still busy with, and reads what their attempts need in the same statement. The UPDATE re-checks the lease, so two workers never claim the same delivery.
  */
 export async function claimDueDeliveries(
   db: Db,
   now: Date,
-  options: { limit?: number; busyEndpoints?: Iterable<string> } = {},
+  options: { limit?: number; busyEndpoints?: Iterable<string>; maxEndpoints?: number } = {},
 ): Promise<ClaimedGroup[]> {
   const leasedUntil = new Date(now.getTime() + LEASE_MS);
   const busy = [...(options.busyEndpoints ?? [])];
@@ -81,17 +81,22 @@ export async function claimDueDeliveries(
       UPDATE webhook_deliveries d SET leased_until = $1::timestamptz
       WHERE d.id IN (
         SELECT id FROM (
-          SELECT d2.id, e.seq,
-            ROW_NUMBER() OVER (PARTITION BY d2.endpoint_id ORDER BY e.seq, d2.created_at) AS rank
-          FROM webhook_deliveries d2
-          JOIN outbox_events e ON e.id = d2.event_id
-          JOIN webhook_endpoints w ON w.id = d2.endpoint_id
-          WHERE d2.status = 'pending' AND d2.next_attempt_at <= $2::timestamptz
-            AND (d2.leased_until IS NULL OR d2.leased_until < $2::timestamptz)
-            AND w.status = 'enabled' AND w.deleted_at IS NULL
-            AND NOT (d2.endpoint_id = ANY($3::uuid[]))
+          -- endpoints in the order of their oldest due event; at most $6 of them
+          SELECT id, seq, rank, DENSE_RANK() OVER (ORDER BY first_seq, endpoint_id) AS endpoint_rank
+          FROM (
+            SELECT d2.id, d2.endpoint_id, e.seq,
+              ROW_NUMBER() OVER (PARTITION BY d2.endpoint_id ORDER BY e.seq, d2.created_at) AS rank,
+              MIN(e.seq) OVER (PARTITION BY d2.endpoint_id) AS first_seq
+            FROM webhook_deliveries d2
+            JOIN outbox_events e ON e.id = d2.event_id
+            JOIN webhook_endpoints w ON w.id = d2.endpoint_id
+            WHERE d2.status = 'pending' AND d2.next_attempt_at <= $2::timestamptz
+              AND (d2.leased_until IS NULL OR d2.leased_until < $2::timestamptz)
+              AND w.status = 'enabled' AND w.deleted_at IS NULL
+              AND NOT (d2.endpoint_id = ANY($3::uuid[]))
+          ) due
         ) ranked
-        WHERE rank <= $4::int
+        WHERE rank <= $4::int AND endpoint_rank <= $6::int
         ORDER BY seq
         LIMIT $5::int
       )
@@ -104,7 +109,7 @@ export async function claimDueDeliveries(
     JOIN webhook_endpoints w ON w.id = c.endpoint_id
     JOIN outbox_events e ON e.id = c.event_id
     ORDER BY e.seq, c.created_at`,
-    [leasedUntil.toISOString(), now.toISOString(), busy, CLAIM_PER_ENDPOINT, options.limit ?? 100],
+    [leasedUntil.toISOString(), now.toISOString(), busy, CLAIM_PER_ENDPOINT, options.limit ?? 100, options.maxEndpoints ?? 2 ** 31 - 1],
   );
   const groups = new Map<string, ClaimedDelivery[]>();
   for (const row of claimed) groups.set(row.endpoint_id, [...(groups.get(row.endpoint_id) ?? []), row]);

@@ -176,6 +176,28 @@ describe('webhook delivery', () => {
     for (const endpoint of [a, b]) await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
   });
 
+  it('claims for at most maxEndpoints endpoints at a time, those with the oldest due events first', async () => {
+    const r = await receiver();
+    const endpoints = [];
+    for (let i = 0; i < 3; i++) endpoints.push((await endpointFor(r, { eventTypes: ['webhook.test'] })).endpoint);
+    const [first, second, third] = endpoints;
+    // Oldest events: the third endpoint's, then the first's (twice), then the second's.
+    await sendTestEvent(db, admin.principal, third.id, T0);
+    await sendTestEvent(db, admin.principal, first.id, T0);
+    await sendTestEvent(db, admin.principal, first.id, T0);
+    await sendTestEvent(db, admin.principal, second.id, T0);
+    const groups = await claimDueDeliveries(db, T0, { maxEndpoints: 2 });
+    expect(groups.map((g) => [g.endpointId, g.deliveryIds.length])).toEqual([
+      [third.id, 1],
+      [first.id, 2],
+    ]);
+    const rest = await claimDueDeliveries(db, T0, { maxEndpoints: 2 });
+    expect(rest.map((g) => [g.endpointId, g.deliveryIds.length])).toEqual([[second.id, 1]]);
+    for (const group of [...groups, ...rest]) await deliverGroup(db, group, T0);
+    expect(r.received).toHaveLength(4);
+    for (const endpoint of endpoints) await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+  });
+
   it('replays a delivery as a new one linked to the original, which never changes', async () => {
     let healthy = false;
     const r = await receiver(() => (healthy ? 202 : 503));
