@@ -3,24 +3,22 @@ import { publishedVersionColumns, withCompiledBook, type PublishedVersion, type 
 import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
 
-// One statement: the project's primary book and what its publication in the key's environment
-// points at (no row: no primary book; null version: not published there).
+// One statement: the project's primary book and the version its publication in the key's
+// environment points at; no row when there is no primary book or it is not published there.
 const ACCOUNT_BOOK_SQL = `SELECT b.key, ${publishedVersionColumns}
   FROM projects pr
   JOIN books b ON b.id = pr.primary_book_id
-  LEFT JOIN publications p ON p.book_id = b.id AND p.environment_id = $2::uuid
-  LEFT JOIN book_versions v ON v.id = p.book_version_id
+  JOIN publications p ON p.book_id = b.id AND p.environment_id = $2::uuid
+  JOIN book_versions v ON v.id = p.book_version_id
   WHERE pr.id = $1::uuid`;
-
-type AccountBookRow = { key: string } & { [K in keyof PublishedVersionRow]: PublishedVersionRow[K] | null };
 
 /** The account's book as the key's environment sees it: the project's primary book, published there. */
 export async function findAccountBook(
   db: DbOrTx,
   principal: ApiKeyPrincipal,
 ): Promise<{ key: string; version: PublishedVersion } | null> {
-  const [row] = await sqlRows<AccountBookRow>(db, ACCOUNT_BOOK_SQL, [principal.projectId, principal.environmentId]);
-  if (!row || row.id === null) return null;
+  const [row] = await sqlRows<{ key: string } & PublishedVersionRow>(db, ACCOUNT_BOOK_SQL, [principal.projectId, principal.environmentId]);
+  if (!row) return null;
   const { key, ...version } = row;
-  return { key, version: await withCompiledBook(db, version as PublishedVersionRow) };
+  return { key, version: await withCompiledBook(db, version) };
 }
