@@ -7,7 +7,7 @@ import { runMinuteJobs } from './run-jobs';
 export type RunnerOptions = { db: Db; clock?: () => Date; tickMs?: number; minuteMs?: number };
 
 /** Endpoints one process sends to at the same time (lanes); each gets its own window of sends. */
-const MAX_BUSY_ENDPOINTS = 50;
+const MAX_LANES = 50;
 /** Deliveries one claim takes across endpoints. */
 const CLAIM_LIMIT = 200;
 
@@ -31,8 +31,8 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
     const now = clock();
     await dispatchOutboxEvents(db, now);
     const busy = [...lanes].filter(([, lane]) => lane.window.pending >= REFILL_BELOW).map(([endpointId]) => endpointId);
-    // A claim may open a lane for each endpoint it returns: together at most MAX_BUSY_ENDPOINTS.
-    const maxEndpoints = MAX_BUSY_ENDPOINTS - lanes.size;
+    // A claim may open a lane for each endpoint it returns: together at most MAX_LANES.
+    const maxEndpoints = MAX_LANES - lanes.size;
     if (maxEndpoints <= 0) return;
     const groups = await claimDueDeliveries(db, now, { busyEndpoints: busy, limit: CLAIM_LIMIT, maxEndpoints });
     for (const group of groups) {

@@ -31,15 +31,19 @@ const RECORD_BATCH = 100;
  */
 export const ENDPOINT_FRESH_MS = 1_000;
 
-/** One claimed delivery with what its attempt needs: endpoint, secrets and event. */
-export type ClaimedDelivery = {
-  id: string;
-  endpoint_id: string;
-  attempt_count: number;
+/** What a send needs of its endpoint. */
+type EndpointTarget = {
   url: string;
   secret_ciphertext: string;
   previous_secret_ciphertext: string | null;
   previous_secret_expires_at: Date | null;
+};
+
+/** One claimed delivery with what its attempt needs of its event (its endpoint is the group's). */
+export type ClaimedDelivery = {
+  id: string;
+  endpoint_id: string;
+  attempt_count: number;
   event_id: string;
   type: string;
   version: number;
@@ -47,9 +51,6 @@ export type ClaimedDelivery = {
   business_id: string | null;
   data: unknown;
 };
-
-/** What a send needs of its endpoint. */
-type EndpointTarget = Pick<ClaimedDelivery, 'url' | 'secret_ciphertext' | 'previous_secret_ciphertext' | 'previous_secret_expires_at'>;
 
 const ENDPOINT_TARGET_SQL = `SELECT url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at
   FROM webhook_endpoints WHERE id = $1::uuid AND status = 'enabled' AND deleted_at IS NULL`;
@@ -60,13 +61,23 @@ async function readEndpointTarget(db: Db, endpointId: string): Promise<EndpointT
   return row ?? null;
 }
 
-/** Deliveries of one endpoint claimed together, in outbox order, under one lease. */
-export type ClaimedGroup = { endpointId: string; deliveryIds: string[]; deliveries: ClaimedDelivery[]; leasedUntil: Date };
+/**
+ * Deliveries of one endpoint claimed together, in outbox order, under one lease; `endpoint` is
+ * the endpoint as the claim read it (sends read it again once that is more than ENDPOINT_FRESH_MS old).
+ */
+export type ClaimedGroup = {
+  endpointId: string;
+  endpoint: EndpointTarget;
+  deliveryIds: string[];
+  deliveries: ClaimedDelivery[];
+  leasedUntil: Date;
+};
 
 /**
  * Claims due deliveries: oldest events first, at most CLAIM_PER_ENDPOINT per endpoint and
  * `maxEndpoints` endpoints (those with the oldest due events), skipping endpoints the caller is
- * still busy with, and reads what their attempts need in the same statement. The UPDATE re-checks the lease, so two workers never claim the same delivery.
+ * still busy with, and reads what their attempts need in the same statement. The UPDATE
+ * re-checks the lease, so two workers never claim the same delivery.
  */
 export async function claimDueDeliveries(
   db: Db,
@@ -75,7 +86,7 @@ export async function claimDueDeliveries(
 ): Promise<ClaimedGroup[]> {
   const leasedUntil = new Date(now.getTime() + LEASE_MS);
   const busy = [...(options.busyEndpoints ?? [])];
-  const claimed = await sqlRows<ClaimedDelivery>(
+  const claimed = await sqlRows<ClaimedDelivery & EndpointTarget>(
     db,
     `WITH claimed AS (
       UPDATE webhook_deliveries d SET leased_until = $1::timestamptz
@@ -111,9 +122,18 @@ export async function claimDueDeliveries(
     ORDER BY e.seq, c.created_at`,
     [leasedUntil.toISOString(), now.toISOString(), busy, CLAIM_PER_ENDPOINT, options.limit ?? 100, options.maxEndpoints ?? 2 ** 31 - 1],
   );
-  const groups = new Map<string, ClaimedDelivery[]>();
-  for (const row of claimed) groups.set(row.endpoint_id, [...(groups.get(row.endpoint_id) ?? []), row]);
-  return [...groups].map(([endpointId, deliveries]) => ({ endpointId, deliveryIds: deliveries.map((d) => d.id), deliveries, leasedUntil }));
+  const groups = new Map<string, ClaimedGroup>();
+  for (const { url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at, ...delivery } of claimed) {
+    let group = groups.get(delivery.endpoint_id);
+    if (!group) {
+      const endpoint = { url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at };
+      group = { endpointId: delivery.endpoint_id, endpoint, deliveryIds: [], deliveries: [], leasedUntil };
+      groups.set(delivery.endpoint_id, group);
+    }
+    group.deliveryIds.push(delivery.id);
+    group.deliveries.push(delivery);
+  }
+  return [...groups.values()];
 }
 
 type AttemptResult = { deliveryId: string; leasedUntil: Date; startedAt: Date; result: SendResult };
@@ -219,7 +239,7 @@ export class SendWindow {
  */
 export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, window = new SendWindow(db)): Promise<void> {
   const started = performance.now();
-  if (group.deliveries.length > 0) window.claimed(group.deliveries[0], started);
+  window.claimed(group.endpoint, started);
   const secrets = new Map<string, string>(); // sealed -> opened, once per group
   const open = (sealed: string) => secrets.get(sealed) ?? secrets.set(sealed, openSecret(sealed)).get(sealed)!;
   const handedBack: string[] = [];
