@@ -27,8 +27,9 @@ export function formatTime(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
 
-/** How the portal names an environment. */
-export const ENVIRONMENT_LABEL = { test: 'Test', live: 'Live' } as const;
+/** The environments, in the order the portal lists them, and how it names them. */
+export const ENVIRONMENTS = ['test', 'live'] as const;
+export const ENVIRONMENT_LABEL: Record<(typeof ENVIRONMENTS)[number], string> = { test: 'Test', live: 'Live' };
 
 export function EnvironmentBadge({ environment }: { environment: 'test' | 'live' | null }) {
   if (!environment) return <span className="badge">—</span>;

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { SCOPES, type Scope } from '@/lib/auth/scopes';
 import { apiFetch } from '../../../_components/api';
 import { describedBy, FieldError, useFieldErrors } from '../../../_components/field-error';
-import { ENVIRONMENT_LABEL, ErrorMessage } from '../../../_components/ui';
+import { ENVIRONMENT_LABEL, ENVIRONMENTS, ErrorMessage } from '../../../_components/ui';
 import styles from './api-keys.module.css';
 import { apiKeysQueryKey, type ApiKey, type Environment, type RevealedSecret } from './types';
 
@@ -83,7 +83,7 @@ export function CreateKeyForm({
         </div>
         <fieldset className={styles.choiceGroup}>
           <legend>Environment</legend>
-          {(['test', 'live'] as const).map((env) => (
+          {ENVIRONMENTS.map((env) => (
             <label key={env} className={styles.choice}>
               <input type="radio" name="environment" value={env} checked={environment === env} onChange={() => setEnvironment(env)} />
               {ENVIRONMENT_LABEL[env]}

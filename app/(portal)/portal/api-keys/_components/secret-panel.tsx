@@ -4,7 +4,6 @@ import { OneTimeSecret } from '../../../_components/one-time-secret';
 import { ENVIRONMENT_LABEL, formatTime } from '../../../_components/ui';
 import type { ApiKey, RevealedSecret } from './types';
 
-
 /** A new or rotated key's secret, the one time it is visible. */
 export function SecretPanel({ revealed, onDone }: { revealed: RevealedSecret; onDone: () => void }) {
   const environment = ENVIRONMENT_LABEL[revealed.apiKey.environment];

@@ -1,11 +1,9 @@
 'use client';
 
 import { useId, useState } from 'react';
-import { ENVIRONMENT_LABEL, EnvironmentBadge, ErrorMessage, formatTime } from '../../../_components/ui';
+import { ENVIRONMENT_LABEL, ENVIRONMENTS, EnvironmentBadge, ErrorMessage, formatTime } from '../../../_components/ui';
 import { usePublish, type BookDetail, type EnvironmentKind } from './book-queries';
 import { ConfirmDialog } from './confirm-dialog';
-
-const ENVIRONMENTS: { kind: EnvironmentKind; name: string }[] = (['test', 'live'] as const).map((kind) => ({ kind, name: ENVIRONMENT_LABEL[kind] }));
 
 type PublishRequest = { versionId: string; number: number; environment: EnvironmentKind };
 
@@ -43,7 +41,7 @@ export function VersionHistory({ book, canPublish }: { book: BookDetail; canPubl
             </thead>
             <tbody>
               {book.versions.map((v) => {
-                const environments = ENVIRONMENTS.filter((e) => book.publications[e.kind]?.versionId === v.id);
+                const environments = ENVIRONMENTS.filter((e) => book.publications[e]?.versionId === v.id);
                 return (
                   <tr key={v.id} aria-label={`Version ${v.number}`}>
                     <td>
@@ -64,7 +62,7 @@ export function VersionHistory({ book, canPublish }: { book: BookDetail; canPubl
                       ) : (
                         <span className="row">
                           {environments.map((e) => (
-                            <EnvironmentBadge key={e.kind} environment={e.kind} />
+                            <EnvironmentBadge key={e} environment={e} />
                           ))}
                         </span>
                       )}
@@ -75,13 +73,13 @@ export function VersionHistory({ book, canPublish }: { book: BookDetail; canPubl
                           {environments.length === ENVIRONMENTS.length && <span className="muted">—</span>}
                           {ENVIRONMENTS.filter((e) => !environments.includes(e)).map((e) => (
                             <button
-                              key={e.kind}
+                              key={e}
                               type="button"
                               disabled={publish.isPending}
-                              onClick={() => ask({ versionId: v.id, number: v.number, environment: e.kind })}
+                              onClick={() => ask({ versionId: v.id, number: v.number, environment: e })}
                               style={{ whiteSpace: 'nowrap' }}
                             >
-                              Publish to {e.name}
+                              Publish to {ENVIRONMENT_LABEL[e]}
                             </button>
                           ))}
                         </span>

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import type { FormEvent } from 'react';
-import { ENVIRONMENT_LABEL } from '../../../_components/ui';
+import { ENVIRONMENT_LABEL, ENVIRONMENTS } from '../../../_components/ui';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, STATUS_CLASSES, dateTimeLocalFromIso, searchParamsFromForm } from './request-log-filters';
 
 const STATUS_CLASS_LABELS: Record<(typeof STATUS_CLASSES)[number], string> = {
@@ -69,7 +69,7 @@ export function RequestLogSearchForm({ current, onSearch }: { current: URLSearch
             <option value="">
               {ENVIRONMENT_LABEL.test} and {ENVIRONMENT_LABEL.live}
             </option>
-            {(['test', 'live'] as const).map((environment) => (
+            {ENVIRONMENTS.map((environment) => (
               <option key={environment} value={environment}>
                 {ENVIRONMENT_LABEL[environment]}
               </option>

@@ -5,7 +5,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { EVENT_TYPES, type EventType } from '@/lib/events/catalogue';
 import { ApiError, apiFetch } from '../../../_components/api';
 import { describedBy, FieldError, useFieldErrors } from '../../../_components/field-error';
-import { ENVIRONMENT_LABEL, ErrorMessage } from '../../../_components/ui';
+import { ENVIRONMENT_LABEL, ENVIRONMENTS, ErrorMessage } from '../../../_components/ui';
 import { EVENT_TYPE_MEANING, webhookQueryKeys, type Endpoint, type RevealedSigningSecret } from './types';
 import styles from './webhooks.module.css';
 
@@ -91,7 +91,7 @@ export function EndpointForm(props: EndpointFormProps) {
         ) : (
           <fieldset className={styles.choiceGroup}>
             <legend>Environment</legend>
-            {(['test', 'live'] as const).map((env) => (
+            {ENVIRONMENTS.map((env) => (
               <label key={env} className={styles.choice}>
                 <input type="radio" name={`${id}-environment`} value={env} checked={environment === env} onChange={() => setEnvironment(env)} />
                 {ENVIRONMENT_LABEL[env]}

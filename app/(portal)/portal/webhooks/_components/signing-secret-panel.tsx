@@ -4,7 +4,6 @@ import { OneTimeSecret } from '../../../_components/one-time-secret';
 import { ENVIRONMENT_LABEL, formatTime } from '../../../_components/ui';
 import type { RevealedSigningSecret } from './types';
 
-
 /** A new endpoint's or a rotation's signing secret, the one time it is visible. */
 export function SigningSecretPanel({ revealed, onDone }: { revealed: RevealedSigningSecret; onDone: () => void }) {
   const { endpoint } = revealed;
