@@ -29,7 +29,7 @@ const RECORD_BATCH = 100;
  * A send uses its endpoint as read at most this long before: a new URL or secret, disabling or
  * deleting reach deliveries already claimed (a claim can take minutes to send) within it.
  */
-export const ENDPOINT_FRESH_MS = 1_000;
+const ENDPOINT_FRESH_MS = 1_000;
 
 /** What a send needs of its endpoint. */
 type EndpointTarget = {
