@@ -23,6 +23,8 @@ export type LoadSpec = {
   warmupSec?: number;
   warmupAmount?: number;
   timeoutSec?: number;
+  /** Return every latency of the measured run, so that several runs can be pooled. */
+  keepLatencies?: boolean;
 };
 
 export type LoadResult = {
@@ -32,8 +34,8 @@ export type LoadResult = {
   requestsPerSecond: number;
   /** Over every response (ms). */
   latency: LatencySummary;
-  /** autocannon's own histogram figures (2xx only), for comparison. */
-  autocannon: { p50: number; p99: number; average: number };
+  /** autocannon's own histogram figures (2xx only), for comparison; absent for pooled runs. */
+  autocannon?: { p50: number; p99: number; average: number };
   statusCounts: Record<string, number>;
   non2xx: number;
   errors: number;
@@ -44,6 +46,8 @@ export type LoadResult = {
   firstSuccess?: string;
   startedAt: number;
   endedAt: number;
+  /** Every latency (ms) of the measured run, with `keepLatencies`. */
+  latencies?: number[];
 };
 
 export async function runLoad(spec: LoadSpec, measured: boolean, prefix: string): Promise<LoadResult> {
@@ -122,6 +126,7 @@ export async function runLoad(spec: LoadSpec, measured: boolean, prefix: string)
     firstSuccess,
     startedAt,
     endedAt,
+    ...(spec.keepLatencies && { latencies }),
   };
 }
 

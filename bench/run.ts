@@ -27,7 +27,7 @@ import { startSampler, type TreeUsage } from './procfs';
 import { summarizeProfiles, type ProfileSummary } from './profile-summary';
 import { provision, type Provisioned } from './provision';
 import type { ReferenceConfig } from './reference-server';
-import { fmt, formatTable, ratio, summarize, type LatencySummary } from './stats';
+import { fmt, formatTable, poolRuns, ratio, summarize, type LatencySummary } from './stats';
 
 const root = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -40,8 +40,8 @@ const only = (() => {
 const wants = (group: string) => !only || only.has(group);
 
 const SETTINGS = quick
-  ? { warmupSec: 2, durationSec: 3, connections: [1, 8, 32], searchRequests: 40, idleEvents: 5, burstEvents: 400, logRows: 1_000_000, sqlRequests: 50 }
-  : { warmupSec: 5, durationSec: 10, connections: [1, 8, 32], searchRequests: 200, idleEvents: 12, burstEvents: 2_000, logRows: 1_000_000, sqlRequests: 200 };
+  ? { warmupSec: 2, durationSec: 3, connections: [1, 8, 32], roundsAt32: 1, searchRequests: 40, idleEvents: 5, burstEvents: 400, logRows: 1_000_000, sqlRequests: 50 }
+  : { warmupSec: 5, durationSec: 10, connections: [1, 8, 32], roundsAt32: 3, searchRequests: 200, idleEvents: 12, burstEvents: 2_000, logRows: 1_000_000, sqlRequests: 200 };
 
 const log = (message: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -56,6 +56,8 @@ export type HttpCase = {
   usage: Usage;
   /** Outbox events not yet fanned out when the case ended (work the runner still owes). */
   outboxBacklog: number;
+  /** When the case was measured in interleaved rounds and pooled: each round's own figures. */
+  rounds?: { requestsPerSecond: number; p50: number; p99: number }[];
   vsReference?: {
     throughput: number | null;
     p99: number | null;
@@ -192,9 +194,16 @@ async function waitForOutbox(ctx: Context, timeoutMs = 180_000): Promise<void> {
   }
 }
 
-async function httpCase(ctx: Context, group: HttpCase['group'], connections: number, spec: Omit<LoadSpec, 'connections'>): Promise<HttpCase> {
-  const name = group === 'reference' ? 'reference POST /quote' : caseLabel(group);
-  log(`${name} @ ${connections} connections`);
+async function httpCase(
+  ctx: Context,
+  group: HttpCase['group'],
+  connections: number,
+  spec: Omit<LoadSpec, 'connections'>,
+  round = 1,
+  rounds = 1,
+): Promise<HttpCase> {
+  const name = caseLabel(group);
+  log(`${name} @ ${connections} connections${rounds > 1 ? ` (round ${round} of ${rounds})` : ''}`);
   await settleDatabase(ctx);
   const { result, usage } = await runLoadProcess(ctx, name, {
     warmupSec: SETTINGS.warmupSec,
@@ -203,6 +212,31 @@ async function httpCase(ctx: Context, group: HttpCase['group'], connections: num
     connections,
   });
   return { name, group, connections, result, usage, outboxBacklog: await outboxBacklog(ctx) };
+}
+
+/** One case measured in several rounds, as one: its runs pooled (poolRuns), CPU added up, peaks kept. */
+function poolCases(runs: HttpCase[]): HttpCase {
+  if (runs.length === 1) return runs[0];
+  const usage: Usage = {};
+  for (const run of runs) {
+    for (const [name, u] of Object.entries(run.usage)) {
+      const pooled = usage[name];
+      usage[name] = pooled
+        ? {
+            peakProcessRssMb: Math.max(pooled.peakProcessRssMb, u.peakProcessRssMb),
+            peakTreeRssMb: Math.max(pooled.peakTreeRssMb, u.peakTreeRssMb),
+            cpuSeconds: pooled.cpuSeconds + u.cpuSeconds,
+          }
+        : { ...u };
+    }
+  }
+  return {
+    ...runs[0],
+    result: poolRuns(runs.map((run) => run.result)),
+    usage,
+    outboxBacklog: Math.max(...runs.map((run) => run.outboxBacklog)),
+    rounds: runs.map(({ result }) => ({ requestsPerSecond: result.requestsPerSecond, p50: result.latency.p50, p99: result.latency.p99 })),
+  };
 }
 
 /**
@@ -255,11 +289,19 @@ async function runHttpCases(ctx: Context): Promise<HttpCase[]> {
   };
   const cases: HttpCase[] = [];
   // Interleaved (reference, ours, ours) per concurrency so that a ratio compares runs minutes
-  // apart at most on a machine whose load changes.
+  // apart at most on a machine whose load changes. At 32 connections, where the targets are, in
+  // several such rounds pooled: one 10 s run's p99 is its 50 slowest answers, and the machine's
+  // speed moves between runs minutes apart.
   for (const connections of SETTINGS.connections) {
-    cases.push(await httpCase(ctx, 'reference', connections, reference));
-    cases.push(await httpCase(ctx, 'quotes', connections, quotes));
-    cases.push(await httpCase(ctx, 'public_quotes', connections, publicQuotes));
+    const rounds = connections === 32 ? SETTINGS.roundsAt32 : 1;
+    const runs: Record<'reference' | 'quotes' | 'public_quotes', HttpCase[]> = { reference: [], quotes: [], public_quotes: [] };
+    for (let round = 1; round <= rounds; round++) {
+      const spec = { keepLatencies: rounds > 1 };
+      runs.reference.push(await httpCase(ctx, 'reference', connections, { ...reference, ...spec }, round, rounds));
+      runs.quotes.push(await httpCase(ctx, 'quotes', connections, { ...quotes, ...spec }, round, rounds));
+      runs.public_quotes.push(await httpCase(ctx, 'public_quotes', connections, { ...publicQuotes, ...spec }, round, rounds));
+    }
+    cases.push(poolCases(runs.reference), poolCases(runs.quotes), poolCases(runs.public_quotes));
   }
 
   const replayBody = { ...quoteBody, idempotencyKey: `bench-replay-${randomUUID()}` };
@@ -785,6 +827,28 @@ function httpTable(cases: HttpCase[]): string {
   );
 }
 
+function roundsTable(cases: HttpCase[]): string {
+  const pooled = cases.filter((c) => c.rounds);
+  const reference = pooled.find((c) => c.group === 'reference');
+  return formatTable(
+    ['case', 'round', 'req/s', 'p50 ms', 'p99 ms', 'req/s vs ref', 'p99 vs ref'],
+    pooled.flatMap((c) =>
+      c.rounds!.map((round, i) => {
+        const ref = c.group === 'reference' ? undefined : reference?.rounds?.[i];
+        return [
+          c.name,
+          i + 1,
+          fmt(round.requestsPerSecond, 0),
+          fmt(round.p50, 2),
+          fmt(round.p99, 2),
+          x(ratio(ref && round.requestsPerSecond, ref?.requestsPerSecond)),
+          x(ratio(ref && round.p99, ref?.p99)),
+        ];
+      }),
+    ),
+  );
+}
+
 function engineTable(engine: EngineResult): string {
   return [
     formatTable(
@@ -906,8 +970,12 @@ function report(r: Results): string {
   const parts: string[] = [];
   parts.push(`Machine: ${r.machine.cpus} x ${r.machine.cpuModel}, ${r.machine.memoryGb} GB; node ${r.machine.node}; ${r.machine.postgres}`);
   parts.push(`Load average at start ${r.machine.loadStart}, at end ${r.machine.loadEnd} (other work on the machine shows here).`);
-  parts.push(`Runs: warm-up ${SETTINGS.warmupSec} s, measured ${SETTINGS.durationSec} s per case${r.quick ? ' (--quick)' : ''}.`);
+  parts.push(
+    `Runs: warm-up ${SETTINGS.warmupSec} s, measured ${SETTINGS.durationSec} s per case${r.quick ? ' (--quick)' : ''}` +
+      `${SETTINGS.roundsAt32 > 1 ? `; at 32 connections ${SETTINGS.roundsAt32} interleaved rounds, pooled` : ''}.`,
+  );
   if (r.http) parts.push(`\nHTTP (autocannon in its own process; latency over every response)\n${httpTable(r.http)}`);
+  if (r.http?.some((c) => c.rounds)) parts.push(`\nRounds at 32 connections (each round: reference, then ours; pooled above)\n${roundsTable(r.http)}`);
   if (r.engine) parts.push(`\nPricing engine alone (one thread)\n${engineTable(r.engine)}`);
   if (r.webhooks) parts.push(`\nWebhooks (in-process runner → local HTTPS receiver, signatures verified)\n${webhookTable(r.webhooks)}`);
   if (r.search) parts.push(`\nRequest-log search and quote trace (${r.search.rows.toLocaleString('en-US')} request-log rows; 1 connection)\n${searchTable(r.search)}`);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bookArtifactSchema, compileBook, evaluate } from '../lib/pricing';
 import { generateBook, generateInputs } from './generate-book';
-import { fmt, formatTable, linearFit, percentile, ratio, summarize } from './stats';
+import type { LoadResult } from './load';
+import { fmt, formatTable, linearFit, percentile, poolRuns, ratio, summarize } from './stats';
 
 describe('percentile (nearest rank)', () => {
   const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
@@ -27,6 +28,46 @@ describe('percentile (nearest rank)', () => {
     const s = summarize(values);
     expect(values).toEqual([9, 1, 5, 3, 7]);
     expect(s).toEqual({ count: 5, mean: 5, p50: 5, p95: 9, p99: 9, max: 9 });
+  });
+});
+
+describe('poolRuns', () => {
+  const run = (latencies: number[], durationSec: number, statusCounts: Record<string, number>, startedAt: number): LoadResult => ({
+    connections: 32,
+    requests: latencies.length,
+    durationSec,
+    requestsPerSecond: latencies.length / durationSec,
+    latency: summarize(latencies),
+    statusCounts,
+    non2xx: statusCounts['500'] ?? 0,
+    errors: 0,
+    timeouts: 0,
+    startedAt,
+    endedAt: startedAt + durationSec * 1000,
+    latencies,
+  });
+
+  it('adds requests and seconds and takes percentiles over every latency, not of the runs', () => {
+    // One slow run: its p99 alone is 90, the other's 10; pooled, the slowest 1% is 50 values of 90.
+    const fast = run(Array.from({ length: 4950 }, () => 10), 10, { '201': 4950 }, 1_000);
+    const slow = run([...Array.from({ length: 4900 }, () => 10), ...Array.from({ length: 50 }, () => 90)], 10, { '201': 4949, '500': 1 }, 30_000);
+    const pooled = poolRuns([fast, slow]);
+    expect(pooled.requests).toBe(9900);
+    expect(pooled.durationSec).toBe(20);
+    expect(pooled.requestsPerSecond).toBe(495);
+    expect(pooled.latency.p50).toBe(10);
+    expect(pooled.latency.p99).toBe(10);
+    expect(pooled.latency.max).toBe(90);
+    expect(percentile([...fast.latencies!, ...slow.latencies!].sort((a, b) => a - b), 99.6)).toBe(90);
+    expect(pooled.statusCounts).toEqual({ '201': 9899, '500': 1 });
+    expect(pooled.non2xx).toBe(1);
+    expect([pooled.startedAt, pooled.endedAt]).toEqual([1_000, 40_000]);
+    expect(pooled.latencies).toBeUndefined();
+  });
+
+  it('refuses runs that did not keep their latencies', () => {
+    const { latencies: _dropped, ...withoutLatencies } = run([1, 2, 3], 1, { '201': 3 }, 0);
+    expect(() => poolRuns([withoutLatencies])).toThrow(/keepLatencies/);
   });
 });
 

@@ -1,5 +1,6 @@
 // Pure helpers of the benchmark suite: percentiles, summaries, a least-squares fit and the
 // text table. No I/O, so they are unit-tested (bench/stats.test.ts).
+import type { LoadResult } from './load';
 
 /**
  * The p-th percentile (0..100) of ascending `sorted` values by the nearest-rank method: the
@@ -27,6 +28,38 @@ export function summarize(values: ArrayLike<number>): LatencySummary {
     p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
     max: sorted.length ? sorted[sorted.length - 1] : Number.NaN,
+  };
+}
+
+/**
+ * Several measured runs of one case as one: requests and seconds added up, every latency
+ * summarised together (each run must have kept its latencies), counts added up.
+ */
+export function poolRuns(runs: readonly LoadResult[]): LoadResult {
+  if (runs.length === 0) throw new Error('poolRuns needs one or more runs');
+  const latencies: number[] = [];
+  const statusCounts: Record<string, number> = {};
+  for (const run of runs) {
+    if (!run.latencies) throw new Error('poolRuns needs the latencies of every run (keepLatencies)');
+    for (const v of run.latencies) latencies.push(v);
+    for (const [status, n] of Object.entries(run.statusCounts)) statusCounts[status] = (statusCounts[status] ?? 0) + n;
+  }
+  const sum = (pick: (run: LoadResult) => number) => runs.reduce((total, run) => total + pick(run), 0);
+  const durationSec = sum((run) => run.durationSec);
+  return {
+    connections: runs[0].connections,
+    requests: latencies.length,
+    durationSec,
+    requestsPerSecond: latencies.length / durationSec,
+    latency: summarize(latencies),
+    statusCounts,
+    non2xx: sum((run) => run.non2xx),
+    errors: sum((run) => run.errors),
+    timeouts: sum((run) => run.timeouts),
+    firstFailure: runs.find((run) => run.firstFailure)?.firstFailure,
+    firstSuccess: runs.find((run) => run.firstSuccess)?.firstSuccess,
+    startedAt: Math.min(...runs.map((run) => run.startedAt)),
+    endedAt: Math.max(...runs.map((run) => run.endedAt)),
   };
 }
 
