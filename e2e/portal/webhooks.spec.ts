@@ -189,6 +189,11 @@ test('a Live endpoint gets signed deliveries; a failure is replayed; rotation si
   await page.getByRole('button', { name: 'Yes, delete' }).click();
   await expect(card).toHaveCount(0);
   await expect(page.getByText('This project has no webhook endpoints yet.')).toBeVisible();
+
+  // The quote's trace still names where its delivery went, and says that endpoint is gone.
+  await page.goto(`${appUrl()}/portal/traces/${quoteId}`);
+  await expect(quoteEvent.getByRole('row').filter({ hasText: receiver.url })).toContainText('(endpoint deleted)');
+  await screenshot(page, 'webhooks-quote-trace-endpoint-deleted');
 });
 
 test('deliveries of an endpoint page by cursor and filter by status', async ({ page }) => {

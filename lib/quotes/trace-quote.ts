@@ -36,7 +36,7 @@ export async function traceQuote(db: DbOrTx, principal: SessionPrincipal, id: st
           select: {
             id: true,
             endpointId: true,
-            endpoint: { select: { url: true } },
+            endpoint: { select: { url: true, deletedAt: true } },
             status: true,
             attemptCount: true,
             nextAttemptAt: true,
@@ -71,6 +71,7 @@ export async function traceQuote(db: DbOrTx, principal: SessionPrincipal, id: st
       deliveries: e.deliveries.map(({ endpoint, ...d }) => ({
         ...d,
         endpointUrl: endpoint.url,
+        endpointDeleted: endpoint.deletedAt !== null,
         nextAttemptAt: d.nextAttemptAt?.toISOString() ?? null,
         createdAt: d.createdAt.toISOString(),
       })),

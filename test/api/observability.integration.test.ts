@@ -95,4 +95,25 @@ describe('request-log search and quote traces', () => {
     expect((await api('GET', `/v1/quote-intents/${made.body.data.quoteIntent.id}/trace`, { key: outsider.token })).status).toBe(404);
     expect((await api('GET', '/v1/request-logs?status=abc', { key: reader.token })).status).toBe(400);
   });
+
+  it("names each delivery's endpoint by URL, and says when that endpoint has been deleted since", async () => {
+    const own = await createTenant();
+    const admin = await createPerson(own, { permissions: ['logs:read', 'webhooks:manage'] });
+    const endpoint = async (url: string) =>
+      (await api('POST', '/v1/webhook-endpoints', { key: admin.token, body: { projectId: own.projectId, environment: 'test', url } })).body.data
+        .endpoint;
+    const kept = await endpoint('https://hooks.example.com/kept');
+    const removed = await endpoint('https://hooks.example.com/removed');
+    const made = await api('POST', '/v1/quotes', { key: own.keys.test, body: quoteRequest(own) });
+    expect(made.status).toBe(201);
+    expect((await api('DELETE', `/v1/webhook-endpoints/${removed.id}`, { key: admin.token })).status).toBe(200);
+
+    const trace = await api('GET', `/v1/quote-intents/${made.body.data.quoteIntent.id}/trace`, { key: admin.token });
+    expect(trace.status).toBe(200);
+    const deliveries = trace.body.data.events[0].deliveries as { endpointId: string; endpointUrl: string; endpointDeleted: boolean }[];
+    expect(deliveries.map(({ endpointId, endpointUrl, endpointDeleted }) => ({ endpointId, endpointUrl, endpointDeleted })).sort((a, b) => a.endpointUrl.localeCompare(b.endpointUrl))).toEqual([
+      { endpointId: kept.id, endpointUrl: 'https://hooks.example.com/kept', endpointDeleted: false },
+      { endpointId: removed.id, endpointUrl: 'https://hooks.example.com/removed', endpointDeleted: true },
+    ]);
+  });
 });

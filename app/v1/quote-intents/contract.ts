@@ -7,6 +7,8 @@ const delivery = z.object({
   endpointId: z.uuid(),
   /** Where the endpoint sends now (its URL may have changed since the delivery was made). */
   endpointUrl: z.string(),
+  /** The endpoint was deleted since: it sends nothing more, and `endpointUrl` is where it last sent. */
+  endpointDeleted: z.boolean(),
   status: z.enum(['pending', 'succeeded', 'exhausted']),
   attemptCount: z.number().int(),
   nextAttemptAt: z.iso.datetime().nullable(),

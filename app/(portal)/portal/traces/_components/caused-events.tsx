@@ -52,6 +52,7 @@ function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
           <tr key={d.id}>
             <td className="mono" title={`Endpoint ${d.endpointId}`}>
               {d.endpointUrl}
+              {d.endpointDeleted && <span className="muted"> (endpoint deleted)</span>}
             </td>
             <td>
               <DeliveryStatusBadge status={d.status} /> {d.replayOfId && <span className="muted">replay</span>}
