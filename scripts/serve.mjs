@@ -12,10 +12,14 @@ const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '0.0.0.0';
 const workers = Number(process.env.WEB_CONCURRENCY ?? os.availableParallelism());
 
-// Next calls flushHeaders() just before it writes the first chunk of a body, which sends the
-// headers in a TCP segment of their own: one more write, and one more wake-up of the client, per
-// response. Left alone, Node sends the headers with that first chunk, a moment later.
-function sendHeadersWithFirstChunk() {}
+/**
+ * Next calls flushHeaders() just before it writes the first chunk of a body (and nowhere else),
+ * which sends the headers in a TCP segment of their own: one more write, and one more wake-up of
+ * the client, per response. Left alone, Node sends the headers with that first chunk.
+ */
+class ResponseWithHeadersInFirstChunk extends http.ServerResponse {
+  flushHeaders() {}
+}
 
 if (cluster.isPrimary && workers > 1) {
   let stopping = false;
@@ -48,10 +52,9 @@ if (cluster.isPrimary && workers > 1) {
   const app = next({ dev: false, dir: root, hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();
-  const server = http.createServer((request, response) => {
-    response.flushHeaders = sendHeadersWithFirstChunk;
-    return handle(request, response);
-  });
+  const server = http.createServer({ ServerResponse: ResponseWithHeadersInFirstChunk }, (request, response) =>
+    handle(request, response),
+  );
   // Longer than common load balancers' idle timeouts, so they never reuse a closed socket.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
