@@ -841,8 +841,8 @@ function roundsTable(cases: HttpCase[]): string {
           fmt(round.requestsPerSecond, 0),
           fmt(round.p50, 2),
           fmt(round.p99, 2),
-          x(ratio(ref && round.requestsPerSecond, ref?.requestsPerSecond)),
-          x(ratio(ref && round.p99, ref?.p99)),
+          ref ? x(ratio(round.requestsPerSecond, ref.requestsPerSecond)) : '',
+          ref ? x(ratio(round.p99, ref.p99)) : '',
         ];
       }),
     ),
