@@ -10,8 +10,8 @@ type Change = { role: BusinessMemberView['role'] } | { remove: true };
 
 /**
  * Changes one membership (owner only). A business always keeps at least one active owner, so
- * the last owner can be neither demoted nor removed. A removed member loses access at once:
- * every request checks membership afresh.
+ * the last active owner can be neither demoted nor removed (an invitation is not an owner yet).
+ * A removed member loses access at once: every request checks membership afresh.
  */
 export async function changeBusinessMember(
   db: Db,
@@ -29,7 +29,9 @@ export async function changeBusinessMember(
       select: { id: true, role: true, status: true },
     });
     if (!member) throw new ServiceError('not_found', `Membership ${input.membershipId} does not exist.`);
-    const losesOwner = member.role === 'owner' && ('remove' in input.change || input.change.role !== 'owner');
+    // Only losing an active owner can leave the business unowned; an invited owner may go freely.
+    const losesOwner =
+      member.role === 'owner' && member.status === 'active' && ('remove' in input.change || input.change.role !== 'owner');
     if (losesOwner && (await activeOwners(tx, input.businessId)) <= 1) {
       throw new ServiceError('conflict', 'A business must keep at least one owner: make someone else owner first.');
     }

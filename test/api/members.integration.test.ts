@@ -112,6 +112,35 @@ describe('business member routes (spec 4.1, 4.2, 5.2)', () => {
     expect(last.status).toBe(409);
   });
 
+  it('counts active owners only: an invited owner can be demoted or removed, the last active owner cannot go', async () => {
+    const own = await createTenant();
+    const sole = await createPerson(own, { businessRole: 'owner' });
+    const url = `/v1/businesses/${own.businessId}/members`;
+    const invite = async () => {
+      const res = await api('POST', url, { key: sole.token, body: { email: `owner-${randomUUID()}@example.test`, role: 'owner' } });
+      expect(res.status).toBe(201);
+      expect(res.body.data.member).toMatchObject({ role: 'owner', status: 'invited' });
+      return res.body.data.member.id as string;
+    };
+    const [first, second] = [await invite(), await invite()];
+
+    const demoted = await api('PATCH', `${url}/${first}`, { key: sole.token, body: { role: 'editor' } });
+    expect(demoted.status).toBe(200);
+    expect(demoted.body.data.member).toMatchObject({ id: first, role: 'editor', status: 'invited' });
+    const removed = await api('DELETE', `${url}/${second}`, { key: sole.token });
+    expect(removed.status).toBe(200);
+    expect(removed.body.data.member).toMatchObject({ id: second, role: 'owner', status: 'removed' });
+
+    // a pending owner invitation does not stand in for an active owner
+    await invite();
+    const selfDemote = await api('PATCH', `${url}/${sole.membershipId}`, { key: sole.token, body: { role: 'editor' } });
+    expect(selfDemote.status).toBe(409);
+    expect(selfDemote.body.error.code).toBe('conflict');
+    const selfRemove = await api('DELETE', `${url}/${sole.membershipId}`, { key: sole.token });
+    expect(selfRemove.status).toBe(409);
+    expect(selfRemove.body.error.code).toBe('conflict');
+  });
+
   it('lets any active member quote on the Live environment, pinned server-side', async () => {
     for (const person of [owner, editor, viewer]) {
       const res = await api('POST', `/v1/businesses/${tenant.businessId}/quotes`, {
