@@ -2,6 +2,9 @@ import type { ApiKeyPrincipal } from '../auth/principal';
 import { publishedVersionColumns, withCompiledBook, type PublishedVersion, type PublishedVersionRow } from '../books/published-version';
 import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
+import { ServiceError } from '../errors/service-error';
+
+export type AccountBook = { key: string; version: PublishedVersion };
 
 // One statement: the project's primary book and the version its publication in the key's
 // environment points at; no row when there is no primary book or it is not published there.
@@ -13,12 +16,19 @@ const ACCOUNT_BOOK_SQL = `SELECT b.key, ${publishedVersionColumns}
   WHERE pr.id = $1::uuid`;
 
 /** The account's book as the key's environment sees it: the project's primary book, published there. */
-export async function findAccountBook(
-  db: DbOrTx,
-  principal: ApiKeyPrincipal,
-): Promise<{ key: string; version: PublishedVersion } | null> {
+export async function findAccountBook(db: DbOrTx, principal: ApiKeyPrincipal): Promise<AccountBook | null> {
   const [row] = await sqlRows<{ key: string } & PublishedVersionRow>(db, ACCOUNT_BOOK_SQL, [principal.projectId, principal.environmentId]);
   if (!row) return null;
   const { key, ...version } = row;
   return { key, version: await withCompiledBook(db, version) };
+}
+
+/**
+ * The account's book, or 404 `not_found`: quote-spec, simulations and quotes all answer the same
+ * way when nothing is published in the key's environment (docs/account-surface.md).
+ */
+export async function requireAccountBook(db: DbOrTx, principal: ApiKeyPrincipal): Promise<AccountBook> {
+  const book = await findAccountBook(db, principal);
+  if (!book) throw new ServiceError('not_found', 'No price book is published in this environment.');
+  return book;
 }

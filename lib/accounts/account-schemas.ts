@@ -34,7 +34,10 @@ export const simulationRequestSchema = z
 
 const cents = z.object({ low_cents: z.number().int(), high_cents: z.number().int() });
 
-/** The evaluator's decision and what kind of answer the customer can have (names are ours). */
+/**
+ * The evaluator's decision and what kind of answer the customer can have (names are ours). The
+ * spec allows `unavailable`; no answer carries it now: with nothing published the routes answer 404.
+ */
 export const DECISIONS = ['priced', 'needs_input', 'unavailable', 'failed'] as const;
 export const PRICING_MODES = ['instant', 'quote', 'unavailable'] as const;
 
@@ -43,8 +46,8 @@ export const simulationSchema = z
     object: z.literal('quote_simulation'),
     decision: z.enum(DECISIONS),
     pricing_mode: z.enum(PRICING_MODES),
-    book: z.object({ key: z.string(), version: z.number().int(), currency: z.string(), artifact_hash: z.string() }).nullable(),
-    total: cents.extend({ currency: z.string().nullable() }),
+    book: z.object({ key: z.string(), version: z.number().int(), currency: z.string(), artifact_hash: z.string() }),
+    total: cents.extend({ currency: z.string() }),
     line_items: z.array(z.object({ source: z.string(), label: z.string(), kind: z.string(), quantity: z.number(), total: cents })),
     missing_inputs: z.array(
       z.object({
@@ -74,8 +77,8 @@ export const producedQuoteSchema = z
     decision: z.enum(DECISIONS),
     pricing_mode: z.enum(PRICING_MODES),
     total: cents,
-    currency: z.string().nullable(),
-    book: z.object({ version_id: z.string().nullable() }),
+    currency: z.string(),
+    book: z.object({ version_id: z.string() }),
     message: z.string(),
     /** Present when the quote could not be priced. */
     unpriced_reason: z.object({ code: z.string(), message: z.string() }).nullable(),

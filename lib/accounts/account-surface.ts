@@ -5,7 +5,7 @@ import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { canonicalHash } from '../hash/canonical-hash';
 import type { ProducedQuote, SimulationRequest } from './account-schemas';
-import { findAccountBook } from './account-book';
+import { requireAccountBook } from './account-book';
 import { disposeQuote } from './dispose-quote';
 import { simulateServices } from './simulate-services';
 
@@ -32,14 +32,13 @@ export async function getAccount(db: DbOrTx, principal: ApiKeyPrincipal) {
 /** POST /v1/accounts/{id}/quote-simulations: prices, explains, stores nothing. */
 export async function simulateQuote(db: DbOrTx, principal: ApiKeyPrincipal, accountId: string, request: SimulationRequest) {
   requireAccount(principal, accountId);
-  return simulateServices(await findAccountBook(db, principal), request);
+  return simulateServices(await requireAccountBook(db, principal), request);
 }
 
 /** GET /v1/accounts/{id}/quote-spec: what can be asked, by id and label, for the published version. */
 export async function getQuoteSpec(db: DbOrTx, principal: ApiKeyPrincipal, accountId: string) {
   requireAccount(principal, accountId);
-  const book = await findAccountBook(db, principal);
-  if (!book) throw new ServiceError('not_found', 'No price book is published in this environment.');
+  const book = await requireAccountBook(db, principal);
   const { artifact } = book.version.book;
   const factors = new Map(artifact.factors.map((f) => [f.id, f]));
   return {
@@ -75,7 +74,8 @@ const MESSAGES: Record<ProducedQuote['state'], string> = {
 /**
  * POST /v1/accounts/{id}/quotes: a persisted quote with its disposition. The Idempotency-Key
  * is shared by sibling keys of the account and environment: the same key and body replay the
- * stored answer; another body answers 409. Concurrent duplicates create one quote.
+ * stored answer; another body answers 409. Concurrent duplicates create one quote. With nothing
+ * published in the key's environment it answers 404 and stores nothing (a stored replay still wins).
  */
 export async function createAccountQuote(
   db: Db,
@@ -88,9 +88,9 @@ export async function createAccountQuote(
   const existing = await findByKey(db, principal, input.idempotencyKey);
   if (existing) return replay(existing, fingerprint);
 
-  const book = await findAccountBook(db, principal);
+  const book = await requireAccountBook(db, principal);
   const simulation = simulateServices(book, input.request);
-  const { disposition, state } = disposeQuote(simulation, book?.version.book.artifact.autonomy ?? null);
+  const { disposition, state } = disposeQuote(simulation, book.version.book.artifact.autonomy);
   const unpriced =
     disposition !== 'unpriced'
       ? null
@@ -106,7 +106,7 @@ export async function createAccountQuote(
     pricing_mode: simulation.pricing_mode,
     total: { low_cents: simulation.total.low_cents, high_cents: simulation.total.high_cents },
     currency: simulation.total.currency,
-    book: { version_id: book?.version.id ?? null },
+    book: { version_id: book.version.id },
     message: unpriced ? `${MESSAGES.new} ${unpriced.message}` : MESSAGES[state],
     unpriced_reason: unpriced,
     created: now.toISOString(),

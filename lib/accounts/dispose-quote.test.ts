@@ -23,7 +23,4 @@ describe('disposeQuote', () => {
       expect(disposeQuote({ decision, pricing_mode: mode }, autonomy)).toEqual({ disposition, state });
     });
   }
-  it('nothing published: unpriced -> new', () => {
-    expect(disposeQuote({ decision: 'unavailable', pricing_mode: 'unavailable' }, null)).toEqual({ disposition: 'unpriced', state: 'new' });
-  });
 });

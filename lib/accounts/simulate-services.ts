@@ -1,19 +1,14 @@
-import type { PublishedVersion } from '../books/published-version';
 import { MAX_COMBINATIONS, MAX_EVALUATIONS_PER_REQUEST, evaluateRange, type ServiceRange } from '../pricing/simulate';
+import type { AccountBook } from './account-book';
 import type { Simulation, SimulationRequest } from './account-schemas';
 
 /**
  * Prices every requested service against one published version, exactly (ranges where answers
  * are unknown), and says what the result is worth: the decision (priced / needs_input /
- * unavailable / failed) and the pricing mode (instant / quote / unavailable).
+ * failed) and the pricing mode (instant / quote / unavailable). With nothing published the
+ * callers answer 404 before getting here (requireAccountBook).
  */
-export function simulateServices(book: { key: string; version: PublishedVersion } | null, request: SimulationRequest): Simulation {
-  if (!book) {
-    return {
-      ...emptySimulation('unavailable'),
-      warnings: [{ code: 'no_published_version', message: 'No price book is published in this environment.' }],
-    };
-  }
+export function simulateServices(book: AccountBook, request: SimulationRequest): Simulation {
   const { artifact } = book.version.book;
   let budget = MAX_EVALUATIONS_PER_REQUEST;
   const results = request.services.map((s) => {
@@ -84,20 +79,4 @@ export function simulateServices(book: { key: string; version: PublishedVersion 
 
 function labels(needs: { label: string }[]): string {
   return [...new Set(needs.map((n) => n.label))].join(', ');
-}
-
-function emptySimulation(decision: 'unavailable'): Simulation {
-  return {
-    object: 'quote_simulation',
-    decision,
-    pricing_mode: 'unavailable',
-    book: null,
-    total: { low_cents: 0, high_cents: 0, currency: null },
-    line_items: [],
-    missing_inputs: [],
-    review_reasons: [],
-    inspection: { kind: 'none', code: 'none', prompt: '' },
-    derivation: [],
-    warnings: [],
-  };
 }

@@ -103,17 +103,24 @@ describe('account-scoped surface (spec 4.3)', () => {
     expect(bad.body).toMatchObject({ decision: 'failed', pricing_mode: 'unavailable', warnings: [{ code: 'unknown_offering' }] });
   });
 
-  it('follows the publication of the key’s environment: unavailable until published, then the version published', async () => {
+  it('follows the publication of the key’s environment: 404 not_found until published, then the version published', async () => {
     const testOnly = await createTenant({ publishTo: ['test'] });
     const body = { services: [priced] };
     const simulate = (secret: string) => api('POST', `/v1/accounts/${testOnly.projectId}/quote-simulations`, { key: secret, body });
-    expect((await simulate(testOnly.keys.live)).body).toMatchObject({
-      decision: 'unavailable',
-      book: null,
-      warnings: [{ code: 'no_published_version' }],
-    });
+    const produce = (secret: string, idem: string) =>
+      api('POST', `/v1/accounts/${testOnly.projectId}/quotes`, { key: secret, body, headers: { 'idempotency-key': idem } });
+    // Nothing published in Live: spec, simulation and quote all answer the same documented error.
+    const unpublished = await simulate(testOnly.keys.live);
+    expectAccountError(unpublished, 404, 'not_found');
+    expect(unpublished.body.error.message).toBe('No price book is published in this environment.');
     expectAccountError(await api('GET', `/v1/accounts/${testOnly.projectId}/quote-spec`, { key: testOnly.keys.live }), 404, 'not_found');
-    expect((await simulate(testOnly.keys.test)).body).toMatchObject({ decision: 'priced', book: { version: 1 }, total: { low_cents: 15525 } });
+    const idem = `before-publication-${randomUUID()}`;
+    expectAccountError(await produce(testOnly.keys.live, idem), 404, 'not_found');
+    expect(await testDb().accountQuote.count({ where: { idempotencyKey: idem } })).toBe(0);
+    const firstTest = await simulate(testOnly.keys.test);
+    expect(firstTest.body).toMatchObject({ decision: 'priced', book: { version: 1 }, total: { low_cents: 15525 } });
+    expect(firstTest.body.book).toEqual({ key: expect.any(String), version: 1, currency: 'USD', artifact_hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(firstTest.body.total.currency).toBe('USD');
 
     // A second version, 10% dearer, published to Live only: Live prices with it, Test stays on 1.
     const dearer = structuredClone(demoBookArtifact) as { offerings: { basePriceMinor: number }[] };
@@ -121,8 +128,13 @@ describe('account-scoped surface (spec 4.3)', () => {
     const version = await createBookVersion(testDb(), { bookId: testOnly.bookId, artifact: dearer }, new Date());
     await publishBookVersion(testDb(), { bookId: testOnly.bookId, versionId: version.id, environment: 'live' }, new Date());
     const live = (await simulate(testOnly.keys.live)).body;
-    expect(live).toMatchObject({ decision: 'priced', book: { version: 2 } });
+    expect(live).toMatchObject({ decision: 'priced', book: { version: 2, currency: 'USD', artifact_hash: version.artifactHash } });
+    expect(live.total).toMatchObject({ currency: 'USD' });
     expect(live.total.low_cents).toBeGreaterThan(15525);
+    // once published, the same Idempotency-Key produces a quote: the 404 stored nothing
+    const produced = await produce(testOnly.keys.live, idem);
+    expect(produced.status).toBe(201);
+    expect(produced.body).toMatchObject({ currency: 'USD', book: { version_id: version.id } });
     expect((await simulate(testOnly.keys.test)).body).toMatchObject({ book: { version: 1 }, total: { low_cents: 15525 } });
     expect((await api('GET', `/v1/accounts/${testOnly.projectId}/quote-spec`, { key: testOnly.keys.live })).body).toMatchObject({
       book: { version: 2, artifact_hash: version.artifactHash },

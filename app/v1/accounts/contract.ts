@@ -16,6 +16,7 @@ import { sequenceCursorSchema } from '@/lib/http/cursors';
 const tags = ['Account surface'];
 const accountParams = z.object({ id: z.string().max(100) });
 const common = ['invalid_api_key', 'revoked_api_key', 'rate_limited'] as const;
+const NOTHING_PUBLISHED = 'With no price book published in the key’s environment it answers 404 `not_found`.';
 
 export const currentAccountContract = defineContract({
   method: 'GET',
@@ -57,6 +58,7 @@ export const quoteSpecContract = defineContract({
   method: 'GET',
   path: '/v1/accounts/{id}/quote-spec',
   summary: 'The published book’s specification: services and selections (`quote-spec:read`)',
+  description: NOTHING_PUBLISHED,
   tags,
   auth: 'api_key',
   surface: 'account',
@@ -70,6 +72,7 @@ export const simulateContract = defineContract({
   method: 'POST',
   path: '/v1/accounts/{id}/quote-simulations',
   summary: 'Price services against the published book without storing anything (`simulations:write`)',
+  description: NOTHING_PUBLISHED,
   tags,
   auth: 'api_key',
   surface: 'account',
@@ -84,7 +87,7 @@ export const createAccountQuoteContract = defineContract({
   method: 'POST',
   path: '/v1/accounts/{id}/quotes',
   summary: 'Produce a persisted quote and dispose of it per the book’s autonomy mode (`quotes:write`)',
-  description: 'Requires the `Idempotency-Key` header (at most 200 characters): the same key and body replay the answer; another body answers 409.',
+  description: `Requires the \`Idempotency-Key\` header (at most 200 characters): the same key and body replay the answer; another body answers 409. ${NOTHING_PUBLISHED} Nothing is stored then.`,
   tags,
   auth: 'api_key',
   surface: 'account',
