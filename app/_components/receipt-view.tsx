@@ -1,10 +1,15 @@
 // How a receipt reads to people: line items, total, deposit and balance, conditions, and the
 // derivation as a price waterfall. Shared by the hosted quote page and the portal.
+import { minorUnitsOf } from '@/lib/pricing/currencies';
 import type { QuoteComputation } from '@/lib/pricing/evaluate';
 
+/** Amounts are ISO 4217 minor units: ICU's own digits differ for some currencies (IDR 0, IQD 0: ISO says 2 and 3). */
 export function formatMoney(amountMinor: number, currency: string): string {
-  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).format(amountMinor / 10 ** digits);
+  const digits =
+    minorUnitsOf(currency) ?? new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
+    amountMinor / 10 ** digits,
+  );
 }
 
 const signed = (amountMinor: number, currency: string) =>

@@ -38,7 +38,7 @@ test('a publisher fixes a draft in place, previews it, versions it, compares and
   await editor.fill(v1Text.replace('"currency": "USD"', '"currency": "dollars"'));
   await page.getByRole('button', { name: 'Save draft' }).click();
   const problems = page.getByRole('list', { name: 'Problems in the draft' });
-  const currencyIssue = problems.getByRole('button', { name: /^currency: an ISO 4217 code/ });
+  const currencyIssue = problems.getByRole('button', { name: /^currency: must be an ISO 4217 currency code such as USD or EUR/ });
   await expect(currencyIssue).toBeVisible();
   await currencyIssue.click();
   await expect(editor).toBeFocused();

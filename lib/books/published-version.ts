@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
-import { bookArtifactSchema, compileBook, type CompiledBook } from '../pricing';
+import { compileBook, storedBookArtifactSchema, type CompiledBook } from '../pricing';
 
 export type PublishedVersion = {
   id: string;
@@ -18,7 +18,7 @@ const compiledVersions = new LRUCache<string, CompiledBook>({ max: 500 });
 function compiledVersion(id: string, artifact: unknown): CompiledBook {
   let compiled = compiledVersions.get(id);
   if (!compiled) {
-    compiled = compileBook(bookArtifactSchema.parse(artifact));
+    compiled = compileBook(storedBookArtifactSchema.parse(artifact));
     compiledVersions.set(id, compiled);
   }
   return compiled;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isIsoCurrency } from './currencies';
 
 /**
  * The price book artifact: what a Book Version holds. Written once here and used to validate
@@ -115,10 +116,15 @@ const rule = z.discriminatedUnion('phase', [
   }),
 ]);
 
-export const bookArtifactSchema = z
+/** A new artifact's currency: an ISO 4217 code with a minor unit (lib/pricing/currencies.ts). */
+const isoCurrency = z.string().refine(isIsoCurrency, 'must be an ISO 4217 currency code such as USD or EUR');
+/** A stored version's currency: the check it passed when it was created (versions never change). */
+const storedCurrency = z.string().regex(/^[A-Z]{3}$/, 'must be three capital letters');
+
+const artifactSchema = (currency: z.ZodType<string, string>) => z
   .strictObject({
     formatVersion: z.literal(1),
-    currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as "USD"'),
+    currency,
     /** How produced quotes are disposed of on the account surface. */
     autonomy: z.enum(['autonomous', 'approval_first', 'observe']).default('autonomous'),
     offerings: z.array(offering).min(1).max(1000),
@@ -170,6 +176,14 @@ export const bookArtifactSchema = z
       });
     });
   });
+
+/** What a new Book Version (or a draft, or a preview) must satisfy. */
+export const bookArtifactSchema = artifactSchema(isoCurrency);
+/**
+ * How a stored version is read back (lib/books/published-version.ts): the same shape and references,
+ * with the currency check it passed when created, so that no list change makes a published version unreadable.
+ */
+export const storedBookArtifactSchema = artifactSchema(storedCurrency);
 
 /** A validated artifact, defaults applied. */
 export type BookArtifact = z.output<typeof bookArtifactSchema>;

@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
+import { publishBookVersion } from '../../lib/books/publish-book-version';
+import { canonicalHash } from '../../lib/hash/canonical-hash';
+import { storedBookArtifactSchema } from '../../lib/pricing';
 import { api } from '../../lib/testing/api-client';
-import { quoteRequest, createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
+import { quoteRequest, createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 
 describe('book authoring and publication (workspace session)', () => {
   let tenant: Tenant;
@@ -35,6 +38,7 @@ describe('book authoring and publication (workspace session)', () => {
     expect(saved.status).toBe(200);
     expect(saved.body.data.valid).toBe(false);
     expect(Object.keys(saved.body.data.issues)).toEqual(expect.arrayContaining(['currency', 'rules.0.reduction']));
+    expect(saved.body.data.issues.currency).toEqual(['must be an ISO 4217 currency code such as USD or EUR']);
 
     const preview = await api('POST', `/v1/books/${tenant.bookId}/preview`, {
       key: editorOnly.token,
@@ -90,6 +94,25 @@ describe('book authoring and publication (workspace session)', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_request');
     expect(res.body.error.details.fields['offerings']).toBeDefined();
+    // three capital letters are not enough: the code must be in ISO 4217
+    const madeUp = await api('POST', `/v1/books/${tenant.bookId}/versions`, {
+      key: publisher.token,
+      body: { artifact: { ...demoBookArtifact, currency: 'XXY' } },
+    });
+    expect(madeUp.status).toBe(400);
+    expect(madeUp.body.error.details.fields).toEqual({ currency: ['must be an ISO 4217 currency code such as USD or EUR'] });
+  });
+
+  it('still prices with a version stored before currencies were checked against ISO 4217', async () => {
+    const own = await createTenant();
+    const artifact = storedBookArtifactSchema.parse({ ...demoBookArtifact, currency: 'ABC' });
+    const legacy = await testDb().bookVersion.create({
+      data: { bookId: own.bookId, number: 2, artifact, artifactHash: canonicalHash(artifact), createdAt: new Date() },
+    });
+    await publishBookVersion(testDb(), { bookId: own.bookId, versionId: legacy.id, environment: 'test' }, new Date());
+    const quote = await api('POST', '/v1/quotes', { key: own.keys.test, body: quoteRequest(own) });
+    expect(quote.status).toBe(201);
+    expect(quote.body.data.quoteReceipt).toMatchObject({ outcome: 'succeeded', bookVersionId: legacy.id, computation: { currency: 'ABC' } });
   });
 
   it('numbers versions created at the same moment one after the other', async () => {

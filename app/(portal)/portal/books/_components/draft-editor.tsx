@@ -48,7 +48,7 @@ export function DraftEditor(props: DraftEditorProps) {
         Draft {unsaved && <span className="badge test">unsaved changes</span>}
       </h2>
       <p className="muted" id={`${id}-source`}>
-        {props.sourceNote} Amounts are in cents (12000 = 120.00) and percentages in basis points (1500 = 15%).
+        {props.sourceNote} Amounts are in the currency’s minor units (cents for USD: 12000 = 120.00; none for JPY) and percentages in basis points (1500 = 15%).
       </p>
       <label htmlFor={`${id}-editor`}>Price book (JSON)</label>
       <textarea

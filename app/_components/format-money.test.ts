@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { formatMoney } from './receipt-view';
+
+// Amounts are ISO 4217 minor units; the display must use the same exponent.
+describe('formatMoney', () => {
+  it.each([
+    [17077, 'USD', /\$170\.77/],
+    [1500, 'JPY', /¥1,500$/],
+    [1500, 'KWD', /KWD\s1\.500$/],
+    // ICU gives IDR and IQD no decimals; ISO 4217 gives them 2 and 3
+    [1500000, 'IDR', /IDR\s15,000\.00$/],
+    [1234, 'IQD', /IQD\s1\.234$/],
+  ])('%d %s', (amountMinor, currency, expected) => {
+    expect(formatMoney(amountMinor, currency)).toMatch(expected);
+  });
+});
