@@ -3,7 +3,8 @@ import { ServiceError, type ErrorCode } from './service-error';
 
 /** Zod issues as `details.fields` of spec 2.1: dotted field path -> messages. */
 export function issuesByField(error: z.ZodError, where: string): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
+  // No prototype: a field may be called `toString` or `constructor` (clients send anything).
+  const fields: Record<string, string[]> = Object.create(null);
   const add = (field: string, message: string) => (fields[field] ??= []).push(message);
   for (const issue of error.issues) {
     const path = issue.path.map(String).join('.');

@@ -1,10 +1,12 @@
 import { ServiceError, type ErrorCode } from '../errors/service-error';
+import { jsonViolation } from './json-limits';
 
 export const DEFAULT_MAX_BODY_BYTES = 100_000;
 
 /**
  * Reads and parses a JSON body, refusing more than `maxBytes` without buffering it all.
- * An empty body parses as `undefined` so that the schema says what is required.
+ * An empty body parses as `undefined` so that the schema says what is required. What any JSON
+ * body may hold is checked here for every route (json-limits.ts).
  */
 export async function readJsonBody(request: Request, maxBytes: number, validationCode: ErrorCode): Promise<unknown> {
   const declared = Number(request.headers.get('content-length') ?? '0');
@@ -35,21 +37,14 @@ export async function readJsonBody(request: Request, maxBytes: number, validatio
   } catch {
     throw invalidBody(validationCode, 'must be a valid JSON document');
   }
-  // JSON may escape half of a surrogate pair (\ud800): such strings are not text, and would
-  // break canonical JSON (idempotency fingerprints, artifact hashes) further on.
-  if (/\\u[dD][89a-fA-F]/.test(text) && !wellFormed(parsed)) throw invalidBody(validationCode, 'must not contain unpaired surrogates');
+  const violation = jsonViolation(parsed, 'body');
+  if (violation) throw invalidBody(validationCode, violation.message, violation.field);
   return parsed;
 }
 
-function wellFormed(value: unknown): boolean {
-  if (typeof value === 'string') return value.isWellFormed();
-  if (Array.isArray(value)) return value.every(wellFormed);
-  if (value && typeof value === 'object') return Object.entries(value).every(([k, v]) => k.isWellFormed() && wellFormed(v));
-  return true;
-}
-
-function invalidBody(code: ErrorCode, message: string) {
-  return new ServiceError(code, `The request body is not valid: it ${message}.`, { details: { fields: { body: [message] } }, param: 'body' });
+function invalidBody(code: ErrorCode, message: string, field = 'body') {
+  const where = field === 'body' ? 'The request body is not valid: it' : `Invalid body: ${field}:`;
+  return new ServiceError(code, `${where} ${message}.`, { details: { fields: { [field]: [message] } }, param: field });
 }
 
 function tooLarge(maxBytes: number) {

@@ -44,6 +44,21 @@ describe('evaluateRange', () => {
     expect(range.missing).toEqual([]);
   });
 
+  it('reads only answers that were given, whatever a factor is called (ids like "constructor" or "toString")', () => {
+    // Factor ids may be any name, including those of Object.prototype's members: an answer left
+    // out must read as unanswered, not as the inherited function.
+    const renamed = JSON.parse(JSON.stringify(demoBookArtifact).replaceAll('"frequency"', '"constructor"').replaceAll('"site_type"', '"toString"'));
+    const book = compileBook(bookArtifactSchema.parse(renamed));
+    const selections = { home_size: 'medium', storeys: '2', access: 'easy' };
+    const range = evaluateRange(book, 'window_cleaning', selections);
+    const single = evaluate(book, { offeringId: 'window_cleaning', factors: selections });
+    const original = evaluateRange(demo, 'window_cleaning', selections);
+    if (range.status !== 'priced' || single.outcome !== 'succeeded' || original.status !== 'priced') throw new Error('expected prices');
+    expect([range.low.totalMinor, range.high.totalMinor]).toEqual([single.computation.totalMinor, single.computation.totalMinor]);
+    expect(range.low.totalMinor).toBe(original.low.totalMinor);
+    expect(range.missing).toEqual([]);
+  });
+
   it('treats a missing required answer as unknown and reports it as required', () => {
     const range = evaluateRange(demo, 'gutter_cleaning', { home_size: 'small', access: 'easy' });
     if (range.status !== 'priced') throw new Error('expected a price');

@@ -55,7 +55,8 @@ export function evaluateRange(
   const missing: MissingInput[] = [];
   for (const factorId of offering.factorIds) {
     const { factor } = book.factors.get(factorId)!;
-    const value = selections[factorId];
+    // Own answers only: a factor may be called `constructor`, which every object inherits.
+    const value = Object.hasOwn(selections, factorId) ? selections[factorId] : undefined;
     if (typeof value === 'string') {
       fixed.set(factorId, value);
       continue;

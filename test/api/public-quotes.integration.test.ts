@@ -164,7 +164,7 @@ describe('POST /v1/public_quotes', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(surrogate.status).toBe(422);
-    expect(surrogate.body.error.details.fields.body).toEqual(['must not contain unpaired surrogates']);
+    expect(surrogate.body.error.details.fields['factors.storeys']).toEqual(['must not contain unpaired surrogates']);
     const huge = await api('POST', '/v1/public_quotes', {
       body: { businessId: tenant.businessId, offeringId: 'x', factors: { a: 'y'.repeat(200_000) } },
     });
@@ -198,7 +198,7 @@ describe('GET /v1/status and unknown paths', () => {
     const base = inject('baseUrl');
     const res = await fetch(`${base}/v1/quotes`, { method: 'GET' });
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('POST');
+    expect(res.headers.get('allow')).toBe('POST, OPTIONS');
     const body = await res.json();
     expect(body.error).toMatchObject({ code: 'method_not_allowed', requestId: res.headers.get('x-request-id') });
     const account = await fetch(`${base}/v1/accounts/current`, { method: 'DELETE' });
