@@ -6,20 +6,14 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import next from 'next';
+import { ApiServerResponse, answeredAtEdge, configureServer, httpTimeouts } from './http-edge.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '0.0.0.0';
 const workers = Number(process.env.WEB_CONCURRENCY ?? os.availableParallelism());
-
-/**
- * Next calls flushHeaders() just before it writes the first chunk of a body (and nowhere else),
- * which sends the headers in a TCP segment of their own: one more write, and one more wake-up of
- * the client, per response. Left alone, Node sends the headers with that first chunk.
- */
-class ResponseWithHeadersInFirstChunk extends http.ServerResponse {
-  flushHeaders() {}
-}
+// Read once, in every process, so that a bad setting stops the start instead of a worker.
+const timeouts = httpTimeouts();
 
 if (cluster.isPrimary && workers > 1) {
   let stopping = false;
@@ -52,12 +46,14 @@ if (cluster.isPrimary && workers > 1) {
   const app = next({ dev: false, dir: root, hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();
-  const server = http.createServer({ ServerResponse: ResponseWithHeadersInFirstChunk }, (request, response) =>
-    handle(request, response),
+  const server = http.createServer(
+    // Timeouts are checked every second instead of Node's 30 s, so that they hold to the second.
+    { ServerResponse: ApiServerResponse, connectionsCheckingInterval: 1000 },
+    (request, response) => {
+      if (!answeredAtEdge(request, response)) handle(request, response);
+    },
   );
-  // Longer than common load balancers' idle timeouts, so they never reuse a closed socket.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  configureServer(server, timeouts);
   server.listen(port, hostname, () => {
     if (cluster.isPrimary || cluster.worker?.id === 1) console.log(`Ready on http://${hostname}:${port} (${workers} process${workers > 1 ? 'es' : ''}, Node ${process.version})`);
   });

@@ -1,7 +1,8 @@
 /**
  * Every code the service answers with. The spec's codes, plus the few it leaves to us
  * (`not_found`, `method_not_allowed`, `forbidden`, `conflict`, `invalid_request`, `payload_too_large`,
- * `internal_error`).
+ * `internal_error`), and two that only the server's edge answers (scripts/http-edge.mjs):
+ * `request_timeout` and `headers_too_large`.
  */
 export const ERROR_STATUS = {
   invalid_request: 400,
@@ -17,8 +18,10 @@ export const ERROR_STATUS = {
   quote_surface_unavailable: 404,
   idempotency_conflict: 409,
   conflict: 409,
+  request_timeout: 408,
   payload_too_large: 413,
   invalid_quote_request: 422,
+  headers_too_large: 431,
   rate_limited: 429,
   internal_error: 500,
 } as const;
