@@ -9,7 +9,10 @@ import { requireAccountBook } from './account-book';
 import { disposeQuote } from './dispose-quote';
 import { simulateServices } from './simulate-services';
 
-/** One account per project, the same id in Test and Live; another id answers 404. */
+/**
+ * One account per project, the same id in Test and Live; another id answers 404. Routes under
+ * /v1/accounts/{id} check it first (`authorize`); the verbs below serve the key's own account.
+ */
 export function requireAccount(principal: ApiKeyPrincipal, accountId: string): void {
   if (accountId !== principal.projectId) {
     throw new ServiceError('not_found', `No account ${accountId} for this API key.`, { param: 'id' });
@@ -30,14 +33,12 @@ export async function getAccount(db: DbOrTx, principal: ApiKeyPrincipal) {
 }
 
 /** POST /v1/accounts/{id}/quote-simulations: prices, explains, stores nothing. */
-export async function simulateQuote(db: DbOrTx, principal: ApiKeyPrincipal, accountId: string, request: SimulationRequest) {
-  requireAccount(principal, accountId);
+export async function simulateQuote(db: DbOrTx, principal: ApiKeyPrincipal, request: SimulationRequest) {
   return simulateServices(await requireAccountBook(db, principal), request);
 }
 
 /** GET /v1/accounts/{id}/quote-spec: what can be asked, by id and label, for the published version. */
-export async function getQuoteSpec(db: DbOrTx, principal: ApiKeyPrincipal, accountId: string) {
-  requireAccount(principal, accountId);
+export async function getQuoteSpec(db: DbOrTx, principal: ApiKeyPrincipal) {
   const book = await requireAccountBook(db, principal);
   const { artifact } = book.version.book;
   const factors = new Map(artifact.factors.map((f) => [f.id, f]));
@@ -80,10 +81,9 @@ const MESSAGES: Record<ProducedQuote['state'], string> = {
 export async function createAccountQuote(
   db: Db,
   principal: ApiKeyPrincipal,
-  input: { accountId: string; idempotencyKey: string; request: SimulationRequest },
+  input: { idempotencyKey: string; request: SimulationRequest },
   now: Date,
 ): Promise<{ quote: ProducedQuote; replayed: boolean }> {
-  requireAccount(principal, input.accountId);
   const fingerprint = canonicalHash(input.request);
   const existing = await findByKey(db, principal, input.idempotencyKey);
   if (existing) return replay(existing, fingerprint);
@@ -166,10 +166,9 @@ function replay(stored: { requestFingerprint: string; response: unknown }, finge
 export async function confirmCommitment(
   db: Db,
   principal: ApiKeyPrincipal,
-  input: { accountId: string; quoteId: string; externalRef: string },
+  input: { quoteId: string; externalRef: string },
   now: Date,
 ) {
-  requireAccount(principal, input.accountId);
   if (principal.environment !== 'live') {
     throw new ServiceError('forbidden', 'Commitments can only be confirmed with a Live API key.');
   }
@@ -221,9 +220,8 @@ function toCommitment(row: { id: string; externalRef: string; confirmedAt: Date 
 export async function listAccountRequestLogs(
   db: DbOrTx,
   principal: ApiKeyPrincipal,
-  input: { accountId: string; limit: number; cursor?: string },
+  input: { limit: number; cursor?: string },
 ) {
-  requireAccount(principal, input.accountId);
   const rows = await db.requestLog.findMany({
     where: { projectId: principal.projectId, environmentId: principal.environmentId, ...(input.cursor ? { id: { lt: BigInt(input.cursor) } } : {}) },
     orderBy: { id: 'desc' },

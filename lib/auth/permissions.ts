@@ -47,6 +47,24 @@ export async function requireWorkspaceMember(
   return { permissions: membership.permissions };
 }
 
+/**
+ * The workspaces in which the person holds `permission`; 403 `forbidden` when there is none.
+ * For routes whose target is in the body or that list across workspaces: the caller is refused
+ * before the body is read, and the route still checks the one workspace the body names.
+ */
+export async function requirePermissionSomewhere(
+  db: DbOrTx,
+  principal: SessionPrincipal,
+  permission: WorkspacePermission,
+): Promise<string[]> {
+  const memberships = await db.workspaceMember.findMany({
+    where: { userId: principal.userId, status: 'active', permissions: { has: permission } },
+    select: { workspaceId: true },
+  });
+  if (memberships.length === 0) throw new ServiceError('forbidden', `This needs the workspace permission "${permission}".`);
+  return memberships.map((m) => m.workspaceId);
+}
+
 export type BusinessAccess = {
   business: { id: string; workspaceId: string };
   /** The caller's active business membership, if any. */

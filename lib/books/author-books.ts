@@ -5,7 +5,6 @@ import { Prisma } from '../db/generated/client';
 import { issuesByField } from '../errors/parse-or-throw';
 import { ServiceError } from '../errors/service-error';
 import { bookArtifactSchema, compileBook, evaluate } from '../pricing';
-import { requireBook } from './book-authorization';
 import { createBook } from './create-book';
 import { createBookVersion } from './create-book-version';
 import { publishBookVersion } from './publish-book-version';
@@ -27,7 +26,7 @@ export async function createBookAsMember(
     }
     throw error;
   });
-  return getBook(db, principal, book.id);
+  return getBook(db, book.id);
 }
 
 /** What is wrong with an artifact, by field; empty when it would publish. */
@@ -36,22 +35,19 @@ export function artifactIssues(artifact: unknown): Record<string, string[]> {
   return result.success ? {} : issuesByField(result.error, 'artifact');
 }
 
-/** PUT /v1/books/{id}/draft (`books:edit`): keeps any JSON object as work in progress. */
-export async function saveDraft(db: DbOrTx, principal: SessionPrincipal, bookId: string, artifact: unknown) {
-  await requireBook(db, principal, bookId, 'books:edit');
+/** PUT /v1/books/{id}/draft (`books:edit`, checked by the route): keeps any JSON object as work in progress. */
+export async function saveDraft(db: DbOrTx, bookId: string, artifact: unknown) {
   await db.book.update({ where: { id: bookId }, data: { draft: artifact as object } });
   const issues = artifactIssues(artifact);
   return { valid: Object.keys(issues).length === 0, issues };
 }
 
-/** POST /v1/books/{id}/preview: prices against a draft without storing anything. */
+/** POST /v1/books/{id}/preview (any workspace member, checked by the route): prices against a draft, storing nothing. */
 export async function previewDraft(
   db: DbOrTx,
-  principal: SessionPrincipal,
   bookId: string,
   request: { artifact?: unknown; offeringId: string; factors: Record<string, string | null> },
 ) {
-  await requireBook(db, principal, bookId);
   const artifact =
     request.artifact !== undefined
       ? request.artifact
@@ -71,7 +67,7 @@ export async function previewDraft(
   };
 }
 
-/** POST /v1/books/{id}/versions (`books:publish`): freezes the given artifact, or the draft. */
+/** POST /v1/books/{id}/versions (`books:publish`, checked by the route): freezes the given artifact, or the draft. */
 export async function createVersionAsMember(
   db: Db,
   principal: SessionPrincipal,
@@ -79,7 +75,6 @@ export async function createVersionAsMember(
   artifact: unknown | undefined,
   now: Date,
 ) {
-  await requireBook(db, principal, bookId, 'books:publish');
   const source =
     artifact !== undefined ? artifact : (await db.book.findUniqueOrThrow({ where: { id: bookId }, select: { draft: true } })).draft;
   if (source === null) throw new ServiceError('invalid_request', 'There is no draft to publish: send an artifact.');
@@ -88,15 +83,8 @@ export async function createVersionAsMember(
   return { ...version, createdBy: principal.email, createdAt: version.createdAt.toISOString() };
 }
 
-/** POST /v1/books/{id}/publications (`books:publish`): points Test or Live at a version. */
-export async function publishAsMember(
-  db: Db,
-  principal: SessionPrincipal,
-  bookId: string,
-  input: { versionId: string; environment: 'test' | 'live' },
-  now: Date,
-) {
-  await requireBook(db, principal, bookId, 'books:publish');
+/** POST /v1/books/{id}/publications (`books:publish`, checked by the route): points Test or Live at a version. */
+export async function publishAsMember(db: Db, bookId: string, input: { versionId: string; environment: 'test' | 'live' }, now: Date) {
   await publishBookVersion(db, { bookId, versionId: input.versionId, environment: input.environment }, now);
-  return getBook(db, principal, bookId);
+  return getBook(db, bookId);
 }

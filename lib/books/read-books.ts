@@ -2,7 +2,6 @@ import type { SessionPrincipal } from '../auth/principal';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import type { Prisma } from '../db/generated/client';
-import { requireBook } from './book-authorization';
 import type { BookSummary } from './schemas';
 
 const summarySelect = {
@@ -52,9 +51,8 @@ export async function listBooks(db: DbOrTx, principal: SessionPrincipal, filter:
   return rows.map(toSummary);
 }
 
-/** One book with its draft and version history (newest first). */
-export async function getBook(db: DbOrTx, principal: SessionPrincipal, bookId: string) {
-  await requireBook(db, principal, bookId);
+/** One book with its draft and version history (newest first); the caller has authorized it (requireBook). */
+export async function getBook(db: DbOrTx, bookId: string) {
   const row = await db.book.findUniqueOrThrow({
     where: { id: bookId },
     select: {
@@ -72,9 +70,8 @@ export async function getBook(db: DbOrTx, principal: SessionPrincipal, bookId: s
   };
 }
 
-/** One immutable version, with its artifact. */
-export async function getBookVersion(db: DbOrTx, principal: SessionPrincipal, bookId: string, versionId: string) {
-  await requireBook(db, principal, bookId);
+/** One immutable version, with its artifact; the caller has authorized its book (requireBook). */
+export async function getBookVersion(db: DbOrTx, bookId: string, versionId: string) {
   const version = await db.bookVersion.findFirst({
     where: { id: versionId, bookId },
     select: { id: true, bookId: true, number: true, artifactHash: true, artifact: true, createdBy: true, createdAt: true },

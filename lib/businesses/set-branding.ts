@@ -1,14 +1,17 @@
+import type { BusinessAccess } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
 import type { Db } from '../db/client';
 import { recordEvent } from '../events/record-event';
-import { requireBrandingEditor } from '../members/business-authorization';
 import { businessSelect, toBusinessView } from './business-view';
 import type { Branding } from './schemas';
 
-/** Sets the business's branding; the hosted quote page shows it from the next request on. */
-export async function setBranding(db: Db, principal: SessionPrincipal, businessId: string, branding: Branding, now: Date) {
+/**
+ * Sets the business's branding (the route has checked requireBrandingEditor); the hosted quote
+ * page shows it from the next request on.
+ */
+export async function setBranding(db: Db, principal: SessionPrincipal, access: BusinessAccess, branding: Branding, now: Date) {
+  const businessId = access.business.id;
   return db.$transaction(async (tx) => {
-    const access = await requireBrandingEditor(tx, principal, businessId);
     const row = await tx.business.update({ where: { id: businessId }, data: { ...branding, updatedAt: now }, select: businessSelect });
     const view = toBusinessView(row);
     await recordEvent(

@@ -1,6 +1,15 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Scope } from '../auth/scopes';
 import type { ErrorCode } from '../errors/service-error';
+
+/** Spec 8 gives 200 for the account surface's header; every route takes the same. */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+
+/** A secret in an answer (`idempotent.shownOnce`): shown once, so a replay answers null in its place. */
+export const shownOnceSecret = z
+  .string()
+  .nullable()
+  .meta({ description: 'Shown once. Null when this answer replays an earlier request with the same Idempotency-Key: the secret is never stored.' });
 
 export type AuthModel = 'anonymous' | 'api_key' | 'session';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -42,6 +51,12 @@ export type RouteContract<
   paramsErrorCode?: ErrorCode;
   /** Code for a body, query or path that fails validation. */
   validationCode?: ErrorCode;
+  /**
+   * The route creates something and takes an `Idempotency-Key` header (spec 4.4.4): a retry with
+   * the same key and body replays the first answer. `shownOnce` names a field of the answer that
+   * holds a secret: it is never stored, and a replay answers null in its place.
+   */
+  idempotent?: { shownOnce?: string };
   /** Largest accepted body in bytes (default 100 kB). */
   maxBodyBytes?: number;
   /** `enveloped: false` when the body is the schema itself, not `{ data, requestId }`. */

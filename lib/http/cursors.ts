@@ -3,8 +3,8 @@ import { z } from 'zod';
 /** A page cursor that is a row sequence number: a positive 64-bit integer, as text. */
 export const sequenceCursorSchema = z
   .string()
-  .regex(/^\d{1,19}$/, 'a cursor from a previous page')
-  .refine((value) => BigInt(value) <= 9_223_372_036_854_775_807n, 'a cursor from a previous page');
+  // One check: zod runs a refinement even after the regex failed, and BigInt throws on non-digits.
+  .refine((value) => /^\d{1,19}$/.test(value) && BigInt(value) <= 9_223_372_036_854_775_807n, 'a cursor from a previous page');
 
 /** `<ISO time>|<uuid>`: the (createdAt, id) of the last row of the previous page. */
 export const timeIdCursorSchema = z

@@ -12,6 +12,9 @@ import { RequestLogWriter, type RequestLogEntry } from '../requestlog/request-lo
 import type { RouteContract } from './contract';
 import { errorResponse, successResponse } from './envelope';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './read-body';
+import { jsonViolation } from './json-limits';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../idempotency/idempotent-requests';
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from './contract';
 import { parseOrThrow } from '../errors/parse-or-throw';
 
 type Annotations = Partial<Pick<RequestLogEntry, 'workspaceId' | 'projectId' | 'environmentId' | 'businessId'>>;
@@ -33,14 +36,25 @@ export type HandlerContext<C extends RouteContract> = {
   annotate(annotations: Annotations): void;
 };
 
+/** What `authorize` sees: who is calling and which resource the path names; never the body. */
+export type AuthorizeContext<C extends RouteContract> = Pick<HandlerContext<C>, 'db' | 'principal' | 'params' | 'now' | 'requestId'>;
+
 export type HandlerResult<C extends RouteContract> =
   | { data: z.input<C['success']['schema']>; status?: number; headers?: Record<string, string> }
   /** A body outside the envelope (the OpenAPI document); still logged and given a request id. */
   | { response: Response };
 
-export type RouteOptions<C extends RouteContract> = {
-  /** A limit from the registry and the key it counts by, taken after validation. */
+/**
+ * A route: its handler, and the steps the wrapper runs before it.
+ * - `authorize` runs after authentication and before the query and body are read, so that a
+ *   caller without the right gets 403/404 whatever they send (authentication, authorization,
+ *   then validation). What it returns reaches the handler as `access`.
+ * - `rateLimit` names a limit from the registry and the key it counts by, taken after validation.
+ */
+export type RouteDefinition<C extends RouteContract, A> = {
+  authorize?: (ctx: AuthorizeContext<C>) => Promise<A> | A;
   rateLimit?: { name: RateLimitName; key: (input: Pick<HandlerContext<C>, 'principal' | 'params' | 'body'>) => string };
+  handle: (ctx: HandlerContext<C> & { access: A }) => Promise<HandlerResult<C>>;
 };
 
 type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -51,14 +65,15 @@ function requestLog(): RequestLogWriter {
 }
 
 /**
- * The one wrapper every /v1 route handler uses: request id, authentication, zod parsing,
- * the envelope, error mapping and the request log. Handlers only call domain code.
+ * The one wrapper every /v1 route handler uses: request id, authentication, authorization,
+ * zod parsing, rate limits, Idempotency-Key, the envelope, error mapping and the request log.
+ * Handlers only call domain code. A bare function is a route with nothing but a handler.
  */
-export function defineRoute<C extends RouteContract>(
+export function defineRoute<C extends RouteContract, A = undefined>(
   contract: C,
-  handler: (ctx: HandlerContext<C>) => Promise<HandlerResult<C>>,
-  options: RouteOptions<C> = {},
+  route: RouteDefinition<C, A> | RouteDefinition<C, A>['handle'],
 ): (request: Request, context: NextRouteContext) => Promise<Response> {
+  const { authorize, rateLimit, handle } = typeof route === 'function' ? { handle: route, authorize: undefined, rateLimit: undefined } : route;
   const surface = contract.surface ?? 'standard';
   const validationCode = contract.validationCode ?? 'invalid_request';
 
@@ -73,7 +88,7 @@ export function defineRoute<C extends RouteContract>(
     let errorCode: string | null = null;
     let quotaHeaders: Record<string, string> = {};
     const db = getDb();
-    /** Everything after authentication: quota, parsing, the handler and the response body. */
+    /** Everything after authentication, in the order of the class doc. */
     const serve = async (principal: Principal): Promise<Response> => {
       if (principal.kind === 'api_key') {
         Object.assign(annotations, {
@@ -93,12 +108,12 @@ export function defineRoute<C extends RouteContract>(
       const params = contract.params
         ? parseOrThrowNotFound(contract.params, await context.params, contract.paramsErrorCode ?? 'not_found')
         : undefined;
+      const base = { db, principal, requestId, now, params } as AuthorizeContext<C>;
+      const access = authorize ? await authorize(base) : undefined;
       const headers = contract.headers
         ? parseOrThrow(contract.headers, Object.fromEntries(request.headers), validationCode, 'headers')
         : undefined;
-      const query = contract.query
-        ? parseOrThrow(contract.query, Object.fromEntries(new URL(request.url).searchParams), validationCode, 'query')
-        : undefined;
+      const query = contract.query ? parseQuery(contract.query, request, validationCode) : undefined;
       const body = contract.body
         ? parseOrThrow(
             contract.body,
@@ -108,42 +123,54 @@ export function defineRoute<C extends RouteContract>(
           )
         : undefined;
       const ctx = {
-        db,
-        principal,
-        requestId,
-        now,
+        ...base,
         startedAt,
-        params,
         query,
         headers,
         body,
         request,
+        access,
         annotate: (more: Annotations) => Object.assign(annotations, more),
-      } as unknown as HandlerContext<C>;
-      if (options.rateLimit) {
-        await consumeRateLimit(getPool(), options.rateLimit.name, options.rateLimit.key(ctx));
+      } as unknown as HandlerContext<C> & { access: A };
+      const idempotency = contract.idempotent ? idempotencyOf(request, principal, validationCode) : null;
+      if (rateLimit) {
+        await consumeRateLimit(getPool(), rateLimit.name, rateLimit.key(ctx));
       }
-      const result = await withTenancyRecorder(
+      if (!idempotency) return toResponse(await handle(ctx));
+      const claim = await claimIdempotencyKey(db, { ...idempotency, method: request.method, path: new URL(request.url).pathname, body }, now);
+      if (claim.kind === 'replay') {
+        return answer(claim.status, claim.data, { 'idempotent-replayed': 'true' });
+      }
+      try {
+        const result = await handle(ctx);
+        if ('response' in result) throw new Error('an idempotent route answers with data, not a raw response');
+        const status = result.status ?? contract.success.status;
+        const data = contract.success.schema.parse(result.data);
+        await completeIdempotencyKey(db, claim.id, status, withheld(data, contract.idempotent?.shownOnce));
+        return answer(status, data, result.headers);
+      } catch (error) {
+        await releaseIdempotencyKey(db, claim.id).catch((release: unknown) => logger.error({ err: release, requestId }, 'idempotency key not released'));
+        throw error;
+      }
+    };
+    /** The success body: the envelope, or the data itself where the contract says so. */
+    const answer = (status: number, data: unknown, headers?: Record<string, string>): Response =>
+      contract.success.enveloped === false ? Response.json(data, { status, headers }) : successResponse(status, data, requestId, headers);
+    // Responses pass through their schema: only listed fields leave, whatever a query selected.
+    const toResponse = (result: HandlerResult<C>): Response =>
+      'response' in result
+        ? result.response
+        : answer(result.status ?? contract.success.status, contract.success.schema.parse(result.data), result.headers);
+    try {
+      principal = await authenticate(contract, request, db, now, { remembered: contract.apiKeyRecheckedByWrite === true });
+      const outcome = await withTenancyRecorder(
         (tenancy) => {
           for (const [field, value] of Object.entries(tenancy)) {
             if (value && !annotations[field as keyof Annotations]) annotations[field as keyof Annotations] = value;
           }
         },
-        () => handler(ctx),
-      );
-      // Responses pass through their schema: only listed fields leave, whatever a query selected.
-      return 'response' in result
-        ? result.response
-        : successResponse(
-            result.status ?? contract.success.status,
-            contract.success.schema.parse(result.data),
-            requestId,
-            result.headers,
-          );
-    };
-    try {
-      principal = await authenticate(contract, request, db, now, { remembered: contract.apiKeyRecheckedByWrite === true });
-      const outcome = await serve(principal).then(
+        () => serve(principal),
+      ).then(
         (served) => ({ served }),
         (error: unknown) => ({ error }),
       );
@@ -184,6 +211,48 @@ export function defineRoute<C extends RouteContract>(
     });
     return response;
   };
+}
+
+/** Query parameters, held to the same text rules as bodies (no NUL, no `__proto__`), then parsed. */
+function parseQuery<S extends z.ZodType>(schema: S, request: Request, code: ErrorCode): z.output<S> {
+  const raw = Object.fromEntries(new URL(request.url).searchParams);
+  const violation = jsonViolation(raw, 'query');
+  if (violation) {
+    throw new ServiceError(code, `Invalid query: ${violation.field}: ${violation.message}`, {
+      details: { fields: { [violation.field]: [violation.message] } },
+      param: violation.field,
+    });
+  }
+  return parseOrThrow(schema, raw, code, 'query');
+}
+
+/**
+ * The `Idempotency-Key` of a write (spec 4.4.4), and whose it is: a member's keys are theirs; an
+ * API key's belong to its account and environment, so that sibling keys share them.
+ */
+function idempotencyOf(request: Request, principal: Principal, code: ErrorCode): { scope: string; key: string } | null {
+  const key = request.headers.get('idempotency-key');
+  if (key === null) return null;
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    const message = `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`;
+    throw new ServiceError(code, `Invalid headers: idempotency-key: ${message}`, {
+      details: { fields: { 'idempotency-key': [message] } },
+      param: 'idempotency-key',
+    });
+  }
+  switch (principal.kind) {
+    case 'session':
+      return { scope: `user:${principal.userId}`, key };
+    case 'api_key':
+      return { scope: `account:${principal.projectId}:${principal.environment}`, key };
+    case 'anonymous':
+      return null;
+  }
+}
+
+/** The answer as stored for replays: a one-time secret is shown once, so a replay gets null. */
+function withheld(data: unknown, shownOnce: string | undefined): unknown {
+  return shownOnce && data && typeof data === 'object' ? { ...data, [shownOnce]: null } : data;
 }
 
 async function authenticate(
@@ -238,7 +307,8 @@ function sameOrigin(request: Request): boolean {
 
 /** A malformed path id names nothing: 404, like an id that does not exist. */
 function parseOrThrowNotFound<S extends z.ZodType>(schema: S, value: unknown, code: ErrorCode): z.output<S> {
-  const result = schema.safeParse(value);
+  const result = jsonViolation(value, 'params') ? null : schema.safeParse(value);
+  if (!result) throw new ServiceError(code, 'No such resource.');
   if (!result.success) {
     const param = String(result.error.issues[0]?.path[0] ?? '');
     throw new ServiceError(code, `No such ${param || 'resource'}.`, { param });

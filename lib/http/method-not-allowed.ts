@@ -30,15 +30,41 @@ export function refusingRoute(code: ErrorCode, status: number, summary: string, 
   return handler;
 }
 
+/** The Allow header of a route: its methods, HEAD wherever GET is (Next answers it from GET), and OPTIONS. */
+export function allowHeader(allowed: readonly HttpMethod[]): string {
+  const methods = new Set<string>([...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS']);
+  return ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((m) => methods.has(m)).join(', ');
+}
+
 /**
- * Handlers for the methods a route does not have: 405 with an `Allow` header.
- * A route file exports them beside its own: `export const { GET, PUT } = methodsNotAllowed(['POST'])`.
+ * Handlers for the methods a route does not have (405 with an `Allow` header), and OPTIONS
+ * (204 with the same header): Next's own OPTIONS would list every method this exports.
+ * A route file exports them beside its own: `export const { GET, PUT, OPTIONS } = methodsNotAllowed(['POST'])`.
  */
 export function methodsNotAllowed<const A extends HttpMethod>(allowed: A[]) {
-  const allow = allowed.join(', ');
+  const allow = allowHeader(allowed);
   const handler = refusingRoute('method_not_allowed', 405, 'A method the route does not have', (request) => {
     throw new ServiceError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { headers: { allow } });
   });
   const others = METHODS.filter((m) => !(allowed as HttpMethod[]).includes(m));
-  return Object.fromEntries(others.map((m) => [m, handler])) as Record<Exclude<HttpMethod, A>, typeof handler>;
+  return {
+    ...(Object.fromEntries(others.map((m) => [m, handler])) as Record<Exclude<HttpMethod, A>, typeof handler>),
+    OPTIONS: optionsRoute(allow),
+  };
+}
+
+/** OPTIONS: which methods the path has. No CORS: the API is called from servers, not browsers. */
+export function optionsRoute(allow: string) {
+  return defineRoute(
+    defineContract({
+      method: 'GET',
+      path: '/v1/{path}',
+      summary: 'The methods of a path',
+      tags: [],
+      auth: 'anonymous',
+      success: { status: 204, description: 'No body; `Allow` lists the methods.', schema: z.never() },
+      errors: [],
+    }),
+    async () => ({ response: new Response(null, { status: 204, headers: { allow } }) }),
+  );
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_STATUS, type ErrorCode } from '../errors/service-error';
-import type { RouteContract } from './contract';
+import { MAX_IDEMPOTENCY_KEY_LENGTH, type RouteContract } from './contract';
 
 const standardErrorSchema = z
   .object({
@@ -18,7 +18,30 @@ const accountErrorSchema = z
   .object({ error: z.object({ code: z.string(), message: z.string(), param: z.string(), request_id: z.string() }) })
   .meta({ id: 'AccountError' });
 
-const requestIdHeader = { 'x-request-id': { description: 'The id of this request.', schema: { type: 'string' as const } } };
+type HeaderObject = { description: string; schema: { type: 'string' | 'integer' } };
+const header = (description: string, type: 'string' | 'integer' = 'string'): HeaderObject => ({ description, schema: { type } });
+const requestIdHeader = { 'x-request-id': header('The id of this request.') };
+const rateLimitHeaders = {
+  'ratelimit-limit': header('Requests allowed in the window.', 'integer'),
+  'ratelimit-remaining': header('Requests left in the window.', 'integer'),
+  'ratelimit-reset': header('Seconds until the window resets.', 'integer'),
+};
+const retryAfterHeader = { 'retry-after': header('Seconds to wait before retrying.', 'integer') };
+const replayedHeader = { 'idempotent-replayed': header('`true` when this answer replays an earlier request with the same idempotency key.') };
+
+const idempotencyKeyHeader = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(MAX_IDEMPOTENCY_KEY_LENGTH)
+    .optional()
+    .meta({ description: 'Retries with the same key and body replay the first answer for 24 hours; the same key with another body answers 409 `idempotency_conflict`.' }),
+});
+
+/** Whether a route takes an idempotency key: the generic header, or its own (quote routes). */
+function takesIdempotencyKey(contract: RouteContract): boolean {
+  return contract.idempotent !== undefined || (contract.headers !== undefined && 'idempotency-key' in contract.headers.shape);
+}
 
 /** The OpenAPI 3.1 document, built from the same contracts the routes validate with. */
 export function buildOpenApiDocument(contracts: RouteContract[]) {
@@ -33,7 +56,9 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
       requestParams: {
         ...(contract.params ? { path: contract.params as z.ZodObject } : {}),
         ...(contract.query ? { query: contract.query as z.ZodObject } : {}),
-        ...(contract.headers ? { header: contract.headers } : {}),
+        ...(contract.headers || contract.idempotent
+          ? { header: contract.idempotent ? (contract.headers ?? z.object({})).extend(idempotencyKeyHeader.shape) : contract.headers }
+          : {}),
       },
       ...(contract.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: contract.body } } } }
@@ -41,7 +66,11 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
       responses: {
         [String(contract.success.status)]: {
           description: contract.success.description,
-          headers: requestIdHeader,
+          headers: {
+            ...requestIdHeader,
+            ...(contract.surface === 'account' ? rateLimitHeaders : {}),
+            ...(takesIdempotencyKey(contract) ? replayedHeader : {}),
+          },
           content: {
             'application/json': {
               schema:
@@ -76,14 +105,25 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
 function errorResponses(contract: RouteContract) {
   const schema = contract.surface === 'account' ? accountErrorSchema : standardErrorSchema;
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...contract.errors, 'internal_error' as const]) {
+  // An idempotent write can also refuse its key: malformed, used for another request, or still running.
+  const idempotencyErrors: ErrorCode[] = contract.idempotent ? [contract.validationCode ?? 'invalid_request', 'idempotency_conflict', 'conflict'] : [];
+  for (const code of new Set<ErrorCode>([...contract.errors, ...idempotencyErrors, 'internal_error'])) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(
     [...byStatus].map(([status, codes]) => [
       String(status),
-      { description: codes.map((c) => `\`${c}\``).join(', '), headers: requestIdHeader, content: { 'application/json': { schema } } },
+      {
+        description: codes.map((c) => `\`${c}\``).join(', '),
+        headers: {
+          ...requestIdHeader,
+          ...(contract.surface === 'account' || status === 429 ? rateLimitHeaders : {}),
+          // 429: when to retry; 409 on an idempotent write: the first request is still running.
+          ...(status === 429 || (status === 409 && contract.idempotent) ? retryAfterHeader : {}),
+        },
+        content: { 'application/json': { schema } },
+      },
     ]),
   );
 }

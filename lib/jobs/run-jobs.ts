@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import { sweepIdempotentRequests } from '../idempotency/idempotent-requests';
 import { sweepRotatedKeys } from '../keys/sweep-rotated-keys';
 import { expireQuoteIntents } from '../quotes/expire-quote-intents';
 import { deliverDueWebhooks } from '../webhooks/deliver-due-webhooks';
@@ -11,7 +12,14 @@ export async function runWebhookJobs(db: Db, now: Date) {
   return { ...dispatched, attempted: delivered.attempted };
 }
 
-/** The once-a-minute job: end rotation grace windows, expire intents that waited too long. */
+/**
+ * The once-a-minute job: end rotation grace windows, expire intents that waited too long, forget
+ * idempotent answers past their 24 hours.
+ */
 export async function runMinuteJobs(db: Db, now: Date) {
-  return { keysRevoked: await sweepRotatedKeys(db, now), intentsExpired: await expireQuoteIntents(db, now) };
+  return {
+    keysRevoked: await sweepRotatedKeys(db, now),
+    intentsExpired: await expireQuoteIntents(db, now),
+    idempotentRequestsForgotten: await sweepIdempotentRequests(db, now),
+  };
 }

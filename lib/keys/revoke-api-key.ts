@@ -1,4 +1,3 @@
-import { requireWorkspaceMember } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
 import type { Db } from '../db/client';
 import { ServiceError } from '../errors/service-error';
@@ -7,14 +6,14 @@ import { toApiKeyView } from './to-api-key-view';
 
 /**
  * Revokes a key at once (spec 3.2). Idempotent: a key already revoked keeps its original
- * revocation time; a rotating key's future `revokedAt` is brought forward to now.
+ * revocation time; a rotating key's future `revokedAt` is brought forward to now. The route has
+ * checked the person may manage the key (requireKeyManager).
  */
 export async function revokeApiKey(db: Db, principal: SessionPrincipal, keyId: string, now: Date) {
   return db.$transaction(async (tx) => {
     const [key] = await tx.$queryRaw<{ id: string; workspace_id: string }[]>`
       SELECT id::text, workspace_id::text FROM api_keys WHERE id = ${keyId}::uuid FOR UPDATE`;
     if (!key) throw new ServiceError('not_found', `API key ${keyId} does not exist.`);
-    await requireWorkspaceMember(tx, principal, key.workspace_id, 'api_keys:create', `API key ${keyId} does not exist.`);
     const current = await tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: { status: true, revokedAt: true } });
     const alreadyRevoked = current.status === 'revoked' || (current.revokedAt !== null && current.revokedAt <= now);
     const row = await tx.apiKey.update({

@@ -1,4 +1,3 @@
-import { requireWorkspaceMember } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
 import type { Db } from '../db/client';
 import { ServiceError } from '../errors/service-error';
@@ -12,7 +11,8 @@ export const MAX_GRACE_MINUTES = 168 * 60;
 /**
  * Rotation (spec 3.2): a successor with the same name, environment and scopes is minted and
  * its secret returned once. With a grace window both keys authenticate until the old key's
- * `revokedAt`; with `graceMinutes: 0` the old key is revoked at once.
+ * `revokedAt`; with `graceMinutes: 0` the old key is revoked at once. The route has checked the
+ * person may manage the key (requireKeyManager).
  */
 export async function rotateApiKey(
   db: Db,
@@ -25,7 +25,6 @@ export async function rotateApiKey(
     const [key] = await tx.$queryRaw<{ id: string; workspace_id: string }[]>`
       SELECT id::text, workspace_id::text FROM api_keys WHERE id = ${input.keyId}::uuid FOR UPDATE`;
     if (!key) throw new ServiceError('not_found', `API key ${input.keyId} does not exist.`);
-    await requireWorkspaceMember(tx, principal, key.workspace_id, 'api_keys:create', `API key ${input.keyId} does not exist.`);
     const old = await tx.apiKey.findUniqueOrThrow({
       where: { id: key.id },
       select: { id: true, name: true, projectId: true, environmentId: true, status: true, revokedAt: true, scopes: true, environment: { select: { kind: true } } },

@@ -1,24 +1,24 @@
+import type { BusinessAccess } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
 import type { Db, DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { ensureUser } from './add-members';
-import { requireBusinessOwner } from './business-authorization';
 import { businessMemberSelect, toBusinessMemberView } from './business-member-view';
 
 /**
- * POST /v1/businesses/{id}/members (owner only): invites a person by email with a role. The
+ * POST /v1/businesses/{id}/members (owner only: the route's requireBusinessOwner): invites a person by email with a role. The
  * membership is `invited` until that person first signs in with that email (through the
  * workspace's identity provider), which makes it `active`.
  */
 export async function inviteBusinessMember(
   db: Db,
   principal: SessionPrincipal,
+  access: BusinessAccess,
   input: { businessId: string; email: string; role: 'owner' | 'editor' | 'viewer' },
   now: Date,
 ) {
   return db.$transaction(async (tx) => {
-    const access = await requireBusinessOwner(tx, principal, input.businessId);
     const user = await ensureUser(tx, { email: input.email });
     const existing = await tx.businessMember.findUnique({
       where: { businessId_userId: { businessId: input.businessId, userId: user.id } },

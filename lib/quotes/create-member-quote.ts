@@ -1,24 +1,24 @@
 import type { z } from 'zod';
-import type { SessionPrincipal } from '../auth/principal';
+import type { BusinessAccess } from '../auth/permissions';
 import { ServiceError } from '../errors/service-error';
-import { businessAccess } from '../auth/permissions';
 import { createQuote, type QuoteContext } from './create-quote';
 import type { QuoteScope } from './resolve-quote-scope';
 import type { memberQuoteRequestSchema } from './schemas';
 
 /**
- * POST /v1/businesses/{id}/quotes: any active member quotes against the Live environment of
- * the business's connection, pinned server-side. The book must belong to the connected project.
+ * POST /v1/businesses/{id}/quotes: any active member (the route's `requireBusinessMember`) quotes
+ * against the Live environment of the business's connection, pinned server-side. The book must
+ * belong to the connected project.
  */
 export async function createMemberQuote(
   ctx: QuoteContext,
-  principal: SessionPrincipal,
+  access: BusinessAccess,
   businessId: string,
   request: z.output<typeof memberQuoteRequestSchema>,
 ) {
   const { scope, ...created } = await createQuote(ctx, {
-    // Members quote rarely: their scope is read afresh for every attempt (the insert re-checks it).
-    resolveScope: () => resolveMemberScope(ctx, principal, businessId, request.bookId),
+    // Members quote rarely: the book is read afresh for every attempt (the insert re-checks it).
+    resolveScope: () => resolveMemberScope(ctx, access, businessId, request.bookId),
     source: 'hosted',
     idempotencyScope: `member:${businessId}`,
     inputs: { offeringId: request.offeringId, factors: request.factors },
@@ -29,9 +29,7 @@ export async function createMemberQuote(
   return { ...created, environmentId: scope.environmentId, projectId: scope.projectId, workspaceId: scope.workspaceId };
 }
 
-async function resolveMemberScope(ctx: QuoteContext, principal: SessionPrincipal, businessId: string, bookId: string): Promise<QuoteScope> {
-  const access = await businessAccess(ctx.db, principal, businessId);
-  if (!access?.membership) throw new ServiceError('quote_scope_not_found', `You are not a member of business ${businessId}.`);
+async function resolveMemberScope(ctx: QuoteContext, access: BusinessAccess, businessId: string, bookId: string): Promise<QuoteScope> {
   const connection = access.connection;
   // The book, in the connected project, with its Live publication: one read.
   const book = connection

@@ -11,6 +11,13 @@ const factors = z
   .meta({ description: 'factor id -> option id; `null` means answered as unknown.' });
 const idempotencyKey = z.string().min(8).max(120);
 
+/** Spec 4.4.4: quote routes take the key as the `Idempotency-Key` header too, as every write does. */
+export const quoteIdempotencyHeaders = z.object({
+  'idempotency-key': idempotencyKey
+    .optional()
+    .meta({ description: 'The same as the body field `idempotencyKey` (8-120 characters); when both are sent they must be equal.' }),
+});
+
 export const publicQuoteRequestSchema = z
   .strictObject({
     businessId: z.uuid(),

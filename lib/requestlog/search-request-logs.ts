@@ -1,21 +1,12 @@
-import type { SessionPrincipal } from '../auth/principal';
 import type { DbOrTx } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import type { RequestLogQuery } from './schemas';
 
 /**
- * Request-log search over the workspaces where the person holds `logs:read`, newest first,
- * keyset-paginated on the log's sequence (`nextCursor`).
+ * Request-log search over the given workspaces (those where the person holds `logs:read`, found
+ * by the route), newest first, keyset-paginated on the log's sequence (`nextCursor`).
  */
-export async function searchRequestLogs(db: DbOrTx, principal: SessionPrincipal, query: RequestLogQuery) {
-  const workspaceIds = (
-    await db.workspaceMember.findMany({
-      where: { userId: principal.userId, status: 'active', permissions: { has: 'logs:read' } },
-      select: { workspaceId: true },
-    })
-  ).map((m) => m.workspaceId);
-  if (workspaceIds.length === 0) return { logs: [], nextCursor: null };
-
+export async function searchRequestLogs(db: DbOrTx, workspaceIds: string[], query: RequestLogQuery) {
   const environments = await db.environment.findMany({
     where: { project: { workspaceId: { in: workspaceIds } }, ...(query.environment ? { kind: query.environment } : {}) },
     select: { id: true, kind: true },

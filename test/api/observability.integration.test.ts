@@ -82,7 +82,7 @@ describe('request-log search and quote traces', () => {
     expect(new Date(page2.body.data.logs[0].createdAt) <= new Date(page1.body.data.logs[1].createdAt)).toBe(true);
   });
 
-  it('shows nothing to people without logs:read, and no trace outside the workspace', async () => {
+  it('refuses people without logs:read (403, never an empty search), and shows no trace outside the workspace', async () => {
     const made = await api('POST', '/v1/quotes', {
       key: tenant.keys.test,
       body: quoteRequest(tenant),
@@ -90,7 +90,10 @@ describe('request-log search and quote traces', () => {
     await searchUntilFound(reader, made.headers.get('x-request-id')!);
     const noLogs = await createPerson(tenant, { permissions: ['books:edit'] });
     const res = await api('GET', `/v1/request-logs?requestId=${made.headers.get('x-request-id')}`, { key: noLogs.token });
-    expect(res.body.data.logs).toEqual([]);
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatchObject({ code: 'forbidden', message: expect.stringContaining('logs:read') });
+    // Refused before the query is read: a bad query gets the same 403.
+    expect((await api('GET', '/v1/request-logs?status=abc', { key: noLogs.token })).status).toBe(403);
     const outsider = await createPerson(await createTenant(), { permissions: 'all' });
     expect((await api('GET', `/v1/quote-intents/${made.body.data.quoteIntent.id}/trace`, { key: outsider.token })).status).toBe(404);
     expect((await api('GET', '/v1/request-logs?status=abc', { key: reader.token })).status).toBe(400);

@@ -12,7 +12,7 @@ function routeFiles(dir = V1): { template: string; methods: string[] }[] {
   for (const entry of readdirSync(dir)) {
     const full = path.join(dir, entry);
     if (statSync(full).isDirectory()) {
-      if (entry.startsWith('[...')) continue; // the catch-all 404
+      if (/^\[\[?\.\.\./.test(entry)) continue; // the catch-all 404
       found.push(...routeFiles(full));
     } else if (entry === 'route.ts') {
       const source = readFileSync(full, 'utf8');

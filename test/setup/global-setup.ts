@@ -29,7 +29,8 @@ export default async function setup(project: TestProject) {
     root,
     port: await findFreePort(),
     // Tests that need the job runner start their own instance on their own database.
-    env: { DATABASE_URL: database.url, LOG_LEVEL: 'info', JOB_RUNNER: 'off' },
+    // Short HTTP timeouts so that the slow-client tests take seconds (the defaults are 10 s and 30 s).
+    env: { DATABASE_URL: database.url, LOG_LEVEL: 'info', JOB_RUNNER: 'off', HTTP_HEADERS_TIMEOUT_MS: '3000', HTTP_REQUEST_TIMEOUT_MS: '5000' },
     logFile: serverLogFile,
   });
   project.provide('baseUrl', server.url);

@@ -109,6 +109,7 @@ export const confirmCommitmentContract = defineContract({
   scope: 'commitments:write',
   params: z.object({ id: z.string().max(100), quoteId: z.uuid() }),
   body: commitmentRequestSchema,
+  idempotent: {},
   success: { status: 200, description: 'The confirmed commitment (the same answer when repeated).', schema: commitmentSchema, enveloped: false },
   errors: [...common, 'insufficient_scope', 'forbidden', 'not_found', 'conflict', 'invalid_request'],
 });

@@ -4,7 +4,7 @@ import { listAccountsContract } from './contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(listAccountsContract, async ({ db, principal }) => ({
-  response: Response.json({ object: 'list', data: [await getAccount(db, principal)], has_more: false }),
+  data: { object: 'list' as const, data: [await getAccount(db, principal)], has_more: false },
 }));
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

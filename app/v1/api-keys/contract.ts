@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SCOPES } from '@/lib/auth/scopes';
-import { defineContract } from '@/lib/http/contract';
+import { defineContract, shownOnceSecret } from '@/lib/http/contract';
 import { DEFAULT_GRACE_MINUTES, MAX_GRACE_MINUTES } from '@/lib/keys/rotate-api-key';
 import { apiKeyViewSchema } from '@/lib/keys/schemas';
 
@@ -23,10 +23,11 @@ export const createApiKeyContract = defineContract({
       scopes: z.array(z.enum(SCOPES)).max(SCOPES.length).optional(),
     })
     .meta({ id: 'CreateApiKeyRequest' }),
+  idempotent: { shownOnce: 'secret' },
   success: {
     status: 201,
     description: 'The key and its secret (shown once).',
-    schema: z.object({ apiKey: apiKeyViewSchema, secret: z.string() }),
+    schema: z.object({ apiKey: apiKeyViewSchema, secret: shownOnceSecret }),
   },
   errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
 });
@@ -55,10 +56,11 @@ export const rotateApiKeyContract = defineContract({
     })
     .default({ graceMinutes: DEFAULT_GRACE_MINUTES })
     .meta({ id: 'RotateApiKeyRequest' }),
+  idempotent: { shownOnce: 'secret' },
   success: {
     status: 200,
     description: 'The old key (rotating or revoked), its successor, and the successor’s secret (shown once).',
-    schema: z.object({ apiKey: apiKeyViewSchema, successor: apiKeyViewSchema, secret: z.string() }),
+    schema: z.object({ apiKey: apiKeyViewSchema, successor: apiKeyViewSchema, secret: shownOnceSecret }),
   },
   errors: ['unauthorized', 'forbidden', 'not_found', 'conflict', 'invalid_request'],
 });

@@ -35,6 +35,7 @@ export const createBookContract = defineContract({
   tags,
   auth: 'session',
   body: createBookRequestSchema,
+  idempotent: {},
   success: { status: 201, description: 'The new, empty book.', schema: z.object({ book: bookDetailSchema }) },
   errors: ['unauthorized', 'forbidden', 'not_found', 'conflict', 'invalid_request'],
 });
@@ -85,6 +86,7 @@ export const createVersionContract = defineContract({
   params: bookParams,
   body: z.strictObject({ artifact: z.unknown().optional() }).default({}).meta({ id: 'CreateVersionRequest' }),
   maxBodyBytes: ARTIFACT_BYTES,
+  idempotent: {},
   success: { status: 201, description: 'The new version.', schema: z.object({ version: bookVersionSummarySchema }) },
   errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request', 'payload_too_large'],
 });
@@ -108,6 +110,7 @@ export const publishContract = defineContract({
   auth: 'session',
   params: bookParams,
   body: publishRequestSchema,
+  idempotent: {},
   success: { status: 200, description: 'The book with its new publications.', schema: z.object({ book: bookDetailSchema }) },
   errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
 });

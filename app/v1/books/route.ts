@@ -1,3 +1,4 @@
+import { requirePermissionSomewhere } from '@/lib/auth/permissions';
 import { createBookAsMember } from '@/lib/books/author-books';
 import { listBooks } from '@/lib/books/read-books';
 import { defineRoute } from '@/lib/http/define-route';
@@ -8,8 +9,9 @@ export const GET = defineRoute(listBooksContract, async ({ db, principal, query 
   data: { books: await listBooks(db, principal, query) },
 }));
 
-export const POST = defineRoute(createBookContract, async ({ db, principal, body }) => ({
-  data: { book: await createBookAsMember(db, principal, body) },
-}));
+export const POST = defineRoute(createBookContract, {
+  authorize: ({ db, principal }) => requirePermissionSomewhere(db, principal, 'books:edit'),
+  handle: async ({ db, principal, body }) => ({ data: { book: await createBookAsMember(db, principal, body) } }),
+});
 
-export const { PUT, PATCH, DELETE } = methodsNotAllowed(['GET', 'POST']);
+export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET', 'POST']);

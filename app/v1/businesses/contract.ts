@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { brandingSchema, businessSchema } from '@/lib/businesses/schemas';
 import { defineContract } from '@/lib/http/contract';
 import { businessMemberSchema, inviteMemberRequestSchema, updateMemberRequestSchema } from '@/lib/members/schemas';
-import { memberQuoteRequestSchema, quoteResultSchema } from '@/lib/quotes/schemas';
+import { memberQuoteRequestSchema, quoteIdempotencyHeaders, quoteResultSchema } from '@/lib/quotes/schemas';
 
 const businessParams = z.object({ businessId: z.uuid() });
 const membershipParams = z.object({ businessId: z.uuid(), membershipId: z.uuid() });
@@ -48,6 +48,7 @@ export const inviteMemberContract = defineContract({
   auth: 'session',
   params: businessParams,
   body: inviteMemberRequestSchema,
+  idempotent: {},
   success: { status: 201, description: 'The invited membership.', schema: z.object({ member: businessMemberSchema }) },
   errors: ['unauthorized', 'not_business_owner', 'not_found', 'conflict', 'invalid_request', 'forbidden'],
 });
@@ -96,6 +97,7 @@ export const createMemberQuoteContract = defineContract({
   auth: 'session',
   params: businessParams,
   paramsErrorCode: 'quote_scope_not_found',
+  headers: quoteIdempotencyHeaders,
   body: memberQuoteRequestSchema,
   validationCode: 'invalid_quote_request',
   success: { status: 201, description: 'The Quote Intent and its Receipt (also on an idempotent replay).', schema: quoteResultSchema },

@@ -7,4 +7,4 @@ export const GET = defineRoute(listBusinessesContract, async ({ db, principal })
   data: { businesses: await listBusinesses(db, principal) },
 }));
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

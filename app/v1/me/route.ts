@@ -6,4 +6,4 @@ export const GET = defineRoute(meContract, async ({ principal }) => ({
   data: { user: { id: principal.userId, email: principal.email, name: principal.name } },
 }));
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -11,4 +11,4 @@ export const GET = defineRoute(openApiContract, async () => {
   return { response: Response.json(document) };
 });
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

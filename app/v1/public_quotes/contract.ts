@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
-import { publicQuoteRequestSchema, quoteResultSchema } from '@/lib/quotes/schemas';
+import { publicQuoteRequestSchema, quoteIdempotencyHeaders, quoteResultSchema } from '@/lib/quotes/schemas';
 
 export const createPublicQuoteContract = defineContract({
   method: 'POST',
@@ -10,6 +10,7 @@ export const createPublicQuoteContract = defineContract({
     "Resolves the Business's active connection, its Live environment and primary book, pins the published version and evaluates it.",
   tags: ['Quotes'],
   auth: 'anonymous',
+  headers: quoteIdempotencyHeaders,
   body: publicQuoteRequestSchema,
   validationCode: 'invalid_quote_request',
   success: { status: 201, description: 'The Quote Intent and its Receipt (also on an idempotent replay).', schema: quoteResultSchema },

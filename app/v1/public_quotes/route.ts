@@ -1,17 +1,18 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { createPublicQuote } from '@/lib/quotes/create-public-quote';
+import { quoteIdempotencyKey } from '@/lib/quotes/quote-idempotency-key';
 import { createPublicQuoteContract } from './contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const POST = defineRoute(
-  createPublicQuoteContract,
-  async ({ db, body, requestId, now, startedAt, annotate }) => {
+export const POST = defineRoute(createPublicQuoteContract, {
+  rateLimit: { name: 'publicQuoteCreate', key: ({ body }) => body.businessId },
+  handle: async ({ db, headers, body, requestId, now, startedAt, annotate }) => {
     annotate({ businessId: body.businessId });
-    const { result, replayed, scope } = await createPublicQuote({ db, requestId, now, startedAt }, body);
+    const request = { ...body, idempotencyKey: quoteIdempotencyKey(body, headers) };
+    const { result, replayed, scope } = await createPublicQuote({ db, requestId, now, startedAt }, request);
     annotate(scope);
     return { data: result, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
   },
-  { rateLimit: { name: 'publicQuoteCreate', key: ({ body }) => body.businessId } },
-);
+});
 
-export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed(['POST']);
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

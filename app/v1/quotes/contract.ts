@@ -1,5 +1,5 @@
 import { defineContract } from '@/lib/http/contract';
-import { apiQuoteRequestSchema, quoteResultSchema } from '@/lib/quotes/schemas';
+import { apiQuoteRequestSchema, quoteIdempotencyHeaders, quoteResultSchema } from '@/lib/quotes/schemas';
 
 export const createApiQuoteContract = defineContract({
   method: 'POST',
@@ -10,6 +10,7 @@ export const createApiQuoteContract = defineContract({
   tags: ['Quotes'],
   auth: 'api_key',
   apiKeyRecheckedByWrite: true,
+  headers: quoteIdempotencyHeaders,
   body: apiQuoteRequestSchema,
   validationCode: 'invalid_quote_request',
   success: { status: 201, description: 'The Quote Intent and its Receipt (also on an idempotent replay).', schema: quoteResultSchema },

@@ -1,12 +1,15 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { createApiQuote } from '@/lib/quotes/create-api-quote';
+import { quoteIdempotencyKey } from '@/lib/quotes/quote-idempotency-key';
 import { createApiQuoteContract } from './contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const POST = defineRoute(createApiQuoteContract, async ({ db, principal, body, requestId, now, startedAt, annotate }) => {
-  annotate({ businessId: body.businessId });
-  const { result, replayed } = await createApiQuote({ db, requestId, now, startedAt }, principal, body);
+export const POST = defineRoute(createApiQuoteContract, async ({ db, principal, headers, body, requestId, now, startedAt, annotate }) => {
+  const request = { ...body, idempotencyKey: quoteIdempotencyKey(body, headers) };
+  const { result, replayed, scope } = await createApiQuote({ db, requestId, now, startedAt }, principal, request);
+  // Filed under the business once the scope is found in the key's project, never as merely named.
+  annotate({ businessId: scope.businessId });
   return { data: result, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
 });
 
-export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed(['POST']);
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

@@ -14,5 +14,5 @@ export const searchRequestLogsContract = defineContract({
     description: 'One page; pass `nextCursor` as `cursor` for the next.',
     schema: z.object({ logs: z.array(requestLogSchema), nextCursor: z.string().nullable() }),
   },
-  errors: ['unauthorized', 'invalid_request'],
+  errors: ['unauthorized', 'forbidden', 'invalid_request'],
 });

@@ -1,10 +1,13 @@
+import { requirePermissionSomewhere } from '@/lib/auth/permissions';
 import { defineRoute } from '@/lib/http/define-route';
 import { searchRequestLogs } from '@/lib/requestlog/search-request-logs';
 import { searchRequestLogsContract } from './contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const GET = defineRoute(searchRequestLogsContract, async ({ db, principal, query }) => ({
-  data: await searchRequestLogs(db, principal, query),
-}));
+export const GET = defineRoute(searchRequestLogsContract, {
+  // Without `logs:read` anywhere the answer is 403, never an empty search.
+  authorize: ({ db, principal }) => requirePermissionSomewhere(db, principal, 'logs:read'),
+  handle: async ({ db, access, query }) => ({ data: await searchRequestLogs(db, access, query) }),
+});
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -10,4 +10,4 @@ export const GET = defineRoute(statusContract, async ({ db, now }) => {
   return { data: { status: 'ok' as const, version: '1.0.0', time: now.toISOString() } };
 });
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

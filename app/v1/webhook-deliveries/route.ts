@@ -7,4 +7,4 @@ export const GET = defineRoute(listDeliveriesContract, async ({ db, principal, q
   data: await listDeliveries(db, principal, query),
 }));
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

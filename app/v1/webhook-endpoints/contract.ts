@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineContract } from '@/lib/http/contract';
+import { defineContract, shownOnceSecret } from '@/lib/http/contract';
 import {
   createEndpointRequestSchema,
   deliveryListQuerySchema,
@@ -12,7 +12,7 @@ import {
 const tags = ['Webhooks'];
 const endpointParams = z.object({ id: z.uuid() });
 const deliveryParams = z.object({ deliveryId: z.uuid() });
-const withSecret = z.object({ endpoint: endpointViewSchema, secret: z.string() });
+const withSecret = z.object({ endpoint: endpointViewSchema, secret: shownOnceSecret });
 const common = ['unauthorized', 'forbidden', 'not_found'] as const;
 
 export const createEndpointContract = defineContract({
@@ -22,6 +22,7 @@ export const createEndpointContract = defineContract({
   tags,
   auth: 'session',
   body: createEndpointRequestSchema,
+  idempotent: { shownOnce: 'secret' },
   success: { status: 201, description: 'The endpoint and its signing secret (shown once).', schema: withSecret },
   errors: [...common, 'invalid_request'],
 });
@@ -79,6 +80,7 @@ export const rotateEndpointSecretContract = defineContract({
   auth: 'session',
   params: endpointParams,
   body: rotateSecretRequestSchema,
+  idempotent: { shownOnce: 'secret' },
   success: { status: 200, description: 'The endpoint and its new secret.', schema: withSecret },
   errors: [...common, 'invalid_request'],
 });
@@ -90,6 +92,7 @@ export const sendTestEventContract = defineContract({
   tags,
   auth: 'session',
   params: endpointParams,
+  idempotent: {},
   success: { status: 201, description: 'The queued delivery.', schema: z.object({ delivery: deliveryViewSchema }) },
   errors: [...common],
 });
@@ -127,6 +130,7 @@ export const replayDeliveryContract = defineContract({
   tags,
   auth: 'session',
   params: deliveryParams,
+  idempotent: {},
   success: { status: 201, description: 'The new delivery.', schema: z.object({ delivery: deliveryViewSchema }) },
   errors: [...common, 'conflict'],
 });

@@ -11,4 +11,4 @@ export const GET = defineRoute(listEndpointsContract, async ({ db, principal, qu
   data: { endpoints: await listEndpoints(db, principal, query, now) },
 }));
 
-export const { PUT, PATCH, DELETE } = methodsNotAllowed(['GET', 'POST']);
+export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET', 'POST']);

@@ -7,4 +7,4 @@ export const GET = defineRoute(listWorkspacesContract, async ({ db, principal })
   data: { workspaces: await listWorkspaces(db, principal) },
 }));
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

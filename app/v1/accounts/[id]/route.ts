@@ -3,9 +3,9 @@ import { defineRoute } from '@/lib/http/define-route';
 import { getAccountContract } from '../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const GET = defineRoute(getAccountContract, async ({ db, principal, params }) => {
-  requireAccount(principal, params.id);
-  return { response: Response.json(await getAccount(db, principal)) };
+export const GET = defineRoute(getAccountContract, {
+  authorize: ({ principal, params }) => requireAccount(principal, params.id),
+  handle: async ({ db, principal }) => ({ data: await getAccount(db, principal) }),
 });
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -4,7 +4,7 @@ import { currentAccountContract } from '../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(currentAccountContract, async ({ db, principal }) => ({
-  response: Response.json(await getAccount(db, principal)),
+  data: await getAccount(db, principal),
 }));
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -9,4 +9,4 @@ export const GET = defineRoute(getPublicQuoteContract, async ({ db, params, now,
   return { data: result };
 });
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -7,4 +7,4 @@ export const GET = defineRoute(getDeliveryContract, async ({ db, principal, para
   data: { delivery: await getDelivery(db, principal, params.deliveryId) },
 }));
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -15,4 +15,4 @@ export const DELETE = defineRoute(deleteEndpointContract, async ({ db, principal
   data: { endpoint: await deleteEndpoint(db, principal, params.id, now) },
 }));
 
-export const { POST, PUT } = methodsNotAllowed(['GET', 'PATCH', 'DELETE']);
+export const { POST, PUT, OPTIONS } = methodsNotAllowed(['GET', 'PATCH', 'DELETE']);

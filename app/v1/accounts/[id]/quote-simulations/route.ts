@@ -1,10 +1,11 @@
-import { simulateQuote } from '@/lib/accounts/account-surface';
+import { requireAccount, simulateQuote } from '@/lib/accounts/account-surface';
 import { defineRoute } from '@/lib/http/define-route';
 import { simulateContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const POST = defineRoute(simulateContract, async ({ db, principal, params, body }) => ({
-  response: Response.json(await simulateQuote(db, principal, params.id, body)),
-}));
+export const POST = defineRoute(simulateContract, {
+  authorize: ({ principal, params }) => requireAccount(principal, params.id),
+  handle: async ({ db, principal, body }) => ({ data: await simulateQuote(db, principal, body) }),
+});
 
-export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed(['POST']);
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

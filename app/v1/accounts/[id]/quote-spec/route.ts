@@ -1,10 +1,11 @@
-import { getQuoteSpec } from '@/lib/accounts/account-surface';
+import { getQuoteSpec, requireAccount } from '@/lib/accounts/account-surface';
 import { defineRoute } from '@/lib/http/define-route';
 import { quoteSpecContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const GET = defineRoute(quoteSpecContract, async ({ db, principal, params }) => ({
-  response: Response.json(await getQuoteSpec(db, principal, params.id)),
-}));
+export const GET = defineRoute(quoteSpecContract, {
+  authorize: ({ principal, params }) => requireAccount(principal, params.id),
+  handle: async ({ db, principal }) => ({ data: await getQuoteSpec(db, principal) }),
+});
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

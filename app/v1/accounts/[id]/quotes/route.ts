@@ -1,16 +1,14 @@
-import { createAccountQuote } from '@/lib/accounts/account-surface';
+import { createAccountQuote, requireAccount } from '@/lib/accounts/account-surface';
 import { defineRoute } from '@/lib/http/define-route';
 import { createAccountQuoteContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const POST = defineRoute(createAccountQuoteContract, async ({ db, principal, params, headers, body, now }) => {
-  const { quote, replayed } = await createAccountQuote(
-    db,
-    principal,
-    { accountId: params.id, idempotencyKey: headers['idempotency-key'], request: body },
-    now,
-  );
-  return { response: Response.json(quote, { status: 201, headers: replayed ? { 'idempotent-replayed': 'true' } : {} }) };
+export const POST = defineRoute(createAccountQuoteContract, {
+  authorize: ({ principal, params }) => requireAccount(principal, params.id),
+  handle: async ({ db, principal, headers, body, now }) => {
+    const { quote, replayed } = await createAccountQuote(db, principal, { idempotencyKey: headers['idempotency-key'], request: body }, now);
+    return { data: quote, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
+  },
 });
 
-export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed(['POST']);
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

@@ -1,10 +1,11 @@
-import { listAccountRequestLogs } from '@/lib/accounts/account-surface';
+import { listAccountRequestLogs, requireAccount } from '@/lib/accounts/account-surface';
 import { defineRoute } from '@/lib/http/define-route';
 import { accountRequestLogsContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const GET = defineRoute(accountRequestLogsContract, async ({ db, principal, params, query }) => ({
-  response: Response.json(await listAccountRequestLogs(db, principal, { accountId: params.id, ...query })),
-}));
+export const GET = defineRoute(accountRequestLogsContract, {
+  authorize: ({ principal, params }) => requireAccount(principal, params.id),
+  handle: async ({ db, principal, query }) => ({ data: await listAccountRequestLogs(db, principal, query) }),
+});
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -1,10 +1,12 @@
 import { saveDraft } from '@/lib/books/author-books';
+import { requireBook } from '@/lib/books/book-authorization';
 import { defineRoute } from '@/lib/http/define-route';
 import { saveDraftContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const PUT = defineRoute(saveDraftContract, async ({ db, principal, params, body }) => ({
-  data: await saveDraft(db, principal, params.bookId, body.artifact),
-}));
+export const PUT = defineRoute(saveDraftContract, {
+  authorize: ({ db, principal, params }) => requireBook(db, principal, params.bookId, 'books:edit'),
+  handle: async ({ db, access, body }) => ({ data: await saveDraft(db, access.id, body.artifact) }),
+});
 
-export const { GET, POST, PATCH, DELETE } = methodsNotAllowed(['PUT']);
+export const { GET, POST, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['PUT']);

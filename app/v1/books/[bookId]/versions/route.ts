@@ -1,10 +1,14 @@
 import { createVersionAsMember } from '@/lib/books/author-books';
+import { requireBook } from '@/lib/books/book-authorization';
 import { defineRoute } from '@/lib/http/define-route';
 import { createVersionContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const POST = defineRoute(createVersionContract, async ({ db, principal, params, body, now }) => ({
-  data: { version: await createVersionAsMember(db, principal, params.bookId, body.artifact, now) },
-}));
+export const POST = defineRoute(createVersionContract, {
+  authorize: ({ db, principal, params }) => requireBook(db, principal, params.bookId, 'books:publish'),
+  handle: async ({ db, principal, access, body, now }) => ({
+    data: { version: await createVersionAsMember(db, principal, access.id, body.artifact, now) },
+  }),
+});
 
-export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed(['POST']);
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

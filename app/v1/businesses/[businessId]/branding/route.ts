@@ -1,10 +1,12 @@
 import { setBranding } from '@/lib/businesses/set-branding';
 import { defineRoute } from '@/lib/http/define-route';
+import { requireBrandingEditor } from '@/lib/members/business-authorization';
 import { setBrandingContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const PUT = defineRoute(setBrandingContract, async ({ db, principal, params, body, now }) => {
-  return { data: { business: await setBranding(db, principal, params.businessId, body, now) } };
+export const PUT = defineRoute(setBrandingContract, {
+  authorize: ({ db, principal, params }) => requireBrandingEditor(db, principal, params.businessId),
+  handle: async ({ db, principal, access, body, now }) => ({ data: { business: await setBranding(db, principal, access, body, now) } }),
 });
 
-export const { GET, POST, PATCH, DELETE } = methodsNotAllowed(['PUT']);
+export const { GET, POST, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['PUT']);

@@ -1,20 +1,18 @@
 import { defineRoute } from '@/lib/http/define-route';
+import { requireBusinessMember } from '@/lib/members/business-authorization';
 import { createMemberQuote } from '@/lib/quotes/create-member-quote';
+import { quoteIdempotencyKey } from '@/lib/quotes/quote-idempotency-key';
 import { createMemberQuoteContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const POST = defineRoute(
-  createMemberQuoteContract,
-  async ({ db, principal, params, body, requestId, now, startedAt, annotate }) => {
-    const { result, replayed, ...scope } = await createMemberQuote(
-      { db, requestId, now, startedAt },
-      principal,
-      params.businessId,
-      body,
-    );
+export const POST = defineRoute(createMemberQuoteContract, {
+  authorize: ({ db, principal, params }) => requireBusinessMember(db, principal, params.businessId),
+  handle: async ({ db, access, params, headers, body, requestId, now, startedAt, annotate }) => {
+    const request = { ...body, idempotencyKey: quoteIdempotencyKey(body, headers) };
+    const { result, replayed, ...scope } = await createMemberQuote({ db, requestId, now, startedAt }, access, params.businessId, request);
     annotate(scope);
     return { data: result, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
   },
-);
+});
 
-export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed(['POST']);
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

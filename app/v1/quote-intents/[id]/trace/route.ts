@@ -7,4 +7,4 @@ export const GET = defineRoute(traceQuoteContract, async ({ db, principal, param
   data: await traceQuote(db, principal, params.id),
 }));
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(['GET']);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

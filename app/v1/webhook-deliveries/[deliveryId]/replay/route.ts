@@ -7,4 +7,4 @@ export const POST = defineRoute(replayDeliveryContract, async ({ db, principal, 
   data: { delivery: await replayDelivery(db, principal, params.deliveryId, now) },
 }));
 
-export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed(['POST']);
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

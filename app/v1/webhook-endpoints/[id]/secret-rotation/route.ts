@@ -7,4 +7,4 @@ export const POST = defineRoute(rotateEndpointSecretContract, async ({ db, princ
   data: await rotateEndpointSecret(db, principal, params.id, body.overlapMinutes, now),
 }));
 
-export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed(['POST']);
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

@@ -7,4 +7,4 @@ export const POST = defineRoute(sendTestEventContract, async ({ db, principal, p
   data: { delivery: await sendTestEvent(db, principal, params.id, now) },
 }));
 
-export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed(['POST']);
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

@@ -1,12 +1,13 @@
-import { confirmCommitment } from '@/lib/accounts/account-surface';
+import { confirmCommitment, requireAccount } from '@/lib/accounts/account-surface';
 import { defineRoute } from '@/lib/http/define-route';
 import { confirmCommitmentContract } from '../../../../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const POST = defineRoute(confirmCommitmentContract, async ({ db, principal, params, body, now }) => ({
-  response: Response.json(
-    await confirmCommitment(db, principal, { accountId: params.id, quoteId: params.quoteId, externalRef: body.external_ref }, now),
-  ),
-}));
+export const POST = defineRoute(confirmCommitmentContract, {
+  authorize: ({ principal, params }) => requireAccount(principal, params.id),
+  handle: async ({ db, principal, params, body, now }) => ({
+    data: await confirmCommitment(db, principal, { quoteId: params.quoteId, externalRef: body.external_ref }, now),
+  }),
+});
 
-export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed(['POST']);
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

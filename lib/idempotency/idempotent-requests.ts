@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import type { DbOrTx } from '../db/client';
+import { ServiceError } from '../errors/service-error';
+import { canonicalHash } from '../hash/canonical-hash';
+
+/** How long a completed answer is kept for replays (Stripe keeps 24 hours too). */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** How long a claim holds before a retry may take over a write whose process died. */
+const CLAIM_LEASE_MS = 30_000;
+
+export type IdempotentWrite = { scope: string; key: string; method: string; path: string; body: unknown };
+export type Claim =
+  | { kind: 'claimed'; id: string }
+  | { kind: 'replay'; status: number; data: unknown };
+
+/**
+ * Claims an Idempotency-Key for one write, before the write runs. The first request claims it;
+ * a retry with the same key and request replays the stored answer; the same key with another
+ * request is 409 `idempotency_conflict`; a retry while the first is still running is 409
+ * `conflict` (retry shortly). A claim older than the retention, or abandoned past its lease by a
+ * process that died, is taken over.
+ */
+export async function claimIdempotencyKey(db: DbOrTx, write: IdempotentWrite, now: Date): Promise<Claim> {
+  const fingerprint = canonicalHash({ method: write.method, path: write.path, body: write.body ?? null });
+  const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS);
+  // Two tries: the row seen as a conflict may be released (its write failed) before it is read.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const id = randomUUID();
+    const claimed = await db.$queryRaw<{ id: string }[]>`
+      INSERT INTO idempotent_requests (id, scope, key, fingerprint, locked_until, created_at)
+      VALUES (${id}::uuid, ${write.scope}, ${write.key}, ${fingerprint}, ${new Date(now.getTime() + CLAIM_LEASE_MS)}, ${now})
+      ON CONFLICT (scope, key) DO UPDATE
+        SET id = EXCLUDED.id, fingerprint = EXCLUDED.fingerprint, locked_until = EXCLUDED.locked_until,
+            created_at = EXCLUDED.created_at, response_status = NULL, response = NULL
+        WHERE idempotent_requests.created_at < ${expiredBefore}
+           OR (idempotent_requests.response_status IS NULL AND idempotent_requests.locked_until < ${now}
+               AND idempotent_requests.fingerprint = EXCLUDED.fingerprint)
+      RETURNING id`;
+    if (claimed.length > 0) return { kind: 'claimed', id: claimed[0].id };
+    const [existing] = await db.$queryRaw<{ fingerprint: string; responseStatus: number | null; response: unknown }[]>`
+      SELECT fingerprint, response_status AS "responseStatus", response
+      FROM idempotent_requests WHERE scope = ${write.scope} AND key = ${write.key}`;
+    if (!existing) continue;
+    if (existing.fingerprint !== fingerprint) {
+      throw new ServiceError(
+        'idempotency_conflict',
+        'This Idempotency-Key was used with a different request. Use a new key for a new request.',
+        { param: 'idempotency-key' },
+      );
+    }
+    if (existing.responseStatus === null) {
+      throw stillRunning();
+    }
+    return { kind: 'replay', status: existing.responseStatus, data: existing.response };
+  }
+  throw stillRunning();
+}
+
+function stillRunning() {
+  return new ServiceError('conflict', 'A request with this Idempotency-Key is still being processed. Retry in a moment.', {
+    param: 'idempotency-key',
+    headers: { 'retry-after': '1' },
+  });
+}
+
+/** Stores the answer of a claimed write (one-time secrets already withheld by the caller). */
+export async function completeIdempotencyKey(db: DbOrTx, claimId: string, status: number, data: unknown): Promise<void> {
+  await db.$executeRaw`
+    UPDATE idempotent_requests
+    SET response_status = ${status}, response = ${JSON.stringify(data ?? null)}::jsonb, locked_until = NULL
+    WHERE id = ${claimId}::uuid`;
+}
+
+/** Gives a claim back when its write failed, so that a corrected retry with the same key can run. */
+export async function releaseIdempotencyKey(db: DbOrTx, claimId: string): Promise<void> {
+  await db.$executeRaw`DELETE FROM idempotent_requests WHERE id = ${claimId}::uuid AND response_status IS NULL`;
+}
+
+/** Deletes answers past their retention (the job runner's sweep). */
+export async function sweepIdempotentRequests(db: DbOrTx, now: Date): Promise<number> {
+  return db.$executeRaw`
+    DELETE FROM idempotent_requests WHERE created_at < ${new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS)}`;
+}
