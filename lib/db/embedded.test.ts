@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveDataRoot } from './embedded';
 
@@ -32,5 +33,17 @@ describe('resolveDataRoot', () => {
       // without root, PostgreSQL runs as us and can use the clone's own folder
       expect(root).toBe(path.join(clone, '.data'));
     }
+  });
+});
+
+describe('loading the embedded database', () => {
+  // A process that ends by itself keeps its exit code (the test runner's, after failing tests).
+  it('leaves the exit code of a process that ends by itself alone', () => {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', "await import('./lib/db/embedded.ts'); process.exitCode = 3;"], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      encoding: 'utf8',
+    });
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(3);
   });
 });

