@@ -1,6 +1,7 @@
 import type { Db } from '../db/client';
 import { sweepRotatedKeys } from '../keys/sweep-rotated-keys';
 import { expireQuoteIntents } from '../quotes/expire-quote-intents';
+import { cancelDeliveriesOfDeletedEndpoints } from '../webhooks/cancel-deliveries';
 import { deliverDueWebhooks } from '../webhooks/deliver-due-webhooks';
 import { dispatchOutboxEvents } from '../webhooks/dispatch-outbox';
 
@@ -11,7 +12,14 @@ export async function runWebhookJobs(db: Db, now: Date) {
   return { ...dispatched, attempted: delivered.attempted };
 }
 
-/** The once-a-minute job: end rotation grace windows, expire intents that waited too long. */
+/**
+ * The once-a-minute job: end rotation grace windows, expire intents that waited too long, cancel
+ * deliveries left pending for a deleted endpoint.
+ */
 export async function runMinuteJobs(db: Db, now: Date) {
-  return { keysRevoked: await sweepRotatedKeys(db, now), intentsExpired: await expireQuoteIntents(db, now) };
+  return {
+    keysRevoked: await sweepRotatedKeys(db, now),
+    intentsExpired: await expireQuoteIntents(db, now),
+    deliveriesCanceled: await cancelDeliveriesOfDeletedEndpoints(db, now),
+  };
 }
