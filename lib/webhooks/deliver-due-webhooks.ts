@@ -299,7 +299,7 @@ export async function deliverDueWebhooks(db: Db, now: Date, limit = 100): Promis
 /**
  * Hands unsent deliveries back at once rather than when their lease runs out. If their endpoint
  * has been deleted, its pending deliveries are canceled instead (deleting it normally has done
- * so already); a disabled endpoint's wait until it is enabled again.
+ * so already); those of a disabled endpoint wait until it is enabled again.
  */
 async function releaseLeases(db: Db, group: ClaimedGroup, deliveryIds: string[], now: Date) {
   logger.warn({ deliveryIds }, 'webhook deliveries handed back unsent (stopping, endpoint disabled or deleted, or their lease would run out first)');

@@ -8,7 +8,7 @@ export const DELIVERY_STATUS: Record<DeliveryStatus, { label: string; tone: stri
   pending: { label: 'Pending', tone: 'warn', meaning: 'Waiting for its first attempt or a retry' },
   succeeded: { label: 'Succeeded', tone: 'ok', meaning: 'Your endpoint answered 2xx' },
   exhausted: { label: 'Exhausted', tone: 'danger', meaning: 'Failed five times; no more automatic attempts. Replay it to try again.' },
-  // No tone class: the plain grey badge, for an outcome that is nobody's failure.
+  // `neutral` has no rule of its own: the plain grey badge, for an outcome that is nobody's failure.
   canceled: { label: 'Canceled', tone: 'neutral', meaning: 'Its endpoint was deleted before it was sent; it will not be sent or replayed.' },
 };
 
