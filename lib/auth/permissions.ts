@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../db/client';
+import { sqlRows } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
 import { noteTenancy } from '../observability/request-context';
 import type { SessionPrincipal } from './principal';
@@ -75,36 +76,36 @@ export type BusinessAccess = {
   connection: { kind: 'direct' | 'managed'; projectId: string; liveEnvironmentId: string } | null;
 };
 
+type BusinessAccessRow = {
+  id: string;
+  workspace_id: string;
+  membership: BusinessAccess['membership'];
+  workspace_permissions: string[] | null;
+  connection: BusinessAccess['connection'];
+};
+
+// One statement, not a Prisma query with three relations: Prisma reads those concurrently, and
+// inside a transaction (the member and branding changes check access in theirs) that means
+// several queries at once on the transaction's one connection, which pg deprecates.
+const BUSINESS_ACCESS_SQL = `SELECT b.id::text, b.workspace_id::text,
+    (SELECT json_build_object('id', m.id, 'role', m.role) FROM business_members m
+      WHERE m.business_id = b.id AND m.user_id = $2::uuid AND m.status = 'active') AS membership,
+    (SELECT w.permissions FROM workspace_members w
+      WHERE w.workspace_id = b.workspace_id AND w.user_id = $2::uuid AND w.status = 'active') AS workspace_permissions,
+    (SELECT json_build_object('kind', c.kind, 'projectId', c.project_id, 'liveEnvironmentId', e.id)
+      FROM connections c JOIN environments e ON e.project_id = c.project_id AND e.kind = 'live'
+      WHERE c.business_id = b.id AND c.status = 'active' LIMIT 1) AS connection
+  FROM businesses b WHERE b.id = $1::uuid`;
+
 /** What a person may do with a business: read in one query, checked by the caller. */
 export async function businessAccess(db: DbOrTx, principal: SessionPrincipal, businessId: string): Promise<BusinessAccess | null> {
-  const business = await db.business.findUnique({
-    where: { id: businessId },
-    select: {
-      id: true,
-      workspaceId: true,
-      members: { where: { userId: principal.userId, status: 'active' }, select: { id: true, role: true } },
-      connections: {
-        where: { status: 'active' },
-        select: { kind: true, projectId: true, project: { select: { environments: { where: { kind: 'live' }, select: { id: true } } } } },
-        take: 1,
-      },
-      workspace: {
-        select: { members: { where: { userId: principal.userId, status: 'active' }, select: { permissions: true } } },
-      },
-    },
-  });
-  if (!business) return null;
-  noteTenancy({ workspaceId: business.workspaceId, businessId: business.id });
+  const [row] = await sqlRows<BusinessAccessRow>(db, BUSINESS_ACCESS_SQL, [businessId, principal.userId]);
+  if (!row) return null;
+  noteTenancy({ workspaceId: row.workspace_id, businessId: row.id });
   return {
-    business: { id: business.id, workspaceId: business.workspaceId },
-    membership: business.members[0] ?? null,
-    workspacePermissions: business.workspace.members[0]?.permissions ?? [],
-    connection: business.connections[0]
-      ? {
-          kind: business.connections[0].kind,
-          projectId: business.connections[0].projectId,
-          liveEnvironmentId: business.connections[0].project.environments[0].id,
-        }
-      : null,
+    business: { id: row.id, workspaceId: row.workspace_id },
+    membership: row.membership,
+    workspacePermissions: row.workspace_permissions ?? [],
+    connection: row.connection,
   };
 }

@@ -2,6 +2,7 @@ import type { Db } from '../db/client';
 import { sweepIdempotentRequests } from '../idempotency/idempotent-requests';
 import { sweepRotatedKeys } from '../keys/sweep-rotated-keys';
 import { expireQuoteIntents } from '../quotes/expire-quote-intents';
+import { cancelDeliveriesOfDeletedEndpoints } from '../webhooks/cancel-deliveries';
 import { deliverDueWebhooks } from '../webhooks/deliver-due-webhooks';
 import { dispatchOutboxEvents } from '../webhooks/dispatch-outbox';
 
@@ -13,13 +14,14 @@ export async function runWebhookJobs(db: Db, now: Date) {
 }
 
 /**
- * The once-a-minute job: end rotation grace windows, expire intents that waited too long, forget
- * idempotent answers past their 24 hours.
+ * The once-a-minute job: end rotation grace windows, expire intents that waited too long, cancel
+ * deliveries left pending for a deleted endpoint, forget idempotent answers past their 24 hours.
  */
 export async function runMinuteJobs(db: Db, now: Date) {
   return {
     keysRevoked: await sweepRotatedKeys(db, now),
     intentsExpired: await expireQuoteIntents(db, now),
+    deliveriesCanceled: await cancelDeliveriesOfDeletedEndpoints(db, now),
     idempotentRequestsForgotten: await sweepIdempotentRequests(db, now),
   };
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../db/client';
 import { sqlRows } from '../db/sql';
 import { logger } from '../observability/logger';
+import { cancelDeliveriesOfDeletedEndpoint } from './cancel-deliveries';
 import { deliveryBody } from './envelope';
 import { openSecret } from './secret-box';
 import { ATTEMPT_TIMEOUT_MS, sendWebhook, type SendResult } from './send-webhook';
@@ -252,7 +253,7 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
           const attemptAt = new Date(now.getTime() + Math.round(performance.now() - started));
           if (!endpoint || attemptAt.getTime() + ATTEMPT_TIMEOUT_MS + RECORD_MARGIN_MS > group.leasedUntil.getTime()) {
             // Stopping, the endpoint disabled or deleted since the claim, or another worker may
-            // take it when the lease ends: hand it back unsent.
+            // take it when the lease ends: hand it back unsent (canceled if the endpoint is deleted).
             handedBack.push(row.id);
             return;
           }
@@ -283,7 +284,9 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
       if (attempt) await window.record(attempt);
     }),
   );
-  if (handedBack.length > 0) await releaseLeases(db, handedBack, group.leasedUntil);
+  if (handedBack.length > 0) {
+    await releaseLeases(db, group, handedBack, new Date(now.getTime() + Math.round(performance.now() - started)));
+  }
 }
 
 /** One pass for Inngest and tests: claim, then send every group (endpoints in parallel, each through its window). */
@@ -293,15 +296,25 @@ export async function deliverDueWebhooks(db: Db, now: Date, limit = 100): Promis
   return { attempted: groups.reduce((n, g) => n + g.deliveryIds.length, 0) };
 }
 
-/** Hands unsent deliveries back at once rather than when their lease runs out. */
-async function releaseLeases(db: Db, deliveryIds: string[], leasedUntil: Date) {
+/**
+ * Hands unsent deliveries back at once rather than when their lease runs out. If their endpoint
+ * has been deleted, its pending deliveries are canceled instead (deleting it normally has done
+ * so already); those of a disabled endpoint wait until it is enabled again.
+ */
+async function releaseLeases(db: Db, group: ClaimedGroup, deliveryIds: string[], now: Date) {
   logger.warn({ deliveryIds }, 'webhook deliveries handed back unsent (stopping, endpoint disabled or deleted, or their lease would run out first)');
-  await sqlRows(
-    db,
-    `UPDATE webhook_deliveries SET leased_until = NULL
-     WHERE id = ANY($1::uuid[]) AND status = 'pending' AND leased_until = $2::timestamptz`,
-    [deliveryIds, leasedUntil.toISOString()],
-  ).catch((error: unknown) => logger.error({ err: error, deliveryIds }, 'webhook leases could not be released'));
+  try {
+    const canceled = await cancelDeliveriesOfDeletedEndpoint(db, group.endpointId, now);
+    if (canceled > 0) logger.info({ endpointId: group.endpointId, canceled }, 'webhook deliveries of a deleted endpoint canceled');
+    await sqlRows(
+      db,
+      `UPDATE webhook_deliveries SET leased_until = NULL
+       WHERE id = ANY($1::uuid[]) AND status = 'pending' AND leased_until = $2::timestamptz`,
+      [deliveryIds, group.leasedUntil.toISOString()],
+    );
+  } catch (error) {
+    logger.error({ err: error, deliveryIds }, 'webhook leases could not be released');
+  }
 }
 
 /**

@@ -16,6 +16,7 @@ const deliverySelect = {
   attemptCount: true,
   nextAttemptAt: true,
   replayOfId: true,
+  canceledAt: true,
   createdAt: true,
   attempts: {
     orderBy: { number: 'asc' },
@@ -29,6 +30,7 @@ function toDeliveryView(row: DeliveryRow): DeliveryView {
   return {
     ...row,
     nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+    canceledAt: row.canceledAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     attempts: row.attempts.map((a) => ({ ...a, startedAt: a.startedAt.toISOString() })),
   };
@@ -39,6 +41,7 @@ function toDeliveryView(row: DeliveryRow): DeliveryView {
 export async function sendTestEvent(db: Db, principal: SessionPrincipal, endpointId: string, now: Date) {
   const endpoint = await requireEndpoint(db, principal, endpointId);
   return db.$transaction(async (tx) => {
+    if (await endpointDeleted(tx, endpoint.id)) throw new ServiceError('not_found', `Webhook endpoint ${endpointId} does not exist.`);
     // Written already dispatched: the fan-out must not send it to the environment's other endpoints.
     const event = await tx.outboxEvent.create({
       data: {
@@ -64,30 +67,46 @@ export async function sendTestEvent(db: Db, principal: SessionPrincipal, endpoin
 
 /**
  * POST /v1/webhook-deliveries/{id}/replay: a new pending delivery of the same event to the same
- * endpoint, linked to the original; the original and its attempts stay as they were.
+ * endpoint, linked to the original; the original and its attempts stay as they were. A delivery
+ * whose endpoint is deleted (a canceled one among them) cannot be replayed: there is nowhere to send it.
  */
 export async function replayDelivery(db: Db, principal: SessionPrincipal, deliveryId: string, now: Date) {
   const original = await db.webhookDelivery.findUnique({
     where: { id: deliveryId },
-    select: { id: true, endpointId: true, eventId: true, eventType: true, endpoint: { select: { workspaceId: true, deletedAt: true } } },
+    select: { id: true, endpointId: true, eventId: true, eventType: true, endpoint: { select: { workspaceId: true } } },
   });
   const notFound = `Webhook delivery ${deliveryId} does not exist.`;
   if (!original) throw new ServiceError('not_found', notFound);
   await requireWorkspaceMember(db, principal, original.endpoint.workspaceId, 'webhooks:manage', notFound);
-  if (original.endpoint.deletedAt) throw new ServiceError('conflict', 'The endpoint of this delivery has been deleted.');
-  const replay = await db.webhookDelivery.create({
-    data: {
-      endpointId: original.endpointId,
-      eventId: original.eventId,
-      eventType: original.eventType,
-      replayOfId: original.id,
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
-    },
-    select: deliverySelect,
+  return db.$transaction(async (tx) => {
+    if (await endpointDeleted(tx, original.endpointId)) {
+      throw new ServiceError('conflict', `Webhook delivery ${deliveryId} cannot be replayed: its endpoint has been deleted.`);
+    }
+    const replay = await tx.webhookDelivery.create({
+      data: {
+        endpointId: original.endpointId,
+        eventId: original.eventId,
+        eventType: original.eventType,
+        replayOfId: original.id,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      },
+      select: deliverySelect,
+    });
+    return toDeliveryView(replay);
   });
-  return toDeliveryView(replay);
+}
+
+/**
+ * Whether the endpoint is deleted, read under KEY SHARE: that waits for a deletion in progress
+ * (it holds the row FOR UPDATE) and then reads it deleted; a deletion that starts later waits
+ * for this transaction and cancels the delivery it writes. Either way none is left pending.
+ */
+async function endpointDeleted(tx: DbOrTx, endpointId: string): Promise<boolean> {
+  const [row] = await tx.$queryRaw<{ deleted: boolean }[]>`
+    SELECT deleted_at IS NOT NULL AS deleted FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR KEY SHARE`;
+  return row.deleted;
 }
 
 /** GET /v1/webhook-deliveries: newest first, filtered, keyset-paginated by (createdAt, id). */

@@ -5,6 +5,7 @@ import type { Prisma } from '../db/generated/client';
 import { ServiceError } from '../errors/service-error';
 import type { EnvironmentName } from '../keys/secrets';
 import type { EndpointView } from './schemas';
+import { cancelDeliveriesOfDeletedEndpoint } from './cancel-deliveries';
 import { mintSigningSecret, sealSecret } from './secret-box';
 
 const endpointSelect = {
@@ -134,15 +135,40 @@ export async function updateEndpoint(
   return toEndpointView(row, now);
 }
 
-/** DELETE: the endpoint stops receiving at once; its delivery history is kept. */
-export async function deleteEndpoint(db: DbOrTx, principal: SessionPrincipal, endpointId: string, now: Date) {
-  await requireEndpoint(db, principal, endpointId);
-  const row = await db.webhookEndpoint.update({
-    where: { id: endpointId },
-    data: { deletedAt: now, status: 'disabled', updatedAt: now },
-    select: endpointSelect,
-  });
-  return toEndpointView(row, now);
+/**
+ * DELETE: the endpoint stops receiving at once; its delivery history is kept, and its pending
+ * deliveries are canceled in the same transaction.
+ */
+export async function deleteEndpoint(db: Db, principal: SessionPrincipal, endpointId: string, now: Date) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.$transaction(async (tx) => {
+        // FOR UPDATE, unlike a rotation: it waits for transactions that have just written a
+        // delivery to this endpoint (their foreign-key check holds KEY SHARE on the row), so
+        // the cancel below sees those deliveries too.
+        await tx.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR UPDATE`;
+        await requireEndpoint(tx, principal, endpointId);
+        const row = await tx.webhookEndpoint.update({
+          where: { id: endpointId },
+          data: { deletedAt: now, status: 'disabled', updatedAt: now },
+          select: endpointSelect,
+        });
+        await cancelDeliveriesOfDeletedEndpoint(tx, endpointId, now);
+        return toEndpointView(row, now);
+      });
+    } catch (error) {
+      // A claim leasing this endpoint's deliveries at that moment locks them in another order:
+      // PostgreSQL ends one of the two as deadlocked; a claim is retried at the next tick anyway.
+      if (attempt < 3 && isDeadlock(error)) continue;
+      throw error;
+    }
+  }
+}
+
+/** Prisma reports a deadlock as P2034 from its own queries, as P2010 with PostgreSQL's code from raw SQL. */
+function isDeadlock(error: unknown): boolean {
+  const e = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } };
+  return e.code === 'P2034' || e.meta?.driverAdapterError?.cause?.originalCode === '40P01';
 }
 
 /**

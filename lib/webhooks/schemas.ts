@@ -66,16 +66,21 @@ export const attemptViewSchema = z
   })
   .meta({ id: 'WebhookAttempt' });
 
+/** `canceled`: its endpoint was deleted before it was sent (terminal; the spec leaves other states to us). */
+export const deliveryStatusSchema = z.enum(['pending', 'succeeded', 'exhausted', 'canceled']);
+
 export const deliveryViewSchema = z
   .object({
     id: z.uuid(),
     endpointId: z.uuid(),
     eventId: z.uuid(),
     eventType: z.string(),
-    status: z.enum(['pending', 'succeeded', 'exhausted']),
+    status: deliveryStatusSchema,
     attemptCount: z.number().int(),
     nextAttemptAt: z.iso.datetime().nullable(),
     replayOfId: z.uuid().nullable(),
+    /** When deleting its endpoint canceled it; null unless `status` is `canceled`. */
+    canceledAt: z.iso.datetime().nullable(),
     createdAt: z.iso.datetime(),
     attempts: z.array(attemptViewSchema),
   })
@@ -85,7 +90,7 @@ export const deliveryListQuerySchema = z.object({
   endpointId: z.uuid().optional(),
   eventId: z.uuid().optional(),
   eventType: z.string().max(100).optional(),
-  status: z.enum(['pending', 'succeeded', 'exhausted']).optional(),
+  status: deliveryStatusSchema.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
   cursor: timeIdCursorSchema.optional(),
 });

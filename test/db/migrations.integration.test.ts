@@ -94,6 +94,47 @@ describe('migrations', () => {
     expect(leftover.rows[0].t).toBeNull();
   });
 
+  it('cancels the deliveries that endpoints deleted before deletion canceled them left pending', async () => {
+    const url = await freshDatabaseUrl();
+    const before = copyMigrations();
+    for (const name of migrationNames().filter((n) => n >= '20261125025052')) rmSync(path.join(before, name), { recursive: true });
+    await applyMigrations(url, before);
+    const [workspace, project, environment, deleted, kept, event] = Array.from({ length: 6 }, () => randomUUID());
+    const delivery = (endpoint: string, status: 'pending' | 'succeeded') =>
+      withClient(url, async (c) =>
+        (await c.query(
+          `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, status, next_attempt_at)
+           VALUES (gen_random_uuid(), $1, $2, 'webhook.test', '${status}', ${status === 'pending' ? 'now()' : 'NULL'}) RETURNING id::text`,
+          [endpoint, event],
+        )).rows[0].id as string,
+      );
+    await withClient(url, async (c) => {
+      await c.query("INSERT INTO workspaces (id, slug, name) VALUES ($1, 'w', 'W')", [workspace]);
+      await c.query("INSERT INTO projects (id, workspace_id, name) VALUES ($1, $2, 'P')", [project, workspace]);
+      await c.query("INSERT INTO environments (id, project_id, kind) VALUES ($1, $2, 'live')", [environment, project]);
+      for (const [id, deletedAt] of [[deleted, 'now()'], [kept, 'NULL']]) {
+        await c.query(
+          `INSERT INTO webhook_endpoints (id, workspace_id, project_id, environment_id, url, secret_ciphertext, secret_prefix, secret_last4, deleted_at)
+           VALUES ($1, $2, $3, $4, 'https://hooks.example.com', 'x', 'whsec_x', 'xxxx', ${deletedAt})`,
+          [id, workspace, project, environment],
+        );
+      }
+      await c.query("INSERT INTO outbox_events (id, type, workspace_id, data) VALUES ($1, 'webhook.test', $2, '{}')", [event, workspace]);
+    });
+    const stranded = await delivery(deleted, 'pending');
+    const delivered = await delivery(deleted, 'succeeded');
+    const waiting = await delivery(kept, 'pending');
+
+    await applyMigrations(url, MIGRATIONS);
+    const rows = await withClient(url, (c) =>
+      c.query('SELECT id::text, status::text, next_attempt_at, canceled_at FROM webhook_deliveries ORDER BY created_at'),
+    );
+    const byId = new Map(rows.rows.map((r) => [r.id, r]));
+    expect(byId.get(stranded)).toMatchObject({ status: 'canceled', next_attempt_at: null, canceled_at: expect.any(Date) });
+    expect(byId.get(delivered)).toMatchObject({ status: 'succeeded', canceled_at: null });
+    expect(byId.get(waiting)).toMatchObject({ status: 'pending', next_attempt_at: expect.any(Date), canceled_at: null });
+  });
+
   it('serialises concurrent callers: each migration is applied exactly once', async () => {
     const url = await freshDatabaseUrl();
     const runs = await Promise.all([1, 2, 3].map(() => applyMigrations(url, MIGRATIONS)));

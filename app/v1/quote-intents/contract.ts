@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
 import { quoteIntentSchema, quoteReceiptSchema } from '@/lib/quotes/schemas';
+import { deliveryStatusSchema } from '@/lib/webhooks/schemas';
 
 const delivery = z.object({
   id: z.uuid(),
@@ -9,7 +10,7 @@ const delivery = z.object({
   endpointUrl: z.string(),
   /** The endpoint was deleted since: it sends nothing more, and `endpointUrl` is where it last sent. */
   endpointDeleted: z.boolean(),
-  status: z.enum(['pending', 'succeeded', 'exhausted']),
+  status: deliveryStatusSchema,
   attemptCount: z.number().int(),
   nextAttemptAt: z.iso.datetime().nullable(),
   replayOfId: z.uuid().nullable(),

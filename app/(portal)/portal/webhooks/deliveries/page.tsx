@@ -20,7 +20,8 @@ export default function WebhookDeliveriesPage() {
       <h1>Webhook deliveries</h1>
       <p className="muted">
         Each event sent to an endpoint is one delivery. A failed attempt is retried after 30 seconds, 5 minutes, 30 minutes and 2
-        hours; after the fifth failure the delivery is exhausted and only a replay sends it again.
+        hours; after the fifth failure the delivery is exhausted and only a replay sends it again. Deleting an endpoint
+        cancels its pending deliveries.
       </p>
       <ProjectScope>{(selected) => <ProjectDeliveries {...selected} />}</ProjectScope>
     </>

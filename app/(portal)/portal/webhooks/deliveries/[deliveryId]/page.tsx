@@ -75,6 +75,12 @@ function DeliveryView({ delivery }: { delivery: Delivery }) {
           <dd>
             <NextAttempt at={delivery.nextAttemptAt} />
           </dd>
+          {delivery.canceledAt && (
+            <>
+              <dt>Canceled</dt>
+              <dd>{formatTime(delivery.canceledAt)}, when its endpoint was deleted</dd>
+            </>
+          )}
           <dt>Created</dt>
           <dd>{formatTime(delivery.createdAt)}</dd>
           <dt>Delivery id</dt>

@@ -1,0 +1,200 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../lib/db/client';
+import { recordEvent } from '../../lib/events/record-event';
+import { runMinuteJobs, runWebhookJobs } from '../../lib/jobs/run-jobs';
+import { api } from '../../lib/testing/api-client';
+import { eventually } from '../../lib/testing/eventually';
+import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
+import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
+import { RETRY_DELAYS_MS, SEND_WINDOW, SendWindow, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
+import { sendTestEvent } from '../../lib/webhooks/manage-deliveries';
+import { createEndpoint, deleteEndpoint } from '../../lib/webhooks/manage-endpoints';
+
+/** Deleting an endpoint gives its pending deliveries their final state: `canceled`. */
+describe('deleting an endpoint, over HTTP (no job runner)', () => {
+  let tenant: Tenant;
+  let admin: Person;
+
+  beforeAll(async () => {
+    tenant = await createTenant();
+    admin = await createPerson(tenant, { permissions: ['webhooks:manage'] });
+  });
+
+  const createEndpointOverHttp = async (url: string) =>
+    (await api('POST', '/v1/webhook-endpoints', { key: admin.token, body: { projectId: tenant.projectId, environment: 'test', url } })).body
+      .data.endpoint;
+  const deliveriesOf = async (endpointId: string, status?: string) => {
+    const res = await api('GET', `/v1/webhook-deliveries?endpointId=${endpointId}${status ? `&status=${status}` : ''}`, { key: admin.token });
+    expect(res.status).toBe(200);
+    return res.body.data.deliveries as { id: string; status: string; nextAttemptAt: string | null; canceledAt: string | null }[];
+  };
+
+  it('cancels its pending deliveries, lists them as canceled, and refuses to replay them', async () => {
+    const removed = await createEndpointOverHttp('https://hooks.example.com/removed');
+    const kept = await createEndpointOverHttp('https://hooks.example.com/kept');
+    for (let i = 0; i < 2; i++) {
+      const quote = await api('POST', '/v1/quotes', { key: tenant.keys.test, body: quoteRequest(tenant) });
+      expect(quote.status).toBe(201);
+    }
+    expect((await api('POST', `/v1/webhook-endpoints/${removed.id}/test-events`, { key: admin.token })).status).toBe(201);
+    expect(await deliveriesOf(removed.id, 'pending')).toHaveLength(3);
+
+    const deleting = Date.now();
+    expect((await api('DELETE', `/v1/webhook-endpoints/${removed.id}`, { key: admin.token })).status).toBe(200);
+
+    expect(await deliveriesOf(removed.id, 'pending')).toEqual([]);
+    const canceled = await deliveriesOf(removed.id, 'canceled');
+    expect(canceled).toHaveLength(3);
+    for (const delivery of canceled) {
+      expect(delivery).toMatchObject({ status: 'canceled', nextAttemptAt: null });
+      expect(Date.parse(delivery.canceledAt!)).toBeGreaterThanOrEqual(deleting - 1_000);
+    }
+    expect((await deliveriesOf(removed.id)).map((d) => d.status)).toEqual(['canceled', 'canceled', 'canceled']);
+    // Out of the due queue: nothing pending is left for it, leased or not.
+    const stored = await testDb().webhookDelivery.findMany({ where: { endpointId: removed.id } });
+    expect(stored.map((d) => [d.status, d.nextAttemptAt, d.leasedUntil])).toEqual(Array(3).fill(['canceled', null, null]));
+    // Another endpoint's deliveries of the same events wait as before.
+    expect((await deliveriesOf(kept.id)).map((d) => d.status)).toEqual(['pending', 'pending']);
+
+    const replay = await api('POST', `/v1/webhook-deliveries/${canceled[0].id}/replay`, { key: admin.token });
+    expect(replay.status).toBe(409);
+    expect(replay.body.error).toMatchObject({ code: 'conflict', message: expect.stringMatching(/endpoint has been deleted/) });
+    expect(await testDb().webhookDelivery.count({ where: { endpointId: removed.id } })).toBe(3);
+    expect((await api('POST', `/v1/webhook-endpoints/${removed.id}/test-events`, { key: admin.token })).status).toBe(404);
+  });
+
+  it('takes `canceled` as a status filter and documents it', async () => {
+    expect((await api('GET', '/v1/webhook-deliveries?status=canceled', { key: admin.token })).status).toBe(200);
+    expect((await api('GET', '/v1/webhook-deliveries?status=cancelled', { key: admin.token })).status).toBe(400);
+    const doc = (await api('GET', '/v1/openapi.json')).body;
+    const status = doc.paths['/v1/webhook-deliveries'].get.parameters.find((p: { name: string }) => p.name === 'status');
+    expect(status.schema.enum).toContain('canceled');
+    expect(doc.components.schemas.WebhookDelivery.properties.status.enum).toContain('canceled');
+  });
+});
+
+describe('deleting an endpoint, with the delivery routine', () => {
+  let iso: Awaited<ReturnType<typeof createIsolatedDatabase>>;
+  let db: Db;
+  let tenant: Tenant;
+  let admin: Person;
+  const receivers: Receiver[] = [];
+  const T0 = new Date('2031-01-01T00:00:00Z');
+  const at = (ms: number) => new Date(T0.getTime() + ms);
+
+  beforeAll(async () => {
+    iso = await createIsolatedDatabase();
+    db = iso.db;
+    tenant = await createTenant({}, db);
+    admin = await createPerson(tenant, { permissions: ['webhooks:manage'] }, db);
+    await runWebhookJobs(db, T0); // the tenant's own set-up events, before any endpoint exists
+  });
+
+  afterAll(async () => {
+    await Promise.all(receivers.map((r) => r.stop()));
+    await iso?.close();
+  });
+
+  async function endpointWith(status: number | (() => number)) {
+    const r = await startReceiver(typeof status === 'number' ? () => status : status);
+    receivers.push(r);
+    const { endpoint } = await createEndpoint(
+      db,
+      admin.principal,
+      { projectId: tenant.projectId, environment: 'live', url: r.url, eventTypes: ['webhook.test'] },
+      T0,
+    );
+    return { r, endpoint };
+  }
+
+  const testEvents = async (endpointId: string, n: number) => {
+    const deliveries = [];
+    for (let i = 0; i < n; i++) deliveries.push(await sendTestEvent(db, admin.principal, endpointId, T0));
+    return deliveries;
+  };
+
+  it('a failing endpoint’s deliveries waiting for a retry are canceled, keep their attempts and are never claimed again', async () => {
+    const { r, endpoint } = await endpointWith(500);
+    await testEvents(endpoint.id, 3);
+    await runWebhookJobs(db, T0);
+    expect(r.received).toHaveLength(3);
+    expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'pending', attemptCount: 1 } })).toBe(3);
+
+    await deleteEndpoint(db, admin.principal, endpoint.id, at(1_000));
+    const rows = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id }, include: { attempts: true } });
+    for (const row of rows) {
+      expect(row).toMatchObject({ status: 'canceled', canceledAt: at(1_000), nextAttemptAt: null, leasedUntil: null, attemptCount: 1 });
+      expect(row.attempts).toHaveLength(1);
+    }
+    for (const delay of RETRY_DELAYS_MS) {
+      expect(await claimDueDeliveries(db, at(delay + 3_600_000))).toEqual([]);
+      await runWebhookJobs(db, at(delay + 3_600_000));
+    }
+    expect(r.received).toHaveLength(3);
+  });
+
+  it('deliveries claimed before the deletion are canceled by it, and their claim sends none of them', async () => {
+    const { r, endpoint } = await endpointWith(200);
+    await testEvents(endpoint.id, 5);
+    const [group] = await claimDueDeliveries(db, T0);
+    expect(group.deliveryIds).toHaveLength(5);
+    await deleteEndpoint(db, admin.principal, endpoint.id, T0);
+    await deliverGroup(db, group, T0, new SendWindow(db, SEND_WINDOW, undefined, 0));
+    expect(r.received).toHaveLength(0);
+    expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'canceled', leasedUntil: null } })).toBe(5);
+  });
+
+  it('a claim whose endpoint was deleted without canceling (an older version) cancels instead of handing back', async () => {
+    const { r, endpoint } = await endpointWith(200);
+    await testEvents(endpoint.id, 4);
+    const [group] = await claimDueDeliveries(db, T0);
+    await db.$executeRaw`UPDATE webhook_endpoints SET deleted_at = ${T0}, status = 'disabled' WHERE id = ${endpoint.id}::uuid`;
+    await deliverGroup(db, group, T0, new SendWindow(db, SEND_WINDOW, undefined, 0));
+    expect(r.received).toHaveLength(0);
+    const rows = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
+    expect(rows.map((d) => [d.status, d.leasedUntil, d.nextAttemptAt])).toEqual(Array(4).fill(['canceled', null, null]));
+  });
+
+  it('a delivery born pending for an endpoint deleted meanwhile is never claimed, and the minute job cancels it', async () => {
+    const { r, endpoint } = await endpointWith(200);
+    await deleteEndpoint(db, admin.principal, endpoint.id, T0);
+    // What a fan-out that read the endpoint just before the deletion committed writes after it.
+    const eventId = await recordEvent(db, { type: 'webhook.test', workspaceId: tenant.workspaceId, environmentId: null, data: {} }, T0);
+    await db.webhookDelivery.create({ data: { endpointId: endpoint.id, eventId, eventType: 'webhook.test', nextAttemptAt: T0, createdAt: T0, updatedAt: T0 } });
+    expect(await claimDueDeliveries(db, at(1_000))).toEqual([]);
+    expect(await runMinuteJobs(db, at(60_000))).toMatchObject({ deliveriesCanceled: 1 });
+    const [row] = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
+    expect(row).toMatchObject({ status: 'canceled', canceledAt: at(60_000), nextAttemptAt: null });
+    expect(await runMinuteJobs(db, at(120_000))).toMatchObject({ deliveriesCanceled: 0 });
+    await runWebhookJobs(db, at(120_000));
+    expect(r.received).toHaveLength(0);
+  });
+
+  it('a deletion that deadlocks with another writer of its deliveries is retried, and still cancels them all', async () => {
+    const { endpoint } = await endpointWith(200);
+    const ids = (await testEvents(endpoint.id, 4)).map((d) => d.id).sort();
+    const other = new pg.Client({ connectionString: iso.url });
+    await other.connect();
+    try {
+      // The deletion locks its deliveries in id order; this writer holds the last and then asks
+      // for the first. Its long deadlock_timeout makes the deletion the one PostgreSQL ends.
+      await other.query("SET deadlock_timeout = '10s'");
+      await other.query('BEGIN');
+      await other.query('SELECT id FROM webhook_deliveries WHERE id = $1 FOR UPDATE', [ids.at(-1)]);
+      const deleting = deleteEndpoint(db, admin.principal, endpoint.id, T0);
+      await eventually(async () => {
+        const waiting = await db.$queryRaw<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%canceled%' AND datname = current_database()`;
+        return waiting[0].n === 1;
+      }, 5_000);
+      await other.query('SELECT id FROM webhook_deliveries WHERE id = $1 FOR UPDATE', [ids[0]]);
+      await other.query('COMMIT');
+      await deleting;
+    } finally {
+      await other.end();
+    }
+    expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'canceled' } })).toBe(4);
+  }, 20_000);
+});
