@@ -4,7 +4,7 @@ import type { SessionPrincipal } from '../auth/principal';
 import type { Db, DbOrTx } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import { ServiceError } from '../errors/service-error';
-import { requireEndpoint, webhookWorkspaces } from './manage-endpoints';
+import type { AuthorizedEndpoint } from './manage-endpoints';
 import type { DeliveryView } from './schemas';
 
 const deliverySelect = {
@@ -37,11 +37,13 @@ function toDeliveryView(row: DeliveryRow): DeliveryView {
 }
 
 
-/** POST /v1/webhook-endpoints/{id}/test-events: a `webhook.test` event delivered to that endpoint only. */
-export async function sendTestEvent(db: Db, principal: SessionPrincipal, endpointId: string, now: Date) {
-  const endpoint = await requireEndpoint(db, principal, endpointId);
+/**
+ * POST /v1/webhook-endpoints/{id}/test-events: a `webhook.test` event delivered to that endpoint
+ * only (the route has found it with requireEndpoint).
+ */
+export async function sendTestEvent(db: Db, endpoint: AuthorizedEndpoint, now: Date) {
   return db.$transaction(async (tx) => {
-    if (await endpointDeleted(tx, endpoint.id)) throw new ServiceError('not_found', `Webhook endpoint ${endpointId} does not exist.`);
+    if (await endpointDeleted(tx, endpoint.id)) throw new ServiceError('not_found', `Webhook endpoint ${endpoint.id} does not exist.`);
     // Written already dispatched: the fan-out must not send it to the environment's other endpoints.
     const event = await tx.outboxEvent.create({
       data: {
@@ -70,17 +72,10 @@ export async function sendTestEvent(db: Db, principal: SessionPrincipal, endpoin
  * endpoint, linked to the original; the original and its attempts stay as they were. A delivery
  * whose endpoint is deleted (a canceled one among them) cannot be replayed: there is nowhere to send it.
  */
-export async function replayDelivery(db: Db, principal: SessionPrincipal, deliveryId: string, now: Date) {
-  const original = await db.webhookDelivery.findUnique({
-    where: { id: deliveryId },
-    select: { id: true, endpointId: true, eventId: true, eventType: true, endpoint: { select: { workspaceId: true } } },
-  });
-  const notFound = `Webhook delivery ${deliveryId} does not exist.`;
-  if (!original) throw new ServiceError('not_found', notFound);
-  await requireWorkspaceMember(db, principal, original.endpoint.workspaceId, 'webhooks:manage', notFound);
+export async function replayDelivery(db: Db, original: AuthorizedDelivery, now: Date) {
   return db.$transaction(async (tx) => {
     if (await endpointDeleted(tx, original.endpointId)) {
-      throw new ServiceError('conflict', `Webhook delivery ${deliveryId} cannot be replayed: its endpoint has been deleted.`);
+      throw new ServiceError('conflict', `Webhook delivery ${original.id} cannot be replayed: its endpoint has been deleted.`);
     }
     const replay = await tx.webhookDelivery.create({
       data: {
@@ -109,16 +104,19 @@ async function endpointDeleted(tx: DbOrTx, endpointId: string): Promise<boolean>
   return row.deleted;
 }
 
-/** GET /v1/webhook-deliveries: newest first, filtered, keyset-paginated by (createdAt, id). */
+/**
+ * GET /v1/webhook-deliveries: newest first, filtered, keyset-paginated by (createdAt, id), in the
+ * workspaces where the person manages webhooks (found by the route).
+ */
 export async function listDeliveries(
   db: DbOrTx,
-  principal: SessionPrincipal,
+  workspaceIds: string[],
   query: { endpointId?: string; eventId?: string; eventType?: string; status?: DeliveryView['status']; limit: number; cursor?: string },
 ) {
   const [cursorTime, cursorId] = query.cursor ? query.cursor.split('|') : [];
   const rows = await db.webhookDelivery.findMany({
     where: {
-      endpoint: { workspaceId: { in: await webhookWorkspaces(db, principal) } },
+      endpoint: { workspaceId: { in: workspaceIds } },
       endpointId: query.endpointId,
       eventId: query.eventId,
       eventType: query.eventType,
@@ -139,11 +137,20 @@ export async function listDeliveries(
   };
 }
 
-export async function getDelivery(db: DbOrTx, principal: SessionPrincipal, deliveryId: string) {
-  const row = await db.webhookDelivery.findFirst({
-    where: { id: deliveryId, endpoint: { workspaceId: { in: await webhookWorkspaces(db, principal) } } },
-    select: deliverySelect,
+/** The delivery, if it exists and the person may manage webhooks in its workspace (404 / 403 otherwise). */
+export async function requireDelivery(db: DbOrTx, principal: SessionPrincipal, deliveryId: string) {
+  const delivery = await db.webhookDelivery.findUnique({
+    where: { id: deliveryId },
+    select: { id: true, endpointId: true, eventId: true, eventType: true, endpoint: { select: { workspaceId: true } } },
   });
-  if (!row) throw new ServiceError('not_found', `Webhook delivery ${deliveryId} does not exist.`);
-  return toDeliveryView(row);
+  const notFound = `Webhook delivery ${deliveryId} does not exist.`;
+  if (!delivery) throw new ServiceError('not_found', notFound);
+  await requireWorkspaceMember(db, principal, delivery.endpoint.workspaceId, 'webhooks:manage', notFound);
+  return delivery;
+}
+
+export type AuthorizedDelivery = Awaited<ReturnType<typeof requireDelivery>>;
+
+export async function getDelivery(db: DbOrTx, deliveryId: string) {
+  return toDeliveryView(await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, select: deliverySelect }));
 }

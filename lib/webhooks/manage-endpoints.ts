@@ -49,15 +49,6 @@ function secretColumns(secret: string) {
   return { secretCiphertext: sealSecret(secret), secretPrefix: secret.slice(0, 10), secretLast4: secret.slice(-4) };
 }
 
-/** The workspaces in which the person may manage webhooks. */
-export async function webhookWorkspaces(db: DbOrTx, principal: SessionPrincipal): Promise<string[]> {
-  const memberships = await db.workspaceMember.findMany({
-    where: { userId: principal.userId, status: 'active', permissions: { has: 'webhooks:manage' } },
-    select: { workspaceId: true },
-  });
-  return memberships.map((m) => m.workspaceId);
-}
-
 /** The endpoint, if it exists and the person may manage webhooks in its workspace. */
 export async function requireEndpoint(db: DbOrTx, principal: SessionPrincipal, endpointId: string) {
   const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, deletedAt: null }, select: endpointSelect });
@@ -66,6 +57,8 @@ export async function requireEndpoint(db: DbOrTx, principal: SessionPrincipal, e
   await requireWorkspaceMember(db, principal, endpoint.workspaceId, 'webhooks:manage', notFound);
   return endpoint;
 }
+
+export type AuthorizedEndpoint = Awaited<ReturnType<typeof requireEndpoint>>;
 
 /** POST /v1/webhook-endpoints: bound to one environment; the secret is shown here once. */
 export async function createEndpoint(
@@ -99,9 +92,10 @@ export async function createEndpoint(
   return { endpoint: toEndpointView(row, now), secret };
 }
 
+/** The endpoints of the workspaces where the person manages webhooks (found by the route). */
 export async function listEndpoints(
   db: DbOrTx,
-  principal: SessionPrincipal,
+  workspaceIds: string[],
   filter: { projectId?: string; environment?: EnvironmentName },
   now: Date,
 ) {
@@ -110,7 +104,7 @@ export async function listEndpoints(
       deletedAt: null,
       projectId: filter.projectId,
       environment: filter.environment ? { kind: filter.environment } : undefined,
-      workspaceId: { in: await webhookWorkspaces(db, principal) },
+      workspaceId: { in: workspaceIds },
     },
     orderBy: { createdAt: 'asc' },
     select: endpointSelect,
@@ -118,19 +112,20 @@ export async function listEndpoints(
   return rows.map((row) => toEndpointView(row, now));
 }
 
-export async function getEndpoint(db: DbOrTx, principal: SessionPrincipal, endpointId: string, now: Date) {
-  return toEndpointView(await requireEndpoint(db, principal, endpointId), now);
+export function endpointView(endpoint: AuthorizedEndpoint, now: Date): EndpointView {
+  return toEndpointView(endpoint, now);
 }
 
-/** PATCH: url, event types, description, or enabled/disabled (disabled endpoints receive nothing). */
+/**
+ * PATCH (the route has found the endpoint with requireEndpoint): url, event types, description,
+ * or enabled/disabled (disabled endpoints receive nothing).
+ */
 export async function updateEndpoint(
   db: DbOrTx,
-  principal: SessionPrincipal,
   endpointId: string,
   changes: { url?: string; eventTypes?: string[]; description?: string | null; status?: 'enabled' | 'disabled' },
   now: Date,
 ) {
-  await requireEndpoint(db, principal, endpointId);
   const row = await db.webhookEndpoint.update({ where: { id: endpointId }, data: { ...changes, updatedAt: now }, select: endpointSelect });
   return toEndpointView(row, now);
 }

@@ -55,9 +55,10 @@ describe('one query at a time on a connection', () => {
 
   it('invites, changes a member and sets branding without overlapping queries', async () => {
     const now = new Date();
-    const invited = await inviteBusinessMember(testDb(), owner.principal, { businessId: tenant.businessId, email: `m-${randomUUID()}@example.test`, role: 'viewer' }, now);
+    const access = (await businessAccess(testDb(), owner.principal, tenant.businessId))!;
+    const invited = await inviteBusinessMember(testDb(), owner.principal, access, { businessId: tenant.businessId, email: `m-${randomUUID()}@example.test`, role: 'viewer' }, now);
     await changeBusinessMember(testDb(), owner.principal, { businessId: tenant.businessId, membershipId: invited.id, change: { role: 'editor' } }, now);
-    await setBranding(testDb(), owner.principal, tenant.businessId, { displayName: 'Brand', logoUrl: null, primaryColor: '#112233', accentColor: '#445566' }, now);
+    await setBranding(testDb(), owner.principal, access, { displayName: 'Brand', logoUrl: null, primaryColor: '#112233', accentColor: '#445566' }, now);
     await new Promise((resolve) => setImmediate(resolve)); // a warning is emitted on the next tick
     expect(overlaps).toEqual([]);
     expect(warnings).toEqual([]);

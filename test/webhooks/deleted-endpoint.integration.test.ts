@@ -10,7 +10,7 @@ import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { RETRY_DELAYS_MS, SEND_WINDOW, SendWindow, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
 import { sendTestEvent } from '../../lib/webhooks/manage-deliveries';
-import { createEndpoint, deleteEndpoint } from '../../lib/webhooks/manage-endpoints';
+import { createEndpoint, deleteEndpoint, requireEndpoint } from '../../lib/webhooks/manage-endpoints';
 
 /** Deleting an endpoint gives its pending deliveries their final state: `canceled`. */
 describe('deleting an endpoint, over HTTP (no job runner)', () => {
@@ -111,7 +111,7 @@ describe('deleting an endpoint, with the delivery routine', () => {
 
   const testEvents = async (endpointId: string, n: number) => {
     const deliveries = [];
-    for (let i = 0; i < n; i++) deliveries.push(await sendTestEvent(db, admin.principal, endpointId, T0));
+    for (let i = 0; i < n; i++) deliveries.push(await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpointId), T0));
     return deliveries;
   };
 

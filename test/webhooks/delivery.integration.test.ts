@@ -17,8 +17,8 @@ import {
   deliverGroup,
 } from '../../lib/webhooks/deliver-due-webhooks';
 import { dispatchOutboxEvents } from '../../lib/webhooks/dispatch-outbox';
-import { replayDelivery, sendTestEvent } from '../../lib/webhooks/manage-deliveries';
-import { createEndpoint, rotateEndpointSecret, updateEndpoint } from '../../lib/webhooks/manage-endpoints';
+import { replayDelivery, requireDelivery, sendTestEvent } from '../../lib/webhooks/manage-deliveries';
+import { createEndpoint, requireEndpoint, rotateEndpointSecret, updateEndpoint } from '../../lib/webhooks/manage-endpoints';
 import { eventually } from '../../lib/testing/eventually';
 
 /**
@@ -93,7 +93,7 @@ describe('webhook delivery', () => {
     const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { eventId, endpointId: endpoint.id }, include: { attempts: true } });
     expect(delivery).toMatchObject({ status: 'succeeded', attemptCount: 1, nextAttemptAt: null });
     expect(delivery.attempts[0]).toMatchObject({ number: 1, responseStatus: 200, responseExcerpt: 'ok', error: null });
-    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   });
 
   it('retries on the fixed schedule and exhausts after the fifth failure', async () => {
@@ -121,7 +121,7 @@ describe('webhook delivery', () => {
     expect(delivery.attempts.every((a) => a.responseStatus === 500 && a.responseExcerpt === 'receiver says no')).toBe(true);
     // every attempt carried the same body
     expect(new Set(r.received.map((x) => x.rawBody)).size).toBe(1);
-    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   });
 
   it('counts a 10-second silence and a closed connection as failures, stamping each attempt when it is sent', async () => {
@@ -129,8 +129,8 @@ describe('webhook delivery', () => {
     const r = await receiver((i) => (i < SEND_WINDOW ? 'hang' : 'close'));
     const { endpoint, secret } = await endpointFor(r, { eventTypes: ['webhook.test'] });
     const silent = [];
-    for (let i = 0; i < SEND_WINDOW; i++) silent.push(await sendTestEvent(db, admin.principal, endpoint.id, T0));
-    const dropped = await sendTestEvent(db, admin.principal, endpoint.id, T0);
+    for (let i = 0; i < SEND_WINDOW; i++) silent.push(await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), T0));
+    const dropped = await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), T0);
     const started = Date.now();
     await runWebhookJobs(db, T0);
     expect(Date.now() - started).toBeGreaterThanOrEqual(9_900);
@@ -154,7 +154,7 @@ describe('webhook delivery', () => {
       expect(pending).toMatchObject({ status: 'pending', attemptCount: 1, leasedUntil: null });
       expect(pending.nextAttemptAt!.getTime() - pending.attempts[0].startedAt.getTime()).toBe(30_000);
     }
-    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   }, 30_000);
 
   it(`claims at most ${CLAIM_PER_ENDPOINT} deliveries of one endpoint at a time, and skips endpoints still being sent to`, async () => {
@@ -162,8 +162,8 @@ describe('webhook delivery', () => {
     const other = await receiver();
     const a = (await endpointFor(slow, { eventTypes: ['webhook.test'] })).endpoint;
     const b = (await endpointFor(other, { eventTypes: ['webhook.test'] })).endpoint;
-    for (let i = 0; i < CLAIM_PER_ENDPOINT + 2; i++) await sendTestEvent(db, admin.principal, a.id, T0);
-    await sendTestEvent(db, admin.principal, b.id, T0);
+    for (let i = 0; i < CLAIM_PER_ENDPOINT + 2; i++) await sendTestEvent(db, await requireEndpoint(db, admin.principal, a.id), T0);
+    await sendTestEvent(db, await requireEndpoint(db, admin.principal, b.id), T0);
     const groups = await claimDueDeliveries(db, T0, { busyEndpoints: [] });
     expect(groups.map((g) => [g.endpointId, g.deliveryIds.length]).sort()).toEqual([[a.id, CLAIM_PER_ENDPOINT], [b.id, 1]].sort());
     // the claimed ones are leased: a second claim gets only the rest, and none of a busy endpoint's
@@ -173,7 +173,7 @@ describe('webhook delivery', () => {
     for (const group of [...groups, ...rest]) await deliverGroup(db, group, T0);
     expect(slow.received).toHaveLength(CLAIM_PER_ENDPOINT + 2);
     expect(other.received).toHaveLength(1);
-    for (const endpoint of [a, b]) await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    for (const endpoint of [a, b]) await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   });
 
   it('claims for at most maxEndpoints endpoints at a time, those with the oldest due events first', async () => {
@@ -182,10 +182,10 @@ describe('webhook delivery', () => {
     for (let i = 0; i < 3; i++) endpoints.push((await endpointFor(r, { eventTypes: ['webhook.test'] })).endpoint);
     const [first, second, third] = endpoints;
     // Oldest events: the third endpoint's, then the first's (twice), then the second's.
-    await sendTestEvent(db, admin.principal, third.id, T0);
-    await sendTestEvent(db, admin.principal, first.id, T0);
-    await sendTestEvent(db, admin.principal, first.id, T0);
-    await sendTestEvent(db, admin.principal, second.id, T0);
+    await sendTestEvent(db, await requireEndpoint(db, admin.principal, third.id), T0);
+    await sendTestEvent(db, await requireEndpoint(db, admin.principal, first.id), T0);
+    await sendTestEvent(db, await requireEndpoint(db, admin.principal, first.id), T0);
+    await sendTestEvent(db, await requireEndpoint(db, admin.principal, second.id), T0);
     const groups = await claimDueDeliveries(db, T0, { maxEndpoints: 2 });
     expect(groups.map((g) => [g.endpointId, g.deliveryIds.length])).toEqual([
       [third.id, 1],
@@ -195,7 +195,7 @@ describe('webhook delivery', () => {
     expect(rest.map((g) => [g.endpointId, g.deliveryIds.length])).toEqual([[second.id, 1]]);
     for (const group of [...groups, ...rest]) await deliverGroup(db, group, T0);
     expect(r.received).toHaveLength(4);
-    for (const endpoint of endpoints) await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    for (const endpoint of endpoints) await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   });
 
   it('replays a delivery as a new one linked to the original, which never changes', async () => {
@@ -210,7 +210,7 @@ describe('webhook delivery', () => {
     expect(original.status).toBe('exhausted');
 
     healthy = true;
-    const replay = await replayDelivery(db, admin.principal, original.id, at(elapsed + 1000));
+    const replay = await replayDelivery(db, await requireDelivery(db, admin.principal, original.id), at(elapsed + 1000));
     expect(replay).toMatchObject({ status: 'pending', replayOfId: original.id, eventId: original.eventId, attemptCount: 0 });
     await runWebhookJobs(db, at(elapsed + 1000));
     expect(r.received).toHaveLength(6);
@@ -220,7 +220,7 @@ describe('webhook delivery', () => {
     const after = await db.webhookDelivery.findUniqueOrThrow({ where: { id: original.id }, include: { attempts: true } });
     expect(after).toEqual(original);
     expect((await db.webhookDelivery.findUniqueOrThrow({ where: { id: replay.id } })).status).toBe('succeeded');
-    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   });
 
   it('starts the sends to an endpoint in outbox order, keeps Test and Live apart, and honours event type filters', async () => {
@@ -252,26 +252,26 @@ describe('webhook delivery', () => {
     expect(groups.map((g) => g.endpointId)).toEqual([endpoints[0].endpoint.id]);
     await deliverGroup(db, groups[0], T0, new SendWindow(db, 1));
     expect(live.received.slice(6).map((x) => x.headers['service-event-id'])).toEqual(more);
-    for (const { endpoint } of endpoints) await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    for (const { endpoint } of endpoints) await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   });
 
   it('signs with both secrets during a rotation overlap, and with the new one only after it', async () => {
     const r = await receiver();
     const { endpoint, secret: oldSecret } = await endpointFor(r, { eventTypes: ['webhook.test'] });
     const { secret: newSecret } = await rotateEndpointSecret(db, admin.principal, endpoint.id, 60, T0);
-    await sendTestEvent(db, admin.principal, endpoint.id, T0);
+    await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), T0);
     await runWebhookJobs(db, T0);
     const during = r.received[0];
     expect(String(during.headers['service-signature']).match(/v1=/g)).toHaveLength(2);
     expect(signedBy(during, oldSecret) && signedBy(during, newSecret)).toBe(true);
 
-    await sendTestEvent(db, admin.principal, endpoint.id, at(61 * 60_000));
+    await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), at(61 * 60_000));
     await runWebhookJobs(db, at(61 * 60_000));
     const after = r.received[1];
     expect(String(after.headers['service-signature']).match(/v1=/g)).toHaveLength(1);
     expect(signedBy(after, newSecret)).toBe(true);
     expect(signedBy(after, oldSecret)).toBe(false);
-    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   });
 
   it('refuses loopback targets unless private targets are allowed', async () => {
@@ -280,7 +280,7 @@ describe('webhook delivery', () => {
     const previous = process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS;
     process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = 'false';
     try {
-      const delivery = await sendTestEvent(db, admin.principal, endpoint.id, T0);
+      const delivery = await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), T0);
       await runWebhookJobs(db, T0);
       expect(r.received).toHaveLength(0);
       const [attempt] = await db.webhookAttempt.findMany({ where: { deliveryId: delivery.id } });
@@ -288,14 +288,14 @@ describe('webhook delivery', () => {
     } finally {
       process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = previous;
     }
-    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   });
 });
 
 describe('a window of sends to one endpoint', () => {
   async function testEvents(endpointId: string, n: number) {
     const deliveries = [];
-    for (let i = 0; i < n; i++) deliveries.push(await sendTestEvent(db, admin.principal, endpointId, T0));
+    for (let i = 0; i < n; i++) deliveries.push(await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpointId), T0));
     return deliveries;
   }
 
@@ -312,7 +312,7 @@ describe('a window of sends to one endpoint', () => {
     expect(new Set(r.received.map((x) => x.headers['service-delivery-id']))).toEqual(new Set(deliveries.map((d) => d.id)));
     const settled = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id }, include: { attempts: true } });
     expect(settled.every((d) => d.status === 'succeeded' && d.attemptCount === 1 && d.attempts.length === 1 && d.leasedUntil === null)).toBe(true);
-    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   });
 
   it('retries a failed delivery of the window on the schedule, and the others go on', async () => {
@@ -339,7 +339,7 @@ describe('a window of sends to one endpoint', () => {
     expect(signedBy(r.received[20], secret)).toBe(true);
     const retried = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveries[3].id } });
     expect(retried).toMatchObject({ status: 'succeeded', attemptCount: 2 });
-    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   });
 
   it('records every result of a window, even a receiver reply that PostgreSQL text cannot hold as sent', async () => {
@@ -356,7 +356,7 @@ describe('a window of sends to one endpoint', () => {
     const failed = await db.webhookDelivery.findUniqueOrThrow({ where: { id: odd }, include: { attempts: true } });
     expect(failed).toMatchObject({ status: 'pending', attemptCount: 1, leasedUntil: null });
     expect(failed.attempts[0]).toMatchObject({ responseStatus: 500, responseExcerpt: 'broken\uFFFDreply' });
-    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   });
 
   it('a silent receiver holds one slot: the rest of the window is delivered and recorded meanwhile', async () => {
@@ -371,7 +371,7 @@ describe('a window of sends to one endpoint', () => {
     await pass;
     const [attempt] = await db.webhookAttempt.findMany({ where: { deliveryId: silent.id } });
     expect(attempt.error).toBe('no answer within 10 s');
-    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   }, 30_000);
 
   it('a stopping runner finishes the sends in flight, hands the rest back unsent, and a restart sends each once', async () => {
@@ -402,7 +402,7 @@ describe('a window of sends to one endpoint', () => {
     const ids = r.received.map((x) => x.headers['service-delivery-id']);
     expect(ids).toHaveLength(n);
     expect(new Set(ids)).toEqual(new Set(deliveries.map((d) => d.id)));
-    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   }, 60_000);
 
   it('sends to the endpoint as it is now: a new URL, or disabling it, reaches deliveries already claimed', async () => {
@@ -419,7 +419,7 @@ describe('a window of sends to one endpoint', () => {
     const deliveries = await testEvents(endpoint.id, 20);
     const sending = deliverGroup(db, await claimOf(endpoint.id), T0, freshWindow());
     await eventually(() => old.received.length === SEND_WINDOW, 5_000);
-    await updateEndpoint(db, admin.principal, endpoint.id, { url: moved.url }, T0);
+    await updateEndpoint(db, endpoint.id, { url: moved.url }, T0);
     await sending;
     expect(old.received).toHaveLength(SEND_WINDOW); // only the sends already made when the URL changed
     expect(moved.received).toHaveLength(20 - SEND_WINDOW);
@@ -429,21 +429,21 @@ describe('a window of sends to one endpoint', () => {
 
     // Disabled with a claim partly sent: the rest goes back unsent, and waits for the endpoint.
     const slow: Receiver = await receiver(() => ({ status: 200, afterMs: 500 }));
-    await updateEndpoint(db, admin.principal, endpoint.id, { url: slow.url }, T0);
+    await updateEndpoint(db, endpoint.id, { url: slow.url }, T0);
     const more = await testEvents(endpoint.id, 20);
     const sendingMore = deliverGroup(db, await claimOf(endpoint.id), T0, freshWindow());
     await eventually(() => slow.received.length === SEND_WINDOW, 5_000);
-    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
     await sendingMore;
     expect(slow.received).toHaveLength(SEND_WINDOW);
     const waiting = await db.webhookDelivery.findMany({ where: { id: { in: more.map((d) => d.id) }, status: 'pending' } });
     expect(waiting).toHaveLength(20 - SEND_WINDOW);
     expect(waiting.every((d) => d.leasedUntil === null && d.attemptCount === 0)).toBe(true);
-    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'enabled' }, T0);
+    await updateEndpoint(db, endpoint.id, { status: 'enabled' }, T0);
     await runWebhookJobs(db, T0);
     expect(slow.received).toHaveLength(20);
     expect(new Set(slow.received.map((x) => x.headers['service-delivery-id']))).toEqual(new Set(more.map((d) => d.id)));
-    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   }, 30_000);
 
   it('the in-process runner claims more while the window drains, sharing one window per endpoint', async () => {
@@ -463,6 +463,6 @@ describe('a window of sends to one endpoint', () => {
     expect(r.received.filter((x) => !signedBy(x, secret))).toEqual([]);
     expect(new Set(r.received.map((x) => x.headers['service-delivery-id']))).toEqual(new Set(deliveries.map((d) => d.id)));
     expect(await db.webhookAttempt.count({ where: { delivery: { endpointId: endpoint.id } } })).toBe(n);
-    await updateEndpoint(db, admin.principal, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   }, 60_000);
 });

@@ -35,7 +35,7 @@ export const listEndpointsContract = defineContract({
   auth: 'session',
   query: z.object({ projectId: z.uuid().optional(), environment: z.enum(['test', 'live']).optional() }),
   success: { status: 200, description: 'The endpoints (never their secrets).', schema: z.object({ endpoints: z.array(endpointViewSchema) }) },
-  errors: ['unauthorized', 'invalid_request'],
+  errors: ['unauthorized', 'forbidden', 'invalid_request'],
 });
 
 export const getEndpointContract = defineContract({
@@ -109,7 +109,7 @@ export const listDeliveriesContract = defineContract({
     description: 'One page; pass `nextCursor` as `cursor` for the next.',
     schema: z.object({ deliveries: z.array(deliveryViewSchema), nextCursor: z.string().nullable() }),
   },
-  errors: ['unauthorized', 'invalid_request'],
+  errors: ['unauthorized', 'forbidden', 'invalid_request'],
 });
 
 export const getDeliveryContract = defineContract({
@@ -120,7 +120,7 @@ export const getDeliveryContract = defineContract({
   auth: 'session',
   params: deliveryParams,
   success: { status: 200, description: 'The delivery.', schema: z.object({ delivery: deliveryViewSchema }) },
-  errors: ['unauthorized', 'not_found'],
+  errors: ['unauthorized', 'forbidden', 'not_found'],
 });
 
 export const replayDeliveryContract = defineContract({

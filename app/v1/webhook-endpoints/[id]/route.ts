@@ -1,18 +1,22 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { deleteEndpoint, getEndpoint, updateEndpoint } from '@/lib/webhooks/manage-endpoints';
+import { deleteEndpoint, endpointView, requireEndpoint, updateEndpoint } from '@/lib/webhooks/manage-endpoints';
 import { deleteEndpointContract, getEndpointContract, updateEndpointContract } from '../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const GET = defineRoute(getEndpointContract, async ({ db, principal, params, now }) => ({
-  data: { endpoint: await getEndpoint(db, principal, params.id, now) },
-}));
+export const GET = defineRoute(getEndpointContract, {
+  authorize: ({ db, principal, params }) => requireEndpoint(db, principal, params.id),
+  handle: async ({ access, now }) => ({ data: { endpoint: endpointView(access, now) } }),
+});
 
-export const PATCH = defineRoute(updateEndpointContract, async ({ db, principal, params, body, now }) => ({
-  data: { endpoint: await updateEndpoint(db, principal, params.id, body, now) },
-}));
+export const PATCH = defineRoute(updateEndpointContract, {
+  authorize: ({ db, principal, params }) => requireEndpoint(db, principal, params.id),
+  handle: async ({ db, access, body, now }) => ({ data: { endpoint: await updateEndpoint(db, access.id, body, now) } }),
+});
 
-export const DELETE = defineRoute(deleteEndpointContract, async ({ db, principal, params, now }) => ({
-  data: { endpoint: await deleteEndpoint(db, principal, params.id, now) },
-}));
+// The verb checks again under its lock on the endpoint: a concurrent deletion answers 404.
+export const DELETE = defineRoute(deleteEndpointContract, {
+  authorize: ({ db, principal, params }) => requireEndpoint(db, principal, params.id),
+  handle: async ({ db, principal, access, now }) => ({ data: { endpoint: await deleteEndpoint(db, principal, access.id, now) } }),
+});
 
 export const { POST, PUT, OPTIONS } = methodsNotAllowed(['GET', 'PATCH', 'DELETE']);

@@ -1,10 +1,12 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { rotateEndpointSecret } from '@/lib/webhooks/manage-endpoints';
+import { requireEndpoint, rotateEndpointSecret } from '@/lib/webhooks/manage-endpoints';
 import { rotateEndpointSecretContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const POST = defineRoute(rotateEndpointSecretContract, async ({ db, principal, params, body, now }) => ({
-  data: await rotateEndpointSecret(db, principal, params.id, body.overlapMinutes, now),
-}));
+// The verb checks again under its lock on the endpoint: rotations take turns.
+export const POST = defineRoute(rotateEndpointSecretContract, {
+  authorize: ({ db, principal, params }) => requireEndpoint(db, principal, params.id),
+  handle: async ({ db, principal, access, body, now }) => ({ data: await rotateEndpointSecret(db, principal, access.id, body.overlapMinutes, now) }),
+});
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

@@ -1,10 +1,12 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { sendTestEvent } from '@/lib/webhooks/manage-deliveries';
+import { requireEndpoint } from '@/lib/webhooks/manage-endpoints';
 import { sendTestEventContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const POST = defineRoute(sendTestEventContract, async ({ db, principal, params, now }) => ({
-  data: { delivery: await sendTestEvent(db, principal, params.id, now) },
-}));
+export const POST = defineRoute(sendTestEventContract, {
+  authorize: ({ db, principal, params }) => requireEndpoint(db, principal, params.id),
+  handle: async ({ db, access, now }) => ({ data: { delivery: await sendTestEvent(db, access, now) } }),
+});
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);
