@@ -88,7 +88,7 @@ export function defineRoute<C extends RouteContract, A = undefined>(
     let errorCode: string | null = null;
     let quotaHeaders: Record<string, string> = {};
     const db = getDb();
-    /** Everything after authentication, in the order of the class doc. */
+    /** Everything after authentication, in the order RouteDefinition describes. */
     const serve = async (principal: Principal): Promise<Response> => {
       if (principal.kind === 'api_key') {
         Object.assign(annotations, {
@@ -110,9 +110,7 @@ export function defineRoute<C extends RouteContract, A = undefined>(
         : undefined;
       const base = { db, principal, requestId, now, params } as AuthorizeContext<C>;
       const access = authorize ? await authorize(base) : undefined;
-      const headers = contract.headers
-        ? parseOrThrow(contract.headers, Object.fromEntries(request.headers), validationCode, 'headers')
-        : undefined;
+      const headers = contract.headers ? parseOrThrow(contract.headers, declaredHeaders(contract.headers, request), validationCode, 'headers') : undefined;
       const query = contract.query ? parseQuery(contract.query, request, validationCode) : undefined;
       const body = contract.body
         ? parseOrThrow(
@@ -211,6 +209,13 @@ export function defineRoute<C extends RouteContract, A = undefined>(
     });
     return response;
   };
+}
+
+/** The headers a contract declares (by lower-case name), and only those: the rest are not read. */
+function declaredHeaders(schema: z.ZodObject, request: Request): Record<string, string | undefined> {
+  const picked: Record<string, string | undefined> = {};
+  for (const name of Object.keys(schema.shape)) picked[name] = request.headers.get(name) ?? undefined;
+  return picked;
 }
 
 /** Query parameters, held to the same text rules as bodies (no NUL, no `__proto__`), then parsed. */

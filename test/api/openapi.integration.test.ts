@@ -45,4 +45,25 @@ describe('OpenAPI document', () => {
     expect(Object.keys(post.responses).sort()).toEqual(['201', '404', '409', '413', '422', '429', '500']);
     expect(post.responses['429'].description).toContain('rate_limited');
   });
+
+  it('documents the headers clients act on: Idempotency-Key, idempotent-replayed, ratelimit-* and retry-after', async () => {
+    const { paths } = (await api('GET', '/v1/openapi.json')).body;
+    const createKey = paths['/v1/api-keys'].post;
+    expect(createKey.parameters).toContainEqual(expect.objectContaining({ in: 'header', name: 'idempotency-key' }));
+    expect(Object.keys(createKey.responses['201'].headers)).toEqual(expect.arrayContaining(['x-request-id', 'idempotent-replayed']));
+    expect(Object.keys(createKey.responses['409'].headers)).toContain('retry-after');
+    expect(createKey.responses['201'].content['application/json'].schema.properties.data.properties.secret.type).toEqual(['string', 'null']);
+    const quotes = paths['/v1/quotes'].post;
+    expect(quotes.parameters).toContainEqual(expect.objectContaining({ in: 'header', name: 'idempotency-key' }));
+    expect(Object.keys(quotes.responses['201'].headers)).toContain('idempotent-replayed');
+    const publicQuotes = paths['/v1/public_quotes'].post;
+    expect(Object.keys(publicQuotes.responses['429'].headers)).toEqual(
+      expect.arrayContaining(['retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']),
+    );
+    const simulation = paths['/v1/accounts/{id}/quote-simulations'].post;
+    for (const status of ['200', '400', '429']) {
+      expect(Object.keys(simulation.responses[status].headers)).toEqual(expect.arrayContaining(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']));
+    }
+    expect(Object.keys(simulation.responses['429'].headers)).toContain('retry-after');
+  });
 });
