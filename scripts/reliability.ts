@@ -1,0 +1,335 @@
+// `npm run reliability [-- --quotes 3000] [--only crash,races,slow,halfclose]`: the figures of
+// docs/reliability.md, measured against the production build on a fresh embedded PostgreSQL with
+// the in-process job runner and a real HTTPS receiver:
+// - crash: quotes from 16 retrying clients while every service process is killed with SIGKILL,
+//   then one worker alone; quotes lost, duplicated, and deliveries lost once the runner catches up;
+// - races: 100 requests at once with one idempotency key, in rounds, on a quote and a generic write;
+// - slow: clients that send their headers or body too slowly, while others are served;
+// - halfclose: requests whose client closes its side after sending.
+// Prints a summary and writes test-results/reliability.json.
+import { execFileSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { demoExample } from '../lib/books/demo-book';
+import { createDb } from '../lib/db/client';
+import { findFreePort, startEmbeddedPostgres } from '../lib/db/embedded';
+import { applyMigrations } from '../lib/db/migrate';
+import { createPerson, createTenant } from '../lib/testing/factories';
+import { signedBy, startReceiver } from '../lib/testing/https-receiver';
+import { createEndpoint } from '../lib/webhooks/manage-endpoints';
+import { ensureBuild, startNextServer, type RunningServer } from './support/next-server';
+import { writeTestCertificates } from './support/test-certificates';
+
+const root = path.resolve(import.meta.dirname, '..');
+const { values } = parseArgs({ options: { quotes: { type: 'string', default: '3000' }, only: { type: 'string' } } });
+const wants = (name: string) => !values.only || values.only.split(',').includes(name);
+const log = (message: string) => console.error(`[reliability ${new Date().toISOString().slice(11, 19)}] ${message}`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The service's primary and its cluster workers. */
+function processTree(pid: number): number[] {
+  let listing = '';
+  try {
+    listing = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
+  } catch {
+    // ps exits 1 when the process has no children
+  }
+  const children = listing
+    .split('\n')
+    .map((s) => Number(s.trim()))
+    .filter((n) => n > 0);
+  return [pid, ...children.flatMap(processTree)];
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function main() {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'quote-reliability-'));
+  chmodSync(tmp, 0o755); // PostgreSQL runs as the `postgres` OS user when we are root
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const results: Record<string, unknown> = { startedAt: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version } };
+  try {
+    log(`database: fresh embedded PostgreSQL in ${tmp}`);
+    const database = await startEmbeddedPostgres({ dataDir: path.join(tmp, 'pg') });
+    cleanups.push(() => database.stop());
+    await applyMigrations(database.url, path.join(root, 'prisma/migrations'));
+    const db = createDb(database.url);
+    cleanups.push(() => db.close());
+    const webhookKey = randomBytes(32).toString('hex');
+    process.env.WEBHOOK_SECRET_KEY = webhookKey;
+    const certs = await writeTestCertificates(tmp);
+    process.env.TEST_TLS_CERT = certs.certFile;
+    process.env.TEST_TLS_KEY = certs.keyFile;
+    const receiver = await startReceiver(() => 200);
+    cleanups.push(() => receiver.stop());
+
+    const tenant = await createTenant({}, db.prisma);
+    const admin = await createPerson(tenant, { permissions: 'all' }, db.prisma);
+    const endpoint = await createEndpoint(db.prisma, admin.principal, { projectId: tenant.projectId, environment: 'test', url: receiver.url }, new Date());
+
+    ensureBuild(root);
+    const port = await findFreePort();
+    const env = {
+      DATABASE_URL: database.url,
+      WEBHOOK_SECRET_KEY: webhookKey,
+      WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+      NODE_EXTRA_CA_CERTS: certs.caFile,
+      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+      NEXTAUTH_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'warn',
+      JOB_RUNNER: 'in-process',
+    };
+    const start = () => startNextServer({ root, port, env, logFile: path.join(tmp, 'service.log') });
+    let service: RunningServer = await start();
+    cleanups.push(() => service.stop());
+    const base = service.url;
+    const quoteBody = (key: string) => JSON.stringify({ businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample, idempotencyKey: key });
+    const quoteHeaders = { authorization: `Bearer ${tenant.keys.test}`, 'content-type': 'application/json' };
+
+    if (wants('crash')) {
+      const total = Number(values.quotes);
+      log(`crash: ${total} quotes from 16 retrying clients; SIGKILL of every process at 1/3, of one worker at 2/3`);
+      const answers = new Map<string, { ids: Set<string>; attempts: number; refused: number; timedOut: number }>();
+      const nonCreated: Record<number, number> = {};
+      let next = 0;
+      let done = 0;
+      const client = async () => {
+        while (next < total) {
+          const key = `crash-${String(next++).padStart(6, '0')}`;
+          const outcome = { ids: new Set<string>(), attempts: 0, refused: 0, timedOut: 0 };
+          answers.set(key, outcome);
+          // A careful client: the same key and body until it has an answer it can act on.
+          for (;;) {
+            outcome.attempts++;
+            try {
+              // A careful client gives up on an attempt after 10 s, and retries it.
+              const res = await fetch(`${base}/v1/quotes`, { method: 'POST', headers: quoteHeaders, body: quoteBody(key), signal: AbortSignal.timeout(10_000) });
+              const body = (await res.json()) as { data?: { quoteIntent: { id: string } } };
+              if (res.status === 201) {
+                outcome.ids.add(body.data!.quoteIntent.id);
+                break;
+              }
+              nonCreated[res.status] = (nonCreated[res.status] ?? 0) + 1;
+              // Only a conflict or a server-side failure is worth the same request again.
+              if (res.status < 500 && res.status !== 409 && res.status !== 429) break;
+            } catch (error) {
+              // Refused or reset: the service is down or was killed mid-request; or no answer in 10 s.
+              if ((error as Error).name === 'TimeoutError') outcome.timedOut++;
+              else outcome.refused++;
+            }
+            await sleep(100);
+          }
+          done++;
+        }
+      };
+      const killer = async () => {
+        while (done < total / 3) await sleep(20);
+        const pids = processTree(service.process.pid!);
+        log(`crash: SIGKILL ${pids.length} processes (${done} quotes answered)`);
+        for (const pid of pids) process.kill(pid, 'SIGKILL');
+        await sleep(1000);
+        service = await start();
+        log('crash: service restarted');
+        while (done < (2 * total) / 3) await sleep(20);
+        const worker = processTree(service.process.pid!)[1];
+        log(`crash: SIGKILL one worker, ${worker} (${done} quotes answered)`);
+        process.kill(worker, 'SIGKILL');
+      };
+      const loadStarted = Date.now();
+      await Promise.all([...Array.from({ length: 16 }, client), killer()]);
+      const loadSeconds = (Date.now() - loadStarted) / 1000;
+      log(`crash: load done in ${loadSeconds.toFixed(1)} s; waiting for the runner to deliver every event`);
+      const deliveriesOf = async () =>
+        (
+          await db.pool.query<{ status: string; count: string }>(
+            `SELECT d.status, count(*) FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id
+             JOIN quote_intents q ON q.id = e.subject_id WHERE q.idempotency_key LIKE 'crash-%' GROUP BY d.status`,
+          )
+        ).rows;
+      const deadline = Date.now() + 300_000;
+      let drainedAfter: number | null = null;
+      for (;;) {
+        const rows = await deliveriesOf();
+        if (rows.every((r) => r.status !== 'pending')) {
+          drainedAfter = (Date.now() - loadStarted) / 1000;
+          break;
+        }
+        if (Date.now() > deadline) break;
+        await sleep(1000);
+      }
+      const intents = (
+        await db.pool.query<{ key: string; ids: string[] }>(
+          `SELECT idempotency_key AS key, array_agg(id::text) AS ids FROM quote_intents WHERE idempotency_key LIKE 'crash-%' GROUP BY 1`,
+        )
+      ).rows;
+      const stored = new Map(intents.map((r) => [r.key, r.ids]));
+      const events = (
+        await db.pool.query<{ id: string }>(
+          `SELECT e.id::text FROM outbox_events e JOIN quote_intents q ON q.id = e.subject_id WHERE q.idempotency_key LIKE 'crash-%'`,
+        )
+      ).rows.map((r) => r.id);
+      const receivedIds = receiver.received.map((r) => String(r.headers['service-event-id']));
+      const receivedOnce = new Set(receivedIds);
+      const answered = [...answers.values()].filter((a) => a.ids.size > 0);
+      const crash = {
+        quotes: total,
+        loadSeconds,
+        answered201: answered.length,
+        retries: [...answers.values()].reduce((n, a) => n + a.attempts - 1, 0),
+        attemptsRefusedOrReset: [...answers.values()].reduce((n, a) => n + a.refused, 0),
+        attemptsAnsweredOtherThan201: nonCreated,
+        attemptsUnansweredIn10s: [...answers.values()].reduce((n, a) => n + a.timedOut, 0),
+        lost: [...answers].filter(([key, a]) => a.ids.size > 0 && !stored.get(key)?.includes([...a.ids][0])).length,
+        duplicated: intents.filter((r) => r.ids.length > 1).length + answered.filter((a) => a.ids.size > 1).length,
+        storedWithoutAnswer: [...stored.keys()].filter((key) => !answers.get(key)?.ids.size).length,
+        events: events.length,
+        deliveries: Object.fromEntries((await deliveriesOf()).map((r) => [r.status, Number(r.count)])),
+        deliveriesLost: events.filter((id) => !receivedOnce.has(id)).length,
+        receivedTwiceOrMore: receivedIds.length - receivedOnce.size,
+        badSignatures: receiver.received.filter((r) => !signedBy(r, endpoint.secret)).length,
+        allDeliveredAfterSeconds: drainedAfter,
+      };
+      results.crash = crash;
+      log(`crash: ${JSON.stringify(crash)}`);
+    }
+
+    if (wants('races')) {
+      const rounds = 20;
+      const width = 100;
+      log(`races: ${rounds} rounds of ${width} concurrent requests with one key`);
+      const quoteRounds: number[] = [];
+      const writeRounds: number[] = [];
+      const statuses: Record<string, number> = {};
+      for (let round = 0; round < rounds; round++) {
+        const key = `race-${round}-${randomUUID()}`;
+        const quotes = await Promise.all(
+          Array.from({ length: width }, () => fetch(`${base}/v1/quotes`, { method: 'POST', headers: quoteHeaders, body: quoteBody(key) }).then(async (r) => ({ status: r.status, body: (await r.json()) as { data?: { quoteIntent: { id: string } } } }))),
+        );
+        for (const q of quotes) statuses[`quote ${q.status}`] = (statuses[`quote ${q.status}`] ?? 0) + 1;
+        quoteRounds.push(new Set(quotes.filter((q) => q.status === 201).map((q) => q.body.data!.quoteIntent.id)).size);
+        const bookKey = `race-${round}-${key.slice(-8)}`;
+        const writes = await Promise.all(
+          Array.from({ length: width }, () =>
+            fetch(`${base}/v1/books`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json', 'idempotency-key': key },
+              body: JSON.stringify({ projectId: tenant.projectId, key: bookKey, name: 'Race' }),
+            }).then((r) => r.status),
+          ),
+        );
+        for (const s of writes) statuses[`book ${s}`] = (statuses[`book ${s}`] ?? 0) + 1;
+        writeRounds.push(Number((await db.pool.query(`SELECT count(*) FROM books WHERE key = $1`, [bookKey])).rows[0].count));
+      }
+      results.races = {
+        rounds,
+        width,
+        quoteIntentsPerRound: { min: Math.min(...quoteRounds), max: Math.max(...quoteRounds) },
+        booksPerRound: { min: Math.min(...writeRounds), max: Math.max(...writeRounds) },
+        statuses,
+      };
+      log(`races: ${JSON.stringify(results.races)}`);
+    }
+
+    if (wants('slow')) {
+      const slowClients = 100;
+      log(`slow: ${slowClients} clients trickling their body, ${slowClients} their headers, while others quote`);
+      const [host, portText] = base.replace('http://', '').split(':');
+      const trickle = (kind: 'body' | 'headers') =>
+        new Promise<{ status: number; seconds: number }>((resolve) => {
+          const started = Date.now();
+          const socket = net.connect({ host, port: Number(portText) });
+          let response = '';
+          let timer: NodeJS.Timeout;
+          socket.on('connect', () => {
+            // With a valid key: the route waits for the body (an unauthenticated one answers 401 at once).
+            const headers = `POST /v1/quotes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tenant.keys.test}\r\n`;
+            socket.write(kind === 'body' ? `${headers}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{` : headers);
+            timer = setInterval(() => socket.writable && socket.write(kind === 'body' ? ' ' : `X-Slow-${Date.now()}: 1\r\n`), 2000);
+          });
+          socket.on('data', (d) => (response += d.toString()));
+          const finish = () => {
+            clearInterval(timer);
+            resolve({ status: Number(response.split(' ')[1] ?? 0), seconds: (Date.now() - started) / 1000 });
+          };
+          socket.on('close', finish);
+          socket.on('error', () => undefined);
+        });
+      const slow = [...Array.from({ length: slowClients }, () => trickle('body')), ...Array.from({ length: slowClients }, () => trickle('headers'))];
+      const latencies: number[] = [];
+      const served = (async () => {
+        const until = Date.now() + 20_000;
+        let i = 0;
+        while (Date.now() < until) {
+          const t = performance.now();
+          const res = await fetch(`${base}/v1/quotes`, { method: 'POST', headers: quoteHeaders, body: quoteBody(`slow-${i++}-${randomUUID()}`) });
+          await res.text();
+          if (res.status === 201) latencies.push(performance.now() - t);
+        }
+      })();
+      const [outcomes] = await Promise.all([Promise.all(slow), served]);
+      latencies.sort((a, b) => a - b);
+      const summarize = (list: { status: number; seconds: number }[]) => ({
+        statuses: list.reduce<Record<string, number>>((acc, o) => ({ ...acc, [o.status]: (acc[o.status] ?? 0) + 1 }), {}),
+        closedAfterSeconds: { min: Math.min(...list.map((o) => o.seconds)), max: Math.max(...list.map((o) => o.seconds)) },
+      });
+      results.slow = {
+        clientsPerKind: slowClients,
+        trickledBody: summarize(outcomes.slice(0, slowClients)),
+        trickledHeaders: summarize(outcomes.slice(slowClients)),
+        othersServed: { quotes: latencies.length, p50Ms: Math.round(percentile(latencies, 50)), p99Ms: Math.round(percentile(latencies, 99)) },
+      };
+      log(`slow: ${JSON.stringify(results.slow)}`);
+    }
+
+    if (wants('halfclose')) {
+      const count = 500;
+      log(`halfclose: ${count} quotes whose client half-closes after sending`);
+      const [host, portText] = base.replace('http://', '').split(':');
+      let answered = 0;
+      const keys: string[] = [];
+      for (let start = 0; start < count; start += 25) {
+        await Promise.all(
+          Array.from({ length: Math.min(25, count - start) }, () => {
+            const key = `halfclose-${randomUUID()}`;
+            keys.push(key);
+            const body = quoteBody(key);
+            return new Promise<void>((resolve) => {
+              const socket = net.connect({ host, port: Number(portText), allowHalfOpen: true });
+              let response = '';
+              socket.on('connect', () =>
+                socket.end(
+                  `POST /v1/quotes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tenant.keys.test}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+                ),
+              );
+              socket.on('data', (d) => (response += d.toString()));
+              socket.on('close', () => {
+                if (response.startsWith('HTTP/1.1 201')) answered++;
+                resolve();
+              });
+              socket.on('error', () => undefined);
+            });
+          }),
+        );
+      }
+      const stored = Number((await db.pool.query(`SELECT count(*) FROM quote_intents WHERE idempotency_key = ANY($1)`, [keys])).rows[0].count);
+      results.halfClose = { requests: count, answered201: answered, stored };
+      log(`halfclose: ${JSON.stringify(results.halfClose)}`);
+    }
+  } finally {
+    for (const fn of cleanups.reverse()) await fn().catch((e: unknown) => log(`cleanup: ${String(e)}`));
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const out = path.join(root, 'test-results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, 'reliability.json'), JSON.stringify(results, null, 2));
+  console.log(JSON.stringify(results, null, 2));
+}
+
+await main();
+process.exit(0);
