@@ -27,7 +27,7 @@ const endpointSelect = {
 
 type EndpointRow = Prisma.WebhookEndpointGetPayload<{ select: typeof endpointSelect }>;
 
-function toEndpointView(row: EndpointRow, now: Date): EndpointView {
+export function toEndpointView(row: EndpointRow, now: Date): EndpointView {
   const overlap = row.previousSecretExpiresAt && row.previousSecretExpiresAt > now ? row.previousSecretExpiresAt : null;
   return {
     id: row.id,
@@ -110,10 +110,6 @@ export async function listEndpoints(
     select: endpointSelect,
   });
   return rows.map((row) => toEndpointView(row, now));
-}
-
-export function endpointView(endpoint: AuthorizedEndpoint, now: Date): EndpointView {
-  return toEndpointView(endpoint, now);
 }
 
 /**

@@ -1,11 +1,11 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { deleteEndpoint, endpointView, requireEndpoint, updateEndpoint } from '@/lib/webhooks/manage-endpoints';
+import { deleteEndpoint, requireEndpoint, toEndpointView, updateEndpoint } from '@/lib/webhooks/manage-endpoints';
 import { deleteEndpointContract, getEndpointContract, updateEndpointContract } from '../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(getEndpointContract, {
   authorize: ({ db, principal, params }) => requireEndpoint(db, principal, params.id),
-  handle: async ({ access, now }) => ({ data: { endpoint: endpointView(access, now) } }),
+  handle: async ({ access, now }) => ({ data: { endpoint: toEndpointView(access, now) } }),
 });
 
 export const PATCH = defineRoute(updateEndpointContract, {
