@@ -2,8 +2,15 @@ import { z } from 'zod';
 import type { Scope } from '../auth/scopes';
 import type { ErrorCode } from '../errors/service-error';
 
-/** Spec 8 gives 200 for the account surface's header; every route takes the same. */
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+/**
+ * The `Idempotency-Key` header of a write that creates something (spec 4.4.4): spec 8 gives 200
+ * characters for the account surface's; every route takes the same.
+ */
+export const idempotencyKeyHeaderSchema = z
+  .string()
+  .min(1, 'must be 1 to 200 characters')
+  .max(200, 'must be 1 to 200 characters')
+  .meta({ description: 'Retries with the same key and body replay the first answer for 24 hours; the same key with another body answers 409 `idempotency_conflict`.' });
 
 /** A secret in an answer (`idempotent.shownOnce`): shown once, so a replay answers null in its place. */
 export const shownOnceSecret = z

@@ -14,7 +14,7 @@ import { errorResponse, successResponse } from './envelope';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './read-body';
 import { jsonViolation } from './json-limits';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../idempotency/idempotent-requests';
-import { MAX_IDEMPOTENCY_KEY_LENGTH } from './contract';
+import { idempotencyKeyHeaderSchema } from './contract';
 import { parseOrThrow } from '../errors/parse-or-throw';
 
 type Annotations = Partial<Pick<RequestLogEntry, 'workspaceId' | 'projectId' | 'environmentId' | 'businessId'>>;
@@ -236,15 +236,17 @@ function parseQuery<S extends z.ZodType>(schema: S, request: Request, code: Erro
  * API key's belong to its account and environment, so that sibling keys share them.
  */
 function idempotencyOf(request: Request, principal: Principal, code: ErrorCode): { scope: string; key: string } | null {
-  const key = request.headers.get('idempotency-key');
-  if (key === null) return null;
-  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    const message = `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`;
+  const header = request.headers.get('idempotency-key');
+  if (header === null) return null;
+  const parsed = idempotencyKeyHeaderSchema.safeParse(header);
+  if (!parsed.success) {
+    const message = parsed.error.issues[0].message;
     throw new ServiceError(code, `Invalid headers: idempotency-key: ${message}`, {
       details: { fields: { 'idempotency-key': [message] } },
       param: 'idempotency-key',
     });
   }
+  const key = parsed.data;
   switch (principal.kind) {
     case 'session':
       return { scope: `user:${principal.userId}`, key };

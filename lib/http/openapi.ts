@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_STATUS, type ErrorCode } from '../errors/service-error';
-import { MAX_IDEMPOTENCY_KEY_LENGTH, type RouteContract } from './contract';
+import { idempotencyKeyHeaderSchema, type RouteContract } from './contract';
 
 const standardErrorSchema = z
   .object({
@@ -29,14 +29,7 @@ const rateLimitHeaders = {
 const retryAfterHeader = { 'retry-after': header('Seconds to wait before retrying.', 'integer') };
 const replayedHeader = { 'idempotent-replayed': header('`true` when this answer replays an earlier request with the same idempotency key.') };
 
-const idempotencyKeyHeader = z.object({
-  'idempotency-key': z
-    .string()
-    .min(1)
-    .max(MAX_IDEMPOTENCY_KEY_LENGTH)
-    .optional()
-    .meta({ description: 'Retries with the same key and body replay the first answer for 24 hours; the same key with another body answers 409 `idempotency_conflict`.' }),
-});
+const idempotencyKeyHeader = z.object({ 'idempotency-key': idempotencyKeyHeaderSchema.optional() });
 
 /** Whether a route takes an idempotency key: the generic header, or its own (quote routes). */
 function takesIdempotencyKey(contract: RouteContract): boolean {
