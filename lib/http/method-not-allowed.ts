@@ -54,7 +54,7 @@ export function methodsNotAllowed<const A extends HttpMethod>(allowed: A[]) {
 }
 
 /** OPTIONS: which methods the path has. No CORS: the API is called from servers, not browsers. */
-export function optionsRoute(allow: string) {
+function optionsRoute(allow: string) {
   return defineRoute(
     defineContract({
       method: 'GET',
