@@ -3,13 +3,19 @@
 import { minorUnitsOf } from '@/lib/pricing/currencies';
 import type { QuoteComputation } from '@/lib/pricing/evaluate';
 
+const moneyFormats = new Map<string, { format: Intl.NumberFormat; digits: number }>();
+
 /** Amounts are ISO 4217 minor units: ICU's own digits differ for some currencies (IDR 0, IQD 0: ISO says 2 and 3). */
 export function formatMoney(amountMinor: number, currency: string): string {
-  const digits =
-    minorUnitsOf(currency) ?? new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  return new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
-    amountMinor / 10 ** digits,
-  );
+  let money = moneyFormats.get(currency);
+  if (!money) {
+    // Making a NumberFormat is slow; the editor formats thousands of amounts as a book is edited.
+    const digits =
+      minorUnitsOf(currency) ?? new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    money = { format: new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }), digits };
+    moneyFormats.set(currency, money);
+  }
+  return money.format.format(amountMinor / 10 ** money.digits);
 }
 
 const signed = (amountMinor: number, currency: string) =>
@@ -62,8 +68,21 @@ export function ReceiptSummary({ computation }: { computation: QuoteComputation 
   );
 }
 
-/** Every step of the evaluation, applied or skipped, with the running total after it. */
-export function PriceWaterfall({ computation }: { computation: QuoteComputation }) {
+const PHASE_WORDS: Record<string, string> = {
+  base: 'Base price',
+  baseOverride: 'Special base price',
+  scopedModifier: 'Surcharge',
+  conditionalModifier: 'Surcharge',
+  discount: 'Discount',
+  guardrail: 'Limit',
+  paymentTerms: 'Deposit',
+};
+
+/**
+ * Every step of the evaluation, applied or skipped, with the running total after it. With
+ * `ruleLabels` (the book's), steps name their rule as people know it instead of by id.
+ */
+export function PriceWaterfall({ computation, ruleLabels }: { computation: QuoteComputation; ruleLabels?: ReadonlyMap<string, string> }) {
   const { currency, derivation } = computation;
   const peak = Math.max(1, ...derivation.map((d) => d.runningTotalMinor));
   return (
@@ -82,9 +101,10 @@ export function PriceWaterfall({ computation }: { computation: QuoteComputation 
         {derivation.map((d) => (
           <tr key={d.sequence} style={d.status === 'skipped' ? { color: 'var(--muted)' } : undefined}>
             <td>{d.sequence}</td>
-            <td>{d.phase}</td>
+            <td>{ruleLabels ? PHASE_WORDS[d.phase] ?? d.phase : d.phase}</td>
             <td>
-              {d.ruleId ?? '—'} <span className={`badge ${d.status === 'applied' ? 'live' : ''}`}>{d.status}</span>
+              {d.ruleId === null ? '—' : (ruleLabels?.get(d.ruleId) ?? d.ruleId)}{' '}
+              <span className={`badge ${d.status === 'applied' ? 'live' : ''}`}>{d.status}</span>
             </td>
             <td>{d.reason}</td>
             <td className="num">{d.status === 'applied' && d.deltaMinor !== 0 ? signed(d.deltaMinor, currency) : '—'}</td>

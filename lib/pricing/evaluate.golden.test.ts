@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { generateBook, generateInputs, prng } from '../../bench/generate-book';
 import { demoBookArtifact } from '../books/demo-book';
-import { bookArtifactSchema, compileBook, evaluate, type QuoteInputs } from './index';
+import { RECEIPT_WORDING, bookArtifactSchema, compileBook, evaluate, type QuoteInputs, type Wording } from './index';
 
 // Stored receipts never change: the same book and answers must give the same JSON, byte for
 // byte, whatever the engine's insides. These digests were taken with the engine as it was
@@ -43,3 +43,22 @@ describe('receipts are byte for byte those of the reference engine', () => {
     expect(digest(generateBook(300, 5), inputs)).toBe('70202044d6c5eea46f06a663b289ed3c042e2494149d87f0ed7f9c6a6fbefe98');
   });
 });
+
+describe('other wordings', () => {
+  it('word the same steps with other words: statuses, amounts and totals are the receipt’s', () => {
+    const artifact = bookArtifactSchema.parse(demoBookArtifact);
+    const labelled: Wording = { ...RECEIPT_WORDING, factor: (f) => f.label.toUpperCase(), money: (m) => `¤${m}` };
+    for (const inputs of answersFor(artifact, 200, 7)) {
+      const receipt = evaluate(compileBook(artifact), inputs);
+      const worded = evaluate(compileBook(artifact, labelled), inputs);
+      const strip = (o: typeof receipt) => (o.outcome === 'succeeded' ? { ...o, computation: { ...o.computation, derivation: o.computation.derivation.map(({ reason, ...rest }) => rest) } } : o);
+      expect(strip(worded)).toEqual(strip(receipt));
+      if (worded.outcome === 'succeeded') expect(worded.computation.derivation[0].reason).toContain('¤');
+    }
+    // The receipt's compilation is kept; compiling with another wording does not replace it.
+    const kept = compileBook(artifact);
+    compileBook(artifact, labelled);
+    expect(compileBook(artifact)).toBe(kept);
+  });
+});
+

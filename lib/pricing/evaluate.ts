@@ -135,6 +135,9 @@ type Plan = {
   asked: readonly Uint8Array[];
   baseReason: readonly string[];
   conditions: readonly (readonly string[])[];
+  /** For the wordings made while pricing (amounts) and on first use (very large books). */
+  wording: Wording;
+  factors: readonly Factor[];
 };
 
 /** A book prepared for evaluation: lookups built once, rules flattened in evaluation order. */
@@ -143,6 +146,36 @@ export type CompiledBook = {
   offerings: ReadonlyMap<string, Offering>;
   factors: ReadonlyMap<string, CompiledFactor>;
   plan: Plan;
+};
+
+type FactorOption = Factor['options'][number];
+
+/**
+ * How reasons are worded. Receipts use RECEIPT_WORDING: its text is part of every stored receipt
+ * (ids, amounts in minor units) and must never change (evaluate.golden.test.ts). Views for people
+ * compile a book with their own wording (labels, formatted money): the same steps, other words.
+ */
+export type Wording = {
+  factor: (factor: Factor) => string;
+  option: (factor: Factor, option: FactorOption) => string;
+  /** The options a clause accepts, after "not one of". */
+  optionList: (factor: Factor, options: readonly FactorOption[]) => string;
+  offering: (offering: Offering) => string;
+  offeringList: (offerings: readonly Offering[]) => string;
+  rule: (rule: Rule) => string;
+  money: (amountMinor: number) => string;
+  percent: (basisPoints: number) => string;
+};
+
+export const RECEIPT_WORDING: Wording = {
+  factor: (f) => f.id,
+  option: (_, o) => `"${o.id}"`,
+  optionList: (_, options) => options.map((o) => o.id).join(', '),
+  offering: (o) => `"${o.label}"`,
+  offeringList: (offerings) => offerings.map((o) => o.id).join(', '),
+  rule: (r) => `rule "${r.id}"`,
+  money: (amountMinor) => `${amountMinor}`,
+  percent: (basisPoints) => percent(basisPoints),
 };
 
 /** Above this many clause slots, skip reasons are worded on first use instead of at compile time. */
@@ -155,8 +188,9 @@ const BOOK_APPLIED_SLOTS = 1 << 19;
 
 const compiledCache = new WeakMap<BookArtifact, CompiledBook>();
 
-export function compileBook(artifact: BookArtifact): CompiledBook {
-  const cached = compiledCache.get(artifact);
+export function compileBook(artifact: BookArtifact, wording: Wording = RECEIPT_WORDING): CompiledBook {
+  // Receipts' compilations are kept; another wording (a view's) is compiled afresh each time.
+  const cached = wording === RECEIPT_WORDING ? compiledCache.get(artifact) : undefined;
   if (cached) return cached;
   const factors = new Map<string, CompiledFactor>(
     artifact.factors.map((f, index) => [
@@ -174,13 +208,13 @@ export function compileBook(artifact: BookArtifact): CompiledBook {
     artifact,
     offerings: new Map(artifact.offerings.map((o) => [o.id, o])),
     factors,
-    plan: compilePlan(artifact, factors),
+    plan: compilePlan(artifact, factors, wording),
   };
-  compiledCache.set(artifact, compiled);
+  if (wording === RECEIPT_WORDING) compiledCache.set(artifact, compiled);
   return compiled;
 }
 
-function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, CompiledFactor>): Plan {
+function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, CompiledFactor>, w: Wording): Plan {
   const rules = PHASES.slice(1).flatMap((phase) => artifact.rules.filter((r) => r.phase === phase));
   const phaseStart = PHASES.slice(1).map((phase) => rules.findIndex((r) => PHASES.indexOf(r.phase) >= PHASES.indexOf(phase)));
   phaseStart.push(rules.length);
@@ -198,7 +232,7 @@ function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, Compil
   const clauseRadix = new Int32Array(clauseCount);
   const numericKey = new Uint8Array(rules.length);
   const flags = new Uint8Array(rules.length);
-  const notAnswered = artifact.factors.map((f) => `${f.id} is not answered`);
+  const notAnswered = artifact.factors.map((f) => `${w.factor(f)} is not answered`);
   let slots = 0;
   for (const r of rules) for (const c of r.when ?? []) slots += factors.get(c.factorId)!.optionIds.length + 1;
   const eager = slots <= EAGER_REASON_SLOTS;
@@ -228,7 +262,7 @@ function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, Compil
     let matchSpace = 1;
     for (const c of rule.when ?? []) {
       const factor = factors.get(c.factorId)!;
-      const optionList = c.optionIds.join(', ');
+      const optionList = w.optionList(factor.factor, c.optionIds.map((id) => factor.options.get(id)!));
       const matches = new Set(c.optionIds.map((id) => factor.optionNumbers.get(id)!));
       clauseFactor[clause] = factor.index;
       clauseSlot[clause] = slot;
@@ -241,7 +275,7 @@ function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, Compil
         [...matches].sort((a, b) => a - b).forEach((number, rank) => (matchRank[slot + number] = rank));
         reasons.push(notAnswered[factor.index]);
         factor.optionIds.forEach((optionId, i) => {
-          reasons.push(matches.has(i + 1) ? null : `${c.factorId} is "${optionId}", not one of ${optionList}`);
+          reasons.push(matches.has(i + 1) ? null : `${w.factor(factor.factor)} is ${w.option(factor.factor, factor.options.get(optionId)!)}, not one of ${optionList}`);
         });
       } else {
         lazyMatches.push(matches);
@@ -297,20 +331,20 @@ function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, Compil
   const appliedSuffix = (rule: Rule): string => {
     switch (rule.phase) {
       case 'baseOverride':
-        return `; base set to ${rule.priceMinor}`;
+        return `; base set to ${w.money(rule.priceMinor)}`;
       case 'scopedModifier':
       case 'conditionalModifier':
         return rule.adjustment.type === 'fixed'
-          ? `; adjusts by ${rule.adjustment.amountMinor}`
-          : `; adjusts by ${percent(rule.adjustment.basisPoints)} of `;
+          ? `; adjusts by ${w.money(rule.adjustment.amountMinor)}`
+          : `; adjusts by ${w.percent(rule.adjustment.basisPoints)} of `;
       case 'discount':
         return rule.reduction.type === 'fixed'
-          ? `; takes off ${rule.reduction.amountMinor}`
-          : `; takes off ${percent(rule.reduction.basisPoints)} of `;
+          ? `; takes off ${w.money(rule.reduction.amountMinor)}`
+          : `; takes off ${w.percent(rule.reduction.basisPoints)} of `;
       case 'guardrail':
         return '';
       case 'paymentTerms':
-        return `; deposit of ${percent(rule.depositBasisPoints)}`;
+        return `; deposit of ${w.percent(rule.depositBasisPoints)}`;
     }
   };
   const minimum = (rule: Rule) => rule.phase === 'guardrail' && rule.limit === 'minimumTotal';
@@ -326,7 +360,7 @@ function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, Compil
     flags,
     scope,
     scopeBits,
-    outOfScope: rules.map((r) => `applies only to offerings ${(r.offeringIds ?? []).join(', ')}`),
+    outOfScope: rules.map((r) => `applies only to offerings ${w.offeringList((r.offeringIds ?? []).map((id) => artifact.offerings[offeringIndex.get(id)!]))}`),
     clauseStart,
     clauseFactor,
     clauseSlot,
@@ -336,13 +370,13 @@ function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, Compil
     appliedSuffix: rules.map(appliedSuffix),
     appliedWithoutClauses: rules.map((r) => `${r.offeringIds ? 'offering in scope' : 'applies to every quote'}${appliedSuffix(r)}`),
     alreadyApplied: rules.map((r) =>
-      r.phase === 'paymentTerms' ? `payment terms already set by rule "${r.id}"` : `base already overridden by rule "${r.id}"`,
+      r.phase === 'paymentTerms' ? `payment terms already set by ${w.rule(r)}` : `base already overridden by ${w.rule(r)}`,
     ),
     guardrailSkip: rules.map((r) =>
-      r.phase !== 'guardrail' ? '' : ` is already ${minimum(r) ? 'at or above the minimum' : 'at or below the maximum'} of ${r.amountMinor}`,
+      r.phase !== 'guardrail' ? '' : ` is already ${minimum(r) ? 'at or above the minimum' : 'at or below the maximum'} of ${w.money(r.amountMinor)}`,
     ),
     guardrailApplied: rules.map((r) =>
-      r.phase !== 'guardrail' ? '' : ` ${minimum(r) ? 'raised to the minimum' : 'lowered to the maximum'} of ${r.amountMinor}`,
+      r.phase !== 'guardrail' ? '' : ` ${minimum(r) ? 'raised to the minimum' : 'lowered to the maximum'} of ${w.money(r.amountMinor)}`,
     ),
     appliedSlot,
     appliedWords: Array.from({ length: appliedSlots }, () => undefined),
@@ -361,7 +395,7 @@ function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, Compil
       f.whenUnknown.action === 'assume' ? factors.get(f.id)!.optionNumbers.get(f.whenUnknown.optionId)! : 0,
     ),
     assumedNote: artifact.factors.map((f) =>
-      f.whenUnknown.action === 'assume' ? `unknown, assumed "${f.whenUnknown.optionId}"` : undefined,
+      f.whenUnknown.action === 'assume' ? `unknown, assumed ${w.option(f, f.options.find((o) => o.id === (f.whenUnknown as { optionId: string }).optionId)!)}` : undefined,
     ),
     missingInput: artifact.factors.map((f) => `factors.${f.id}`),
     inspection: artifact.factors.map((f) => Uint8Array.from([0, ...f.options.map((o) => (o.requiresInspection ? 1 : 0))])),
@@ -373,8 +407,10 @@ function compilePlan(artifact: BookArtifact, factors: ReadonlyMap<string, Compil
       for (const id of o.factorIds) mask[factors.get(id)!.index] = 1;
       return mask;
     }),
-    baseReason: artifact.offerings.map((o) => `base price of "${o.label}" is ${o.basePriceMinor}`),
+    baseReason: artifact.offerings.map((o) => `base price of ${w.offering(o)} is ${w.money(o.basePriceMinor)}`),
     conditions: artifact.offerings.map((o) => [...artifact.conditions, ...o.conditions]),
+    wording: w,
+    factors: artifact.factors,
   };
 }
 
@@ -536,8 +572,8 @@ function priceRow(book: CompiledBook, offeringIndex: number, row: Uint16Array, n
     lineItems.push({ kind: delta >= 0 ? 'surcharge' : 'discount', label: plan.labels[p], amountMinor: delta, ruleId: ids[p] });
     if (total > MAX_MINOR) return outOfRange();
     let reason = appliedReason(plan, p, row, notes, memoise);
-    if (isPercent) reason = `${reason}${before} = ${raw}`;
-    if (delta !== raw) reason = `${reason}, limited to ${delta} so the total stays at 0 or more`;
+    if (isPercent) reason = `${reason}${plan.wording.money(before)} = ${plan.wording.money(raw)}`;
+    if (delta !== raw) reason = `${reason}, limited to ${plan.wording.money(delta)} so the total stays at 0 or more`;
     derivation[p + 1] = new Entry(p + 1, plan.phases[p], ids[p], plan.ruleTypes[p], 'applied', reason, delta, total);
   }
 
@@ -555,8 +591,8 @@ function priceRow(book: CompiledBook, offeringIndex: number, row: Uint16Array, n
     lineItems.push({ kind: 'discount', label: plan.labels[p], amountMinor: -taken, ruleId: ids[p] });
     if (total > MAX_MINOR) return outOfRange();
     let reason = appliedReason(plan, p, row, notes, memoise);
-    if (isPercent) reason = `${reason}${before} = ${wanted}`;
-    if (taken !== wanted) reason = `${reason}, limited to ${taken} so the total stays at 0 or more`;
+    if (isPercent) reason = `${reason}${plan.wording.money(before)} = ${plan.wording.money(wanted)}`;
+    if (taken !== wanted) reason = `${reason}, limited to ${plan.wording.money(taken)} so the total stays at 0 or more`;
     derivation[p + 1] = new Entry(p + 1, 'discount', ids[p], plan.ruleTypes[p], 'applied', reason, -taken, total);
   }
 
@@ -569,7 +605,7 @@ function priceRow(book: CompiledBook, offeringIndex: number, row: Uint16Array, n
     const amount = values[p];
     const minimum = flags[p] === 1;
     if (minimum ? !(total < amount) : !(total > amount)) {
-      const reason = `total ${total}${plan.guardrailSkip[p]}`;
+      const reason = `total ${plan.wording.money(total)}${plan.guardrailSkip[p]}`;
       derivation[p + 1] = new Entry(p + 1, 'guardrail', ids[p], plan.ruleTypes[p], 'skipped', reason, 0, total);
       continue;
     }
@@ -577,7 +613,7 @@ function priceRow(book: CompiledBook, offeringIndex: number, row: Uint16Array, n
     total = amount;
     lineItems.push({ kind: 'guardrail', label: plan.labels[p], amountMinor: delta, ruleId: ids[p] });
     if (total > MAX_MINOR) return outOfRange();
-    const reason = `total ${total - delta}${plan.guardrailApplied[p]}`;
+    const reason = `total ${plan.wording.money(total - delta)}${plan.guardrailApplied[p]}`;
     derivation[p + 1] = new Entry(p + 1, 'guardrail', ids[p], plan.ruleTypes[p], 'applied', reason, delta, total);
   }
 
@@ -635,17 +671,16 @@ function whyNotApplicable(plan: Plan, p: number, scopeWord: number, scopeBit: nu
 function lazyReason(plan: Plan, clause: number, slot: number): string | null {
   let reason = plan.lazyReasons.get(slot);
   if (reason === undefined) {
-    const factor = plan.clauseFactor[clause];
+    const w = plan.wording;
+    const factor = plan.factors[plan.clauseFactor[clause]];
     const answer = slot - plan.clauseSlot[clause];
     const matches = plan.lazyMatches![clause];
-    const optionIds = plan.optionIds[factor];
-    const optionList = [...matches].map((n) => optionIds[n - 1]).join(', ');
     reason =
       answer === 0
-        ? `${plan.factorIds[factor]} is not answered`
+        ? `${w.factor(factor)} is not answered`
         : matches.has(answer)
           ? null
-          : `${plan.factorIds[factor]} is "${optionIds[answer - 1]}", not one of ${optionList}`;
+          : `${w.factor(factor)} is ${w.option(factor, factor.options[answer - 1])}, not one of ${w.optionList(factor, [...matches].map((n) => factor.options[n - 1]))}`;
     plan.lazyReasons.set(slot, reason);
   }
   return reason;
@@ -696,9 +731,9 @@ function appliedReason(plan: Plan, p: number, row: Uint16Array, notes: Notes, me
 function wordApplied(plan: Plan, p: number, row: Uint16Array, notes: Notes): string {
   const words: string[] = [];
   for (let k = plan.clauseStart[p]; k < plan.clauseStart[p + 1]; k++) {
-    const factor = plan.clauseFactor[k];
-    const note = notes === null ? undefined : notes[factor];
-    words.push(`${plan.factorIds[factor]} is "${plan.optionIds[factor][row[factor] - 1]}"${note ? ` (${note})` : ''}`);
+    const factor = plan.factors[plan.clauseFactor[k]];
+    const note = notes === null ? undefined : notes[plan.clauseFactor[k]];
+    words.push(`${plan.wording.factor(factor)} is ${plan.wording.option(factor, factor.options[row[plan.clauseFactor[k]] - 1])}${note ? ` (${note})` : ''}`);
   }
   return `${words.join(' and ')}${plan.appliedSuffix[p]}`;
 }
