@@ -24,8 +24,14 @@ const offeringId = (i: number) => `service_${i}`;
 
 type Rule = NonNullable<BookArtifactInput['rules']>[number];
 
-/** A valid artifact (bookArtifactSchema) with exactly `ruleCount` rules. */
-export function generateBook(ruleCount: number, seed = 42): BookArtifactInput {
+/**
+ * A valid artifact (bookArtifactSchema) with exactly `ruleCount` rules. `shape` asks for more
+ * offerings or factors than the benchmark's 4 and 8 (each offering then asks 8 of the factors);
+ * without it the book is the benchmark's, the same on every run.
+ */
+export function generateBook(ruleCount: number, seed = 42, shape: { offerings?: number; factors?: number } = {}): BookArtifactInput {
+  const factorCount = shape.factors ?? FACTORS;
+  const offeringCount = shape.offerings ?? OFFERINGS;
   const random = prng(seed + ruleCount);
   const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
   const pick = <T>(items: readonly T[], count: number): T[] => {
@@ -34,9 +40,9 @@ export function generateBook(ruleCount: number, seed = 42): BookArtifactInput {
     while (out.length < count && pool.length > 0) out.push(pool.splice(int(0, pool.length - 1), 1)[0]);
     return out;
   };
-  const allFactors = Array.from({ length: FACTORS }, (_, i) => i);
+  const allFactors = Array.from({ length: factorCount }, (_, i) => i);
   const allOptions = Array.from({ length: OPTIONS }, (_, i) => optionId(i));
-  const allOfferings = Array.from({ length: OFFERINGS }, (_, i) => offeringId(i));
+  const allOfferings = Array.from({ length: offeringCount }, (_, i) => offeringId(i));
   const when = (min = 1) =>
     pick(allFactors, int(min, 3)).map((f) => ({ factorId: factorId(f), optionIds: pick(allOptions, int(1, 3)) }));
   // Called where the value is written, so the random numbers are drawn in the same order.
@@ -100,14 +106,14 @@ export function generateBook(ruleCount: number, seed = 42): BookArtifactInput {
       id,
       label: `Service ${i}`,
       basePriceMinor: 10_000 + i * 2_500,
-      factorIds: allFactors.map(factorId),
+      factorIds: shape.factors === undefined ? allFactors.map(factorId) : Array.from({ length: Math.min(8, factorCount) }, (_, k) => factorId((i * 3 + k) % factorCount)),
     })),
     factors: allFactors.map((f) => ({
       id: factorId(f),
       label: `Factor ${f}`,
-      required: f < FACTORS - 2,
+      required: f < factorCount - 2,
       options: allOptions.map((id, o) => ({ id, label: `Option ${o}` })),
-      whenUnknown: f >= FACTORS - 2 ? { action: 'assume' as const, optionId: optionId(0) } : { action: 'requireInput' as const },
+      whenUnknown: f >= factorCount - 2 ? { action: 'assume' as const, optionId: optionId(0) } : { action: 'requireInput' as const },
     })),
     rules,
     conditions: ['Generated for the benchmark.'],
