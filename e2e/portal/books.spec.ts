@@ -22,10 +22,11 @@ test('a publisher fixes a draft in place, previews it, versions it, compares and
   const person = await createPerson(tenant, { permissions: ['books:edit', 'books:publish'] });
   await signIn(page, person.email, `/portal/books/${tenant.bookId}`);
 
-  // Without a draft, the editor starts from version 1, keys in reading order.
+  // Without a draft, the editor starts from version 1; the JSON view shows keys in reading order.
+  await expect(page.getByText('this is a copy of version 1')).toBeVisible();
+  await page.getByRole('button', { name: 'JSON', exact: true }).click();
   const editor = page.getByLabel('Price book (JSON)');
   await expect(editor).toHaveValue(/"window_cleaning"/);
-  await expect(page.getByText('this is a copy of version 1')).toBeVisible();
   const v1Text = await editor.inputValue();
   expect(v1Text.split('\n')[2]).toBe('  "currency": "USD",');
 
@@ -34,9 +35,8 @@ test('a publisher fixes a draft in place, previews it, versions it, compares and
   const syntaxError = page.getByRole('button', { name: /^Line 3, column 20: this is not valid JSON — expected a comma or a closing \}/ });
   await expect(syntaxError).toBeVisible();
 
-  // An invalid currency: the issue is listed by path and selects its place in the JSON.
+  // An invalid currency: the issue is listed by path as it is typed, and selects its place in the JSON.
   await editor.fill(v1Text.replace('"currency": "USD"', '"currency": "dollars"'));
-  await page.getByRole('button', { name: 'Save draft' }).click();
   const problems = page.getByRole('list', { name: 'Problems in the draft' });
   const currencyIssue = problems.getByRole('button', { name: /^currency: must be an ISO 4217 currency code such as USD or EUR/ });
   await expect(currencyIssue).toBeVisible();
@@ -66,25 +66,30 @@ test('a publisher fixes a draft in place, previews it, versions it, compares and
   await expect(problems).toHaveCount(0);
   // Saved: a reload asks nothing (an unanswered question would hold the reload) and shows the draft.
   await page.reload();
-  await expect(editor).toHaveValue(/"basePriceMinor": 9000/);
+  await expect(page.locator('input[data-path="offerings.0.basePriceMinor"]')).toHaveValue('90.00');
+  await expect(page.getByTestId('save-state')).toHaveText('Saved');
 
-  // Preview: 9000 → +25% larger home → +15% difficult access → −10% monthly = 116.44
-  await page.getByLabel('Offering').selectOption('window_cleaning');
-  await page.getByLabel('Home size').selectOption('medium');
-  await page.getByLabel('Storeys').selectOption('2');
-  await page.getByLabel('How often').selectOption('monthly');
-  await page.getByLabel('Access').selectOption('difficult');
-  await page.getByRole('button', { name: 'Preview price' }).click();
-  const receipt = page.getByTestId('preview-receipt');
+  // The live preview prices as answers change, no button: 9000 → +25% larger home → +15% difficult access → −10% monthly = 116.44
+  const preview = page.getByTestId('live-preview');
+  await preview.getByLabel('Offering', { exact: true }).selectOption('window_cleaning');
+  await preview.getByLabel('Home size', { exact: true }).selectOption('medium');
+  await preview.getByLabel('Storeys', { exact: true }).selectOption('2');
+  await preview.getByLabel('How often', { exact: true }).selectOption('monthly');
+  await preview.getByLabel('Access', { exact: true }).selectOption('difficult');
+  const receipt = preview.getByTestId('preview-receipt');
   await expect(receipt.getByTestId('receipt-total')).toHaveText('$116.44');
-  await expect(receipt.getByRole('table', { name: 'Price waterfall' })).toContainText('difficult_access');
+  await receipt.getByText('How the price was worked out').click();
+  // Steps are named as people know them: rule names and answers, not ids.
+  const waterfall = receipt.getByRole('table', { name: 'Price waterfall' });
+  await expect(waterfall).toContainText('Difficult access');
+  await expect(waterfall).toContainText('Access is “Difficult: conservatory, steep slope or no side access”');
+  await expect(waterfall).not.toContainText('difficult_access');
   await screenshot(page, 'books-preview');
 
-  // An unknown answer without an assumption asks for it instead of guessing.
-  await page.getByLabel('Storeys').selectOption({ label: 'Unknown' });
-  await page.getByRole('button', { name: 'Preview price' }).click();
-  await expect(page.getByTestId('preview-missing')).toContainText('Storeys');
-  await page.getByLabel('Storeys').selectOption('2');
+  // A "not sure" answer without an assumption asks for it instead of guessing.
+  await preview.getByLabel('Storeys', { exact: true }).selectOption({ label: 'Not sure' });
+  await expect(preview.getByTestId('preview-missing')).toContainText('Storeys');
+  await preview.getByLabel('Storeys', { exact: true }).selectOption('2');
 
   await page.getByRole('button', { name: 'Create version from draft' }).click();
   await expect(page.getByText('Version 2 created.')).toBeVisible();
@@ -153,7 +158,7 @@ test('books are listed by project; an editor creates a book but is told why it c
   await form.getByRole('button', { name: 'Create book' }).click();
 
   await expect(page.getByRole('heading', { level: 1, name: /Spring offers/ })).toBeVisible();
-  await expect(page.getByLabel('Price book (JSON)')).toHaveValue(/"first_offering"/);
+  await expect(page.locator('input[data-path="offerings.0.label"]')).toHaveValue('My first offering');
   await expect(page.getByText('No versions yet.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Create version from draft' })).toBeDisabled();
   await expect(page.getByText('Creating versions needs the books:publish permission.')).toBeVisible();

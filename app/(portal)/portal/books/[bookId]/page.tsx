@@ -3,11 +3,10 @@
 import Link from 'next/link';
 import { useParams } from 'next/navigation';
 import { ErrorMessage, Loading } from '../../../_components/ui';
-import { toReadableJson } from '../_lib/readable-json';
 import { starterArtifact } from '../_lib/starter-artifact';
 import { BookBadges, PublishedVersion } from '../_components/book-badges';
 import { useBook, useBookPermissions, useBookVersion, type BookDetail } from '../_components/book-queries';
-import { BookWorkbench } from '../_components/book-workbench';
+import { BookEditor } from '../_components/editor/book-editor';
 import { VersionDiff } from '../_components/version-diff';
 import { VersionHistory } from '../_components/version-history';
 
@@ -72,20 +71,13 @@ function DraftLoader({ book, canEdit, canPublish }: { book: BookDetail; canEdit:
   const newest = book.versions[0];
   const startsFromVersion = book.draft === null && newest !== undefined;
   const version = useBookVersion(book.id, startsFromVersion ? newest.id : undefined);
-  const workbench = (initialText: string, sourceNote: string) => (
-    <BookWorkbench
-      bookId={book.id}
-      initialText={initialText}
-      initialTextIsSavedDraft={book.draft !== null}
-      sourceNote={sourceNote}
-      canEdit={canEdit}
-      canPublish={canPublish}
-    />
+  const editor = (initialDraft: unknown, sourceNote: string) => (
+    <BookEditor bookId={book.id} initialDraft={initialDraft} hasSavedDraft={book.draft !== null} sourceNote={sourceNote} canEdit={canEdit} canPublish={canPublish} />
   );
 
-  if (book.draft !== null) return workbench(toReadableJson(book.draft), 'You are editing the saved draft.');
-  if (!startsFromVersion) return workbench(toReadableJson(starterArtifact), 'This book is new: start from this example and save it as the draft.');
+  if (book.draft !== null) return editor(book.draft, 'You are editing the saved draft. Changes show in the preview at once; customers see nothing until a version is published.');
+  if (!startsFromVersion) return editor(starterArtifact, 'This book is new: start from this example. Saving it creates the draft.');
   if (version.isPending) return <Loading what={`version ${newest.number}`} />;
   if (version.isError) return <ErrorMessage error={version.error} />;
-  return workbench(toReadableJson(version.data.artifact), `There is no draft yet, so this is a copy of version ${newest.number}. Saving it creates the draft.`);
+  return editor(version.data.artifact, `There is no draft yet, so this is a copy of version ${newest.number}. Saving it creates the draft.`);
 }

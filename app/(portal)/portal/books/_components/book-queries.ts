@@ -6,7 +6,6 @@ import type {
   bookDetailSchema,
   bookVersionSchema,
   bookVersionSummarySchema,
-  previewResponseSchema,
 } from '@/lib/books/schemas';
 import { apiFetch } from '../../../_components/api';
 import { useWorkspaces } from '../../../_components/queries';
@@ -14,7 +13,6 @@ import { useWorkspaces } from '../../../_components/queries';
 export type BookDetail = z.infer<typeof bookDetailSchema>;
 export type BookVersionSummary = z.infer<typeof bookVersionSummarySchema>;
 export type BookVersion = z.infer<typeof bookVersionSchema>;
-export type PreviewResult = z.infer<typeof previewResponseSchema>;
 export type SaveDraftResult = { valid: boolean; issues: Record<string, string[]> };
 export type EnvironmentKind = 'test' | 'live';
 
@@ -67,13 +65,6 @@ export function useSaveDraft(bookId: string) {
     mutationFn: (artifact: Record<string, unknown>) =>
       apiFetch<SaveDraftResult>(`/v1/books/${bookId}/draft`, { method: 'PUT', body: { artifact } }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['books'] }),
-  });
-}
-
-export function usePreview(bookId: string) {
-  return useMutation({
-    mutationFn: (input: { artifact: unknown; offeringId: string; factors: Record<string, string | null> }) =>
-      apiFetch<PreviewResult>(`/v1/books/${bookId}/preview`, { method: 'POST', body: input }),
   });
 }
 
