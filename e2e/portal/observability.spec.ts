@@ -99,10 +99,14 @@ test('finds failed requests and a quote request, traces the quote, and follows t
   await expect(page.getByTestId('receipt-total')).toHaveText(total);
 
   const waterfall = page.getByRole('table', { name: 'Price waterfall' });
-  await expect(waterfall.getByRole('row', { name: /large_home/ })).toContainText('applied');
-  await expect(waterfall.getByRole('row', { name: /difficult_access/ })).toContainText('applied');
-  await expect(waterfall.getByRole('row', { name: /tall_building/ })).toContainText('skipped');
-  await expect(waterfall.getByRole('row', { name: /commercial_base/ })).toContainText('skipped');
+  // The steps read in the book's labels (the pinned version's), not its ids.
+  await expect(waterfall.getByRole('row', { name: /Larger home/ })).toContainText('applied');
+  await expect(waterfall.getByRole('row', { name: /Larger home/ })).toContainText('Home size');
+  await expect(waterfall.getByRole('row', { name: /Difficult access/ })).toContainText('applied');
+  await expect(waterfall.getByRole('row', { name: /Three or more storeys/ })).toContainText('skipped');
+  await expect(waterfall.getByRole('row', { name: /Commercial site rate/ })).toContainText('skipped');
+  await expect(waterfall).not.toContainText('home_size');
+  await expect(waterfall).not.toContainText('large_home');
 
   const inputs = page.getByRole('definition').filter({ hasText: 'window_cleaning' });
   await expect(inputs).toBeVisible();
@@ -179,7 +183,7 @@ test('traces a quote that needs more answers, and explains an id that matches no
   await page.getByLabel('Quote id or request id').press('Enter');
   await expect(page).toHaveURL(new RegExp(`/portal/traces/${unpriced.requestId}$`));
   await expect(page.getByTestId('quote-status')).toHaveText('Needs more answers');
-  await expect(page.getByRole('region', { name: 'Receipt' })).toContainText('Not priced yet: the book needs an answer to storeys');
+  await expect(page.getByRole('region', { name: 'Receipt' })).toContainText('Not priced yet: the book needs an answer to Storeys (storeys)');
   await expect(page.getByRole('region', { name: 'Inputs' })).toContainText('unknown');
   await screenshot(page, 'quote-trace-requires-input');
 

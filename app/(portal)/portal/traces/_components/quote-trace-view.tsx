@@ -1,6 +1,10 @@
 'use client';
 
+import { useMemo } from 'react';
+import { inPeopleWords } from '@/app/_components/people-derivation';
 import { PriceWaterfall } from '@/app/_components/receipt-view';
+import type { QuoteComputation } from '@/lib/pricing';
+import { useBookVersion } from '../../books/_components/book-queries';
 import { CausedEvents } from './caused-events';
 import { ReceiptOutcome } from './receipt-outcome';
 import { CreatingRequest, PinnedBookVersion, QuoteInputs } from './trace-facts';
@@ -28,7 +32,7 @@ export function QuoteTraceView({ trace }: { trace: QuoteTrace }) {
         <section aria-labelledby="derivation-heading">
           <h2 id="derivation-heading">How the price was derived</h2>
           <p className="muted">Every rule of the book in the order the engine evaluates them; a skipped rule says why it did not apply.</p>
-          <PriceWaterfall computation={quoteReceipt.computation} />
+          <Derivation trace={trace} computation={quoteReceipt.computation} />
         </section>
       )}
 
@@ -49,4 +53,15 @@ export function QuoteTraceView({ trace }: { trace: QuoteTrace }) {
       </section>
     </>
   );
+}
+
+/**
+ * The receipt's steps, worded with the pinned version's labels once it has loaded (and the stored
+ * wording until then, or if the version cannot be read).
+ */
+function Derivation({ trace, computation }: { trace: QuoteTrace; computation: QuoteComputation }) {
+  const version = useBookVersion(trace.book.id, trace.bookVersion?.id);
+  const inputs = trace.quoteIntent.inputs;
+  const people = useMemo(() => (version.data ? inPeopleWords(version.data.artifact, inputs, computation) : null), [version.data, inputs, computation]);
+  return <PriceWaterfall computation={people?.computation ?? computation} ruleLabels={people?.ruleLabels} />;
 }

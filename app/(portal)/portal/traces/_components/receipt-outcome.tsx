@@ -2,11 +2,14 @@
 
 import { ReceiptSummary } from '@/app/_components/receipt-view';
 import { formatTime } from '../../../_components/ui';
+import { useBookVersion } from '../../books/_components/book-queries';
 import type { QuoteTrace } from './use-quote-trace';
 
 /** What the customer was told: the priced receipt, or in plain words why there is no price. */
 export function ReceiptOutcome({ trace }: { trace: QuoteTrace }) {
   const { quoteReceipt: receipt, quoteIntent } = trace;
+  const version = useBookVersion(trace.book.id, receipt.outcome === 'requires_input' ? trace.bookVersion?.id : undefined);
+  const factors = (version.data?.artifact as { factors?: { id: string; label: string }[] } | undefined)?.factors;
   if (receipt.computation) return <ReceiptSummary computation={receipt.computation} />;
   if (receipt.outcome === 'requires_input') {
     return (
@@ -16,7 +19,7 @@ export function ReceiptOutcome({ trace }: { trace: QuoteTrace }) {
           {receipt.missingInputs.map((input, i) => (
             <span key={input}>
               {i > 0 && ', '}
-              <strong>{missingInputName(input)}</strong>
+              <strong>{missingInputName(input, factors)}</strong>
             </span>
           ))}
           .
@@ -37,8 +40,11 @@ export function ReceiptOutcome({ trace }: { trace: QuoteTrace }) {
   );
 }
 
-/** Missing inputs are request paths (`factors.storeys`, `offeringId`); people know the question. */
-function missingInputName(input: string): string {
+/** Missing inputs are request paths (`factors.storeys`, `offeringId`); people know the question (the pinned version's label). */
+function missingInputName(input: string, factors: readonly { id: string; label: string }[] | undefined): string {
   if (input === 'offeringId') return 'which service is wanted';
-  return input.startsWith('factors.') ? input.slice('factors.'.length) : input;
+  if (!input.startsWith('factors.')) return input;
+  const factorId = input.slice('factors.'.length);
+  const label = factors?.find((f) => f.id === factorId)?.label;
+  return label ? `${label} (${factorId})` : factorId;
 }
