@@ -48,6 +48,9 @@ import styles from './editor.module.css';
 
 type View = 'form' | 'json';
 
+/** Above this many offerings, questions and rules, cards far from the screen are not drawn. */
+const LARGE_BOOK_CARDS = 80;
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Issues grouped by entity (`rules.3`), each with a key that changes only when its issues do. */
@@ -88,7 +91,13 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
   const [view, setView] = useState<View>('form');
   const [jsonText, setJsonText] = useState('');
   const lastJsonDraft = useRef<unknown>(undefined);
-  const jsonParsed = useMemo(() => (view === 'json' ? readJson(jsonText) : null), [view, jsonText]);
+  // The JSON text is read once per change (a big book is 200 KB of it).
+  const lastRead = useRef<{ text: string; result: ReturnType<typeof readJson> } | null>(null);
+  const read = (text: string) => {
+    if (lastRead.current?.text !== text) lastRead.current = { text, result: readJson(text) };
+    return lastRead.current.result;
+  };
+  const jsonParsed = view === 'json' ? read(jsonText) : null;
   const jsonBroken = jsonParsed !== null && (!jsonParsed.ok || !isObject(jsonParsed.value));
   const editorRef = useRef<HTMLTextAreaElement>(null);
 
@@ -247,7 +256,7 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
   };
   const onJsonText = (text: string) => {
     setJsonText(text);
-    const parsed = readJson(text);
+    const parsed = read(text);
     if (parsed.ok && isObject(parsed.value)) {
       lastJsonDraft.current = parsed.value;
       dispatch({ type: 'edit', update: () => parsed.value, group: 'json', now: now() });
@@ -263,7 +272,7 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
 
   const reveal = (path: string) => {
     if (view === 'json') {
-      const parsed = readJson(jsonText);
+      const parsed = read(jsonText);
       if (parsed.ok) revealInEditor(editorRef.current, locateJsonPath(parsed.root, path));
       return;
     }
@@ -341,8 +350,9 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
   const activeTotal =
     activeOutcome?.outcome === 'succeeded' ? formatMoney(activeOutcome.computation.totalMinor, activeOutcome.computation.currency) : null;
 
+  const cards = formBook ? formBook.offerings.length + (formBook.factors?.length ?? 0) + (formBook.rules?.length ?? 0) : 0;
   return (
-    <section aria-labelledby={`${id}-heading`}>
+    <section aria-labelledby={`${id}-heading`} className={cards > LARGE_BOOK_CARDS ? styles.large : undefined}>
       <h2 id={`${id}-heading`}>Draft</h2>
       {!canEdit && (
         <p className={`notice ${styles.readOnly}`} role="status">
@@ -422,7 +432,7 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
           {view === 'json' ? (
             <JsonView
               text={jsonText}
-              parsed={jsonParsed ?? readJson(jsonText)}
+              parsed={jsonParsed ?? read(jsonText)}
               onText={onJsonText}
               editorRef={editorRef}
               disabled={!canEdit}

@@ -1,6 +1,6 @@
 'use client';
 
-import { useId, type RefObject } from 'react';
+import { useEffect, useId, type RefObject } from 'react';
 import type { ReadJsonResult } from '../../_lib/json-source';
 import bookStyles from '../books.module.css';
 import styles from './editor.module.css';
@@ -15,6 +15,12 @@ export function JsonView({ text, parsed, onText, editorRef, disabled, onRevealOf
   onRevealOffset: (offset: number) => void;
 }) {
   const id = useId();
+  // Uncontrolled: React would otherwise rewrite the textarea's default text (the whole book) on
+  // every keystroke. The text is set here only when it changes from outside (undo, redo, a save).
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (editor && editor.value !== text) editor.value = text;
+  }, [text, editorRef]);
   const isObject = parsed.ok && typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value);
   return (
     <div>
@@ -27,7 +33,7 @@ export function JsonView({ text, parsed, onText, editorRef, disabled, onRevealOf
         id={`${id}-editor`}
         ref={editorRef}
         className={styles.jsonEditor}
-        value={text}
+        defaultValue={text}
         onChange={(e) => onText(e.target.value)}
         spellCheck={false}
         wrap="off"
