@@ -122,6 +122,13 @@ test('a pricing person builds a book with forms only, sees the price as they typ
   await page.getByRole('article', { name: /Add \$20\.00 to Window cleaning/ }).getByLabel('Amount', { exact: true }).fill('25');
   await expect(preview.getByTestId('preview-total')).toHaveText('$108.67');
   await screenshot(page, 'editor-rules-and-live-preview');
+  // What the editor looks like where the rules meet the preview (docs/price-book.md shows it).
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.getByRole('heading', { name: 'Surcharges when answers match' }).evaluate((heading) => {
+    heading.scrollIntoView({ block: 'start' });
+    window.scrollBy(0, -80); // below the sticky toolbar
+  });
+  await screenshot(page, 'editor-rules-in-view', { fullPage: false });
   await checkAccessibility(page);
 
   // The JSON view is the same draft: an edit there shows in the forms, and back.

@@ -13,10 +13,11 @@ export async function signIn(page: Page, email: string, callbackUrl = '/portal')
 }
 
 /** Keeps a full-page screenshot as a test artifact (test-results/screenshots/<name>.png). */
-export async function screenshot(page: Page, name: string) {
+/** A picture of the whole page, or with `{ fullPage: false }` of what the window shows. */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}) {
   const dir = path.resolve(import.meta.dirname, '../../test-results/screenshots');
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage });
 }
 
 /** The session cookie's value: the same token works as `Authorization: Bearer` on /v1. */
