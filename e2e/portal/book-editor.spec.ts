@@ -60,8 +60,8 @@ test('a pricing person builds a book with forms only, sees the price as they typ
   await access.getByLabel('If the customer is not sure').selectOption({ label: 'Price as “Easy”' });
 
   // Window cleaning asks all three; gutter cleaning two.
-  const window = page.getByRole('article', { name: 'Window cleaning' });
-  for (const question of ['Home size', 'Storeys', 'Access']) await window.getByLabel('Ask also').selectOption({ label: question });
+  const windowCleaning = page.getByRole('article', { name: 'Window cleaning' });
+  for (const question of ['Home size', 'Storeys', 'Access']) await windowCleaning.getByLabel('Ask also').selectOption({ label: question });
   const gutter = page.getByRole('article', { name: 'Gutter cleaning' });
   for (const question of ['Storeys', 'Access']) await gutter.getByLabel('Ask also').selectOption({ label: question });
   await screenshot(page, 'editor-offerings-and-questions');

@@ -254,6 +254,8 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
     }
     setView(next);
   };
+  // Synchronous on purpose: the text area keeps its own text (json-view.tsx), and the text
+  // state must never lag behind it, or the text area would be set back to an older text.
   const onJsonText = (text: string) => {
     setJsonText(text);
     const parsed = read(text);

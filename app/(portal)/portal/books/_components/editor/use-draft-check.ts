@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import { answerDraftCheck, type DraftCheckAnswer, type DraftCheckRequest, type Example } from '../../_lib/live-check';
 
 export type DraftCheckState = DraftCheckAnswer & {
@@ -69,7 +69,8 @@ export function useDraftCheck(draft: unknown, examples: readonly Example[]): Dra
       if (!sent || sent.seq !== answer.seq) return;
       f.inFlight = null;
       f.last = { draft: sent.draft, examples: sent.examples };
-      setAnswered({ draft: sent.draft, examples: sent.examples, answer });
+      // Showing the answer gives way to typing: a keystroke interrupts it rather than waits.
+      startTransition(() => setAnswered({ draft: sent.draft, examples: sent.examples, answer }));
       pump.current();
     });
     pump.current();
