@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { createPerson, createTenant, testDb } from '../../lib/testing/factories';
-import { appUrl, screenshot, signIn } from '../support/portal';
+import { appUrl, jsonText, replaceJsonText, screenshot, signIn } from '../support/portal';
 
 // The structured price-book editor, as a business's pricing person uses it: forms only, prices
 // shown as they type, then the version the API quotes with.
@@ -133,14 +133,15 @@ test('a pricing person builds a book with forms only, sees the price as they typ
 
   // The JSON view is the same draft: an edit there shows in the forms, and back.
   await page.getByRole('button', { name: 'JSON', exact: true }).click();
-  const json = page.getByLabel('Price book (JSON)');
-  await expect(json).toHaveValue(/"basePriceMinor": 8000/);
-  await json.fill((await json.inputValue()).replace('"label": "Gutter cleaning"', '"label": "Gutter clearing"'));
+  await expect.poll(() => jsonText(page)).toMatch(/"basePriceMinor": 8000/);
+  await screenshot(page, 'editor-json-view', { fullPage: false });
+  await checkAccessibility(page);
+  await replaceJsonText(page, (await jsonText(page)).replace('"label": "Gutter cleaning"', '"label": "Gutter clearing"'));
   await page.getByRole('button', { name: 'Forms', exact: true }).click();
   await expect(field(page, 'offerings.1.label')).toHaveValue('Gutter clearing');
   await field(page, 'offerings.1.label').fill('Gutter cleaning');
   await page.getByRole('button', { name: 'JSON', exact: true }).click();
-  await expect(json).toHaveValue(/"label": "Gutter cleaning"/);
+  await expect.poll(() => jsonText(page)).toMatch(/"label": "Gutter cleaning"/);
   await page.getByRole('button', { name: 'Forms', exact: true }).click();
 
   // Save, version, publish to Test.

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { createPerson, createTenant, testDb } from '../../lib/testing/factories';
-import { appUrl, screenshot, signIn } from '../support/portal';
+import { appUrl, jsonEditor, jsonSelection, jsonText, replaceJsonText, screenshot, signIn } from '../support/portal';
 
 const windowCleaning = {
   offeringId: 'window_cleaning',
@@ -25,32 +25,31 @@ test('a publisher fixes a draft in place, previews it, versions it, compares and
   // Without a draft, the editor starts from version 1; the JSON view shows keys in reading order.
   await expect(page.getByText('this is a copy of version 1')).toBeVisible();
   await page.getByRole('button', { name: 'JSON', exact: true }).click();
-  const editor = page.getByLabel('Price book (JSON)');
-  await expect(editor).toHaveValue(/"window_cleaning"/);
-  const v1Text = await editor.inputValue();
+  const editor = jsonEditor(page);
+  await expect.poll(() => jsonText(page)).toMatch(/"window_cleaning"/);
+  const v1Text = await jsonText(page);
   expect(v1Text.split('\n')[2]).toBe('  "currency": "USD",');
 
   // A JSON mistake is reported with its line and column before anything is sent.
-  await editor.fill(v1Text.replace('"currency": "USD",', '"currency": "USD"'));
+  await replaceJsonText(page, v1Text.replace('"currency": "USD",', '"currency": "USD"'));
   const syntaxError = page.getByRole('button', { name: /^Line 3, column 20: this is not valid JSON — expected a comma or a closing \}/ });
   await expect(syntaxError).toBeVisible();
 
   // An invalid currency: the issue is listed by path as it is typed, and selects its place in the JSON.
-  await editor.fill(v1Text.replace('"currency": "USD"', '"currency": "dollars"'));
+  await replaceJsonText(page, v1Text.replace('"currency": "USD"', '"currency": "dollars"'));
   const problems = page.getByRole('list', { name: 'Problems in the draft' });
   const currencyIssue = problems.getByRole('button', { name: /^currency: must be an ISO 4217 currency code such as USD or EUR/ });
   await expect(currencyIssue).toBeVisible();
   await currencyIssue.click();
   await expect(editor).toBeFocused();
   await screenshot(page, 'books-draft-issue');
-  const selected = await editor.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd));
-  expect(selected).toBe('"currency": "dollars"');
+  expect(await jsonSelection(page)).toBe('"currency": "dollars"');
   await expect(page.getByRole('button', { name: 'Create version from draft' })).toBeDisabled();
 
   // Fixed, with a lower window-cleaning base price.
   const cheaper = v1Text.replace('"basePriceMinor": 12000', '"basePriceMinor": 9000');
   expect(cheaper).not.toBe(v1Text);
-  await editor.fill(cheaper);
+  await replaceJsonText(page, cheaper);
   // Unsaved edits: closing the tab asks first, and staying keeps them.
   const asked = new Promise<string>((resolve) =>
     page.once('dialog', (dialog) => {
@@ -60,7 +59,7 @@ test('a publisher fixes a draft in place, previews it, versions it, compares and
   );
   await page.close({ runBeforeUnload: true });
   expect(await asked).toBe('beforeunload');
-  await expect(editor).toHaveValue(cheaper);
+  expect(await jsonText(page)).toBe(cheaper);
   await page.getByRole('button', { name: 'Save draft' }).click();
   await expect(page.getByText('It has no problems, so it can become a version.')).toBeVisible();
   await expect(problems).toHaveCount(0);

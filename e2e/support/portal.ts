@@ -45,3 +45,49 @@ export async function takeOneTimeSecret(page: Page, heading: RegExp, secretLabel
   expect(await page.content()).not.toContain(secret);
   return secret;
 }
+
+// The JSON view's editor is CodeMirror, which draws only the lines on screen: its text is read
+// from the editor's state (the view CodeMirror keeps on its content element, as
+// EditorView.findFromDOM finds it), and replaced as a person would: select all, then paste.
+type CodeMirrorContent = {
+  cmTile: {
+    root: {
+      view: {
+        state: { doc: { toString(): string }; sliceDoc(from: number, to: number): string; selection: { main: { from: number; to: number } } };
+        dispatch(transaction: { selection: { anchor: number }; scrollIntoView: boolean }): void;
+        focus(): void;
+      };
+    };
+  };
+};
+
+export const jsonEditor = (page: Page) => page.getByRole('textbox', { name: 'Price book (JSON)' });
+
+export function jsonText(page: Page): Promise<string> {
+  return jsonEditor(page).evaluate((element) => (element as unknown as CodeMirrorContent).cmTile.root.view.state.doc.toString());
+}
+
+export function jsonSelection(page: Page): Promise<string> {
+  return jsonEditor(page).evaluate((element) => {
+    const { state } = (element as unknown as CodeMirrorContent).cmTile.root.view;
+    return state.sliceDoc(state.selection.main.from, state.selection.main.to);
+  });
+}
+
+export async function replaceJsonText(page: Page, text: string) {
+  await jsonEditor(page).click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText(text);
+  await expect.poll(() => jsonText(page)).toBe(text);
+}
+
+/** Puts the cursor just before the first occurrence of `text` in the JSON, as a click there would. */
+export async function placeJsonCursor(page: Page, text: string) {
+  await jsonEditor(page).evaluate((element, text) => {
+    const { view } = (element as unknown as CodeMirrorContent).cmTile.root;
+    const at = view.state.doc.toString().indexOf(text);
+    if (at < 0) throw new Error(`${text} is not in the JSON`);
+    view.dispatch({ selection: { anchor: at }, scrollIntoView: true });
+    view.focus();
+  }, text);
+}

@@ -34,10 +34,9 @@ import type { Autonomy, RuleInput } from '../../_lib/book-form';
 import { useSaveDraft } from '../book-queries';
 import { CreateVersion } from '../create-version';
 import { IssueList } from '../issue-list';
-import { revealInEditor } from '../reveal-in-editor';
 import { FactorsSection } from './factors-section';
 import type { Issues } from './fields';
-import { JsonView } from './json-view';
+import { JsonView, type JsonEditorHandle } from './json-view';
 import { firstExample, LivePreview } from './live-preview';
 import { OfferingsSection } from './offerings-section';
 import { RemovalDialog, type PendingRemoval } from './removal-dialog';
@@ -99,7 +98,7 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
   };
   const jsonParsed = view === 'json' ? read(jsonText) : null;
   const jsonBroken = jsonParsed !== null && (!jsonParsed.ok || !isObject(jsonParsed.value));
-  const editorRef = useRef<HTMLTextAreaElement>(null);
+  const editorRef = useRef<JsonEditorHandle>(null);
 
   // Unsaved means different from the saved draft, not edited: typing a letter and deleting it
   // leaves nothing to save. Edits share what they leave unchanged, so this compares little.
@@ -275,7 +274,7 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
   const reveal = (path: string) => {
     if (view === 'json') {
       const parsed = read(jsonText);
-      if (parsed.ok) revealInEditor(editorRef.current, locateJsonPath(parsed.root, path));
+      if (parsed.ok) editorRef.current?.reveal(locateJsonPath(parsed.root, path));
       return;
     }
     setRevealedPath(path);
@@ -327,11 +326,11 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
     if (!canEdit) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
-      // The JSON text keeps the browser's own undo while it has the focus; a dialog its own keys.
-      if (event.target === editorRef.current || (event.target as Element | null)?.closest?.('dialog')) return;
+      // A dialog keeps its own keys; the JSON text its own undo and redo (Ctrl+S saves from anywhere).
+      if ((event.target as Element | null)?.closest?.('dialog')) return;
       const key = event.key.toLowerCase();
       const act = key === 'z' ? (event.shiftKey ? 'redo' : 'undo') : key === 'y' ? 'redo' : key === 's' ? 'save' : null;
-      if (!act) return;
+      if (!act || (act !== 'save' && editorRef.current?.contains(event.target))) return;
       event.preventDefault();
       shortcuts.current[act]();
     };
@@ -438,7 +437,7 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
               onText={onJsonText}
               editorRef={editorRef}
               disabled={!canEdit}
-              onRevealOffset={(offset) => revealInEditor(editorRef.current, { start: offset, end: Math.min(offset + 1, jsonText.length) })}
+              onRevealOffset={(offset) => editorRef.current?.reveal({ start: offset, end: offset + 1 })}
             />
           ) : formBook === null ? (
             <div className="warning">
