@@ -1,9 +1,9 @@
 'use client';
 
-import { memo, useId, useState } from 'react';
+import { memo, useId } from 'react';
 import { addOption } from '../../_lib/book-edits';
 import { fromFactorForm, toFactorForm, type FactorForm, type FactorInput } from '../../_lib/book-form';
-import { issuesAt, ItemActions, keysOf, TextField, type Issues } from './fields';
+import { AddByName, isRevealed, issuesAt, ItemActions, keysOf, TextField, type Issues } from './fields';
 import styles from './editor.module.css';
 
 type FactorCardProps = {
@@ -28,7 +28,6 @@ const FactorCard = memo(
     const form = toFactorForm(factor);
     const path = `factors.${index}`;
     const set = (change: Partial<FactorForm>, field: string) => onChange(index, fromFactorForm({ ...form, ...change }), `${path}.${field}`);
-    const [newOption, setNewOption] = useState('');
     const optionKeys = keysOf(form.options.map((o) => o.id));
     const unknownProblems = issuesAt(issues, `${path}.whenUnknown.optionId`);
     const moveOption = (from: number, to: number) => {
@@ -125,24 +124,14 @@ const FactorCard = memo(
             })}
           </tbody>
         </table>
-        <form
-          className="row"
+        <AddByName
+          label={`New answer to ${form.label}`}
+          placeholder="New answer"
+          button="Add answer"
+          disabled={disabled}
           style={{ marginTop: '0.5rem' }}
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (!newOption.trim()) return;
-            onChange(index, addOption(fromFactorForm(form), newOption.trim()), `${path}.options`);
-            setNewOption('');
-          }}
-        >
-          <label htmlFor={`${id}-new-option`} className="sr-only">
-            New answer to {form.label}
-          </label>
-          <input id={`${id}-new-option`} type="text" placeholder="New answer" value={newOption} disabled={disabled} onChange={(e) => setNewOption(e.target.value)} />
-          <button type="submit" disabled={disabled || !newOption.trim()}>
-            Add answer
-          </button>
-        </form>
+          onAdd={(answer) => onChange(index, addOption(fromFactorForm(form), answer), `${path}.options`)}
+        />
       </article>
     );
   },
@@ -171,7 +160,6 @@ export function FactorsSection({ factors, issuesOf, revealedPath, disabled, onCh
   onAdd: (label: string) => void;
 }) {
   const id = useId();
-  const [name, setName] = useState('');
   const keys = keysOf(factors.map((f) => f.id));
   return (
     <section className={styles.section} aria-labelledby={`${id}-heading`}>
@@ -188,7 +176,7 @@ export function FactorsSection({ factors, issuesOf, revealedPath, disabled, onCh
             count={factors.length}
             issues={issues}
             issueKey={key}
-            revealed={revealedPath !== null && (revealedPath === `factors.${index}` || revealedPath.startsWith(`factors.${index}.`))}
+            revealed={isRevealed(revealedPath, `factors.${index}`)}
             disabled={disabled}
             onChange={onChange}
             onMove={onMove}
@@ -197,23 +185,7 @@ export function FactorsSection({ factors, issuesOf, revealedPath, disabled, onCh
           />
         );
       })}
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!name.trim()) return;
-          onAdd(name.trim());
-          setName('');
-        }}
-      >
-        <label htmlFor={`${id}-new`} className="sr-only">
-          A new question
-        </label>
-        <input id={`${id}-new`} type="text" placeholder="New question, e.g. Home size" value={name} disabled={disabled} onChange={(e) => setName(e.target.value)} />
-        <button type="submit" disabled={disabled || !name.trim()}>
-          Add question
-        </button>
-      </form>
+      <AddByName label="A new question" placeholder="New question, e.g. Home size" button="Add question" disabled={disabled} onAdd={onAdd} />
     </section>
   );
 }

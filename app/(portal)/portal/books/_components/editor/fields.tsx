@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type CSSProperties, type ReactNode } from 'react';
 import { basisPointsToText, decimalsOf, minorToText, textToBasisPoints, textToMinor } from '../../_lib/amount-text';
 import styles from './editor.module.css';
 
@@ -24,7 +24,7 @@ export function issuesAt(issues: Issues | undefined, path: string): string[] {
   return issues?.[path] ?? [];
 }
 
-function Problems({ id, messages }: { id: string; messages: string[] }) {
+function Problems({ id, messages }: { id: string; messages: readonly string[] }) {
   if (messages.length === 0) return null;
   return (
     <p id={id} className="field-error" role="alert">
@@ -58,12 +58,7 @@ export function TextField({ label, path, issues, hint, disabled, className, valu
     <div className={`field ${className ?? ''}`}>
       <label htmlFor={id}>{label}</label>
       {multiline ? <textarea rows={2} {...props} /> : <input type="text" {...props} />}
-      {hint && (
-        <span id={`${id}-hint`} className="hint">
-          {hint}
-        </span>
-      )}
-      <Problems id={`${id}-problems`} messages={problems} />
+      <HintAndProblems id={id} hint={hint} problems={problems} />
     </div>
   );
 }
@@ -125,12 +120,7 @@ function NumberText({ label, path, issues, hint, disabled, className, shown, par
         />
         <span aria-hidden="true">{unit}</span>
       </div>
-      {hint && (
-        <span id={`${id}-hint`} className="hint">
-          {hint}
-        </span>
-      )}
-      <Problems id={`${id}-problems`} messages={problems} />
+      <HintAndProblems id={id} hint={hint} problems={problems} />
     </div>
   );
 }
@@ -259,5 +249,58 @@ export function TextList({ legend, path, items, onChange, issues, disabled, addL
         {addLabel}
       </button>
     </fieldset>
+  );
+}
+
+/** Under a field: its hint and its problems, with the ids its aria-describedby names. */
+function HintAndProblems({ id, hint, problems }: { id: string; hint: ReactNode | undefined; problems: readonly string[] }) {
+  return (
+    <>
+      {hint && (
+        <span id={`${id}-hint`} className="hint">
+          {hint}
+        </span>
+      )}
+      <Problems id={`${id}-problems`} messages={problems} />
+    </>
+  );
+}
+
+/** Whether the field being revealed is `prefix` or inside it (`rules.3` holds `rules.3.label`). */
+export function isRevealed(revealedPath: string | null, prefix: string): boolean {
+  return revealedPath !== null && (revealedPath === prefix || revealedPath.startsWith(`${prefix}.`));
+}
+
+/** A name and a button that adds something by that name (an offering, a question, an answer). */
+export function AddByName({ label, placeholder, button, disabled, onAdd, style }: {
+  /** Read by screen readers: the field has no visible label beside its placeholder. */
+  label: string;
+  placeholder: string;
+  button: string;
+  disabled: boolean;
+  onAdd: (name: string) => void;
+  style?: CSSProperties;
+}) {
+  const id = useId();
+  const [name, setName] = useState('');
+  return (
+    <form
+      className="row"
+      style={style}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!name.trim()) return;
+        onAdd(name.trim());
+        setName('');
+      }}
+    >
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <input id={id} type="text" placeholder={placeholder} value={name} disabled={disabled} onChange={(e) => setName(e.target.value)} />
+      <button type="submit" disabled={disabled || !name.trim()}>
+        {button}
+      </button>
+    </form>
   );
 }

@@ -2,7 +2,7 @@
 
 import { memo, useId, useState } from 'react';
 import { fromOfferingForm, toOfferingForm, type OfferingForm, type OfferingInput } from '../../_lib/book-form';
-import { AmountField, ItemActions, keysOf, TextField, TextList, type Issues } from './fields';
+import { AddByName, AmountField, isRevealed, ItemActions, keysOf, TextField, TextList, type Issues } from './fields';
 import styles from './editor.module.css';
 
 export type Choice = { id: string; label: string };
@@ -169,7 +169,6 @@ export function OfferingsSection({ offerings, currency, factors, issuesOf, revea
   onAdd: (label: string) => void;
 }) {
   const id = useId();
-  const [name, setName] = useState('');
   const keys = keysOf(offerings.map((o) => o.id));
   return (
     <section className={styles.section} aria-labelledby={`${id}-heading`}>
@@ -187,7 +186,7 @@ export function OfferingsSection({ offerings, currency, factors, issuesOf, revea
             factors={factors}
             issues={issues}
             issueKey={key}
-            revealed={revealedPath !== null && (revealedPath === `offerings.${index}` || revealedPath.startsWith(`offerings.${index}.`))}
+            revealed={isRevealed(revealedPath, `offerings.${index}`)}
             disabled={disabled}
             onChange={onChange}
             onMove={onMove}
@@ -195,23 +194,7 @@ export function OfferingsSection({ offerings, currency, factors, issuesOf, revea
           />
         );
       })}
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!name.trim()) return;
-          onAdd(name.trim());
-          setName('');
-        }}
-      >
-        <label htmlFor={`${id}-new`} className="sr-only">
-          Name of a new offering
-        </label>
-        <input id={`${id}-new`} type="text" placeholder="New offering, e.g. Gutter cleaning" value={name} disabled={disabled} onChange={(e) => setName(e.target.value)} />
-        <button type="submit" disabled={disabled || !name.trim()}>
-          Add offering
-        </button>
-      </form>
+      <AddByName label="Name of a new offering" placeholder="New offering, e.g. Gutter cleaning" button="Add offering" disabled={disabled} onAdd={onAdd} />
     </section>
   );
 }

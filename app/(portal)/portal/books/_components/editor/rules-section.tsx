@@ -2,7 +2,7 @@
 
 import { createContext, memo, use, useEffect, useId, useMemo, useState } from 'react';
 import { effectForPhase, fromRuleForm, toRuleForm, type ConditionForm, type EffectForm, type RuleForm, type RuleInput, type RulePhase } from '../../_lib/book-form';
-import { AmountField, issuesAt, keysOf, PercentField, TextField, type Issues } from './fields';
+import { AmountField, isRevealed, issuesAt, keysOf, PercentField, TextField, type Issues } from './fields';
 import type { Choice } from './offerings-section';
 import styles from './editor.module.css';
 
@@ -455,7 +455,7 @@ export function RulesSection({ rules, sentences, usage, examples, currency, offe
                   currency={currency}
                   issues={issues}
                   issueKey={key}
-                  revealed={revealedPath !== null && (revealedPath === `rules.${index}` || revealedPath.startsWith(`rules.${index}.`))}
+                  revealed={isRevealed(revealedPath, `rules.${index}`)}
                   disabled={disabled}
                   onChange={onChange}
                   onMove={onMove}
