@@ -31,6 +31,7 @@ import {
   getVersionContract,
   listBooksContract,
   previewContract,
+  impactContract,
   publishContract,
   saveDraftContract,
 } from './books/contract';
@@ -72,6 +73,7 @@ export const contracts: RouteContract[] = [
   getBookContract,
   saveDraftContract,
   previewContract,
+  impactContract,
   createVersionContract,
   getVersionContract,
   publishContract,

@@ -46,3 +46,41 @@ export async function sqlRows<T>(db: DbOrTx, text: string, values: unknown[]): P
     return (await pool.query(text, values)).rows as T[];
   }
 }
+
+/**
+ * Reads a query's rows in batches through a server-side cursor, so that a large answer never
+ * sits in memory whole; `onBatch` is awaited before the next batch is fetched. Inside an
+ * interactive transaction (no pool is known for it) the rows come in one batch.
+ */
+export async function sqlBatches<T>(
+  db: DbOrTx,
+  text: string,
+  values: unknown[],
+  batchSize: number,
+  onBatch: (rows: T[]) => Promise<void> | void,
+): Promise<void> {
+  const pool = pools.get(db);
+  if (!pool) {
+    await onBatch(await db.$queryRawUnsafe<T[]>(text, ...values));
+    return;
+  }
+  const client = await pool.connect();
+  let failed = false;
+  try {
+    await client.query('BEGIN READ ONLY');
+    await client.query({ text: `DECLARE batch_cursor NO SCROLL CURSOR FOR ${text}`, values });
+    for (;;) {
+      const { rows } = await client.query(`FETCH ${Math.max(1, Math.floor(batchSize))} FROM batch_cursor`);
+      if (rows.length === 0) break;
+      await onBatch(rows as T[]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    failed = true;
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    // A connection whose rollback may have failed is not given back to others.
+    client.release(failed ? true : undefined);
+  }
+}

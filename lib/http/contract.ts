@@ -66,6 +66,11 @@ export type RouteContract<
   idempotent?: { shownOnce?: string };
   /** Largest accepted body in bytes (default 100 kB). */
   maxBodyBytes?: number;
+  /**
+   * A long computation that reports progress: with `Accept: application/x-ndjson` the answer is
+   * a stream of `{"progress": …}` lines ending in the usual envelope (or an error) on one line.
+   */
+  progress?: { schema: z.ZodType; description: string };
   /** `enveloped: false` when the body is the schema itself, not `{ data, requestId }`. */
   success: { status: number; description: string; schema: R; enveloped?: false };
   errors: ErrorCode[];

@@ -10,7 +10,7 @@ import { withTenancyRecorder } from '../observability/request-context';
 import { consumeRateLimit, type RateLimitName } from '../ratelimit/registry';
 import { RequestLogWriter, type RequestLogEntry } from '../requestlog/request-log-writer';
 import type { RouteContract } from './contract';
-import { errorResponse, successResponse } from './envelope';
+import { acceptsProgressStream, errorBody, errorResponse, progressStreamResponse, successResponse } from './envelope';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './read-body';
 import { jsonViolation } from './json-limits';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../idempotency/idempotent-requests';
@@ -42,7 +42,12 @@ export type AuthorizeContext<C extends RouteContract> = Pick<HandlerContext<C>, 
 export type HandlerResult<C extends RouteContract> =
   | { data: z.input<C['success']['schema']>; status?: number; headers?: Record<string, string> }
   /** A body outside the envelope (the OpenAPI document); still logged and given a request id. */
-  | { response: Response };
+  | { response: Response }
+  /**
+   * A computation that reports progress (contracts with `progress`): streamed as NDJSON to a
+   * client that accepts it, else answered as `data` once done.
+   */
+  | { progress: (report: (progress: z.input<NonNullable<C['progress']>['schema']>) => Promise<void>) => Promise<z.input<C['success']['schema']>> };
 
 /**
  * A route: its handler, and the steps the wrapper runs before it.
@@ -141,7 +146,7 @@ export function defineRoute<C extends RouteContract, A = undefined>(
       }
       try {
         const result = await handle(ctx);
-        if ('response' in result) throw new Error('an idempotent route answers with data, not a raw response');
+        if (!('data' in result)) throw new Error('an idempotent route answers with data, not a raw response or a stream');
         const status = result.status ?? contract.success.status;
         const data = contract.success.schema.parse(result.data);
         await completeIdempotencyKey(db, claim.id, status, withheld(data, contract.idempotent?.shownOnce));
@@ -155,10 +160,16 @@ export function defineRoute<C extends RouteContract, A = undefined>(
     const answer = (status: number, data: unknown, headers?: Record<string, string>): Response =>
       contract.success.enveloped === false ? Response.json(data, { status, headers }) : successResponse(status, data, requestId, headers);
     // Responses pass through their schema: only listed fields leave, whatever a query selected.
-    const toResponse = (result: HandlerResult<C>): Response =>
-      'response' in result
-        ? result.response
-        : answer(result.status ?? contract.success.status, contract.success.schema.parse(result.data), result.headers);
+    const toResponse = async (result: HandlerResult<C>): Promise<Response> => {
+      if ('response' in result) return result.response;
+      if ('data' in result) return answer(result.status ?? contract.success.status, contract.success.schema.parse(result.data), result.headers);
+      if (!acceptsProgressStream(request)) return answer(contract.success.status, contract.success.schema.parse(await result.progress(async () => {})));
+      return progressStreamResponse(
+        async (report) => contract.success.schema.parse(await result.progress(report)),
+        requestId,
+        (error) => errorBody(toServiceError(error, requestId), requestId, surface),
+      );
+    };
     try {
       principal = await authenticate(contract, request, db, now, { remembered: contract.apiKeyRecheckedByWrite === true });
       const outcome = await withTenancyRecorder(

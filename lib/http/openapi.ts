@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_STATUS, type ErrorCode } from '../errors/service-error';
 import { idempotencyKeyHeaderSchema, type RouteContract } from './contract';
+import { NDJSON } from './envelope';
 
 const standardErrorSchema = z
   .object({
@@ -71,6 +72,19 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
                   ? contract.success.schema
                   : z.object({ data: contract.success.schema, requestId: z.string() }),
             },
+            ...(contract.progress
+              ? {
+                  [NDJSON]: {
+                    schema: z
+                      .union([
+                        z.object({ progress: contract.progress.schema }),
+                        z.object({ data: contract.success.schema, requestId: z.string() }),
+                        standardErrorSchema,
+                      ])
+                      .meta({ description: contract.progress.description }),
+                  },
+                }
+              : {}),
           },
         },
         ...errorResponses(contract),

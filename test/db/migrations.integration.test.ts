@@ -145,7 +145,7 @@ describe('migrations', () => {
 });
 
 describe('database-enforced rules', () => {
-  const ids = { workspace: randomUUID(), project: randomUUID(), book: randomUUID(), version: randomUUID(), intent: randomUUID(), receipt: randomUUID(), business: randomUUID() };
+  const ids = { workspace: randomUUID(), project: randomUUID(), book: randomUUID(), version: randomUUID(), intent: randomUUID(), receipt: randomUUID(), business: randomUUID(), publicationRecord: randomUUID() };
 
   beforeAll(async () => {
     await withClient(db.url, async (c) => {
@@ -171,6 +171,10 @@ describe('database-enforced rules', () => {
         [ids.receipt, ids.intent],
       );
       await c.query("INSERT INTO businesses (id, workspace_id, name) VALUES ($1, $2, 'Biz')", [ids.business, ids.workspace]);
+      await c.query(
+        `INSERT INTO publication_records (id, book_id, environment_id, book_version_id, impact) VALUES ($1, $2, $3, $4, '{"quotes": 3}')`,
+        [ids.publicationRecord, ids.book, env, ids.version],
+      );
     });
   });
 
@@ -179,6 +183,8 @@ describe('database-enforced rules', () => {
     ['quote_receipts', 'DELETE FROM quote_receipts WHERE id = $1', 'receipt'],
     ['book_versions', "UPDATE book_versions SET artifact_hash = 'x' WHERE id = $1", 'version'],
     ['book_versions', 'DELETE FROM book_versions WHERE id = $1', 'version'],
+    ['publication_records', "UPDATE publication_records SET impact = '{}' WHERE id = $1", 'publicationRecord'],
+    ['publication_records', 'DELETE FROM publication_records WHERE id = $1', 'publicationRecord'],
   ] as const;
 
   it.each(mutations)('%s refuses: %s', async (table, sql, key) => {
@@ -189,7 +195,7 @@ describe('database-enforced rules', () => {
     });
   });
 
-  it.each(['quote_receipts', 'book_versions'])('%s refuses TRUNCATE', async (table) => {
+  it.each(['quote_receipts', 'book_versions', 'publication_records'])('%s refuses TRUNCATE', async (table) => {
     await withClient(db.url, (c) => expect(c.query(`TRUNCATE ${table} CASCADE`)).rejects.toThrow('rows are immutable'));
   });
 

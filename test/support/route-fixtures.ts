@@ -213,6 +213,14 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     as: admin,
     foreign: notFound,
   },
+  'POST /v1/books/{bookId}/impact': {
+    path: (w) => `/v1/books/${w.tenant.bookId}/impact`,
+    body: (w) => ({ versionId: w.versionId, window: '24h' }),
+    as: admin,
+    lacking: member,
+    foreign: notFound,
+    badBody: { window: '3d' },
+  },
   'POST /v1/books/{bookId}/versions': {
     path: (w) => `/v1/books/${w.tenant.bookId}/versions`,
     body: () => ({ artifact: demoBookArtifact }),

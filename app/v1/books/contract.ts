@@ -11,6 +11,7 @@ import {
   publishRequestSchema,
 } from '@/lib/books/schemas';
 import { defineContract } from '@/lib/http/contract';
+import { impactRequestSchema, impactResponseSchema } from '@/lib/books/impact-schemas';
 
 const tags = ['Books'];
 const bookParams = z.object({ bookId: z.uuid() });
@@ -113,4 +114,25 @@ export const publishContract = defineContract({
   idempotent: {},
   success: { status: 200, description: 'The book with its new publications.', schema: z.object({ book: bookDetailSchema }) },
   errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
+});
+
+export const impactContract = defineContract({
+  method: 'POST',
+  path: '/v1/books/{bookId}/impact',
+  summary: 'Re-price recent real quote requests against a draft or version, before publishing it (`books:publish`)',
+  description:
+    'Takes the distinct requests (answers and the version that priced them) of the book in one environment and window, ' +
+    'prices each against the draft, an artifact or a version, and compares it with what the version that answered it gave. ' +
+    'Nothing is stored. Send `Accept: application/x-ndjson` to receive progress lines while it runs.',
+  tags,
+  auth: 'session',
+  params: bookParams,
+  body: impactRequestSchema,
+  maxBodyBytes: ARTIFACT_BYTES,
+  progress: {
+    schema: z.object({ done: z.number().int(), total: z.number().int() }).meta({ id: 'ImpactProgress', description: 'Quotes counted so far, of all quotes in the window.' }),
+    description: 'With `Accept: application/x-ndjson`: one `{ progress }` line per batch, then the envelope, or an error body, on the last line.',
+  },
+  success: { status: 200, description: 'The impact, or why the artifact is invalid.', schema: impactResponseSchema },
+  errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request', 'payload_too_large'],
 });
