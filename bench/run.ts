@@ -1,4 +1,4 @@
-// `npm run bench [-- --json] [--quick] [--profile] [--only http,engine,webhooks,search,sql]`
+// `npm run bench [-- --json] [--quick] [--profile] [--only http,engine,webhooks,search,sql,impact]`
 //
 // The benchmark suite: a fresh embedded PostgreSQL in a temp dir, migrations, a tenant made by
 // domain code, a production build served by `next start`, and beside it the reference server
@@ -22,6 +22,7 @@ import { verifyWebhookSignature } from '../lib/webhooks/signature';
 import { ensureBuild, startNextServer, type RunningServer } from '../scripts/support/next-server';
 import { writeTestCertificates } from '../scripts/support/test-certificates';
 import type { EngineResult } from './engine';
+import { runImpactCase, type ImpactBenchResult } from './impact';
 import type { LoadResult, LoadSpec } from './load';
 import { startSampler, type TreeUsage } from './procfs';
 import { summarizeProfiles, type ProfileSummary } from './profile-summary';
@@ -905,6 +906,13 @@ function sqlTable(profiles: SqlProfile[]): string {
   );
 }
 
+function impactTable(i: ImpactBenchResult): string {
+  return formatTable(
+    ['run', 'HTTP wall ms', 'in-process wall ms', 'in-process CPU ms (one thread)'],
+    i.http.map((run, n) => [String(n + 1), fmt(run.wallMs, 0), fmt(i.inProcess[n]?.wallMs ?? null, 0), fmt(i.inProcess[n]?.cpuMs ?? null, 0)]),
+  );
+}
+
 type Target = { target: string; measured: string; pass: boolean | null };
 
 function targets(r: Partial<Results>): Target[] {
@@ -942,6 +950,14 @@ function targets(r: Partial<Results>): Target[] {
     const worst = logs.reduce((a, c) => (c.result.latency.p95 > a.result.latency.p95 ? c : a), logs[0]);
     out.push({ target: `request-log search p95 < 100 ms at ${r.search.rows.toLocaleString('en-US')} rows (worst shape)`, measured: `${fmt(worst.result.latency.p95, 1)} ms (${worst.name})`, pass: worst.result.latency.p95 < 100 });
   }
+  if (r.impact) {
+    const worst = Math.max(...r.impact.http.map((run) => run.wallMs));
+    out.push({
+      target: `impact run: ${r.impact.distinctRequests.toLocaleString('en-US')} distinct requests, ${r.impact.rules}-rule book, < 2 s (every HTTP run)`,
+      measured: r.impact.http.map((run) => `${fmt(run.wallMs / 1000, 2)} s`).join(', '),
+      pass: worst < 2000,
+    });
+  }
   const rss = [
     ...(r.http ?? []).filter((c) => c.group !== 'reference').map((c) => c.usage.service?.peakProcessRssMb ?? 0),
     ...(r.webhooks?.bursts ?? []).map((b) => b.usage.service?.peakProcessRssMb ?? 0),
@@ -961,6 +977,7 @@ type Results = {
   webhooks?: WebhookResult;
   search?: SearchResult;
   sql?: { profiles: SqlProfile[]; quoteStatementLog: string[] };
+  impact?: ImpactBenchResult;
   profile?: ProfileSummary & { requests: number };
   targets: Target[];
   errors: Record<string, string>;
@@ -997,6 +1014,7 @@ function report(r: Results): string {
       )}\n\n${formatTable(['function', 'location', 'self %'], r.profile.byFunction.slice(0, 20).map((f) => [f.name, f.location, `${f.percent.toFixed(1)}%`]))}`,
     );
   }
+  if (r.impact) parts.push(`\nImpact run (${r.impact.distinctRequests.toLocaleString('en-US')} distinct requests, ${r.impact.quotes.toLocaleString('en-US')} quotes, ${r.impact.rules}-rule book, ${r.impact.changedQuotes.toLocaleString('en-US')} quotes change; seeded in ${fmt(r.impact.seedSeconds, 1)} s)\n${impactTable(r.impact)}`);
   parts.push(`\nTargets\n${formatTable(['target', 'measured', 'result'], r.targets.map((t) => [t.target, t.measured, t.pass === null ? '' : t.pass ? 'pass' : 'FAIL']))}`);
   return parts.join('\n');
 }
@@ -1021,7 +1039,7 @@ async function main() {
     errors: {},
   };
 
-  if (wants('http') || wants('webhooks') || wants('search') || wants('sql') || flag('--profile')) {
+  if (wants('http') || wants('webhooks') || wants('search') || wants('sql') || wants('impact') || flag('--profile')) {
     log('build: ensureBuild (next build unless the last build is current)');
     ensureBuild(root);
   }
@@ -1034,7 +1052,7 @@ async function main() {
     rmSync(tmpEngine, { force: true });
   }
 
-  const needsServers = wants('http') || wants('webhooks') || wants('search') || wants('sql') || flag('--profile');
+  const needsServers = wants('http') || wants('webhooks') || wants('search') || wants('sql') || wants('impact') || flag('--profile');
   if (needsServers) {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'quote-bench-'));
     chmodSync(tmp, 0o755); // PostgreSQL runs as the `postgres` OS user when we are root
@@ -1133,6 +1151,12 @@ async function main() {
       }
       if (wants('search')) await section('search', async () => void (results.search = await runSearchCases(ctx)));
       if (wants('sql')) await section('sql', async () => void (results.sql = await runSqlCases(ctx)));
+      if (wants('impact')) {
+        await section('impact', async () => {
+          const { tenant, person } = ctx.setup;
+          results.impact = await runImpactCase(ctx.db.prisma, ctx.admin, tenant, person, ctx.next.url, log);
+        });
+      }
       if (flag('--profile')) await section('profile', async () => void (results.profile = await runProfile(ctx)));
     } finally {
       await cleanup();
