@@ -33,6 +33,7 @@ import {
   previewContract,
   impactContract,
   publishContract,
+  listPublicationsContract,
   saveDraftContract,
 } from './books/contract';
 import { createApiKeyContract, listApiKeysContract, revokeApiKeyContract, rotateApiKeyContract } from './api-keys/contract';
@@ -43,6 +44,7 @@ import {
   listMembersContract,
   removeMemberContract,
   setBrandingContract,
+  setPublishGuardContract,
   updateMemberContract,
 } from './businesses/contract';
 import { createPublicQuoteContract, getPublicQuoteContract } from './public_quotes/contract';
@@ -63,6 +65,7 @@ export const contracts: RouteContract[] = [
   updateMemberContract,
   removeMemberContract,
   setBrandingContract,
+  setPublishGuardContract,
   createMemberQuoteContract,
   createApiKeyContract,
   listApiKeysContract,
@@ -77,6 +80,7 @@ export const contracts: RouteContract[] = [
   createVersionContract,
   getVersionContract,
   publishContract,
+  listPublicationsContract,
   searchRequestLogsContract,
   traceQuoteContract,
   listWorkspacesContract,

@@ -7,7 +7,6 @@ import { ServiceError } from '../errors/service-error';
 import { bookArtifactSchema, compileBook, evaluate } from '../pricing';
 import { createBook } from './create-book';
 import { createBookVersion } from './create-book-version';
-import { publishBookVersion } from './publish-book-version';
 import { getBook } from './read-books';
 
 /** POST /v1/books (`books:edit`). */
@@ -81,10 +80,4 @@ export async function createVersionAsMember(
   // Versions created at the same moment take turns on the book's row (createBookVersion).
   const version = await createBookVersion(db, { bookId, artifact: source, createdBy: principal.email }, now);
   return { ...version, createdBy: principal.email, createdAt: version.createdAt.toISOString() };
-}
-
-/** POST /v1/books/{id}/publications (`books:publish`, checked by the route): points Test or Live at a version. */
-export async function publishAsMember(db: Db, bookId: string, input: { versionId: string; environment: 'test' | 'live' }, now: Date) {
-  await publishBookVersion(db, { bookId, versionId: input.versionId, environment: input.environment }, now);
-  return getBook(db, bookId);
 }

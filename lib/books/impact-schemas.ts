@@ -134,3 +134,33 @@ export const impactResponseSchema = z
   })
   .meta({ id: 'ImpactResult' });
 export type ImpactResult = z.infer<typeof impactResponseSchema>;
+
+/** What a publication's audit record keeps of the impact shown before publishing. */
+export const impactSummarySchema = impactSchema
+  .pick({ environment: true, window: true, candidate: true, baselineVersions: true, requests: true, quotes: true, counts: true, histogram: true, guard: true })
+  .meta({ id: 'ImpactSummary' });
+export type ImpactSummary = z.infer<typeof impactSummarySchema>;
+
+/** How far back the impact shown in the publish dialog looks. */
+export const PUBLISH_IMPACT_WINDOW: ImpactWindowName = '7d';
+/** How long a publish dialog's figures stay good for publishing. */
+export const PUBLISH_IMPACT_MAX_AGE_MS = 15 * 60_000;
+
+/** What a member types to publish past the safeguard. */
+export function confirmationPhrase(versionNumber: number): string {
+  return `publish v${versionNumber}`;
+}
+
+export const publicationRecordSchema = z
+  .object({
+    id: z.uuid(),
+    environment: z.enum(['test', 'live']),
+    version: z.object({ id: z.uuid(), number: z.number().int() }),
+    previousVersion: z.object({ id: z.uuid(), number: z.number().int() }).nullable(),
+    publishedBy: z.string().nullable(),
+    publishedAt: z.iso.datetime(),
+    impact: impactSummarySchema.nullable().meta({ description: 'The impact of the last 7 days checked before publishing (null for publications made by the system).' }),
+    confirmation: z.string().nullable().meta({ description: 'What the member typed when the safeguard asked for it.' }),
+  })
+  .meta({ id: 'PublicationRecord' });
+export type PublicationRecordView = z.infer<typeof publicationRecordSchema>;

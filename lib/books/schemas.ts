@@ -70,7 +70,19 @@ export const previewResponseSchema = z
   .meta({ id: 'PreviewResult' });
 
 export const publishRequestSchema = z
-  .strictObject({ versionId: z.uuid(), environment: z.enum(['test', 'live']) })
+  .strictObject({
+    versionId: z.uuid(),
+    environment: z.enum(['test', 'live']),
+    impactAsOf: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .meta({ description: 'The end of the 7-day impact window shown to the member (the impact run\'s `window.to`, at most 15 minutes old); now when omitted. The publication record keeps that impact.' }),
+    confirmation: z
+      .string()
+      .max(100)
+      .optional()
+      .meta({ description: 'Needed on Live when the safeguard asks for it: `publish v<number>`.' }),
+  })
   .meta({ id: 'PublishRequest' });
 
 export type BookSummary = z.infer<typeof bookSummarySchema>;

@@ -9,6 +9,8 @@ export const businessSelect = {
   logoUrl: true,
   primaryColor: true,
   accentColor: true,
+  publishGuardChangePercent: true,
+  publishGuardSharePercent: true,
   createdAt: true,
   connections: {
     orderBy: [{ status: 'asc' }, { createdAt: 'asc' }],
@@ -25,6 +27,8 @@ type Row = {
   logoUrl: string | null;
   primaryColor: string | null;
   accentColor: string | null;
+  publishGuardChangePercent: number;
+  publishGuardSharePercent: number;
   createdAt: Date;
   connections: { projectId: string; kind: 'direct' | 'managed'; status: 'active' | 'inactive' }[];
 };
@@ -40,6 +44,7 @@ export function toBusinessView(row: Row): BusinessView {
       primaryColor: row.primaryColor,
       accentColor: row.accentColor,
     },
+    publishGuard: { changePercent: row.publishGuardChangePercent, sharePercent: row.publishGuardSharePercent },
     connection: row.connections[0] ?? null,
     createdAt: row.createdAt.toISOString(),
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { publishGuardSchema } from '../books/impact-schemas';
 
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb');
 
@@ -25,6 +26,7 @@ export const businessSchema = z
       primaryColor: z.string().nullable(),
       accentColor: z.string().nullable(),
     }),
+    publishGuard: publishGuardSchema.meta({ description: 'When publishing to Live asks for a typed confirmation.' }),
     connection: z
       .object({ projectId: z.uuid(), kind: z.enum(['direct', 'managed']), status: z.enum(['active', 'inactive']) })
       .nullable(),

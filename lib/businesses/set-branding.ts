@@ -6,7 +6,7 @@ import { businessSelect, toBusinessView } from './business-view';
 import type { Branding } from './schemas';
 
 /**
- * Sets the business's branding (the route has checked requireBrandingEditor); the hosted quote
+ * Sets the business's branding (the route has checked requireBusinessSettingsEditor); the hosted quote
  * page shows it from the next request on.
  */
 export async function setBranding(db: Db, principal: SessionPrincipal, access: BusinessAccess, branding: Branding, now: Date) {

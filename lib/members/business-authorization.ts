@@ -43,13 +43,13 @@ export async function requireBusinessMember(db: DbOrTx, principal: SessionPrinci
   return access;
 }
 
-export async function requireBrandingEditor(db: DbOrTx, principal: SessionPrincipal, businessId: string): Promise<BusinessAccess> {
+export async function requireBusinessSettingsEditor(db: DbOrTx, principal: SessionPrincipal, businessId: string): Promise<BusinessAccess> {
   const access = await requireBusinessReader(db, principal, businessId);
   const directOwner = access.membership?.role === 'owner' && access.connection?.kind === 'direct';
   if (!directOwner && !access.workspacePermissions.includes('businesses:manage')) {
     throw new ServiceError(
       'forbidden',
-      'Branding can be set by workspace members with "businesses:manage", or by the owner of a self-run business.',
+      'Business settings (branding, the publishing safeguard) can be set by workspace members with "businesses:manage", or by the owner of a self-run business.',
     );
   }
   return access;

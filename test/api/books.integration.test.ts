@@ -68,9 +68,16 @@ describe('book authoring and publication (workspace session)', () => {
     const publicBefore = await api('POST', '/v1/public_quotes', { body: { businessId: tenant.businessId, ...demoExample } });
     expect(publicBefore.body.data.quoteReceipt.computation.totalMinor).toBe(15525);
 
-    const published = await api('POST', `/v1/books/${tenant.bookId}/publications`, {
+    // The one Live quote so far would drop by a third: the safeguard asks for the phrase first.
+    const unconfirmed = await api('POST', `/v1/books/${tenant.bookId}/publications`, {
       key: publisher.token,
       body: { versionId: version.body.data.version.id, environment: 'live' },
+    });
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.body.error.details.confirmationPhrase).toBe('publish v2');
+    const published = await api('POST', `/v1/books/${tenant.bookId}/publications`, {
+      key: publisher.token,
+      body: { versionId: version.body.data.version.id, environment: 'live', confirmation: 'publish v2' },
     });
     expect(published.status).toBe(200);
     expect(published.body.data.book.publications.live.number).toBe(2);

@@ -168,6 +168,14 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     lacking: { as: (w) => w.viewer.token, status: 403, code: 'forbidden' },
     foreign: notFound,
   },
+  'PUT /v1/businesses/{businessId}/publish-guard': {
+    path: (w) => `/v1/businesses/${w.tenant.businessId}/publish-guard`,
+    body: () => ({ changePercent: 10, sharePercent: 10 }),
+    as: admin,
+    lacking: { as: (w) => w.viewer.token, status: 403, code: 'forbidden' },
+    foreign: notFound,
+    badBody: { changePercent: 0, sharePercent: 10 },
+  },
   'POST /v1/businesses/{businessId}/quotes': {
     path: (w) => `/v1/businesses/${w.tenant.businessId}/quotes`,
     body: (w) => ({ bookId: w.tenant.bookId, ...demoExample }),
@@ -240,6 +248,12 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     as: admin,
     lacking: member,
     foreign: notFound,
+  },
+  'GET /v1/books/{bookId}/publications': {
+    path: (w) => `/v1/books/${w.tenant.bookId}/publications`,
+    as: admin,
+    foreign: notFound,
+    badQuery: '?limit=0',
   },
   'GET /v1/request-logs': { path: () => '/v1/request-logs', as: admin, lacking: member, foreign: 'own rows only', badQuery: '?status=abc' },
   'GET /v1/quote-intents/{id}/trace': { path: (w) => `/v1/quote-intents/${w.quoteIntentId}/trace`, as: admin, foreign: notFound },

@@ -11,7 +11,8 @@ import {
   publishRequestSchema,
 } from '@/lib/books/schemas';
 import { defineContract } from '@/lib/http/contract';
-import { impactRequestSchema, impactResponseSchema } from '@/lib/books/impact-schemas';
+import { impactRequestSchema, impactResponseSchema, publicationRecordSchema } from '@/lib/books/impact-schemas';
+import { timeIdCursorSchema } from '@/lib/http/cursors';
 
 const tags = ['Books'];
 const bookParams = z.object({ bookId: z.uuid() });
@@ -107,6 +108,10 @@ export const publishContract = defineContract({
   method: 'POST',
   path: '/v1/books/{bookId}/publications',
   summary: 'Publish a version to Test or Live (`books:publish`): the only way a price changes',
+  description:
+    'Measures the version\'s impact on the last 7 days of quotes in the environment and keeps it in the publication\'s audit record. ' +
+    'On Live, when more of those quotes than the business\'s safeguard allows would change by more than its threshold, the answer is ' +
+    '400 with `details.fields.confirmation`, `details.impact` and `details.confirmationPhrase` until the request carries that phrase as `confirmation`.',
   tags,
   auth: 'session',
   params: bookParams,
@@ -135,4 +140,20 @@ export const impactContract = defineContract({
   },
   success: { status: 200, description: 'The impact, or why the artifact is invalid.', schema: impactResponseSchema },
   errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request', 'payload_too_large'],
+});
+
+export const listPublicationsContract = defineContract({
+  method: 'GET',
+  path: '/v1/books/{bookId}/publications',
+  summary: 'The book\'s publications, newest first: who published which version where, and the impact they were shown',
+  tags,
+  auth: 'session',
+  params: bookParams,
+  query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20), cursor: timeIdCursorSchema.optional() }),
+  success: {
+    status: 200,
+    description: 'One page; pass `nextCursor` as `cursor` for the next.',
+    schema: z.object({ publications: z.array(publicationRecordSchema), nextCursor: z.string().nullable() }),
+  },
+  errors: ['unauthorized', 'not_found', 'invalid_request'],
 });

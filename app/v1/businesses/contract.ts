@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { brandingSchema, businessSchema } from '@/lib/businesses/schemas';
+import { publishGuardSchema } from '@/lib/books/impact-schemas';
 import { defineContract } from '@/lib/http/contract';
 import { businessMemberSchema, inviteMemberRequestSchema, updateMemberRequestSchema } from '@/lib/members/schemas';
 import { memberQuoteRequestSchema, quoteIdempotencyHeaders, quoteResultSchema } from '@/lib/quotes/schemas';
@@ -86,6 +87,19 @@ export const setBrandingContract = defineContract({
   params: businessParams,
   body: brandingSchema,
   success: { status: 200, description: 'The business with its new branding.', schema: z.object({ business: businessSchema }) },
+  errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
+});
+
+export const setPublishGuardContract = defineContract({
+  method: 'PUT',
+  path: '/v1/businesses/{businessId}/publish-guard',
+  summary: 'Set when publishing a book to Live asks for a typed confirmation',
+  description: 'Workspace members with `businesses:manage`, or the owner of a business on a direct (self-run) connection. Defaults: more than 10% of the last 7 days\' quotes changing by more than 10%.',
+  tags,
+  auth: 'session',
+  params: businessParams,
+  body: publishGuardSchema,
+  success: { status: 200, description: 'The business with its new safeguard.', schema: z.object({ business: businessSchema }) },
   errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
 });
 

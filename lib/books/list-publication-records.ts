@@ -1,0 +1,44 @@
+import type { DbOrTx } from '../db/client';
+import { impactSummarySchema, type PublicationRecordView } from './impact-schemas';
+
+/**
+ * GET /v1/books/{id}/publications: the book's publications, newest first, keyset-paginated by
+ * (createdAt, id); the caller has authorized the book (requireBook).
+ */
+export async function listPublicationRecords(db: DbOrTx, bookId: string, query: { limit: number; cursor?: string }) {
+  const [cursorTime, cursorId] = query.cursor ? query.cursor.split('|') : [];
+  const rows = await db.publicationRecord.findMany({
+    where: {
+      bookId,
+      ...(query.cursor ? { OR: [{ createdAt: { lt: new Date(cursorTime) } }, { createdAt: new Date(cursorTime), id: { lt: cursorId } }] } : {}),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: query.limit + 1,
+    select: { id: true, environmentId: true, bookVersionId: true, previousVersionId: true, publishedBy: true, impact: true, confirmation: true, createdAt: true },
+  });
+  const page = rows.slice(0, query.limit);
+  const versionIds = [...new Set(page.flatMap((r) => (r.previousVersionId ? [r.bookVersionId, r.previousVersionId] : [r.bookVersionId])))];
+  const [versions, environments] = await Promise.all([
+    db.bookVersion.findMany({ where: { id: { in: versionIds } }, select: { id: true, number: true } }),
+    db.environment.findMany({ where: { id: { in: [...new Set(page.map((r) => r.environmentId))] } }, select: { id: true, kind: true } }),
+  ]);
+  const number = new Map(versions.map((v) => [v.id, v.number]));
+  const kind = new Map(environments.map((e) => [e.id, e.kind]));
+  const last = page[page.length - 1];
+  return {
+    publications: page.map(
+      (r): PublicationRecordView => ({
+        id: r.id,
+        environment: kind.get(r.environmentId)!,
+        version: { id: r.bookVersionId, number: number.get(r.bookVersionId)! },
+        previousVersion: r.previousVersionId ? { id: r.previousVersionId, number: number.get(r.previousVersionId)! } : null,
+        publishedBy: r.publishedBy,
+        publishedAt: r.createdAt.toISOString(),
+        // Stored as written; read through its schema so that only its fields leave.
+        impact: r.impact === null ? null : impactSummarySchema.parse(r.impact),
+        confirmation: r.confirmation,
+      }),
+    ),
+    nextCursor: rows.length > query.limit ? `${last.createdAt.toISOString()}|${last.id}` : null,
+  };
+}

@@ -1,0 +1,95 @@
+import type { SessionPrincipal } from '../auth/principal';
+import type { Db } from '../db/client';
+import { ServiceError } from '../errors/service-error';
+import {
+  confirmationPhrase,
+  IMPACT_WINDOWS,
+  PUBLISH_IMPACT_MAX_AGE_MS,
+  PUBLISH_IMPACT_WINDOW,
+  type Impact,
+  type ImpactSummary,
+} from './impact-schemas';
+import { publishBookVersion } from './publish-book-version';
+import { getBook } from './read-books';
+import { runImpact } from './run-impact';
+
+export type PublishRequest = {
+  versionId: string;
+  environment: 'test' | 'live';
+  impactAsOf?: string;
+  confirmation?: string;
+};
+
+/**
+ * POST /v1/books/{id}/publications (`books:publish`, checked by the route). Measures the
+ * version's impact on the last 7 days of the environment's quotes (up to `impactAsOf`, the
+ * moment the figures shown to the member were taken, so that the record keeps those very
+ * figures), asks for the typed confirmation on Live when the business's safeguard says so,
+ * then publishes with an audit record of who, what and the impact shown.
+ */
+export async function publishWithSafeguard(
+  db: Db,
+  principal: SessionPrincipal,
+  book: { id: string; projectId: string },
+  request: PublishRequest,
+  now: Date,
+) {
+  const asOf = impactAsOf(request.impactAsOf, now);
+  const measured = await runImpact(
+    db,
+    book,
+    {
+      versionId: request.versionId,
+      environment: request.environment,
+      from: new Date(asOf.getTime() - IMPACT_WINDOWS[PUBLISH_IMPACT_WINDOW]).toISOString(),
+      to: asOf.toISOString(),
+    },
+    { now },
+  );
+  // A version always measures: it passed validation when it was made.
+  const impact = measured.impact!;
+  const phrase = confirmationPhrase(impact.candidate.number!);
+  if (request.environment === 'live' && impact.guard.requiresConfirmation && normalise(request.confirmation) !== phrase) {
+    const message =
+      `Publishing v${impact.candidate.number} to Live would change ${impact.guard.significantlyChangedPercent}% of the last 7 days' quotes ` +
+      `by more than ${impact.guard.changePercent}% (the safeguard asks above ${impact.guard.sharePercent}%). Send confirmation "${phrase}" to publish it.`;
+    throw new ServiceError('invalid_request', message, {
+      details: { fields: { confirmation: [`type "${phrase}" to publish`] }, impact: summaryOf(impact), confirmationPhrase: phrase },
+      param: 'confirmation',
+    });
+  }
+  await publishBookVersion(
+    db,
+    {
+      bookId: book.id,
+      versionId: request.versionId,
+      environment: request.environment,
+      publishedBy: principal.email,
+      impact: summaryOf(impact),
+      confirmation: request.confirmation?.trim() || undefined,
+    },
+    now,
+  );
+  return getBook(db, book.id);
+}
+
+function impactAsOf(value: string | undefined, now: Date): Date {
+  if (value === undefined) return now;
+  const asOf = new Date(value);
+  if (asOf.getTime() > now.getTime() + 60_000 || now.getTime() - asOf.getTime() > PUBLISH_IMPACT_MAX_AGE_MS) {
+    throw new ServiceError('invalid_request', 'impactAsOf must be within the last 15 minutes: measure the impact again.', {
+      details: { fields: { impactAsOf: ['must be within the last 15 minutes'] } },
+      param: 'impactAsOf',
+    });
+  }
+  return asOf;
+}
+
+function normalise(text: string | undefined): string {
+  return (text ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+function summaryOf(impact: Impact): ImpactSummary {
+  const { environment, window, candidate, baselineVersions, requests, quotes, counts, histogram, guard } = impact;
+  return { environment, window, candidate, baselineVersions, requests, quotes, counts, histogram, guard };
+}
