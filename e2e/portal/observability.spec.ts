@@ -184,7 +184,7 @@ test('traces a quote that needs more answers, and explains an id that matches no
   await expect(page).toHaveURL(new RegExp(`/portal/traces/${unpriced.requestId}$`));
   await expect(page.getByTestId('quote-status')).toHaveText('Needs more answers');
   await expect(page.getByRole('region', { name: 'Receipt' })).toContainText('Not priced yet: the book needs an answer to Storeys (storeys)');
-  await expect(page.getByRole('region', { name: 'Inputs' })).toContainText('unknown');
+  await expect(page.getByRole('region', { name: 'Inputs' })).toContainText('Storeys storeysnot sure'); // labels, and the customer's own words for null
   await screenshot(page, 'quote-trace-requires-input');
 
   const nobody = randomUUID();

@@ -9,6 +9,7 @@ import { useBook, useBookPermissions, useBookVersion, type BookDetail } from '..
 import { BookEditor } from '../_components/editor/book-editor';
 import { VersionDiff } from '../_components/version-diff';
 import { VersionHistory } from '../_components/version-history';
+import { PublicationHistory } from '../_components/publication-history';
 
 export default function BookPage() {
   const { bookId } = useParams<{ bookId: string }>();
@@ -34,6 +35,7 @@ export default function BookPage() {
           <DraftLoader key={book.data.id} book={book.data} canEdit={permissions.canEdit} canPublish={permissions.canPublish} />
           <VersionHistory book={book.data} canPublish={permissions.canPublish} />
           <VersionDiff book={book.data} />
+          <PublicationHistory bookId={book.data.id} />
         </>
       )}
     </>

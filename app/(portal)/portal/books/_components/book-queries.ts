@@ -7,6 +7,7 @@ import type {
   bookVersionSchema,
   bookVersionSummarySchema,
 } from '@/lib/books/schemas';
+import type { publicationRecordSchema } from '@/lib/books/impact-schemas';
 import { apiFetch } from '../../../_components/api';
 import { useWorkspaces } from '../../../_components/queries';
 
@@ -80,11 +81,21 @@ export function useCreateVersion(bookId: string) {
 export function usePublish(bookId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { versionId: string; environment: EnvironmentKind }) =>
+    mutationFn: (input: { versionId: string; environment: EnvironmentKind; impactAsOf?: string; confirmation?: string }) =>
       apiFetch<{ book: BookDetail }>(`/v1/books/${bookId}/publications`, { method: 'POST', body: input }).then((d) => d.book),
     onSuccess: (book) => {
       client.setQueryData(bookKey(bookId), book);
       return client.invalidateQueries({ queryKey: ['books'] });
     },
+  });
+}
+
+export type PublicationRecord = z.infer<typeof publicationRecordSchema>;
+
+/** Who published which version where, newest first (the first page). */
+export function usePublicationRecords(bookId: string) {
+  return useQuery({
+    queryKey: ['books', bookId, 'publications'],
+    queryFn: () => apiFetch<{ publications: PublicationRecord[]; nextCursor: string | null }>(`/v1/books/${bookId}/publications?limit=20`),
   });
 }

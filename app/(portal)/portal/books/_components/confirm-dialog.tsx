@@ -10,6 +10,7 @@ export function ConfirmDialog({
   confirmLabel,
   onConfirm,
   onCancel,
+  confirmDisabled = false,
   children,
 }: {
   open: boolean;
@@ -17,6 +18,8 @@ export function ConfirmDialog({
   confirmLabel: string;
   onConfirm: () => void;
   onCancel: () => void;
+  /** While the question cannot be answered yet (figures loading, a phrase to type). */
+  confirmDisabled?: boolean;
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -36,7 +39,7 @@ export function ConfirmDialog({
         <button type="button" onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" className="primary" onClick={onConfirm}>
+        <button type="button" className="primary" onClick={onConfirm} disabled={confirmDisabled}>
           {confirmLabel}
         </button>
       </div>

@@ -3,7 +3,7 @@
 import { useId, useState } from 'react';
 import { ENVIRONMENT_LABEL, ENVIRONMENTS, EnvironmentBadge, ErrorMessage, formatTime } from '../../../_components/ui';
 import { usePublish, type BookDetail, type EnvironmentKind } from './book-queries';
-import { ConfirmDialog } from './confirm-dialog';
+import { PublishLiveDialog, type LivePublishRequest } from './impact/publish-live-dialog';
 
 type PublishRequest = { versionId: string; number: number; environment: EnvironmentKind };
 
@@ -11,13 +11,13 @@ type PublishRequest = { versionId: string; number: number; environment: Environm
 export function VersionHistory({ book, canPublish }: { book: BookDetail; canPublish: boolean }) {
   const id = useId();
   const publish = usePublish(book.id);
-  const [confirmingLive, setConfirmingLive] = useState<PublishRequest | null>(null);
+  const [confirmingLive, setConfirmingLive] = useState<LivePublishRequest | null>(null);
   const [published, setPublished] = useState<PublishRequest | null>(null);
   const liveNumber = book.publications.live?.number;
 
-  const send = (request: PublishRequest) => {
+  const send = (request: PublishRequest, shown: { impactAsOf?: string; confirmation?: string } = {}) => {
     setPublished(null);
-    publish.mutate({ versionId: request.versionId, environment: request.environment }, { onSuccess: () => setPublished(request) });
+    publish.mutate({ versionId: request.versionId, environment: request.environment, ...shown }, { onSuccess: () => setPublished(request) });
   };
   const ask = (request: PublishRequest) => (request.environment === 'live' ? setConfirmingLive(request) : send(request));
 
@@ -101,23 +101,16 @@ export function VersionHistory({ book, canPublish }: { book: BookDetail; canPubl
           </p>
         )}
       </div>
-      <ConfirmDialog
-        open={confirmingLive !== null}
-        title={`Publish version ${confirmingLive?.number ?? ''} to Live?`}
-        confirmLabel={`Publish v${confirmingLive?.number ?? ''} to Live`}
+      <PublishLiveDialog
+        bookId={book.id}
+        request={confirmingLive}
+        liveNumber={liveNumber}
         onCancel={() => setConfirmingLive(null)}
-        onConfirm={() => {
-          if (confirmingLive) send(confirmingLive);
+        onPublish={({ versionId, ...shown }) => {
+          if (confirmingLive) send({ versionId, number: confirmingLive.number, environment: 'live' }, shown);
           setConfirmingLive(null);
         }}
-      >
-        <p>
-          From now on every new quote your customers get — on the hosted quote page, through public quotes and with Live
-          API keys — is priced with version {confirmingLive?.number}
-          {liveNumber ? ` instead of version ${liveNumber}` : ''}. Quotes already given keep their price.
-        </p>
-        <p className="muted">You can publish an earlier version again at any time.</p>
-      </ConfirmDialog>
+      />
     </section>
   );
 }

@@ -14,6 +14,8 @@ import type { QuoteTrace } from './use-quote-trace';
 /** One quote, read top to bottom: what was quoted, how, from which book, for whom, and what followed. */
 export function QuoteTraceView({ trace }: { trace: QuoteTrace }) {
   const { quoteIntent, quoteReceipt } = trace;
+  // The pinned version gives the labels people read; it is fetched once and shared below.
+  const version = useBookVersion(trace.book.id, trace.bookVersion?.id);
   return (
     <>
       <TraceHeader trace={trace} />
@@ -24,7 +26,7 @@ export function QuoteTraceView({ trace }: { trace: QuoteTrace }) {
         </section>
         <section className="card" aria-labelledby="inputs-heading">
           <h2 id="inputs-heading">Inputs</h2>
-          <QuoteInputs inputs={quoteIntent.inputs} />
+          <QuoteInputs inputs={quoteIntent.inputs} artifact={version.data?.artifact} />
         </section>
       </div>
 

@@ -6,27 +6,68 @@ import { formatTime } from '../../../_components/ui';
 import type { QuoteTrace } from './use-quote-trace';
 
 /** What the customer asked for: the offering and each answer, `null` meaning "unknown". */
-export function QuoteInputs({ inputs }: { inputs: QuoteTrace['quoteIntent']['inputs'] }) {
+export function QuoteInputs({ inputs, artifact }: { inputs: QuoteTrace['quoteIntent']['inputs']; artifact?: unknown }) {
   const answers = Object.entries(inputs.factors);
+  const book = labelsOfArtifact(artifact);
+  const offering = book.offerings.get(inputs.offeringId);
   return (
     <dl className="facts" aria-label="Inputs">
       <dt>Offering</dt>
-      <dd className="mono">{inputs.offeringId}</dd>
+      <dd>
+        <Named label={offering} id={inputs.offeringId} />
+      </dd>
       {answers.length === 0 ? (
         <>
           <dt>Answers</dt>
           <dd className="muted">none given</dd>
         </>
       ) : (
-        answers.map(([factorId, optionId]) => (
-          <div key={factorId} style={{ display: 'contents' }}>
-            <dt className="mono">{factorId}</dt>
-            <dd className="mono">{optionId ?? <span className="muted">unknown</span>}</dd>
-          </div>
-        ))
+        answers.map(([factorId, optionId]) => {
+          const factor = book.factors.get(factorId);
+          return (
+            <div key={factorId} style={{ display: 'contents' }}>
+              <dt>
+                <Named label={factor?.label} id={factorId} />
+              </dt>
+              <dd>{optionId === null ? <span className="muted">not sure</span> : <Named label={factor?.options.get(optionId)} id={optionId} />}</dd>
+            </div>
+          );
+        })
       )}
     </dl>
   );
+}
+
+/** A label people read, with the id the API uses beside it; the id alone until the version has loaded. */
+function Named({ label, id }: { label: string | undefined; id: string }) {
+  return label ? (
+    <>
+      {label} <code className="muted">{id}</code>
+    </>
+  ) : (
+    <code>{id}</code>
+  );
+}
+
+type ArtifactLabels = {
+  offerings: Map<string, string>;
+  factors: Map<string, { label: string; options: Map<string, string> }>;
+};
+
+/** Labels of a pinned version's offerings, questions and answers (read defensively: any JSON). */
+function labelsOfArtifact(artifact: unknown): ArtifactLabels {
+  const labels: ArtifactLabels = { offerings: new Map(), factors: new Map() };
+  const book = artifact as { offerings?: { id?: unknown; label?: unknown }[]; factors?: { id?: unknown; label?: unknown; options?: { id?: unknown; label?: unknown }[] }[] } | null;
+  for (const o of Array.isArray(book?.offerings) ? book.offerings : []) {
+    if (typeof o?.id === 'string' && typeof o.label === 'string') labels.offerings.set(o.id, o.label);
+  }
+  for (const f of Array.isArray(book?.factors) ? book.factors : []) {
+    if (typeof f?.id !== 'string' || typeof f.label !== 'string') continue;
+    const options = new Map<string, string>();
+    for (const o of Array.isArray(f.options) ? f.options : []) if (typeof o?.id === 'string' && typeof o.label === 'string') options.set(o.id, o.label);
+    labels.factors.set(f.id, { label: f.label, options });
+  }
+  return labels;
 }
 
 /** The immutable book version the price came from; every quote pins one. */

@@ -34,6 +34,7 @@ import type { Autonomy, RuleInput } from '../../_lib/book-form';
 import { useSaveDraft } from '../book-queries';
 import { CreateVersion } from '../create-version';
 import { IssueList } from '../issue-list';
+import { ImpactPanel } from '../impact/impact-panel';
 import { FactorsSection } from './factors-section';
 import type { Issues } from './fields';
 import { JsonView, type JsonEditorHandle } from './json-view';
@@ -530,6 +531,14 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
           />
         </aside>
       </div>
+      <ImpactPanel
+        bookId={bookId}
+        artifact={check.prices && isObject(checked) ? checked : null}
+        problems={issueCount}
+        canPublish={canPublish}
+        offerings={offeringChoices}
+        factors={factorChoices}
+      />
       <RemovalDialog
         pending={pendingRemoval}
         onConfirm={(result) => {
