@@ -48,6 +48,20 @@ test('a workspace manager saves branding; field errors show beside their fields'
   await page.reload();
   await expect(page.getByLabel('Display name')).toHaveValue('Sparkle Windows');
   await expect(page.getByLabel('Accent colour', { exact: true })).toHaveValue('#f97316');
+
+  // The publishing safeguard, on the same page: refused values are explained, saved ones stay.
+  const safeguard = page.getByRole('form', { name: 'Publishing safeguard' });
+  await expect(safeguard.getByLabel('Ask when more than (% of quotes)')).toHaveValue('10');
+  await safeguard.getByLabel('change by more than (%)').fill('0');
+  await safeguard.getByRole('button', { name: 'Save safeguard' }).click();
+  await expect(safeguard.getByText('A whole number from 1 to 1000.')).toBeVisible();
+  await safeguard.getByLabel('change by more than (%)').fill('15');
+  await safeguard.getByLabel('Ask when more than (% of quotes)').fill('25');
+  await safeguard.getByRole('button', { name: 'Save safeguard' }).click();
+  await expect(safeguard.getByText('Saved. The next publication to Live is checked against it.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('form', { name: 'Publishing safeguard' }).getByLabel('change by more than (%)')).toHaveValue('15');
+  await screenshot(page, 'branding-publishing-safeguard');
 });
 
 test('a business viewer sees branding locked, with who can change it', async ({ page }) => {
@@ -58,5 +72,6 @@ test('a business viewer sees branding locked, with who can change it', async ({ 
   await expect(page.getByText('You can look but not change')).toBeVisible();
   await expect(page.getByLabel('Display name')).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Save branding' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Save safeguard' })).toBeDisabled();
   await screenshot(page, 'branding-read-only');
 });

@@ -15,6 +15,7 @@ export type Business = {
   workspaceId: string;
   name: string;
   branding: { displayName: string; logoUrl: string | null; primaryColor: string | null; accentColor: string | null };
+  publishGuard: { changePercent: number; sharePercent: number };
   connection: { projectId: string; kind: 'direct' | 'managed'; status: 'active' | 'inactive' } | null;
   yourMembership: { id: string; role: 'owner' | 'editor' | 'viewer' } | null;
 };

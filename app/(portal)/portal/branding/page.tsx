@@ -5,11 +5,13 @@ import { useState, type FormEvent } from 'react';
 import { ApiError, apiFetch } from '../../_components/api';
 import { BusinessScope } from '../../_components/business-scope';
 import { describedBy, FieldError, useFieldErrors } from '../../_components/field-error';
-import { useWorkspaces, type Business, type Workspace } from '../../_components/queries';
+import { useWorkspaces, type Business } from '../../_components/queries';
 import { ErrorMessage, Loading } from '../../_components/ui';
 import styles from './_components/branding.module.css';
 import { ColourField } from './_components/colour-field';
 import { HostedHeaderPreview, type BrandingDraft } from './_components/hosted-header-preview';
+import { PublishGuardForm } from './_components/publish-guard-form';
+import { mayEditBranding } from './_components/may-edit-branding';
 
 // What a business without saved colours shows (the portal's own blue and a warm accent).
 const DEFAULT_COLOURS = { primary: '#1d4ed8', accent: '#f59e0b' };
@@ -19,17 +21,16 @@ export default function BrandingPage() {
     <>
       <h1>Branding</h1>
       <p className="muted">The name, logo and colours customers see on your hosted quote page.</p>
-      <BusinessScope>{(business) => <BrandingEditor business={business} />}</BusinessScope>
+      <BusinessScope>
+        {(business) => (
+          <>
+            <BrandingEditor business={business} />
+            <PublishGuardForm business={business} />
+          </>
+        )}
+      </BusinessScope>
     </>
   );
-}
-
-/** The API's rule (spec 4.2): `businesses:manage` in the workspace, or owner of a self-run business. */
-function mayEditBranding(business: Business, workspaces: Workspace[]): boolean {
-  const manages = workspaces.some((w) => w.id === business.workspaceId && w.permissions.includes('businesses:manage'));
-  const ownsSelfRun =
-    business.yourMembership?.role === 'owner' && business.connection?.kind === 'direct' && business.connection.status === 'active';
-  return manages || ownsSelfRun;
 }
 
 function draftOf(business: Business): BrandingDraft {

@@ -1,0 +1,93 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { ApiError, apiFetch } from '../../../_components/api';
+import { describedBy, FieldError, useFieldErrors } from '../../../_components/field-error';
+import { useWorkspaces, type Business } from '../../../_components/queries';
+import { ErrorMessage } from '../../../_components/ui';
+import { mayEditBranding } from './may-edit-branding';
+
+/**
+ * When publishing a book to Live asks for a typed confirmation: more than `sharePercent` of the
+ * last 7 days' quotes changing by more than `changePercent`. Set by whoever may set branding.
+ */
+export function PublishGuardForm({ business }: { business: Business }) {
+  const id = useId();
+  const workspaces = useWorkspaces();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState({ changePercent: String(business.publishGuard.changePercent), sharePercent: String(business.publishGuard.sharePercent) });
+  const save = useMutation({
+    mutationFn: (body: { changePercent: number; sharePercent: number }) => apiFetch(`/v1/businesses/${business.id}/publish-guard`, { method: 'PUT', body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['businesses'] }),
+  });
+  const fieldErrors = useFieldErrors(save.error);
+  const refused = save.error instanceof ApiError && save.error.status === 403;
+  const editable = !refused && (workspaces.isError || (workspaces.data !== undefined && mayEditBranding(business, workspaces.data.workspaces)));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    fieldErrors.clearEdited();
+    save.mutate({ changePercent: Number(draft.changePercent), sharePercent: Number(draft.sharePercent) });
+  };
+  const edit = (field: 'changePercent' | 'sharePercent', value: string) => {
+    setDraft((current) => ({ ...current, [field]: value }));
+    fieldErrors.markEdited(field);
+    if (save.isSuccess) save.reset();
+  };
+
+  return (
+    <form className="card" onSubmit={submit} noValidate aria-labelledby={`${id}-heading`} style={{ marginTop: '1.5rem', maxWidth: '40rem' }}>
+      <h2 id={`${id}-heading`} style={{ marginTop: 0 }}>
+        Publishing safeguard
+      </h2>
+      <p className="muted">
+        Before a price book goes Live, its prices are tried on the last 7 days of your customers&apos; quotes. When too many of them would change a lot,
+        the person publishing must type a confirmation, and the publication history keeps what they were shown.
+      </p>
+      {!editable && <p className="notice">Set by the same people as branding: workspace members with “businesses:manage”, or the owner of a self-run business.</p>}
+      <fieldset disabled={!editable || save.isPending}>
+        <div className="row" style={{ alignItems: 'flex-start' }}>
+          <div className="field">
+            <label htmlFor={`${id}-share`}>Ask when more than (% of quotes)</label>
+            <input
+              id={`${id}-share`}
+              type="number"
+              min={0}
+              max={100}
+              inputMode="numeric"
+              value={draft.sharePercent}
+              onChange={(e) => edit('sharePercent', e.target.value)}
+              {...describedBy(`${id}-share-error`, fieldErrors.of('sharePercent'))}
+            />
+            <FieldError id={`${id}-share-error`} messages={fieldErrors.of('sharePercent')} explanation="A whole number from 0 to 100." />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-change`}>change by more than (%)</label>
+            <input
+              id={`${id}-change`}
+              type="number"
+              min={1}
+              max={1000}
+              inputMode="numeric"
+              value={draft.changePercent}
+              onChange={(e) => edit('changePercent', e.target.value)}
+              {...describedBy(`${id}-change-error`, fieldErrors.of('changePercent'))}
+            />
+            <FieldError id={`${id}-change-error`} messages={fieldErrors.of('changePercent')} explanation="A whole number from 1 to 1000." />
+          </div>
+        </div>
+        <button type="submit" className="primary">
+          {save.isPending ? 'Saving…' : 'Save safeguard'}
+        </button>
+      </fieldset>
+      <div aria-live="polite">
+        {save.isSuccess && (
+          <p className="success" style={{ marginBottom: 0 }}>
+            Saved. The next publication to Live is checked against it.
+          </p>
+        )}
+        {save.isError && !fieldErrors.any && <ErrorMessage error={save.error} />}
+      </div>
+    </form>
+  );
+}
