@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../db/client';
+import { afterTimeIdCursor, timeIdPage } from '../http/cursors';
 import { impactSummarySchema, type PublicationRecordView } from './impact-schemas';
 
 /**
@@ -6,17 +7,16 @@ import { impactSummarySchema, type PublicationRecordView } from './impact-schema
  * (createdAt, id); the caller has authorized the book (requireBook).
  */
 export async function listPublicationRecords(db: DbOrTx, bookId: string, query: { limit: number; cursor?: string }) {
-  const [cursorTime, cursorId] = query.cursor ? query.cursor.split('|') : [];
   const rows = await db.publicationRecord.findMany({
     where: {
       bookId,
-      ...(query.cursor ? { OR: [{ createdAt: { lt: new Date(cursorTime) } }, { createdAt: new Date(cursorTime), id: { lt: cursorId } }] } : {}),
+      ...afterTimeIdCursor(query.cursor),
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: query.limit + 1,
     select: { id: true, environmentId: true, bookVersionId: true, previousVersionId: true, publishedBy: true, impact: true, confirmation: true, createdAt: true },
   });
-  const page = rows.slice(0, query.limit);
+  const { page, nextCursor } = timeIdPage(rows, query.limit);
   const versionIds = [...new Set(page.flatMap((r) => (r.previousVersionId ? [r.bookVersionId, r.previousVersionId] : [r.bookVersionId])))];
   const [versions, environments] = await Promise.all([
     db.bookVersion.findMany({ where: { id: { in: versionIds } }, select: { id: true, number: true } }),
@@ -24,7 +24,6 @@ export async function listPublicationRecords(db: DbOrTx, bookId: string, query: 
   ]);
   const number = new Map(versions.map((v) => [v.id, v.number]));
   const kind = new Map(environments.map((e) => [e.id, e.kind]));
-  const last = page[page.length - 1];
   return {
     publications: page.map(
       (r): PublicationRecordView => ({
@@ -39,6 +38,6 @@ export async function listPublicationRecords(db: DbOrTx, bookId: string, query: 
         confirmation: r.confirmation,
       }),
     ),
-    nextCursor: rows.length > query.limit ? `${last.createdAt.toISOString()}|${last.id}` : null,
+    nextCursor,
   };
 }

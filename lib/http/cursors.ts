@@ -14,3 +14,17 @@ export const timeIdCursorSchema = z
     const [time, id] = value.split('|');
     return !Number.isNaN(Date.parse(time)) && z.uuid().safeParse(id).success;
   }, 'a cursor from a previous page');
+
+/** The Prisma `where` part that keeps the rows after a `timeIdCursorSchema` cursor, newest first. */
+export function afterTimeIdCursor(cursor: string | undefined) {
+  if (!cursor) return {};
+  const [time, id] = cursor.split('|');
+  return { OR: [{ createdAt: { lt: new Date(time) } }, { createdAt: new Date(time), id: { lt: id } }] };
+}
+
+/** One page of rows read with `take: limit + 1`, and the cursor of the next page (null at the end). */
+export function timeIdPage<T extends { createdAt: Date; id: string }>(rows: T[], limit: number): { page: T[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { page, nextCursor: rows.length > limit ? `${last.createdAt.toISOString()}|${last.id}` : null };
+}

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { afterTimeIdCursor, timeIdPage } from '../http/cursors';
 import { requireWorkspaceMember } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
 import type { Db, DbOrTx } from '../db/client';
@@ -113,7 +114,6 @@ export async function listDeliveries(
   workspaceIds: string[],
   query: { endpointId?: string; eventId?: string; eventType?: string; status?: DeliveryView['status']; limit: number; cursor?: string },
 ) {
-  const [cursorTime, cursorId] = query.cursor ? query.cursor.split('|') : [];
   const rows = await db.webhookDelivery.findMany({
     where: {
       endpoint: { workspaceId: { in: workspaceIds } },
@@ -121,20 +121,14 @@ export async function listDeliveries(
       eventId: query.eventId,
       eventType: query.eventType,
       status: query.status,
-      ...(query.cursor
-        ? { OR: [{ createdAt: { lt: new Date(cursorTime) } }, { createdAt: new Date(cursorTime), id: { lt: cursorId } }] }
-        : {}),
+      ...afterTimeIdCursor(query.cursor),
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: query.limit + 1,
     select: deliverySelect,
   });
-  const page = rows.slice(0, query.limit);
-  const last = page[page.length - 1];
-  return {
-    deliveries: page.map(toDeliveryView),
-    nextCursor: rows.length > query.limit ? `${last.createdAt.toISOString()}|${last.id}` : null,
-  };
+  const { page, nextCursor } = timeIdPage(rows, query.limit);
+  return { deliveries: page.map(toDeliveryView), nextCursor };
 }
 
 /** The delivery, if it exists and the person may manage webhooks in its workspace (404 / 403 otherwise). */

@@ -47,34 +47,22 @@ export function PublishGuardForm({ business }: { business: Business }) {
       {!editable && <p className="notice">Set by the same people as branding: workspace members with “businesses:manage”, or the owner of a self-run business.</p>}
       <fieldset disabled={!editable || save.isPending}>
         <div className="row" style={{ alignItems: 'flex-start' }}>
-          <div className="field">
-            <label htmlFor={`${id}-share`}>Ask when more than (% of quotes)</label>
-            <input
-              id={`${id}-share`}
-              type="number"
-              min={0}
-              max={100}
-              inputMode="numeric"
-              value={draft.sharePercent}
-              onChange={(e) => edit('sharePercent', e.target.value)}
-              {...describedBy(`${id}-share-error`, fieldErrors.of('sharePercent'))}
-            />
-            <FieldError id={`${id}-share-error`} messages={fieldErrors.of('sharePercent')} explanation="A whole number from 0 to 100." />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-change`}>change by more than (%)</label>
-            <input
-              id={`${id}-change`}
-              type="number"
-              min={1}
-              max={1000}
-              inputMode="numeric"
-              value={draft.changePercent}
-              onChange={(e) => edit('changePercent', e.target.value)}
-              {...describedBy(`${id}-change-error`, fieldErrors.of('changePercent'))}
-            />
-            <FieldError id={`${id}-change-error`} messages={fieldErrors.of('changePercent')} explanation="A whole number from 1 to 1000." />
-          </div>
+          <WholePercentField
+            id={`${id}-share`}
+            label="Ask when more than (% of quotes)"
+            range={[0, 100]}
+            value={draft.sharePercent}
+            onChange={(value) => edit('sharePercent', value)}
+            errors={fieldErrors.of('sharePercent')}
+          />
+          <WholePercentField
+            id={`${id}-change`}
+            label="change by more than (%)"
+            range={[1, 1000]}
+            value={draft.changePercent}
+            onChange={(value) => edit('changePercent', value)}
+            errors={fieldErrors.of('changePercent')}
+          />
         </div>
         <button type="submit" className="primary">
           {save.isPending ? 'Saving…' : 'Save safeguard'}
@@ -89,5 +77,22 @@ export function PublishGuardForm({ business }: { business: Business }) {
         {save.isError && !fieldErrors.any && <ErrorMessage error={save.error} />}
       </div>
     </form>
+  );
+}
+
+function WholePercentField({ id, label, range: [min, max], value, onChange, errors }: {
+  id: string;
+  label: string;
+  range: [number, number];
+  value: string;
+  onChange: (value: string) => void;
+  errors: string[] | undefined;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} type="number" min={min} max={max} inputMode="numeric" value={value} onChange={(e) => onChange(e.target.value)} {...describedBy(`${id}-error`, errors)} />
+      <FieldError id={`${id}-error`} messages={errors} explanation={`A whole number from ${min} to ${max}.`} />
+    </div>
   );
 }

@@ -245,6 +245,7 @@ function ImpactResultView({ impact, window, factors }: { impact: Impact; window:
                       target="_blank"
                       rel="noopener"
                       aria-label={`Trace of the newest ${m.offeringLabel} quote with these answers (opens in a new tab)`}
+                      style={{ whiteSpace: 'nowrap' }}
                     >
                       Trace ↗
                     </Link>
