@@ -164,11 +164,11 @@ export function defineRoute<C extends RouteContract, A = undefined>(
       if ('response' in result) return result.response;
       if ('data' in result) return answer(result.status ?? contract.success.status, contract.success.schema.parse(result.data), result.headers);
       if (!acceptsProgressStream(request)) return answer(contract.success.status, contract.success.schema.parse(await result.progress(async () => {})));
-      return progressStreamResponse(
-        async (report) => contract.success.schema.parse(await result.progress(report)),
+      return progressStreamResponse(async (report) => contract.success.schema.parse(await result.progress(report)), {
         requestId,
-        (error) => errorBody(toServiceError(error, requestId), requestId, surface),
-      );
+        plain: (data) => answer(contract.success.status, data),
+        errorLine: (error) => errorBody(toServiceError(error, requestId), requestId, surface),
+      });
     };
     try {
       principal = await authenticate(contract, request, db, now, { remembered: contract.apiKeyRecheckedByWrite === true });

@@ -34,35 +34,50 @@ export function acceptsProgressStream(request: Request): boolean {
 }
 
 /**
- * A 200 answer whose body is NDJSON: a line per progress report while `run` works, then one
- * line with the envelope `{ data, requestId }`, or with an error body if `run` failed.
+ * Runs `run` and answers with NDJSON once it reports progress: a line per report, then one line
+ * with the envelope `{ data, requestId }`, or with an error body if `run` failed later. Until
+ * the first report nothing is sent, so a refusal found before it (a version that does not
+ * exist) is thrown to the caller and answered with its own status; a `run` that finishes
+ * without reporting is answered by `plain`.
  */
-export function progressStreamResponse(
+export async function progressStreamResponse(
   run: (report: (progress: unknown) => Promise<void>) => Promise<unknown>,
-  requestId: string,
-  onError: (error: unknown) => object,
-): Response {
+  options: { requestId: string; plain: (data: unknown) => Response; errorLine: (error: unknown) => object },
+): Promise<Response> {
   const encoder = new TextEncoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
   let gone = false;
+  let streaming = false;
+  let startStreaming!: () => void;
+  const started = new Promise<void>((resolve) => (startStreaming = resolve));
   const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const line = (value: unknown) => controller.enqueue(encoder.encode(`${JSON.stringify(value)}\n`));
-      try {
-        const data = await run(async (progress) => {
-          // The client went away: stop working for nobody at the next report.
-          if (gone) throw new ClientGone();
-          line({ progress });
-        });
-        line({ data, requestId });
-      } catch (error) {
-        if (error instanceof ClientGone) return;
-        line(onError(error));
-      }
-      controller.close();
-    },
-    cancel() {
-      gone = true;
-    },
+    start: (c) => void (controller = c),
+    cancel: () => void (gone = true),
   });
+  const line = (value: unknown) => {
+    if (!gone) controller.enqueue(encoder.encode(`${JSON.stringify(value)}\n`));
+  };
+  const end = () => {
+    if (!gone) controller.close();
+  };
+  const work = run(async (progress) => {
+    // The client went away: stop working for nobody at the next report.
+    if (gone) throw new ClientGone();
+    streaming = true;
+    line({ progress });
+    startStreaming();
+  });
+  await Promise.race([started, work.catch(() => undefined)]);
+  if (!streaming) return options.plain(await work);
+  work.then(
+    (data) => {
+      line({ data, requestId: options.requestId });
+      end();
+    },
+    (error: unknown) => {
+      if (!(error instanceof ClientGone)) line(options.errorLine(error));
+      end();
+    },
+  );
   return new Response(body, { status: 200, headers: { 'content-type': NDJSON, 'cache-control': 'no-store' } });
 }

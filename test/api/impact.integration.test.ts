@@ -221,5 +221,14 @@ describe('POST /v1/books/{bookId}/impact', () => {
     expect(last.requestId).toBe(response.headers.get('x-request-id'));
     const plain = await impact({ artifact: dearer, window: '24h' });
     expect({ ...last.data.impact, window: null }).toEqual({ ...plain.body.data.impact, window: null });
+
+    // A refusal found before any progress keeps its own status, not a 200 stream.
+    const missing = await fetch(`${inject('baseUrl')}/v1/books/${tenant.bookId}/impact`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${publisher.token}`, 'content-type': 'application/json', accept: 'application/x-ndjson' },
+      body: JSON.stringify({ versionId: other.versionId }),
+    });
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).error.code).toBe('not_found');
   });
 });

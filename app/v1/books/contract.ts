@@ -136,7 +136,7 @@ export const impactContract = defineContract({
   maxBodyBytes: ARTIFACT_BYTES,
   progress: {
     schema: z.object({ done: z.number().int(), total: z.number().int() }).meta({ id: 'ImpactProgress', description: 'Quotes counted so far, of all quotes in the window.' }),
-    description: 'With `Accept: application/x-ndjson`: one `{ progress }` line per batch, then the envelope, or an error body, on the last line.',
+    description: 'With `Accept: application/x-ndjson`: one `{ progress }` line per batch, then the envelope, or an error body, on the last line. A refusal found before the first line (a version that does not exist) keeps its own status.',
   },
   success: { status: 200, description: 'The impact, or why the artifact is invalid.', schema: impactResponseSchema },
   errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request', 'payload_too_large'],
