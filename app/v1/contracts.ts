@@ -45,6 +45,7 @@ import {
   removeMemberContract,
   setBrandingContract,
   setPublishGuardContract,
+  listBusinessQuotesContract,
   updateMemberContract,
 } from './businesses/contract';
 import { createPublicQuoteContract, getPublicQuoteContract } from './public_quotes/contract';
@@ -66,6 +67,7 @@ export const contracts: RouteContract[] = [
   removeMemberContract,
   setBrandingContract,
   setPublishGuardContract,
+  listBusinessQuotesContract,
   createMemberQuoteContract,
   createApiKeyContract,
   listApiKeysContract,

@@ -17,11 +17,20 @@ test('an owner changes a role and removes a member, whose access ends at once', 
   for (const person of [owner, editor, leaver]) await expect(page.getByRole('row', { name: person.email })).toBeVisible();
   await screenshot(page, 'members-owner');
 
+  // A role change asks first, names the person and what the role can do, then says it was saved.
   const editorRole = page.getByLabel(`Role of ${editor.email}`);
+  await editorRole.selectOption('viewer');
+  const change = page.getByRole('group', { name: `Change the role of ${editor.email}` });
+  await expect(change).toContainText(`Make ${editor.email} a viewer? Sees the business’s quotes and traces`);
+  await change.getByRole('button', { name: 'Cancel' }).click();
+  await expect(editorRole).toHaveValue('editor');
+  await editorRole.selectOption('viewer');
+  await screenshot(page, 'members-role-confirm');
   await Promise.all([
     page.waitForResponse((r) => r.url().endsWith(`/members/${editor.membershipId}`) && r.request().method() === 'PATCH'),
-    editorRole.selectOption('viewer'),
+    change.getByRole('button', { name: 'Yes, make a viewer' }).click(),
   ]);
+  await expect(page.getByRole('status').filter({ hasText: `Saved: ${editor.email} is now a viewer.` })).toBeVisible();
   await expect(editorRole).toHaveValue('viewer');
   const afterChange = await (await roster(tenant.businessId, owner.token)).json();
   expect(afterChange.data.members.find((m: { id: string }) => m.id === editor.membershipId).role).toBe('viewer');
@@ -29,6 +38,7 @@ test('an owner changes a role and removes a member, whose access ends at once', 
   // The last owner can be neither demoted nor removed: the refusal shows in place, in words.
   const ownerRole = page.getByLabel(`Role of ${owner.email}`);
   await ownerRole.selectOption('editor');
+  await page.getByRole('group', { name: `Change the role of ${owner.email}` }).getByRole('button', { name: 'Yes, make an editor' }).click();
   await expect(page.getByRole('main').getByRole('alert')).toContainText('A business must keep at least one owner');
   await expect(ownerRole).toHaveValue('owner');
   await screenshot(page, 'members-last-owner-refused');

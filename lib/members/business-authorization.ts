@@ -11,7 +11,8 @@ import { ServiceError } from '../errors/service-error';
  * - changing or removing a membership: the business's owner only; anyone else, stranger or not,
  *   gets 403 `not_business_owner` (spec 4.2), which says nothing about whether the business exists;
  * - quoting: an active member of any role (spec 4.1); anyone else 404 `quote_scope_not_found`;
- * - branding: `businesses:manage`, or an owner on a direct (self-run) connection.
+ * - branding: `businesses:manage`, or an owner or editor on a direct (self-run) connection; the
+ *   publishing safeguard: `businesses:manage`, or an owner on a direct connection.
  */
 export async function requireBusinessReader(db: DbOrTx, principal: SessionPrincipal, businessId: string): Promise<BusinessAccess> {
   const access = await businessAccess(db, principal, businessId);
@@ -43,14 +44,23 @@ export async function requireBusinessMember(db: DbOrTx, principal: SessionPrinci
   return access;
 }
 
-export async function requireBusinessSettingsEditor(db: DbOrTx, principal: SessionPrincipal, businessId: string): Promise<BusinessAccess> {
+export async function requireBusinessSettingsEditor(
+  db: DbOrTx,
+  principal: SessionPrincipal,
+  businessId: string,
+  setting: { name: string; roles: readonly ('owner' | 'editor')[] },
+): Promise<BusinessAccess> {
   const access = await requireBusinessReader(db, principal, businessId);
-  const directOwner = access.membership?.role === 'owner' && access.connection?.kind === 'direct';
-  if (!directOwner && !access.workspacePermissions.includes('businesses:manage')) {
-    throw new ServiceError(
-      'forbidden',
-      'Business settings (branding, the publishing safeguard) can be set by workspace members with "businesses:manage", or by the owner of a self-run business.',
-    );
+  const selfRun = access.connection?.kind === 'direct';
+  const role = access.membership?.role;
+  const byRole = selfRun && role !== undefined && (setting.roles as readonly string[]).includes(role);
+  if (!byRole && !access.workspacePermissions.includes('businesses:manage')) {
+    const who = setting.roles.length > 1 ? `an ${setting.roles.join(' or ')}` : `the ${setting.roles[0]}`;
+    throw new ServiceError('forbidden', `The ${setting.name} can be set by workspace members with "businesses:manage", or by ${who} of a self-run business.`);
   }
   return access;
 }
+
+/** Who sets what of a business (docs/operations.md). */
+export const BRANDING = { name: 'branding', roles: ['owner', 'editor'] } as const;
+export const PUBLISH_GUARD = { name: 'publishing safeguard', roles: ['owner'] } as const;

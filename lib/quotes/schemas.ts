@@ -130,3 +130,21 @@ export const quoteResultSchema = z
 export type QuoteIntentView = z.infer<typeof quoteIntentSchema>;
 export type QuoteReceiptView = z.infer<typeof quoteReceiptSchema>;
 export type QuoteResult = z.infer<typeof quoteResultSchema>;
+
+/** One quote of a business, as its members list them (the trace has the rest). */
+export const businessQuoteSchema = z
+  .object({
+    id: z.uuid(),
+    environment: z.enum(['test', 'live']),
+    source: quoteSourceSchema,
+    status: quoteIntentStatusSchema,
+    offeringId: z.string(),
+    /** The offering's name as the receipt gave it; null when nothing was priced. */
+    offeringLabel: z.string().nullable(),
+    totalMinor: z.number().int().nullable(),
+    currency: z.string().nullable(),
+    bookVersionNumber: z.number().int().nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'BusinessQuote' });
+export type BusinessQuote = z.infer<typeof businessQuoteSchema>;

@@ -1,4 +1,4 @@
-import { requireWorkspaceMember } from '../auth/permissions';
+import { businessAccess, requireWorkspaceMember } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
@@ -7,7 +7,8 @@ import { toQuoteResult } from './quote-views';
 /**
  * Everything that explains one quote: the intent and receipt, the pinned book version, the
  * request that created it, and the events it caused with their webhook deliveries.
- * `id` may be the quote intent's id or the id of the request that created it.
+ * `id` may be the quote intent's id or the id of the request that created it. Workspace members
+ * trace any quote of the workspace, active members of a business the quotes of that business.
  */
 export async function traceQuote(db: DbOrTx, principal: SessionPrincipal, id: string) {
   const stored =
@@ -15,7 +16,9 @@ export async function traceQuote(db: DbOrTx, principal: SessionPrincipal, id: st
     (await db.quoteIntent.findFirst({ where: { requestCorrelationId: id }, include: { receipt: true } }));
   const notFound = `No quote or quote request ${id}.`;
   if (!stored?.receipt) throw new ServiceError('not_found', notFound);
-  await requireWorkspaceMember(db, principal, stored.workspaceId, undefined, notFound);
+  // The members of the quote's business trace their own quotes; workspace members trace any.
+  const ofTheirBusiness = stored.businessId !== null && (await businessAccess(db, principal, stored.businessId))?.membership;
+  if (!ofTheirBusiness) await requireWorkspaceMember(db, principal, stored.workspaceId, undefined, notFound);
 
   const [version, book, request, environment, events] = await Promise.all([
     stored.bookVersionId

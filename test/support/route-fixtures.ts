@@ -176,6 +176,12 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     foreign: notFound,
     badBody: { changePercent: 0, sharePercent: 10 },
   },
+  'GET /v1/businesses/{businessId}/quotes': {
+    path: (w) => `/v1/businesses/${w.tenant.businessId}/quotes`,
+    as: admin,
+    foreign: notFound,
+    badQuery: '?status=priced',
+  },
   'POST /v1/businesses/{businessId}/quotes': {
     path: (w) => `/v1/businesses/${w.tenant.businessId}/quotes`,
     body: (w) => ({ bookId: w.tenant.bookId, ...demoExample }),

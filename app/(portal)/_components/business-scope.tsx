@@ -1,7 +1,8 @@
 'use client';
 
 import { Fragment, Suspense, type ReactNode } from 'react';
-import { useBusinesses, type Business } from './queries';
+import { mayReadBusiness } from './portal-access';
+import { useBusinesses, useWorkspaces, type Business } from './queries';
 import { Empty, ErrorMessage, Loading } from './ui';
 import { useUrlSelection } from './url-selection';
 
@@ -20,12 +21,14 @@ export function BusinessScope({ children }: { children: (business: Business) => 
 
 function BusinessScopeContent({ children }: { children: (business: Business) => ReactNode }) {
   const businesses = useBusinesses();
-  const list = businesses.data?.businesses ?? [];
+  const workspaces = useWorkspaces();
+  // Businesses of a workspace are listed to all its members, but read only by theirs and by managers.
+  const list = (businesses.data?.businesses ?? []).filter((b) => !workspaces.data || mayReadBusiness(b, workspaces.data.workspaces));
   const selection = useUrlSelection(
     'business',
     list.map((b) => b.id),
   );
-  if (businesses.isPending) return <Loading what="businesses" />;
+  if (businesses.isPending || workspaces.isPending) return <Loading what="businesses" />;
   if (businesses.isError) return <ErrorMessage error={businesses.error} />;
   const business = list.find((b) => b.id === selection.selectedId);
   if (!business) return <Empty>You are not a member of any business yet. Ask a workspace admin to invite you.</Empty>;

@@ -3,25 +3,18 @@
 import Link from 'next/link';
 import { signOut } from 'next-auth/react';
 import { usePathname } from 'next/navigation';
-
-const LINKS = [
-  ['/portal', 'Overview'],
-  ['/portal/members', 'Members'],
-  ['/portal/branding', 'Branding'],
-  ['/portal/api-keys', 'API keys'],
-  ['/portal/webhooks', 'Webhooks'],
-  ['/portal/books', 'Price books'],
-  ['/portal/request-logs', 'Request log'],
-  ['/portal/traces', 'Quote traces'],
-] as const;
+import { PAGES, usePageAccess } from './portal-access';
 
 export function PortalNav({ email }: { email: string }) {
   const pathname = usePathname();
   const current = (href: string) => (href === '/portal' ? pathname === href : pathname.startsWith(href));
+  // Until the person's rights are known only Overview shows; then the pages they can use.
+  const access = usePageAccess();
+  const links = PAGES.filter((p) => (access ? access[p.page] !== null : p.page === 'overview'));
   return (
     <nav className="nav" aria-label="Portal">
       <div className="brand">Quote Pricing</div>
-      {LINKS.map(([href, label]) => (
+      {links.map(({ href, label }) => (
         <Link key={href} href={href} aria-current={current(href) ? 'page' : undefined}>
           {label}
         </Link>

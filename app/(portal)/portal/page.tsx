@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { Empty, EnvironmentBadge, ErrorMessage, Loading } from '../_components/ui';
 import { useBooks, useBusinesses, useWorkspaces } from '../_components/queries';
 import { BooksTable } from './books/_components/books-table';
+import { mayEditBranding, mayReadBusiness, PERMISSION_WORDS, ROLE_WORDS } from '../_components/portal-access';
 
 export default function OverviewPage() {
   const workspaces = useWorkspaces();
@@ -31,10 +32,17 @@ export default function OverviewPage() {
                     ? `${b.connection.kind === 'direct' ? 'Self-run' : 'Managed'} · connection ${b.connection.status}`
                     : 'Not connected to a project'}
                 </div>
-                <div className="muted">Your role: {b.yourMembership?.role ?? 'workspace access'}</div>
+                <div className="muted">{b.yourMembership ? `Your role: ${ROLE_WORDS[b.yourMembership.role].name}. ${ROLE_WORDS[b.yourMembership.role].can}.` : 'Through your workspace'}</div>
                 <div className="row" style={{ marginTop: '0.5rem' }}>
-                  <Link href={`/portal/members?business=${b.id}`}>Members</Link>
-                  <Link href={`/portal/branding?business=${b.id}`}>Branding</Link>
+                  {(!workspaces.data || mayReadBusiness(b, workspaces.data.workspaces)) && (
+                    <>
+                      <Link href={`/portal/quotes?business=${b.id}`}>Quotes</Link>
+                      <Link href={`/portal/members?business=${b.id}`}>Members</Link>
+                      <Link href={`/portal/branding?business=${b.id}`}>
+                        {workspaces.data && mayEditBranding(b, workspaces.data.workspaces) ? 'Branding' : 'Branding (read-only)'}
+                      </Link>
+                    </>
+                  )}
                   <a href={`/q/${b.id}`} target="_blank" rel="noreferrer">
                     Hosted quote page ↗
                   </a>
@@ -45,43 +53,48 @@ export default function OverviewPage() {
         )}
       </section>
 
-      <section aria-labelledby="projects-heading">
-        <h2 id="projects-heading">Projects and what is published where</h2>
-        {workspaces.isPending || books.isPending ? (
-          <Loading what="projects" />
-        ) : workspaces.isError ? (
-          <ErrorMessage error={workspaces.error} />
-        ) : books.isError ? (
-          <ErrorMessage error={books.error} />
-        ) : workspaces.data.workspaces.length === 0 ? (
-          <Empty>You are not a member of a workspace, so there are no projects to show.</Empty>
-        ) : (
-          workspaces.data.workspaces.map((w) => (
-            <div key={w.id} className="card">
-              <h3 style={{ marginTop: 0 }}>{w.name}</h3>
-              {w.projects.map((p) => {
-                const projectBooks = books.data.books.filter((b) => b.projectId === p.id);
-                return (
-                  <div key={p.id} style={{ marginBottom: '1rem' }}>
-                    <div className="row">
-                      <strong>{p.name}</strong>
-                      {p.environments.map((e) => (
-                        <EnvironmentBadge key={e.id} environment={e.kind} />
-                      ))}
+      {/* Projects are a workspace's: a person who only belongs to businesses has none to see. */}
+      {workspaces.data?.workspaces.length !== 0 && (
+        <section aria-labelledby="projects-heading">
+          <h2 id="projects-heading">Projects and what is published where</h2>
+          {workspaces.isPending || books.isPending ? (
+            <Loading what="projects" />
+          ) : workspaces.isError ? (
+            <ErrorMessage error={workspaces.error} />
+          ) : books.isError ? (
+            <ErrorMessage error={books.error} />
+          ) : (
+            workspaces.data.workspaces.map((w) => (
+              <div key={w.id} className="card">
+                <h3 style={{ marginTop: 0 }}>{w.name}</h3>
+                {w.projects.map((p) => {
+                  const projectBooks = books.data.books.filter((b) => b.projectId === p.id);
+                  return (
+                    <div key={p.id} style={{ marginBottom: '1rem' }}>
+                      <div className="row">
+                        <strong>{p.name}</strong>
+                        {p.environments.map((e) => (
+                          <EnvironmentBadge key={e.id} environment={e.kind} />
+                        ))}
+                      </div>
+                      {projectBooks.length === 0 ? (
+                        <p className="muted">No price books yet.</p>
+                      ) : (
+                        <BooksTable books={projectBooks} ariaLabel={`Price books of ${p.name}`} />
+                      )}
                     </div>
-                    {projectBooks.length === 0 ? (
-                      <p className="muted">No price books yet.</p>
-                    ) : (
-                      <BooksTable books={projectBooks} ariaLabel={`Price books of ${p.name}`} />
-                    )}
-                  </div>
-                );
-              })}
-              <p className="muted">Your permissions: {w.permissions.join(', ') || 'none'}</p>
-            </div>
-          ))
-        )}
-      </section>
+                  );
+                })}
+                <p className="muted">
+                  {w.permissions.length === 0
+                    ? 'In this workspace you can read its businesses, price books and quote traces.'
+                    : `In this workspace you can ${w.permissions.map((p) => PERMISSION_WORDS[p] ?? p).join('; ')}.`}
+                </p>
+              </div>
+            ))
+          )}
+        </section>
+      )}
     </>
   );
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { brandingSchema, businessSchema } from '@/lib/businesses/schemas';
 import { publishGuardSchema } from '@/lib/books/impact-schemas';
+import { timeIdCursorSchema } from '@/lib/http/cursors';
 import { defineContract } from '@/lib/http/contract';
 import { businessMemberSchema, inviteMemberRequestSchema, updateMemberRequestSchema } from '@/lib/members/schemas';
-import { memberQuoteRequestSchema, quoteIdempotencyHeaders, quoteResultSchema } from '@/lib/quotes/schemas';
+import { businessQuoteSchema, memberQuoteRequestSchema, quoteIdempotencyHeaders, quoteIntentStatusSchema, quoteResultSchema } from '@/lib/quotes/schemas';
 
 const businessParams = z.object({ businessId: z.uuid() });
 const membershipParams = z.object({ businessId: z.uuid(), membershipId: z.uuid() });
@@ -81,7 +82,7 @@ export const setBrandingContract = defineContract({
   method: 'PUT',
   path: '/v1/businesses/{businessId}/branding',
   summary: 'Set the branding of the hosted quote page',
-  description: 'Workspace members with `businesses:manage`, or the owner of a business on a direct (self-run) connection.',
+  description: 'Workspace members with `businesses:manage`, or the owner or an editor of a business on a direct (self-run) connection.',
   tags,
   auth: 'session',
   params: businessParams,
@@ -101,6 +102,27 @@ export const setPublishGuardContract = defineContract({
   body: publishGuardSchema,
   success: { status: 200, description: 'The business with its new safeguard.', schema: z.object({ business: businessSchema }) },
   errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
+});
+
+export const listBusinessQuotesContract = defineContract({
+  method: 'GET',
+  path: '/v1/businesses/{businessId}/quotes',
+  summary: 'The business\'s quotes, newest first (any member of the business, or `businesses:manage`)',
+  tags: ['Quotes'],
+  auth: 'session',
+  params: businessParams,
+  query: z.object({
+    environment: z.enum(['test', 'live']).optional(),
+    status: quoteIntentStatusSchema.optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(50),
+    cursor: timeIdCursorSchema.optional(),
+  }),
+  success: {
+    status: 200,
+    description: 'One page; pass `nextCursor` as `cursor` for the next. Each quote\'s trace is at /v1/quote-intents/{id}/trace.',
+    schema: z.object({ quotes: z.array(businessQuoteSchema), nextCursor: z.string().nullable() }),
+  },
+  errors: ['unauthorized', 'not_found', 'invalid_request'],
 });
 
 export const createMemberQuoteContract = defineContract({

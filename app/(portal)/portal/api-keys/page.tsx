@@ -5,6 +5,7 @@ import { useRef, useState } from 'react';
 import { apiFetch } from '../../_components/api';
 import { ProjectScope, type ProjectInWorkspace } from '../../_components/project-scope';
 import { Empty, ErrorMessage, Loading } from '../../_components/ui';
+import { RequiresAccess } from '../../_components/requires-access';
 import styles from './_components/api-keys.module.css';
 import { CreateKeyForm } from './_components/create-key-form';
 import { KEY_TABLE_COLUMNS, KeyRow } from './_components/key-row';
@@ -18,7 +19,9 @@ export default function ApiKeysPage() {
       <p className="muted">
         Keys let your own servers ask for quotes. A Test key only ever sees Test prices, a Live key only Live ones.
       </p>
-      <ProjectScope>{(selected) => <ProjectKeys {...selected} />}</ProjectScope>
+      <RequiresAccess page="apiKeys" needs="API keys belong to a workspace: they are seen by its members and managed by those with the permission “api_keys:create”.">
+        <ProjectScope>{(selected) => <ProjectKeys {...selected} />}</ProjectScope>
+      </RequiresAccess>
     </>
   );
 }

@@ -23,7 +23,10 @@ export default function BooksPage() {
       ) : books.isError ? (
         <ErrorMessage error={books.error} />
       ) : workspaces.data.workspaces.length === 0 ? (
-        <Empty>You are not a member of a workspace, so there are no price books to show.</Empty>
+        <p className="notice" data-testid="needs-access">
+          Price books belong to a workspace: editing them needs the workspace permission “books:edit”. Ask a workspace admin if you need it. The
+          trace of each of your business’s quotes shows the book version it was priced with.
+        </p>
       ) : (
         <>
           {workspaces.data.workspaces.map((w) => (

@@ -11,7 +11,7 @@ import styles from './_components/branding.module.css';
 import { ColourField } from './_components/colour-field';
 import { HostedHeaderPreview, type BrandingDraft } from './_components/hosted-header-preview';
 import { PublishGuardForm } from './_components/publish-guard-form';
-import { mayEditBranding } from './_components/may-edit-branding';
+import { mayEditBranding } from '../../_components/portal-access';
 
 // What a business without saved colours shows (the portal's own blue and a warm accent).
 const DEFAULT_COLOURS = { primary: '#1d4ed8', accent: '#f59e0b' };
@@ -80,7 +80,7 @@ function BrandingEditor({ business }: { business: Business }) {
         {!editable && (
           <p className="notice" id="branding-locked">
             You can look but not change: branding is set by workspace members with the “businesses:manage” permission, or by
-            the owner of a self-run business. Ask a workspace admin if it needs to change.
+            the owner or an editor of a self-run business. Ask a workspace admin if it needs to change.
           </p>
         )}
         <fieldset disabled={!editable || save.isPending} aria-describedby={editable ? undefined : 'branding-locked'}>

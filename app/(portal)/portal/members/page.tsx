@@ -8,6 +8,7 @@ import { ConfirmButton } from '../../_components/confirm-button';
 import { describedBy, FieldError, useFieldErrors } from '../../_components/field-error';
 import type { Business } from '../../_components/queries';
 import { Empty, ErrorMessage, Loading } from '../../_components/ui';
+import { ROLE_WORDS } from '../../_components/portal-access';
 
 type Role = 'owner' | 'editor' | 'viewer';
 type Member = { id: string; email: string; name: string | null; role: Role; status: 'active' | 'invited' | 'removed' };
@@ -161,8 +162,14 @@ function MemberRow({ businessId, member, editable, isYou }: { businessId: string
   const path = `/v1/businesses/${businessId}/members/${member.id}`;
   const changeRole = useMutation({
     mutationFn: (role: Role) => apiFetch(path, { method: 'PATCH', body: { role } }),
-    onSuccess: refresh,
+    onSuccess: (_, role) => {
+      setSaved(role);
+      return refresh();
+    },
   });
+  // A role chosen in the list waits for a confirmation; `saved` says what the last change did.
+  const [proposed, setProposed] = useState<Role | null>(null);
+  const [saved, setSaved] = useState<Role | null>(null);
   const remove = useMutation({ mutationFn: () => apiFetch(path, { method: 'DELETE' }), onSuccess: refresh });
   const failure = changeRole.error ?? remove.error;
   const columns = editable ? 5 : 4;
@@ -178,11 +185,14 @@ function MemberRow({ businessId, member, editable, isYou }: { businessId: string
           {editable ? (
             <select
               aria-label={`Role of ${member.email}`}
-              value={member.role}
+              value={proposed ?? member.role}
               disabled={changeRole.isPending || remove.isPending}
               onChange={(e) => {
                 remove.reset();
-                changeRole.mutate(e.target.value as Role);
+                changeRole.reset();
+                setSaved(null);
+                const role = e.target.value as Role;
+                setProposed(role === member.role ? null : role);
               }}
             >
               {ROLES.map((r) => (
@@ -215,6 +225,37 @@ function MemberRow({ businessId, member, editable, isYou }: { businessId: string
           </td>
         )}
       </tr>
+      {proposed && (
+        <tr>
+          <td colSpan={columns}>
+            <div className="confirm" role="group" aria-label={`Change the role of ${member.email}`}>
+              <span>
+                Make {isYou ? 'yourself' : member.email} {article(proposed)}? {ROLE_WORDS[proposed].can}.
+              </span>
+              <button
+                type="button"
+                className="primary"
+                disabled={changeRole.isPending}
+                onClick={() => changeRole.mutate(proposed, { onSettled: () => setProposed(null) })}
+              >
+                {changeRole.isPending ? 'Saving…' : `Yes, make ${article(proposed)}`}
+              </button>
+              <button type="button" onClick={() => setProposed(null)} disabled={changeRole.isPending}>
+                Cancel
+              </button>
+            </div>
+          </td>
+        </tr>
+      )}
+      {saved && !proposed && (
+        <tr>
+          <td colSpan={columns}>
+            <p className="success" role="status" style={{ margin: 0 }}>
+              Saved: {isYou ? 'you are' : `${member.email} is`} now {article(saved)}.
+            </p>
+          </td>
+        </tr>
+      )}
       {failure && (
         <tr>
           <td colSpan={columns}>

@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { Suspense } from 'react';
 import { Empty, ErrorMessage, Loading } from '../../_components/ui';
+import { RequiresAccess } from '../../_components/requires-access';
 import { requestLogApiQuery, withCursor } from './_components/request-log-filters';
 import { RequestLogSearchForm } from './_components/request-log-search-form';
 import { RequestLogTable } from './_components/request-log-table';
@@ -17,9 +18,11 @@ export default function RequestLogsPage() {
     <>
       <h1>Request log</h1>
       <p className="muted">Every call to the API in your workspaces, newest first. New requests appear within a second or two.</p>
-      <Suspense fallback={<Loading what="the request log" />}>
-        <RequestLogSearch />
-      </Suspense>
+      <RequiresAccess page="requestLog" needs="Searching the request log needs the workspace permission “logs:read”.">
+        <Suspense fallback={<Loading what="the request log" />}>
+          <RequestLogSearch />
+        </Suspense>
+      </RequiresAccess>
     </>
   );
 }

@@ -2,8 +2,10 @@
 
 import Link from 'next/link';
 import { TraceLookupForm } from './_components/trace-lookup-form';
+import { usePageAccess } from '../../_components/portal-access';
 
 export default function QuoteTracesPage() {
+  const access = usePageAccess();
   return (
     <>
       <h1>Quote traces</h1>
@@ -12,9 +14,16 @@ export default function QuoteTracesPage() {
         and the events it caused.
       </p>
       <TraceLookupForm />
-      <p className="muted">
-        Looking for a quote? Find its request in the <Link href="/portal/request-logs">request log</Link> and follow “Trace”.
-      </p>
+      {access?.quotes && (
+        <p className="muted">
+          Looking for a quote of your business? <Link href="/portal/quotes">Quotes</Link> lists them newest first, each with its trace.
+        </p>
+      )}
+      {access?.requestLog && (
+        <p className="muted">
+          Looking for an API call? Find its request in the <Link href="/portal/request-logs">request log</Link> and follow “Trace”.
+        </p>
+      )}
     </>
   );
 }

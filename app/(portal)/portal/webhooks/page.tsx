@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { useRef, useState } from 'react';
 import { ProjectScope, type ProjectInWorkspace } from '../../_components/project-scope';
+import { RequiresAccess } from '../../_components/requires-access';
 import { Empty, ErrorMessage, Loading } from '../../_components/ui';
 import { EndpointCard } from './_components/endpoint-card';
 import { EndpointForm } from './_components/endpoint-form';
@@ -19,7 +20,9 @@ export default function WebhooksPage() {
         Webhooks tell your servers when something happens — a quote priced, a key rotated — by sending a signed HTTPS request to an
         endpoint of yours. A Test endpoint receives Test events only, a Live endpoint Live ones.
       </p>
-      <ProjectScope>{(selected) => <ProjectWebhooks {...selected} />}</ProjectScope>
+      <RequiresAccess page="webhooks" needs="Webhooks are managed by workspace members with the permission “webhooks:manage”.">
+        <ProjectScope>{(selected) => <ProjectWebhooks {...selected} />}</ProjectScope>
+      </RequiresAccess>
     </>
   );
 }

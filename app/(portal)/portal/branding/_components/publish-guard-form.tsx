@@ -6,11 +6,11 @@ import { ApiError, apiFetch } from '../../../_components/api';
 import { describedBy, FieldError, useFieldErrors } from '../../../_components/field-error';
 import { useWorkspaces, type Business } from '../../../_components/queries';
 import { ErrorMessage } from '../../../_components/ui';
-import { mayEditBranding } from './may-edit-branding';
+import { mayEditSafeguard } from '../../../_components/portal-access';
 
 /**
  * When publishing a book to Live asks for a typed confirmation: more than `sharePercent` of the
- * last 7 days' quotes changing by more than `changePercent`. Set by whoever may set branding.
+ * last 7 days' quotes changing by more than `changePercent` (portal-access: mayEditSafeguard).
  */
 export function PublishGuardForm({ business }: { business: Business }) {
   const id = useId();
@@ -23,7 +23,7 @@ export function PublishGuardForm({ business }: { business: Business }) {
   });
   const fieldErrors = useFieldErrors(save.error);
   const refused = save.error instanceof ApiError && save.error.status === 403;
-  const editable = !refused && (workspaces.isError || (workspaces.data !== undefined && mayEditBranding(business, workspaces.data.workspaces)));
+  const editable = !refused && (workspaces.isError || (workspaces.data !== undefined && mayEditSafeguard(business, workspaces.data.workspaces)));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     fieldErrors.clearEdited();
@@ -44,7 +44,7 @@ export function PublishGuardForm({ business }: { business: Business }) {
         Before a price book goes Live, its prices are tried on the last 7 days of your customers&apos; quotes. When too many of them would change a lot,
         the person publishing must type a confirmation, and the publication history keeps what they were shown.
       </p>
-      {!editable && <p className="notice">Set by the same people as branding: workspace members with “businesses:manage”, or the owner of a self-run business.</p>}
+      {!editable && <p className="notice">Set by workspace members with “businesses:manage”, or by the owner of a self-run business.</p>}
       <fieldset disabled={!editable || save.isPending}>
         <div className="row" style={{ alignItems: 'flex-start' }}>
           <WholePercentField

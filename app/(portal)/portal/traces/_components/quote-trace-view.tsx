@@ -5,6 +5,7 @@ import { inPeopleWords } from '@/app/_components/people-derivation';
 import { PriceWaterfall } from '@/app/_components/receipt-view';
 import type { QuoteComputation } from '@/lib/pricing';
 import { useBookVersion } from '../../books/_components/book-queries';
+import { useWorkspaces } from '../../../_components/queries';
 import { CausedEvents } from './caused-events';
 import { ReceiptOutcome } from './receipt-outcome';
 import { CreatingRequest, PinnedBookVersion, QuoteInputs } from './trace-facts';
@@ -16,6 +17,8 @@ export function QuoteTraceView({ trace }: { trace: QuoteTrace }) {
   const { quoteIntent, quoteReceipt } = trace;
   // The pinned version gives the labels people read; it is fetched once and shared below.
   const version = useBookVersion(trace.book.id, trace.bookVersion?.id);
+  const workspaces = useWorkspaces();
+  const canSearchLog = workspaces.data?.workspaces.some((w) => w.id === quoteIntent.workspaceId && w.permissions.includes('logs:read')) ?? false;
   return (
     <>
       <TraceHeader trace={trace} />
@@ -45,7 +48,7 @@ export function QuoteTraceView({ trace }: { trace: QuoteTrace }) {
         </section>
         <section className="card" aria-labelledby="request-heading">
           <h2 id="request-heading">Creating request</h2>
-          <CreatingRequest request={trace.request} requestId={quoteIntent.requestCorrelationId} />
+          <CreatingRequest request={trace.request} requestId={quoteIntent.requestCorrelationId} canSearchLog={canSearchLog} />
         </section>
       </div>
 

@@ -96,13 +96,13 @@ export function PinnedBookVersion({ book, version }: { book: QuoteTrace['book'];
 }
 
 /** The API call that created the quote, and the way back to it in the request log. */
-export function CreatingRequest({ request, requestId }: { request: QuoteTrace['request']; requestId: string }) {
+export function CreatingRequest({ request, requestId, canSearchLog }: { request: QuoteTrace['request']; requestId: string; canSearchLog: boolean }) {
   const inLog = `/portal/request-logs?requestId=${encodeURIComponent(requestId)}`;
   if (!request) {
     return (
       <p className="muted" style={{ margin: 0 }}>
         The request log has no entry for request <span className="mono">{requestId}</span> yet.{' '}
-        <Link href={inLog}>Search the request log</Link>
+        {canSearchLog && <Link href={inLog}>Search the request log</Link>}
       </p>
     );
   }
@@ -126,9 +126,11 @@ export function CreatingRequest({ request, requestId }: { request: QuoteTrace['r
         <dt>API key id</dt>
         <dd className="mono">{request.apiKeyId ?? <span className="muted">none ({request.principal})</span>}</dd>
       </dl>
-      <p style={{ marginBottom: 0 }}>
-        <Link href={inLog}>Show in the request log</Link>
-      </p>
+      {canSearchLog && (
+        <p style={{ marginBottom: 0 }}>
+          <Link href={inLog}>Show in the request log</Link>
+        </p>
+      )}
     </>
   );
 }

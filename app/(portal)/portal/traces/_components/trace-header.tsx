@@ -5,7 +5,8 @@ import type { QuoteTrace } from './use-quote-trace';
 
 type QuoteStatus = QuoteTrace['quoteIntent']['status'];
 
-const STATUS: Record<QuoteStatus, { label: string; tone: string }> = {
+/** How the portal names and colours a quote's status (traces and the quotes list). */
+export const QUOTE_STATUS: Record<QuoteStatus, { label: string; tone: string }> = {
   created: { label: 'Created', tone: '' },
   processing: { label: 'Processing', tone: '' },
   succeeded: { label: 'Priced', tone: 'ok' },
@@ -18,7 +19,7 @@ const SOURCE: Record<QuoteTrace['quoteIntent']['source'], string> = { api: 'the 
 
 export function TraceHeader({ trace }: { trace: QuoteTrace }) {
   const { quoteIntent } = trace;
-  const status = STATUS[quoteIntent.status];
+  const status = QUOTE_STATUS[quoteIntent.status];
   return (
     <header style={{ marginBottom: '1rem' }}>
       <h1 style={{ marginBottom: '0.4rem' }}>Quote trace</h1>

@@ -1,8 +1,9 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { requireBusinessMember } from '@/lib/members/business-authorization';
+import { requireBusinessMember, requireBusinessReader } from '@/lib/members/business-authorization';
+import { listBusinessQuotes } from '@/lib/quotes/list-business-quotes';
 import { createMemberQuote } from '@/lib/quotes/create-member-quote';
 import { quoteIdempotencyKey } from '@/lib/quotes/quote-idempotency-key';
-import { createMemberQuoteContract } from '../../contract';
+import { createMemberQuoteContract, listBusinessQuotesContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(createMemberQuoteContract, {
@@ -15,4 +16,9 @@ export const POST = defineRoute(createMemberQuoteContract, {
   },
 });
 
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);
+export const GET = defineRoute(listBusinessQuotesContract, {
+  authorize: ({ db, principal, params }) => requireBusinessReader(db, principal, params.businessId),
+  handle: async ({ db, access, query }) => ({ data: await listBusinessQuotes(db, access.business.id, query) }),
+});
+
+export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET', 'POST']);

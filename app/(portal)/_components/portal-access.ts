@@ -1,0 +1,94 @@
+'use client';
+
+import type { Business, Workspace } from './queries';
+import { useBusinesses, useWorkspaces } from './queries';
+
+/**
+ * What each person can do in the portal, in one place: the API's rules (docs/operations.md,
+ * "Who can do what"), read from the person's workspace permissions and business roles. The
+ * navigation shows the pages someone can use; a page they can only read says so at its top.
+ */
+
+/** How a person may use a page: change things, only read, or not at all (not in the navigation). */
+export type Access = 'use' | 'read' | null;
+
+export type PortalPage = 'overview' | 'quotes' | 'members' | 'branding' | 'apiKeys' | 'webhooks' | 'books' | 'requestLog' | 'traces';
+
+export const PAGES: readonly { page: PortalPage; href: string; label: string }[] = [
+  { page: 'overview', href: '/portal', label: 'Overview' },
+  { page: 'quotes', href: '/portal/quotes', label: 'Quotes' },
+  { page: 'members', href: '/portal/members', label: 'Members' },
+  { page: 'branding', href: '/portal/branding', label: 'Branding' },
+  { page: 'books', href: '/portal/books', label: 'Price books' },
+  { page: 'apiKeys', href: '/portal/api-keys', label: 'API keys' },
+  { page: 'webhooks', href: '/portal/webhooks', label: 'Webhooks' },
+  { page: 'requestLog', href: '/portal/request-logs', label: 'Request log' },
+  { page: 'traces', href: '/portal/traces', label: 'Quote traces' },
+];
+
+/** Workspace permissions in words a business owner understands. */
+export const PERMISSION_WORDS: Record<string, string> = {
+  'businesses:manage': 'manage businesses, their branding and publishing safeguard',
+  'api_keys:create': 'create, rotate and revoke API keys',
+  'books:edit': 'edit price books',
+  'books:publish': 'create versions and publish price books',
+  'webhooks:manage': 'manage webhook endpoints and deliveries',
+  'logs:read': 'search the request log',
+};
+
+/** Business roles and what each can do (the table in docs/operations.md). */
+export const ROLE_WORDS: Record<'owner' | 'editor' | 'viewer', { name: string; can: string }> = {
+  owner: { name: 'Owner', can: 'Sees the business’s quotes and traces, manages its members, branding and publishing safeguard' },
+  editor: { name: 'Editor', can: 'Sees the business’s quotes and traces, and sets its branding' },
+  viewer: { name: 'Viewer', can: 'Sees the business’s quotes and traces, its members and settings' },
+};
+
+const holds = (workspaces: readonly Workspace[], permission: string) => workspaces.some((w) => w.permissions.includes(permission));
+
+/** Reads a business's quotes, roster and settings: an active member, or `businesses:manage` in its workspace. */
+export function mayReadBusiness(business: Business, workspaces: readonly Workspace[]): boolean {
+  return business.yourMembership !== null || workspaces.some((w) => w.id === business.workspaceId && w.permissions.includes('businesses:manage'));
+}
+
+/** Branding (and the hosted page's next step): `businesses:manage`, or an owner or editor of a self-run business. */
+export function mayEditBranding(business: Business, workspaces: readonly Workspace[]): boolean {
+  return managesBusinesses(business, workspaces) || (selfRun(business) && ['owner', 'editor'].includes(business.yourMembership?.role ?? ''));
+}
+
+/** The publishing safeguard: `businesses:manage`, or the owner of a self-run business. */
+export function mayEditSafeguard(business: Business, workspaces: readonly Workspace[]): boolean {
+  return managesBusinesses(business, workspaces) || (selfRun(business) && business.yourMembership?.role === 'owner');
+}
+
+const managesBusinesses = (business: Business, workspaces: readonly Workspace[]) =>
+  workspaces.some((w) => w.id === business.workspaceId && w.permissions.includes('businesses:manage'));
+const selfRun = (business: Business) => business.connection?.kind === 'direct' && business.connection.status === 'active';
+
+/** Every page's access for a person with these workspaces and businesses. */
+export function pageAccess(workspaces: readonly Workspace[], businesses: readonly Business[]): Record<PortalPage, Access> {
+  const readable = businesses.filter((b) => mayReadBusiness(b, workspaces));
+  const inWorkspace = workspaces.length > 0;
+  return {
+    overview: 'use',
+    quotes: readable.length > 0 ? 'use' : null,
+    members: readable.length === 0 ? null : readable.some((b) => b.yourMembership?.role === 'owner') ? 'use' : 'read',
+    branding: readable.length === 0 ? null : readable.some((b) => mayEditBranding(b, workspaces) || mayEditSafeguard(b, workspaces)) ? 'use' : 'read',
+    books: holds(workspaces, 'books:edit') || holds(workspaces, 'books:publish') ? 'use' : inWorkspace ? 'read' : null,
+    apiKeys: holds(workspaces, 'api_keys:create') ? 'use' : inWorkspace ? 'read' : null,
+    webhooks: holds(workspaces, 'webhooks:manage') ? 'use' : null,
+    requestLog: holds(workspaces, 'logs:read') ? 'use' : null,
+    traces: inWorkspace || businesses.some((b) => b.yourMembership !== null) ? 'use' : null,
+  };
+}
+
+/**
+ * The signed-in person's page access; null while their workspaces and businesses load. If they
+ * cannot be read, every page is offered and the API decides (each page explains a refusal).
+ */
+export function usePageAccess(): Record<PortalPage, Access> | null {
+  const workspaces = useWorkspaces();
+  const businesses = useBusinesses();
+  if (workspaces.isError || businesses.isError) return Object.fromEntries(PAGES.map((p) => [p.page, 'use'])) as Record<PortalPage, Access>;
+  if (!workspaces.data || !businesses.data) return null;
+  return pageAccess(workspaces.data.workspaces, businesses.data.businesses);
+}

@@ -1,0 +1,129 @@
+'use client';
+
+import { useInfiniteQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useState } from 'react';
+import { formatMoney } from '@/app/_components/receipt-view';
+import type { BusinessQuote } from '@/lib/quotes/schemas';
+import { apiFetch } from '../../_components/api';
+import { BusinessScope } from '../../_components/business-scope';
+import type { Business } from '../../_components/queries';
+import { Empty, EnvironmentBadge, ErrorMessage, formatTime, Loading } from '../../_components/ui';
+import { QUOTE_STATUS } from '../traces/_components/trace-header';
+
+type Page = { quotes: BusinessQuote[]; nextCursor: string | null };
+const SOURCE = { hosted: 'Hosted page', api: 'API' } as const;
+
+export default function QuotesPage() {
+  return (
+    <>
+      <h1>Quotes</h1>
+      <p className="muted">
+        Every quote of the business — from your hosted quote page, your team and your integrations — newest first. Open one to see how its price was
+        worked out.
+      </p>
+      <BusinessScope>{(business) => <BusinessQuotes business={business} />}</BusinessScope>
+    </>
+  );
+}
+
+function BusinessQuotes({ business }: { business: Business }) {
+  const [environment, setEnvironment] = useState<'live' | 'test' | ''>('live');
+  const [status, setStatus] = useState<BusinessQuote['status'] | ''>('');
+  const quotes = useInfiniteQuery({
+    queryKey: ['businesses', business.id, 'quotes', environment, status],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => {
+      const query = new URLSearchParams({ limit: '50' });
+      if (environment) query.set('environment', environment);
+      if (status) query.set('status', status);
+      if (pageParam) query.set('cursor', pageParam);
+      return apiFetch<Page>(`/v1/businesses/${business.id}/quotes?${query}`);
+    },
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  const rows = quotes.data?.pages.flatMap((p) => p.quotes) ?? [];
+
+  return (
+    <>
+      <form className="row" style={{ alignItems: 'flex-end', marginBottom: '0.75rem' }} onSubmit={(e) => e.preventDefault()} aria-label="Filter quotes">
+        <div className="field">
+          <label htmlFor="quotes-environment">Environment</label>
+          <select id="quotes-environment" value={environment} onChange={(e) => setEnvironment(e.target.value as typeof environment)}>
+            <option value="live">Live (customers)</option>
+            <option value="test">Test</option>
+            <option value="">Test and Live</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="quotes-status">Result</label>
+          <select id="quotes-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+            <option value="">Any result</option>
+            {(['succeeded', 'requires_input', 'failed', 'expired'] as const).map((s) => (
+              <option key={s} value={s}>
+                {QUOTE_STATUS[s].label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </form>
+      {quotes.isPending ? (
+        <Loading what="quotes" />
+      ) : quotes.isError ? (
+        <ErrorMessage error={quotes.error} />
+      ) : rows.length === 0 ? (
+        <Empty>
+          No quotes {status ? `with this result ` : ''}
+          {environment ? `in ${environment === 'live' ? 'Live' : 'Test'} ` : ''}yet.{' '}
+          {environment === 'live' && (
+            <>
+              Customers quote on your <a href={`/q/${business.id}`}>hosted quote page</a>.
+            </>
+          )}
+        </Empty>
+      ) : (
+        <div style={{ overflowX: 'auto' }}>
+          <table aria-label="Quotes">
+            <thead>
+              <tr>
+                <th>When</th>
+                <th>Offering</th>
+                <th>Result</th>
+                <th className="num">Price</th>
+                <th>From</th>
+                <th>Version</th>
+                <th>Trace</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((q) => (
+                <tr key={q.id}>
+                  <td style={{ whiteSpace: 'nowrap' }}>{formatTime(q.createdAt)}</td>
+                  <td>{q.offeringLabel ?? <code>{q.offeringId}</code>}</td>
+                  <td>
+                    <span className={`badge ${QUOTE_STATUS[q.status].tone}`}>{QUOTE_STATUS[q.status].label}</span>
+                  </td>
+                  <td className="num">{q.totalMinor !== null && q.currency ? formatMoney(q.totalMinor, q.currency) : '—'}</td>
+                  <td>
+                    {SOURCE[q.source]} {!environment && <EnvironmentBadge environment={q.environment} />}
+                  </td>
+                  <td>{q.bookVersionNumber === null ? '—' : `v${q.bookVersionNumber}`}</td>
+                  <td>
+                    <Link href={`/portal/traces/${q.id}`} aria-label={`Trace of the ${q.offeringLabel ?? q.offeringId} quote of ${formatTime(q.createdAt)}`}>
+                      Trace
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {quotes.hasNextPage && (
+            <button type="button" onClick={() => void quotes.fetchNextPage()} disabled={quotes.isFetchingNextPage} style={{ marginTop: '0.75rem' }}>
+              {quotes.isFetchingNextPage ? 'Loading…' : 'Show older quotes'}
+            </button>
+          )}
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,62 @@
+import { expect, test, type Page } from '@playwright/test';
+import { demoExample } from '../../lib/books/demo-book';
+import { createPerson, createTenant } from '../../lib/testing/factories';
+import { appUrl, screenshot, signIn } from '../support/portal';
+
+const navLinks = (page: Page) => page.getByRole('navigation', { name: 'Portal' }).getByRole('link');
+
+test('a business owner finds only the pages they can use, lists their business\'s quotes and traces one', async ({ page }) => {
+  const tenant = await createTenant();
+  const owner = await createPerson(tenant, { businessRole: 'owner' });
+  for (const storeys of ['2', null]) {
+    const response = await fetch(`${appUrl()}/v1/public_quotes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ businessId: tenant.businessId, ...demoExample, factors: { ...demoExample.factors, storeys } }),
+    });
+    expect(response.status).toBe(201);
+  }
+
+  await signIn(page, owner.email);
+  await expect(navLinks(page)).toHaveText(['Overview', 'Quotes', 'Members', 'Branding', 'Quote traces']);
+  await expect(page.getByRole('main')).toContainText('Your role: Owner. Sees the business’s quotes and traces, manages its members');
+  await expect(page.getByRole('main')).not.toContainText('not a member of a workspace');
+  await screenshot(page, 'roles-owner-overview');
+
+  await navLinks(page).filter({ hasText: 'Quotes' }).click();
+  const quotes = page.getByRole('table', { name: 'Quotes' });
+  await expect(quotes.getByRole('row')).toHaveCount(3);
+  await expect(quotes.getByRole('row').nth(1)).toContainText('Needs more answers');
+  await expect(quotes.getByRole('row').nth(2)).toContainText('Window cleaning');
+  await expect(quotes.getByRole('row').nth(2)).toContainText('$155.25');
+  await screenshot(page, 'roles-owner-quotes');
+
+  await quotes.getByRole('row').nth(2).getByRole('link', { name: /^Trace of the Window cleaning quote/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Quote trace' })).toBeVisible();
+  await expect(page.getByTestId('quote-status')).toHaveText('Priced');
+  // The steps in the book's words: the owner reads the version their quote was priced with.
+  await expect(page.getByRole('table', { name: 'Price waterfall' })).toContainText('Access is “Difficult: conservatory, steep slope or no side access”');
+  await expect(page.getByRole('link', { name: 'Show in the request log' })).toHaveCount(0);
+  await screenshot(page, 'roles-owner-trace');
+
+  // A page outside their role, opened by its address, says what it needs instead of an empty search.
+  await page.goto(`${appUrl()}/portal/request-logs`);
+  await expect(page.getByTestId('needs-access')).toContainText('Searching the request log needs the workspace permission “logs:read”.');
+  await expect(page.getByLabel('Request id')).toHaveCount(0);
+});
+
+test('a viewer reads, a workspace member with permissions sees their pages; permissions read as words', async ({ page }) => {
+  const tenant = await createTenant();
+  const viewer = await createPerson(tenant, { businessRole: 'viewer' });
+  await signIn(page, viewer.email);
+  await expect(navLinks(page)).toHaveText(['Overview', 'Quotes', 'Members', 'Branding', 'Quote traces']);
+  await expect(page.getByRole('link', { name: 'Branding (read-only)' })).toBeVisible();
+
+  const publisher = await createPerson(tenant, { permissions: ['books:edit', 'books:publish', 'logs:read'] });
+  await page.context().clearCookies();
+  await signIn(page, publisher.email);
+  await expect(navLinks(page)).toHaveText(['Overview', 'Price books', 'API keys', 'Request log', 'Quote traces']);
+  await expect(page.getByRole('main')).toContainText('In this workspace you can edit price books; create versions and publish price books; search the request log.');
+  await expect(page.getByRole('main')).not.toContainText('books:edit');
+  await screenshot(page, 'roles-publisher-overview');
+});

@@ -1,0 +1,98 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { demoExample } from '../../lib/books/demo-book';
+import { api } from '../../lib/testing/api-client';
+import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
+
+/**
+ * What each business role can do through the API (docs/operations.md, "Who can do what"):
+ * every member lists and traces the business's quotes and reads the book they came from; an
+ * editor sets the branding of a self-run business; only its owner sets the publishing safeguard.
+ */
+describe('business roles', () => {
+  let tenant: Tenant;
+  let other: Tenant;
+  let owner: Person;
+  let editor: Person;
+  let viewer: Person;
+  let outsider: Person;
+  let workspaceReader: Person;
+  let quoteIds: string[];
+
+  beforeAll(async () => {
+    [tenant, other] = await Promise.all([createTenant(), createTenant()]);
+    [owner, editor, viewer, outsider, workspaceReader] = await Promise.all([
+      createPerson(tenant, { businessRole: 'owner' }),
+      createPerson(tenant, { businessRole: 'editor' }),
+      createPerson(tenant, { businessRole: 'viewer' }),
+      createPerson(other, { businessRole: 'owner' }),
+      createPerson(tenant, { permissions: [] }),
+    ]);
+    quoteIds = [];
+    for (const storeys of ['1', '2', null]) {
+      const res = await api('POST', '/v1/public_quotes', {
+        body: { businessId: tenant.businessId, ...demoExample, factors: { ...demoExample.factors, storeys } },
+      });
+      quoteIds.push(res.body.data.quoteIntent.id);
+    }
+    await api('POST', '/v1/quotes', { key: tenant.keys.test, body: { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample } });
+  });
+
+  it('lists the business\'s quotes for every member, newest first, Live or Test, one page at a time', async () => {
+    for (const person of [owner, editor, viewer]) {
+      const res = await api('GET', `/v1/businesses/${tenant.businessId}/quotes?environment=live`, { key: person.token });
+      expect(res.status).toBe(200);
+      expect(res.body.data.quotes.map((q: { id: string }) => q.id)).toEqual([...quoteIds].reverse());
+    }
+    const live = (await api('GET', `/v1/businesses/${tenant.businessId}/quotes?environment=live`, { key: viewer.token })).body.data.quotes;
+    expect(live[0]).toMatchObject({ status: 'requires_input', offeringId: 'window_cleaning', offeringLabel: null, totalMinor: null, source: 'hosted' });
+    expect(live[1]).toMatchObject({ status: 'succeeded', offeringLabel: 'Window cleaning', totalMinor: 15525, currency: 'USD', bookVersionNumber: 1 });
+    const all = (await api('GET', `/v1/businesses/${tenant.businessId}/quotes`, { key: viewer.token })).body.data.quotes;
+    expect(all).toHaveLength(4);
+    expect(all[0]).toMatchObject({ environment: 'test', source: 'api' });
+    const priced = (await api('GET', `/v1/businesses/${tenant.businessId}/quotes?status=succeeded&environment=live`, { key: viewer.token })).body.data.quotes;
+    expect(priced.map((q: { id: string }) => q.id)).toEqual([quoteIds[1], quoteIds[0]]);
+
+    const first = await api('GET', `/v1/businesses/${tenant.businessId}/quotes?limit=2`, { key: owner.token });
+    const second = await api('GET', `/v1/businesses/${tenant.businessId}/quotes?limit=2&cursor=${encodeURIComponent(first.body.data.nextCursor)}`, { key: owner.token });
+    expect([...first.body.data.quotes, ...second.body.data.quotes].map((q: { id: string }) => q.id)).toEqual(all.map((q: { id: string }) => q.id));
+    expect(second.body.data.nextCursor).toBeNull();
+  });
+
+  it('never shows the quotes to people outside the business', async () => {
+    expect((await api('GET', `/v1/businesses/${tenant.businessId}/quotes`, { key: outsider.token })).status).toBe(404);
+    // In the workspace, but neither a member of the business nor allowed to manage businesses.
+    expect((await api('GET', `/v1/businesses/${tenant.businessId}/quotes`, { key: workspaceReader.token })).status).toBe(404);
+  });
+
+  it('lets the business\'s members trace its quotes and read the version that priced them, and nothing more', async () => {
+    const trace = await api('GET', `/v1/quote-intents/${quoteIds[1]}/trace`, { key: viewer.token });
+    expect(trace.status).toBe(200);
+    expect(trace.body.data.quoteReceipt.computation.totalMinor).toBe(15525);
+    const version = await api('GET', `/v1/books/${tenant.bookId}/versions/${tenant.versionId}`, { key: viewer.token });
+    expect(version.status).toBe(200);
+    expect(version.body.data.version.number).toBe(1);
+
+    expect((await api('GET', `/v1/quote-intents/${quoteIds[1]}/trace`, { key: outsider.token })).status).toBe(404);
+    expect((await api('GET', `/v1/books/${tenant.bookId}/versions/${tenant.versionId}`, { key: outsider.token })).status).toBe(404);
+    // Reading is not editing: the draft, versions and publications stay with the workspace.
+    expect((await api('PUT', `/v1/books/${tenant.bookId}/draft`, { key: owner.token, body: { artifact: {} } })).status).toBe(404);
+    expect((await api('POST', `/v1/books/${tenant.bookId}/impact`, { key: owner.token, body: {} })).status).toBe(404);
+  });
+
+  it('lets an editor set the branding of a self-run business, and only its owner the publishing safeguard', async () => {
+    const branding = { displayName: 'Edited by the editor', logoUrl: null, primaryColor: '#123456', accentColor: '#654321' };
+    expect((await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: editor.token, body: branding })).status).toBe(200);
+    const refused = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: viewer.token, body: branding });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toBe(
+      'The branding can be set by workspace members with "businesses:manage", or by an owner or editor of a self-run business.',
+    );
+    const guard = { changePercent: 5, sharePercent: 5 };
+    const editorGuard = await api('PUT', `/v1/businesses/${tenant.businessId}/publish-guard`, { key: editor.token, body: guard });
+    expect(editorGuard.status).toBe(403);
+    expect(editorGuard.body.error.message).toBe(
+      'The publishing safeguard can be set by workspace members with "businesses:manage", or by the owner of a self-run business.',
+    );
+    expect((await api('PUT', `/v1/businesses/${tenant.businessId}/publish-guard`, { key: owner.token, body: guard })).status).toBe(200);
+  });
+});
