@@ -1,0 +1,14 @@
+import { getDb } from '../db/client';
+import { jobEngine, startInProcessRunner } from './in-process-runner';
+
+/**
+ * Starts the in-process job runner (webhook delivery, key sweep) in this server process when no
+ * Inngest is configured, and stops it on SIGTERM/SIGINT; scripts/serve.mjs waits for that
+ * (bounded) before the process exits. Called by instrumentation.ts, in the Node.js runtime only.
+ */
+export function registerInProcessRunner(): void {
+  if (jobEngine() !== 'in-process' || !process.env.DATABASE_URL) return;
+  const runner = startInProcessRunner({ db: getDb() });
+  const stopping = globalThis as typeof globalThis & { __quoteServiceJobsStopped?: Promise<void> };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void (stopping.__quoteServiceJobsStopped ??= runner.stop()));
+}
