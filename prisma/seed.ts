@@ -1,8 +1,8 @@
 import { provisionTenant } from '../lib/accounts/provision-tenant';
 import { demoBookArtifact } from '../lib/books/demo-book';
 import type { Db } from '../lib/db/client';
+import { DEMO_WORKSPACE_SLUG } from '../lib/businesses/find-demo-business';
 
-export const DEMO_WORKSPACE_SLUG = 'demo';
 
 export type DemoTenant = { workspaceId: string; projectId: string; businessId: string; bookId: string };
 

@@ -100,6 +100,43 @@ test('prices window cleaning only after submission, and shows the receipt', asyn
   await expect(page.locator('body')).not.toContainText(PRICE);
 });
 
+test('a customer comes back to their price by its link; "not sure" says what was assumed; the next step sits under the price', async ({ page, context }) => {
+  const tenant = await createTenant();
+  await testDb().business.update({
+    where: { id: tenant.businessId },
+    data: { nextStepLabel: 'Book this visit', nextStepUrl: 'https://book.example.test/visit' },
+  });
+  await page.goto(`${appUrl()}/q/${tenant.businessId}`);
+  await answerWindowCleaning(page);
+  await page.getByLabel('Access').selectOption({ label: "I'm not sure" });
+  await page.getByRole('button', { name: 'Get my price' }).click();
+  // 12000 +25% larger home = 15000, access assumed easy, −10% monthly = 13500
+  await expect(page.getByTestId('receipt-total')).toHaveText('$135.00');
+  const id = await page.getByTestId('quote-reference').textContent();
+  await expect(page).toHaveURL(`${appUrl()}/q/${tenant.businessId}?quote=${id}`);
+  const told = page.locator('.answer-list');
+  await expect(told).toContainText('Not sure — we assumed “Easy: clear paths, no obstacles”');
+  await expect(page.getByRole('link', { name: 'Book this visit' })).toHaveAttribute('href', 'https://book.example.test/visit');
+  await expect(page.getByLabel('Come back to this price any time with this link')).toHaveValue(`${appUrl()}/q/${tenant.businessId}?quote=${id}`);
+  await screenshot(page, 'hosted-quote-come-back');
+
+  // The link, in a new tab or after a reload, shows the same receipt without quoting again.
+  await page.reload();
+  await expect(page.getByTestId('receipt-total')).toHaveText('$135.00');
+  await expect(told).toContainText('Not sure — we assumed');
+  const other = await context.newPage();
+  await other.goto(`${appUrl()}/q/${tenant.businessId}?quote=${id}`);
+  await expect(other.getByTestId('quote-reference')).toHaveText(id!);
+  expect(await testDb().quoteIntent.count({ where: { businessId: tenant.businessId } })).toBe(1);
+
+  // Starting again leaves the receipt's address; a link that names nothing says so, with the form below.
+  await page.getByRole('button', { name: 'Start again' }).click();
+  await expect(page).toHaveURL(`${appUrl()}/q/${tenant.businessId}`);
+  await other.goto(`${appUrl()}/q/${tenant.businessId}?quote=${randomUUID()}`);
+  await expect(other.getByRole('status').filter({ hasText: "That quote link doesn't match a price" })).toBeVisible();
+  await expect(other.getByRole('button', { name: 'Get my price' })).toBeVisible();
+});
+
 test('asks for a missing answer, focuses it and keeps the others', async ({ page }) => {
   const tenant = await createTenant();
   await page.goto(`${appUrl()}/q/${tenant.businessId}`);

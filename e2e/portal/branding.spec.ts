@@ -43,11 +43,25 @@ test('a workspace manager saves branding; field errors show beside their fields'
     logoUrl: LOGO_URL,
     primaryColor: '#0f766e',
     accentColor: '#f97316',
+    nextStep: null,
   });
 
   await page.reload();
   await expect(page.getByLabel('Display name')).toHaveValue('Sparkle Windows');
   await expect(page.getByLabel('Accent colour', { exact: true })).toHaveValue('#f97316');
+
+  // A next step under the price: the preview shows the button; the hosted receipt will too.
+  await page.getByLabel('Button under the price').fill('Book this visit');
+  await page.getByLabel('Where the button goes').fill('http://book.example.test');
+  await expect(page.getByTestId('preview-next-step')).toHaveText('Book this visit');
+  await page.getByRole('button', { name: 'Save branding' }).click();
+  await expect(page.getByLabel('Where the button goes')).toHaveAccessibleDescription(/starts with https:\/\//);
+  await page.getByLabel('Where the button goes').fill('https://book.example.test');
+  await page.getByRole('button', { name: 'Save branding' }).click();
+  await expect(page.getByText('Saved. Your hosted quote page shows the new branding from now on.')).toBeVisible();
+  const again = await fetch(`${appUrl()}/v1/businesses`, { headers: { authorization: `Bearer ${manager.token}` } });
+  const saved = (await again.json()).data.businesses.find((b: { id: string }) => b.id === tenant.businessId);
+  expect(saved.branding.nextStep).toEqual({ label: 'Book this visit', url: 'https://book.example.test' });
 
   // The publishing safeguard, on the same page: refused values are explained, saved ones stay.
   const safeguard = page.getByRole('form', { name: 'Publishing safeguard' });

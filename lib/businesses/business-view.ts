@@ -9,6 +9,8 @@ export const businessSelect = {
   logoUrl: true,
   primaryColor: true,
   accentColor: true,
+  nextStepLabel: true,
+  nextStepUrl: true,
   publishGuardChangePercent: true,
   publishGuardSharePercent: true,
   createdAt: true,
@@ -27,6 +29,8 @@ type Row = {
   logoUrl: string | null;
   primaryColor: string | null;
   accentColor: string | null;
+  nextStepLabel: string | null;
+  nextStepUrl: string | null;
   publishGuardChangePercent: number;
   publishGuardSharePercent: number;
   createdAt: Date;
@@ -43,6 +47,7 @@ export function toBusinessView(row: Row): BusinessView {
       logoUrl: row.logoUrl,
       primaryColor: row.primaryColor,
       accentColor: row.accentColor,
+      nextStep: row.nextStepLabel && row.nextStepUrl ? { label: row.nextStepLabel, url: row.nextStepUrl } : null,
     },
     publishGuard: { changePercent: row.publishGuardChangePercent, sharePercent: row.publishGuardSharePercent },
     connection: row.connections[0] ?? null,

@@ -1,6 +1,7 @@
 import { findPublishedVersion } from '../books/published-version';
 import type { DbOrTx } from '../db/client';
 import { resolvePublicQuoteScope } from '../quotes/resolve-quote-scope';
+import type { BookArtifact } from '../pricing';
 
 /**
  * What the hosted quote page may show before a quote is made: the business's branding and the
@@ -12,13 +13,11 @@ export async function getQuoteSurface(db: DbOrTx, businessId: string) {
   const [business, version] = await Promise.all([
     db.business.findUniqueOrThrow({
       where: { id: businessId },
-      select: { name: true, displayName: true, logoUrl: true, primaryColor: true, accentColor: true },
+      select: { name: true, displayName: true, logoUrl: true, primaryColor: true, accentColor: true, nextStepLabel: true, nextStepUrl: true },
     }),
     findPublishedVersion(db, scope.bookId, scope.environmentId),
   ]);
   if (!version) return null;
-  const { artifact } = version.book;
-  const factors = new Map(artifact.factors.map((f) => [f.id, f]));
   return {
     businessId,
     branding: {
@@ -26,23 +25,36 @@ export async function getQuoteSurface(db: DbOrTx, businessId: string) {
       logoUrl: business.logoUrl,
       primaryColor: business.primaryColor ?? '#1d4ed8',
       accentColor: business.accentColor ?? '#f59e0b',
+      nextStep: business.nextStepLabel && business.nextStepUrl ? { label: business.nextStepLabel, url: business.nextStepUrl } : null,
     },
-    offerings: artifact.offerings.map((o) => ({
-      id: o.id,
-      label: o.label,
-      description: o.description ?? null,
-      factors: o.factorIds.map((id) => {
-        const f = factors.get(id)!;
-        return {
-          id: f.id,
-          label: f.label,
-          required: f.required,
-          unknownAllowed: f.whenUnknown.action === 'assume',
-          options: f.options.map((option) => ({ id: option.id, label: option.label })),
-        };
-      }),
-    })),
+    offerings: offeringsOf(version.book.artifact),
   };
+}
+
+/**
+ * A book's offerings and their questions as a customer sees them: ids, labels and, for "not
+ * sure", the answer the book prices with; never a price.
+ */
+export function offeringsOf(artifact: BookArtifact) {
+  const factors = new Map(artifact.factors.map((f) => [f.id, f]));
+  return artifact.offerings.map((o) => ({
+    id: o.id,
+    label: o.label,
+    description: o.description ?? null,
+    factors: o.factorIds.map((id) => {
+      const f = factors.get(id)!;
+      const assumed = f.whenUnknown.action === 'assume' ? (f.whenUnknown as { optionId: string }).optionId : null;
+      return {
+        id: f.id,
+        label: f.label,
+        required: f.required,
+        unknownAllowed: assumed !== null,
+        /** The answer "not sure" is priced as, when the book says so. */
+        assumedOptionId: assumed,
+        options: f.options.map((option) => ({ id: option.id, label: option.label })),
+      };
+    }),
+  }));
 }
 
 export type QuoteSurface = NonNullable<Awaited<ReturnType<typeof getQuoteSurface>>>;

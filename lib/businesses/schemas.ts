@@ -12,6 +12,14 @@ export const brandingSchema = z
       .nullable(),
     primaryColor: color,
     accentColor: color,
+    nextStep: z
+      .strictObject({
+        label: z.string().trim().min(1).max(60),
+        url: z.url({ protocol: /^https$/, error: 'an https:// URL' }).max(2000),
+      })
+      .nullable()
+      .optional()
+      .meta({ description: 'A button under the price on the hosted page (e.g. "Book this visit"); null removes it, omitted keeps it.' }),
   })
   .meta({ id: 'Branding' });
 
@@ -25,6 +33,7 @@ export const businessSchema = z
       logoUrl: z.string().nullable(),
       primaryColor: z.string().nullable(),
       accentColor: z.string().nullable(),
+      nextStep: z.object({ label: z.string(), url: z.string() }).nullable(),
     }),
     publishGuard: publishGuardSchema.meta({ description: 'When publishing to Live asks for a typed confirmation.' }),
     connection: z

@@ -12,7 +12,13 @@ import type { Branding } from './schemas';
 export async function setBranding(db: Db, principal: SessionPrincipal, access: BusinessAccess, branding: Branding, now: Date) {
   const businessId = access.business.id;
   return db.$transaction(async (tx) => {
-    const row = await tx.business.update({ where: { id: businessId }, data: { ...branding, updatedAt: now }, select: businessSelect });
+    const { nextStep, ...look } = branding;
+    const row = await tx.business.update({
+      where: { id: businessId },
+      // An omitted next step stays as it is: clients that predate it do not erase it.
+      data: { ...look, ...(nextStep === undefined ? {} : { nextStepLabel: nextStep?.label ?? null, nextStepUrl: nextStep?.url ?? null }), updatedAt: now },
+      select: businessSelect,
+    });
     const view = toBusinessView(row);
     await recordEvent(
       tx,

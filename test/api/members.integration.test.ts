@@ -191,7 +191,20 @@ describe('business member routes (spec 4.1, 4.2, 5.2)', () => {
     expect(byEditor.status).toBe(200);
     const byOwner = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: owner.token, body: branding });
     expect(byOwner.status).toBe(200);
-    expect(byOwner.body.data.business.branding).toEqual(branding);
+    expect(byOwner.body.data.business.branding).toEqual({ ...branding, nextStep: null });
+    // A next step under the price; omitted later, it stays; null removes it.
+    const nextStep = { label: 'Book this visit', url: 'https://book.example.com/sparkle' };
+    const withStep = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: owner.token, body: { ...branding, nextStep } });
+    expect(withStep.body.data.business.branding.nextStep).toEqual(nextStep);
+    const kept = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: owner.token, body: branding });
+    expect(kept.body.data.business.branding.nextStep).toEqual(nextStep);
+    const badStep = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, {
+      key: owner.token,
+      body: { ...branding, nextStep: { label: '', url: 'http://book.example.com' } },
+    });
+    expect(Object.keys(badStep.body.error.details.fields).sort()).toEqual(['nextStep.label', 'nextStep.url']);
+    const removed = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: owner.token, body: { ...branding, nextStep: null } });
+    expect(removed.body.data.business.branding.nextStep).toBeNull();
     const manager = await createPerson(tenant, { permissions: ['businesses:manage'] });
     const byManager = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, {
       key: manager.token,

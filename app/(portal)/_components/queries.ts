@@ -14,7 +14,13 @@ export type Business = {
   id: string;
   workspaceId: string;
   name: string;
-  branding: { displayName: string; logoUrl: string | null; primaryColor: string | null; accentColor: string | null };
+  branding: {
+    displayName: string;
+    logoUrl: string | null;
+    primaryColor: string | null;
+    accentColor: string | null;
+    nextStep: { label: string; url: string } | null;
+  };
   publishGuard: { changePercent: number; sharePercent: number };
   connection: { projectId: string; kind: 'direct' | 'managed'; status: 'active' | 'inactive' } | null;
   yourMembership: { id: string; role: 'owner' | 'editor' | 'viewer' } | null;

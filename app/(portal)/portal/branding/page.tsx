@@ -34,12 +34,14 @@ export default function BrandingPage() {
 }
 
 function draftOf(business: Business): BrandingDraft {
-  const { displayName, logoUrl, primaryColor, accentColor } = business.branding;
+  const { displayName, logoUrl, primaryColor, accentColor, nextStep } = business.branding;
   return {
     displayName,
     logoUrl: logoUrl ?? '',
     primaryColor: primaryColor ?? DEFAULT_COLOURS.primary,
     accentColor: accentColor ?? DEFAULT_COLOURS.accent,
+    nextStepLabel: nextStep?.label ?? '',
+    nextStepUrl: nextStep?.url ?? '',
   };
 }
 
@@ -51,7 +53,14 @@ function BrandingEditor({ business }: { business: Business }) {
     mutationFn: (body: BrandingDraft) =>
       apiFetch(`/v1/businesses/${business.id}/branding`, {
         method: 'PUT',
-        body: { ...body, displayName: body.displayName.trim(), logoUrl: body.logoUrl.trim() || null },
+        body: {
+          displayName: body.displayName.trim(),
+          logoUrl: body.logoUrl.trim() || null,
+          primaryColor: body.primaryColor,
+          accentColor: body.accentColor,
+          // Both empty removes the button; one of the two alone is sent, and refused beside its field.
+          nextStep: body.nextStepLabel.trim() || body.nextStepUrl.trim() ? { label: body.nextStepLabel.trim(), url: body.nextStepUrl.trim() } : null,
+        },
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['businesses'] }),
   });
@@ -134,6 +143,33 @@ function BrandingEditor({ business }: { business: Business }) {
             fallback={saved.accentColor}
             errors={fieldErrors.of('accentColor')}
           />
+          <div className="field">
+            <label htmlFor="branding-next-step-label">Button under the price</label>
+            <input
+              id="branding-next-step-label"
+              type="text"
+              placeholder="Book this visit"
+              value={draft.nextStepLabel}
+              onChange={(e) => edit({ nextStepLabel: e.target.value })}
+              maxLength={60}
+              {...describedBy('branding-next-step-label-error', fieldErrors.of('nextStep.label'))}
+            />
+            <FieldError id="branding-next-step-label-error" messages={fieldErrors.of('nextStep.label')} explanation="Enter the button's words (up to 60 characters), or leave both empty." />
+          </div>
+          <div className="field">
+            <label htmlFor="branding-next-step-url">Where the button goes</label>
+            <input
+              id="branding-next-step-url"
+              type="url"
+              inputMode="url"
+              placeholder="https://…"
+              value={draft.nextStepUrl}
+              onChange={(e) => edit({ nextStepUrl: e.target.value })}
+              {...describedBy('branding-next-step-url-error', fieldErrors.of('nextStep.url'))}
+            />
+            <p className={`muted ${styles.hint}`}>Optional. Your booking page, say: customers see the button with their price.</p>
+            <FieldError id="branding-next-step-url-error" messages={fieldErrors.of('nextStep.url')} explanation="Enter an address that starts with https://, or leave both empty." />
+          </div>
           <div className="row">
             <button type="submit" className="primary">
               {save.isPending ? 'Saving…' : 'Save branding'}

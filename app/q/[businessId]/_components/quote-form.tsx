@@ -5,16 +5,26 @@ import type { QuoteResult } from '@/lib/quotes/schemas';
 import { factorPath, factorsToSend, NO_ANSWERS, offeringPath, type Answers, type Offering } from './answers';
 import { FactorSelect } from './factor-select';
 import { OfferingPicker } from './offering-picker';
-import { QuoteReceipt } from './quote-receipt';
+import { QuoteReceipt, type NextStep } from './quote-receipt';
 import { newIdempotencyKey, submitPublicQuote } from './submit-public-quote';
 import { useSecondsUntil } from './use-seconds-until';
 
-type Props = { businessId: string; businessName: string; offerings: Offering[] };
+/** A quote the page was opened with (`?quote=<id>`), and its offering as the version that priced it asked it. */
+export type LinkedQuote = { result: QuoteResult; offering: Offering | undefined };
+
+type Props = {
+  businessId: string;
+  businessName: string;
+  offerings: Offering[];
+  /** What the business offers after a price (branding), e.g. a booking page. */
+  nextStep: NextStep | null;
+  linkedQuote: LinkedQuote | null;
+};
 
 type Status =
   | { kind: 'editing' }
   | { kind: 'submitting' }
-  | { kind: 'quoted'; result: QuoteResult }
+  | { kind: 'quoted'; result: QuoteResult; offering: Offering | undefined }
   | { kind: 'unpriced'; reference: string }
   | { kind: 'rate_limited'; retryAt: number }
   | { kind: 'error'; message: string };
@@ -23,10 +33,11 @@ type Status =
  * The hosted quote form: offerings, their factors, and what came of the last submission.
  * No price is known here until the service answers.
  */
-export function QuoteForm({ businessId, businessName, offerings }: Props) {
-  const [answers, setAnswers] = useState<Answers>(NO_ANSWERS);
-  const [status, setStatus] = useState<Status>({ kind: 'editing' });
-  const [missing, setMissing] = useState<ReadonlySet<string>>(new Set());
+export function QuoteForm({ businessId, businessName, offerings, nextStep, linkedQuote }: Props) {
+  // A link to a priced quote opens on its receipt; to an unpriced one, on its answers.
+  const [answers, setAnswers] = useState<Answers>(() => (linkedQuote ? linkedQuote.result.quoteIntent.inputs : NO_ANSWERS));
+  const [status, setStatus] = useState<Status>(() => initialStatus(linkedQuote));
+  const [missing, setMissing] = useState<ReadonlySet<string>>(() => new Set(linkedQuote?.result.quoteReceipt.missingInputs ?? []));
   const [focusRequest, setFocusRequest] = useState(0);
   // One key per distinct attempt: a double click or a retry after a network error replays the
   // same quote; any change to the answers starts a new attempt.
@@ -59,6 +70,7 @@ export function QuoteForm({ businessId, businessName, offerings }: Props) {
     setAnswers(NO_ANSWERS);
     setMissing(new Set());
     setStatus({ kind: 'editing' });
+    window.history.replaceState(null, '', window.location.pathname);
   }
 
   async function submit(event: FormEvent) {
@@ -88,7 +100,11 @@ export function QuoteForm({ businessId, businessName, offerings }: Props) {
 
   function showReceipt(result: QuoteResult) {
     const receipt = result.quoteReceipt;
-    if (receipt.outcome === 'succeeded') return setStatus({ kind: 'quoted', result });
+    if (receipt.outcome === 'succeeded') {
+      // The address becomes the receipt's: a reload or a bookmark comes back to this price.
+      window.history.replaceState(null, '', `${window.location.pathname}?quote=${result.quoteIntent.id}`);
+      return setStatus({ kind: 'quoted', result, offering });
+    }
     if (receipt.outcome === 'failed') return setStatus({ kind: 'unpriced', reference: result.quoteIntent.id });
     setMissing(new Set(receipt.missingInputs));
     setStatus({ kind: 'editing' });
@@ -96,7 +112,7 @@ export function QuoteForm({ businessId, businessName, offerings }: Props) {
   }
 
   if (status.kind === 'quoted') {
-    return <QuoteReceipt result={status.result} offering={offering} answers={answers} onStartAgain={startAgain} />;
+    return <QuoteReceipt result={status.result} offering={status.offering} nextStep={nextStep} onStartAgain={startAgain} />;
   }
 
   const submitting = status.kind === 'submitting';
@@ -181,6 +197,14 @@ function SubmissionMessage({
     );
   }
   return null;
+}
+
+function initialStatus(linked: LinkedQuote | null): Status {
+  if (!linked) return { kind: 'editing' };
+  const { result } = linked;
+  if (result.quoteReceipt.outcome === 'succeeded') return { kind: 'quoted', result, offering: linked.offering };
+  if (result.quoteReceipt.outcome === 'failed') return { kind: 'unpriced', reference: result.quoteIntent.id };
+  return { kind: 'editing' };
 }
 
 /** The missing fields by their labels, in the order the form shows them. */

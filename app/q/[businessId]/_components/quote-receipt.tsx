@@ -1,17 +1,20 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { formatMoney, ReceiptSummary } from '@/app/_components/receipt-view';
 import type { QuoteResult } from '@/lib/quotes/schemas';
 import type { Answers, Offering } from './answers';
 
+export type NextStep = { label: string; url: string };
+
 type Props = {
   result: QuoteResult;
+  nextStep: NextStep | null;
+  /** The offering as the version that priced the quote asked it (labels of its questions). */
   offering: Offering | undefined;
-  answers: Answers;
   onStartAgain(): void;
 };
 
 /** A priced quote as the customer sees it: the total first, then how it adds up. */
-export function QuoteReceipt({ result, offering, answers, onStartAgain }: Props) {
+export function QuoteReceipt({ result, offering, nextStep, onStartAgain }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const computation = result.quoteReceipt.computation!;
@@ -29,16 +32,54 @@ export function QuoteReceipt({ result, offering, answers, onStartAgain }: Props)
           </span>
         )}
       </div>
+      {nextStep && (
+        <p className="quote-next-step">
+          <a className="button primary" href={nextStep.url} rel="noopener">
+            {nextStep.label}
+          </a>
+        </p>
+      )}
       <h3>How your price adds up</h3>
       <ReceiptSummary computation={computation} />
-      {offering && <AnswerList offering={offering} answers={answers} />}
+      {offering && <AnswerList offering={offering} answers={result.quoteIntent.inputs} />}
       <p className="quote-reference">
         Quote reference <code data-testid="quote-reference">{result.quoteIntent.id}</code>
       </p>
+      <ComeBackLink />
       <button type="button" className="primary" onClick={onStartAgain}>
         Start again
       </button>
     </section>
+  );
+}
+
+/** This page's address names the quote: keeping it brings the customer back to this price. */
+function ComeBackLink() {
+  const [url, setUrl] = useState('');
+  const [copied, setCopied] = useState(false);
+  useEffect(() => setUrl(window.location.href), []);
+  if (!url) return null;
+  return (
+    <div className="quote-link">
+      <label htmlFor="quote-link">Come back to this price any time with this link</label>
+      <div className="quote-link-row">
+        <input id="quote-link" readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
+        <button
+          type="button"
+          onClick={() =>
+            void navigator.clipboard.writeText(url).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            )
+          }
+        >
+          Copy link
+        </button>
+      </div>
+      <p className="quote-link-note" role="status">
+        {copied ? 'Copied.' : ''}
+      </p>
+    </div>
   );
 }
 
@@ -54,11 +95,17 @@ function AnswerList({ offering, answers }: { offering: Offering; answers: Answer
           return (
             <div key={factor.id}>
               <dt>{factor.label}</dt>
-              <dd>{answer === null ? 'Not sure' : (factor.options.find((o) => o.id === answer)?.label ?? answer)}</dd>
+              <dd>{answer === null ? notSure(factor) : (factor.options.find((o) => o.id === answer)?.label ?? answer)}</dd>
             </div>
           );
         })}
       </dl>
     </>
   );
+}
+
+/** "Not sure", and what the price assumed instead when the book says so. */
+function notSure(factor: Offering['factors'][number]): string {
+  const assumed = factor.options.find((o) => o.id === factor.assumedOptionId);
+  return assumed ? `Not sure — we assumed “${assumed.label}”` : 'Not sure';
 }

@@ -4,7 +4,15 @@ import { useState } from 'react';
 import { isHexColour, readableTextOn } from '@/lib/businesses/brand-palette';
 import styles from './branding.module.css';
 
-export type BrandingDraft = { displayName: string; logoUrl: string; primaryColor: string; accentColor: string };
+export type BrandingDraft = {
+  displayName: string;
+  logoUrl: string;
+  primaryColor: string;
+  accentColor: string;
+  /** The button under a price; both empty for none. */
+  nextStepLabel: string;
+  nextStepUrl: string;
+};
 
 const isHttpsUrl = (value: string) => {
   try {
@@ -36,6 +44,11 @@ export function HostedHeaderPreview({ draft, fallbackColours }: { draft: Brandin
         <span className={styles.previewButton} style={{ background: accent, color: readableTextOn(accent) }}>
           Get my price
         </span>
+        {draft.nextStepLabel.trim() && (
+          <span className={styles.previewButton} style={{ background: primary, color: readableTextOn(primary), marginLeft: '0.5rem' }} data-testid="preview-next-step">
+            {draft.nextStepLabel.trim()}
+          </span>
+        )}
       </div>
       <figcaption id="preview-caption" className="muted">
         Preview of your hosted quote page header.

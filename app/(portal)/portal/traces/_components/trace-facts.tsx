@@ -29,7 +29,15 @@ export function QuoteInputs({ inputs, artifact }: { inputs: QuoteTrace['quoteInt
               <dt>
                 <Named label={factor?.label} id={factorId} />
               </dt>
-              <dd>{optionId === null ? <span className="muted">not sure</span> : <Named label={factor?.options.get(optionId)} id={optionId} />}</dd>
+              <dd>
+                {optionId === null ? (
+                  <span className="muted">
+                    not sure{factor?.assumed ? `, assumed “${factor.options.get(factor.assumed) ?? factor.assumed}”` : ''}
+                  </span>
+                ) : (
+                  <Named label={factor?.options.get(optionId)} id={optionId} />
+                )}
+              </dd>
             </div>
           );
         })
@@ -51,13 +59,17 @@ function Named({ label, id }: { label: string | undefined; id: string }) {
 
 type ArtifactLabels = {
   offerings: Map<string, string>;
-  factors: Map<string, { label: string; options: Map<string, string> }>;
+  /** `assumed`: the answer "not sure" is priced as, when the book says so. */
+  factors: Map<string, { label: string; options: Map<string, string>; assumed: string | null }>;
 };
 
 /** Labels of a pinned version's offerings, questions and answers (read defensively: any JSON). */
 function labelsOfArtifact(artifact: unknown): ArtifactLabels {
   const labels: ArtifactLabels = { offerings: new Map(), factors: new Map() };
-  const book = artifact as { offerings?: { id?: unknown; label?: unknown }[]; factors?: { id?: unknown; label?: unknown; options?: { id?: unknown; label?: unknown }[] }[] } | null;
+  const book = artifact as {
+    offerings?: { id?: unknown; label?: unknown }[];
+    factors?: { id?: unknown; label?: unknown; options?: { id?: unknown; label?: unknown }[]; whenUnknown?: { action?: unknown; optionId?: unknown } }[];
+  } | null;
   for (const o of Array.isArray(book?.offerings) ? book.offerings : []) {
     if (typeof o?.id === 'string' && typeof o.label === 'string') labels.offerings.set(o.id, o.label);
   }
@@ -65,7 +77,8 @@ function labelsOfArtifact(artifact: unknown): ArtifactLabels {
     if (typeof f?.id !== 'string' || typeof f.label !== 'string') continue;
     const options = new Map<string, string>();
     for (const o of Array.isArray(f.options) ? f.options : []) if (typeof o?.id === 'string' && typeof o.label === 'string') options.set(o.id, o.label);
-    labels.factors.set(f.id, { label: f.label, options });
+    const assumed = f.whenUnknown?.action === 'assume' && typeof f.whenUnknown.optionId === 'string' ? f.whenUnknown.optionId : null;
+    labels.factors.set(f.id, { label: f.label, options, assumed });
   }
   return labels;
 }

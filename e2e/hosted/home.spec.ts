@@ -1,0 +1,22 @@
+import { expect, test } from '@playwright/test';
+import { appUrl, screenshot } from '../support/portal';
+
+test('the root page says what the service is and leads to the portal and a readable API reference', async ({ page, request }) => {
+  await page.goto(`${appUrl()}/`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Quote Pricing Service' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Sign in to the portal' })).toHaveAttribute('href', '/portal');
+  await screenshot(page, 'home');
+
+  await page.getByRole('link', { name: 'API reference' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'API reference' })).toBeVisible();
+  // Swagger UI, on the service's own document: the tags, then a route opened with its contract.
+  const reference = page.getByTestId('api-reference');
+  await reference.getByRole('link', { name: 'Books', exact: true }).click();
+  await expect(reference.getByText('/v1/books/{bookId}/impact')).toBeVisible();
+  await screenshot(page, 'api-reference');
+
+  // The tab has an icon, and asking for the classic one is not a 404.
+  const favicon = await request.get(`${appUrl()}/favicon.ico`);
+  expect(favicon.status()).toBe(200);
+  expect(favicon.headers()['content-type']).toBe('image/x-icon');
+});

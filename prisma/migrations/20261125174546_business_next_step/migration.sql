@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "businesses" ADD COLUMN     "next_step_label" TEXT,
+ADD COLUMN     "next_step_url" TEXT;
