@@ -23,7 +23,7 @@ import {
 } from './webhook-endpoints/contract';
 import { listWorkspacesContract, meContract } from './workspaces/contract';
 import { traceQuoteContract } from './quote-intents/contract';
-import { searchRequestLogsContract } from './request-logs/contract';
+import { getRequestLogContract, searchRequestLogsContract } from './request-logs/contract';
 import {
   createBookContract,
   createVersionContract,
@@ -84,6 +84,7 @@ export const contracts: RouteContract[] = [
   publishContract,
   listPublicationsContract,
   searchRequestLogsContract,
+  getRequestLogContract,
   traceQuoteContract,
   listWorkspacesContract,
   meContract,

@@ -24,6 +24,8 @@ export type SessionPrincipal = {
   userId: string;
   email: string;
   name: string | null;
+  /** Signed in through the portal's cookie (the portal itself calling), not a bearer token. */
+  viaCookie?: boolean;
 };
 
 export type AnonymousPrincipal = { kind: 'anonymous' };

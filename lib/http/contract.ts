@@ -67,6 +67,12 @@ export type RouteContract<
   /** Largest accepted body in bytes (default 100 kB). */
   maxBodyBytes?: number;
   /**
+   * `false` for the quote routes: their successful answers are quotes whose trace holds the
+   * request and the receipt, so the request log keeps no copy (the hot path stays as it is);
+   * failures are kept like any other.
+   */
+  logSuccessBodies?: false;
+  /**
    * A long computation that reports progress: with `Accept: application/x-ndjson` the answer is
    * a stream of `{"progress": …}` lines ending in the usual envelope (or an error) on one line.
    */

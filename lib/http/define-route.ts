@@ -15,6 +15,7 @@ import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './read-body';
 import { jsonViolation } from './json-limits';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../idempotency/idempotent-requests';
 import { idempotencyKeyHeaderSchema } from './contract';
+import { loggedJson, loggedText } from '../requestlog/redact-body';
 import { parseOrThrow } from '../errors/parse-or-throw';
 
 type Annotations = Partial<Pick<RequestLogEntry, 'workspaceId' | 'projectId' | 'environmentId' | 'businessId'>>;
@@ -58,6 +59,11 @@ export type HandlerResult<C extends RouteContract> =
  */
 export type RouteDefinition<C extends RouteContract, A> = {
   authorize?: (ctx: AuthorizeContext<C>) => Promise<A> | A;
+  /**
+   * Whose request a failure was, from what it sent, when nothing else said (an anonymous public
+   * quote names its business): its row then shows in that workspace's request log.
+   */
+  attributeFailure?: (sent: { db: Db; body: unknown }) => Promise<Annotations | null>;
   rateLimit?: { name: RateLimitName; key: (input: Pick<HandlerContext<C>, 'principal' | 'params' | 'body'>) => string };
   handle: (ctx: HandlerContext<C> & { access: A }) => Promise<HandlerResult<C>>;
 };
@@ -78,7 +84,8 @@ export function defineRoute<C extends RouteContract, A = undefined>(
   contract: C,
   route: RouteDefinition<C, A> | RouteDefinition<C, A>['handle'],
 ): (request: Request, context: NextRouteContext) => Promise<Response> {
-  const { authorize, rateLimit, handle } = typeof route === 'function' ? { handle: route, authorize: undefined, rateLimit: undefined } : route;
+  const { authorize, rateLimit, handle, attributeFailure } =
+    typeof route === 'function' ? { handle: route, authorize: undefined, rateLimit: undefined, attributeFailure: undefined } : route;
   const surface = contract.surface ?? 'standard';
   const validationCode = contract.validationCode ?? 'invalid_request';
 
@@ -92,6 +99,9 @@ export function defineRoute<C extends RouteContract, A = undefined>(
     let response: Response;
     let errorCode: string | null = null;
     let quotaHeaders: Record<string, string> = {};
+    // What the request log may keep of the exchange (only for writes and failures, redacted).
+    let requestText: string | null = null;
+    let answered: unknown = undefined;
     const db = getDb();
     /** Everything after authentication, in the order RouteDefinition describes. */
     const serve = async (principal: Principal): Promise<Response> => {
@@ -120,7 +130,7 @@ export function defineRoute<C extends RouteContract, A = undefined>(
       const body = contract.body
         ? parseOrThrow(
             contract.body,
-            await readJsonBody(request, contract.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, validationCode),
+            await readJsonBody(request, contract.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, validationCode, (text) => (requestText = text)),
             validationCode,
             'body',
           )
@@ -157,8 +167,10 @@ export function defineRoute<C extends RouteContract, A = undefined>(
       }
     };
     /** The success body: the envelope, or the data itself where the contract says so. */
-    const answer = (status: number, data: unknown, headers?: Record<string, string>): Response =>
-      contract.success.enveloped === false ? Response.json(data, { status, headers }) : successResponse(status, data, requestId, headers);
+    const answer = (status: number, data: unknown, headers?: Record<string, string>): Response => {
+      answered = contract.success.enveloped === false ? data : { data, requestId };
+      return contract.success.enveloped === false ? Response.json(data, { status, headers }) : successResponse(status, data, requestId, headers);
+    };
     // Responses pass through their schema: only listed fields leave, whatever a query selected.
     const toResponse = async (result: HandlerResult<C>): Promise<Response> => {
       if ('response' in result) return result.response;
@@ -198,10 +210,18 @@ export function defineRoute<C extends RouteContract, A = undefined>(
       }
       const serviceError = toServiceError(error, requestId);
       errorCode = serviceError.code;
+      answered = errorBody(serviceError, requestId, surface);
       response = errorResponse(serviceError, requestId, surface);
+      if (attributeFailure && !annotations.workspaceId && requestText) {
+        const found = await attributeFailure({ db, body: parsedOrNull(requestText) }).catch(() => null);
+        if (found) Object.assign(annotations, found);
+      }
     }
     response.headers.set('x-request-id', requestId);
     for (const [name, value] of Object.entries(quotaHeaders)) if (!response.headers.has(name)) response.headers.set(name, value);
+    const keyCaller = surface === 'account' ? 'account_key' : 'api_key';
+    const write = !['GET', 'HEAD', 'OPTIONS'].includes(request.method);
+    const keepBodies = response.status >= 400 || (write && contract.logSuccessBodies !== false);
     requestLog().record({
       requestId,
       method: request.method,
@@ -209,6 +229,12 @@ export function defineRoute<C extends RouteContract, A = undefined>(
       status: response.status,
       errorCode,
       principal: refusedKeyId ? 'api_key' : principal.kind,
+      caller: refusedKeyId || principal.kind === 'api_key' ? keyCaller : principal.kind === 'session' ? 'member' : 'anonymous',
+      portal: principal.kind === 'session' && principal.viaCookie === true,
+      ip: clientAddress(request),
+      userAgent: request.headers.get('user-agent')?.slice(0, 300) ?? null,
+      requestBody: keepBodies && write ? loggedText(requestText) : null,
+      responseBody: keepBodies ? loggedJson(answered) : null,
       apiKeyId: principal.kind === 'api_key' ? principal.keyId : refusedKeyId,
       userId: principal.kind === 'session' ? principal.userId : null,
       workspaceId: annotations.workspaceId ?? null,
@@ -220,6 +246,20 @@ export function defineRoute<C extends RouteContract, A = undefined>(
     });
     return response;
   };
+}
+
+function parsedOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The caller's address: the first hop a proxy names (`x-forwarded-for`, which next start also sets), if any. */
+function clientAddress(request: Request): string | null {
+  const forwarded = request.headers.get('x-forwarded-for');
+  return forwarded ? forwarded.split(',')[0].trim().slice(0, 100) || null : null;
 }
 
 /** The headers a contract declares (by lower-case name), and only those: the rest are not read. */
@@ -307,7 +347,7 @@ async function authenticateSession(request: Request, db: Db, now: Date): Promise
   if (presented.via === 'cookie' && !['GET', 'HEAD'].includes(request.method) && !sameOrigin(request)) {
     throw new ServiceError('forbidden', 'Cross-site requests cannot use the session cookie.');
   }
-  return session;
+  return presented.via === 'cookie' ? { ...session, viaCookie: true } : session;
 }
 
 function sameOrigin(request: Request): boolean {

@@ -8,7 +8,13 @@ export const DEFAULT_MAX_BODY_BYTES = 100_000;
  * An empty body parses as `undefined` so that the schema says what is required. What any JSON
  * body may hold is checked here for every route (json-limits.ts).
  */
-export async function readJsonBody(request: Request, maxBytes: number, validationCode: ErrorCode): Promise<unknown> {
+export async function readJsonBody(
+  request: Request,
+  maxBytes: number,
+  validationCode: ErrorCode,
+  /** Receives the body's text as sent, before it is judged (the request log keeps failures). */
+  keepText?: (text: string) => void,
+): Promise<unknown> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBytes) throw tooLarge(maxBytes);
   if (!request.body) return undefined;
@@ -30,6 +36,7 @@ export async function readJsonBody(request: Request, maxBytes: number, validatio
     chunks.push(value);
   }
   const text = Buffer.concat(chunks).toString('utf8');
+  keepText?.(text);
   if (text.trim() === '') return undefined;
   let parsed: unknown;
   try {

@@ -2,6 +2,7 @@ import type { Db } from '../db/client';
 import { sweepIdempotentRequests } from '../idempotency/idempotent-requests';
 import { sweepRotatedKeys } from '../keys/sweep-rotated-keys';
 import { expireQuoteIntents } from '../quotes/expire-quote-intents';
+import { forgetRequestLogBodies } from '../requestlog/forget-request-log-bodies';
 import { cancelDeliveriesOfDeletedEndpoints } from '../webhooks/cancel-deliveries';
 import { deliverDueWebhooks } from '../webhooks/deliver-due-webhooks';
 import { dispatchOutboxEvents } from '../webhooks/dispatch-outbox';
@@ -15,7 +16,8 @@ export async function runWebhookJobs(db: Db, now: Date) {
 
 /**
  * The once-a-minute job: end rotation grace windows, expire intents that waited too long, cancel
- * deliveries left pending for a deleted endpoint, forget idempotent answers past their 24 hours.
+ * deliveries left pending for a deleted endpoint, forget idempotent answers past their 24 hours
+ * and request-log bodies past their 30 days.
  */
 export async function runMinuteJobs(db: Db, now: Date) {
   return {
@@ -23,5 +25,6 @@ export async function runMinuteJobs(db: Db, now: Date) {
     intentsExpired: await expireQuoteIntents(db, now),
     deliveriesCanceled: await cancelDeliveriesOfDeletedEndpoints(db, now),
     idempotentRequestsForgotten: await sweepIdempotentRequests(db, now),
+    requestBodiesForgotten: await forgetRequestLogBodies(db, now),
   };
 }

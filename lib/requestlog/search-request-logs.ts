@@ -1,5 +1,8 @@
 import type { DbOrTx } from '../db/client';
 import type { Prisma } from '../db/generated/client';
+import { ServiceError } from '../errors/service-error';
+import { REQUEST_BODY_RETENTION_DAYS } from './forget-request-log-bodies';
+import type { Caller } from './request-log-writer';
 import type { RequestLogQuery } from './schemas';
 
 /**
@@ -15,6 +18,9 @@ export async function searchRequestLogs(db: DbOrTx, workspaceIds: string[], quer
   const where: Prisma.RequestLogWhereInput = {
     workspaceId: { in: workspaceIds },
     requestId: query.requestId,
+    method: query.method,
+    caller: query.caller,
+    portal: query.portal === undefined ? undefined : query.portal === 'only',
     status: query.status ?? (statusRange ? { gte: statusRange, lt: statusRange + 100 } : undefined),
     path: query.path ? { startsWith: query.path } : undefined,
     apiKeyId: query.apiKeyId,
@@ -24,35 +30,91 @@ export async function searchRequestLogs(db: DbOrTx, workspaceIds: string[], quer
     createdAt: query.from || query.to ? { gte: query.from ? new Date(query.from) : undefined, lte: query.to ? new Date(query.to) : undefined } : undefined,
     id: { ...(await idRangeOf(db, query)), ...(query.cursor ? { lt: BigInt(query.cursor) } : {}) },
   };
-  const rows = await db.requestLog.findMany({ where, orderBy: { id: 'desc' }, take: query.limit + 1 });
+  const rows = await db.requestLog.findMany({ where, orderBy: { id: 'desc' }, take: query.limit + 1, select: listSelect });
   const page = rows.slice(0, query.limit);
-  const quotes = await db.quoteIntent.findMany({
-    where: { requestCorrelationId: { in: page.map((r) => r.requestId) } },
-    select: { id: true, requestCorrelationId: true },
+  const views = await toViews(db, page, environments);
+  return { logs: views, nextCursor: rows.length > query.limit ? String(page[page.length - 1].id) : null };
+}
+
+/**
+ * GET /v1/request-logs/{requestId}: one request with its address, user agent and the bodies the
+ * log kept, in the workspaces where the person holds `logs:read` (found by the route).
+ */
+export async function getRequestLog(db: DbOrTx, workspaceIds: string[], requestId: string) {
+  const row = await db.requestLog.findFirst({
+    where: { requestId, workspaceId: { in: workspaceIds } },
+    select: { ...listSelect, ip: true, userAgent: true, requestBody: true, responseBody: true },
   });
-  const quoteByRequest = new Map(quotes.map((q) => [q.requestCorrelationId, q.id]));
-  const kindById = new Map(environments.map((e) => [e.id, e.kind]));
+  if (!row) throw new ServiceError('not_found', `No request ${requestId} in the request log of your workspaces.`);
+  const environments = row.environmentId ? await db.environment.findMany({ where: { id: row.environmentId }, select: { id: true, kind: true } }) : [];
+  const [view] = await toViews(db, [row], environments);
   return {
-    logs: page.map((row) => ({
-      requestId: row.requestId,
-      method: row.method,
-      path: row.path,
-      status: row.status,
-      errorCode: row.errorCode,
-      principal: row.principal as 'anonymous' | 'api_key' | 'session',
-      apiKeyId: row.apiKeyId,
-      userId: row.userId,
-      workspaceId: row.workspaceId,
-      projectId: row.projectId,
-      environmentId: row.environmentId,
-      environment: row.environmentId ? (kindById.get(row.environmentId) ?? null) : null,
-      businessId: row.businessId,
-      latencyMs: row.latencyMs,
-      createdAt: row.createdAt.toISOString(),
-      quoteIntentId: quoteByRequest.get(row.requestId) ?? null,
-    })),
-    nextCursor: rows.length > query.limit ? String(page[page.length - 1].id) : null,
+    ...view,
+    ip: row.ip,
+    userAgent: row.userAgent,
+    requestBody: row.requestBody,
+    responseBody: row.responseBody,
+    bodiesKeptUntil: new Date(row.createdAt.getTime() + REQUEST_BODY_RETENTION_DAYS * 86_400_000).toISOString(),
   };
+}
+
+const listSelect = {
+  id: true,
+  requestId: true,
+  method: true,
+  path: true,
+  status: true,
+  errorCode: true,
+  principal: true,
+  caller: true,
+  portal: true,
+  apiKeyId: true,
+  userId: true,
+  workspaceId: true,
+  projectId: true,
+  environmentId: true,
+  businessId: true,
+  latencyMs: true,
+  createdAt: true,
+} satisfies Prisma.RequestLogSelect;
+
+type ListRow = Prisma.RequestLogGetPayload<{ select: typeof listSelect }>;
+
+/** Rows as the API shows them: with the quote each created, its key's name and its member's email. */
+async function toViews(db: DbOrTx, page: ListRow[], environments: { id: string; kind: 'test' | 'live' }[]) {
+  const keyIds = [...new Set(page.flatMap((r) => (r.apiKeyId ? [r.apiKeyId] : [])))];
+  const userIds = [...new Set(page.flatMap((r) => (r.userId ? [r.userId] : [])))];
+  const [quotes, keys, users] = await Promise.all([
+    db.quoteIntent.findMany({ where: { requestCorrelationId: { in: page.map((r) => r.requestId) } }, select: { id: true, requestCorrelationId: true } }),
+    keyIds.length ? db.apiKey.findMany({ where: { id: { in: keyIds } }, select: { id: true, name: true } }) : [],
+    userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, email: true } }) : [],
+  ]);
+  const quoteByRequest = new Map(quotes.map((q) => [q.requestCorrelationId, q.id]));
+  const keyName = new Map(keys.map((k) => [k.id, k.name]));
+  const email = new Map(users.map((u) => [u.id, u.email]));
+  const kindById = new Map(environments.map((e) => [e.id, e.kind]));
+  return page.map((row) => ({
+    requestId: row.requestId,
+    method: row.method,
+    path: row.path,
+    status: row.status,
+    errorCode: row.errorCode,
+    principal: row.principal as 'anonymous' | 'api_key' | 'session',
+    caller: row.caller as Caller,
+    portal: row.portal,
+    apiKeyId: row.apiKeyId,
+    apiKeyName: row.apiKeyId ? (keyName.get(row.apiKeyId) ?? null) : null,
+    userId: row.userId,
+    memberEmail: row.userId ? (email.get(row.userId) ?? null) : null,
+    workspaceId: row.workspaceId,
+    projectId: row.projectId,
+    environmentId: row.environmentId,
+    environment: row.environmentId ? (kindById.get(row.environmentId) ?? null) : null,
+    businessId: row.businessId,
+    latencyMs: row.latencyMs,
+    createdAt: row.createdAt.toISOString(),
+    quoteIntentId: quoteByRequest.get(row.requestId) ?? null,
+  }));
 }
 
 /**

@@ -128,3 +128,83 @@ describe('request log', () => {
     expect(serverLog).not.toContain(row.requestId);
   });
 });
+
+describe('request log: who called, what they sent, what they got', () => {
+  let tenant: Tenant;
+  beforeAll(async () => {
+    tenant = await createTenant();
+  });
+  const detail = async (token: string, requestId: string) => {
+    await logRow(requestId);
+    return api('GET', `/v1/request-logs/${requestId}`, { key: token });
+  };
+
+  it('keeps a write\'s request and answer with every secret redacted, and names the caller', async () => {
+    const admin = await createPerson(tenant, { permissions: 'all' });
+    const created = await api('POST', '/v1/api-keys', {
+      key: admin.token,
+      headers: { 'user-agent': 'integration-test/1.0' },
+      body: { name: 'logged key', projectId: tenant.projectId, environment: 'test' },
+    });
+    expect(created.status).toBe(201);
+    const secret = created.body.data.secret as string;
+    const res = await detail(admin.token, created.headers.get('x-request-id')!);
+    expect(res.status).toBe(200);
+    const log = res.body.data.log;
+    expect(log).toMatchObject({ caller: 'member', portal: false, memberEmail: admin.email, userAgent: 'integration-test/1.0', status: 201 });
+    expect(log.ip).toMatch(/^(::1|127\.0\.0\.1|::ffff:127\.0\.0\.1)$/);
+    expect(JSON.parse(log.requestBody)).toEqual({ name: 'logged key', projectId: tenant.projectId, environment: 'test' });
+    const answer = JSON.parse(log.responseBody);
+    expect(answer.data.apiKey.name).toBe('logged key');
+    expect(answer.data.secret).toBe('[redacted]');
+    expect(log.responseBody).not.toContain(secret);
+    expect(Date.parse(log.bodiesKeptUntil) - Date.parse(log.createdAt)).toBe(30 * 86_400_000);
+  });
+
+  it('keeps no copy of a successful quote (its trace has it), but keeps a failed one', async () => {
+    const reader = await createPerson(tenant, { permissions: ['logs:read'] });
+    const ok = await api('POST', '/v1/quotes', { key: tenant.keys.test, body: quoteRequest(tenant) });
+    const okLog = (await detail(reader.token, ok.headers.get('x-request-id')!)).body.data.log;
+    expect(okLog).toMatchObject({ caller: 'api_key', apiKeyName: 'test key', requestBody: null, responseBody: null, quoteIntentId: ok.body.data.quoteIntent.id });
+    const bad = await api('POST', '/v1/quotes', { key: tenant.keys.test, body: { ...quoteRequest(tenant), factors: { home_size: 7 } } });
+    expect(bad.status).toBe(422);
+    const badLog = (await detail(reader.token, bad.headers.get('x-request-id')!)).body.data.log;
+    expect(JSON.parse(badLog.requestBody).factors).toEqual({ home_size: 7 });
+    expect(JSON.parse(badLog.responseBody).error.code).toBe('invalid_quote_request');
+    expect(badLog.requestBody).not.toContain(tenant.keys.test);
+  });
+
+  it('files an anonymous request refused before it named a valid business under the business it named', async () => {
+    const reader = await createPerson(tenant, { permissions: ['logs:read'] });
+    const bad = await api('POST', '/v1/public_quotes', { body: { businessId: tenant.businessId, offeringId: 7 } });
+    expect(bad.status).toBe(422);
+    const log = (await detail(reader.token, bad.headers.get('x-request-id')!)).body.data.log;
+    expect(log).toMatchObject({ caller: 'anonymous', businessId: tenant.businessId, workspaceId: tenant.workspaceId, environment: 'live' });
+    expect(JSON.parse(log.requestBody)).toEqual({ businessId: tenant.businessId, offeringId: 7 });
+  });
+
+  it('searches by method, caller and the portal\'s own traffic, and forgets bodies after 30 days', async () => {
+    const admin = await createPerson(tenant, { permissions: 'all' });
+    const viaPortal = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, {
+      headers: { cookie: `next-auth.session-token=${admin.token}`, origin: inject('baseUrl') },
+      body: { displayName: 'Portal write', logoUrl: null, primaryColor: 'blue', accentColor: '#000000' },
+    });
+    expect(viaPortal.status).toBe(400);
+    const portalId = viaPortal.headers.get('x-request-id')!;
+    await logRow(portalId);
+    const search = async (query: string) =>
+      (await api('GET', `/v1/request-logs?businessId=${tenant.businessId}&${query}`, { key: admin.token })).body.data.logs as { requestId: string; method: string; caller: string; portal: boolean }[];
+    expect((await search('portal=only')).map((l) => l.requestId)).toContain(portalId);
+    expect((await search('portal=exclude')).map((l) => l.requestId)).not.toContain(portalId);
+    expect((await search('method=PUT')).every((l) => l.method === 'PUT')).toBe(true);
+    const members = await search('caller=member');
+    expect(members.length).toBeGreaterThan(0);
+    expect(members.every((l) => l.caller === 'member')).toBe(true);
+
+    const { forgetRequestLogBodies } = await import('../../lib/requestlog/forget-request-log-bodies');
+    expect((await testDb().requestLog.findUnique({ where: { requestId: portalId } }))!.requestBody).not.toBeNull();
+    await forgetRequestLogBodies(testDb(), new Date(Date.now() + 31 * 86_400_000));
+    const forgotten = await testDb().requestLog.findUnique({ where: { requestId: portalId } });
+    expect(forgotten).toMatchObject({ requestBody: null, responseBody: null, status: 400, portal: true });
+  });
+});

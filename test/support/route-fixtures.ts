@@ -26,6 +26,8 @@ export type World = {
   spareEndpointId: string;
   deliveryId: string;
   quoteIntentId: string;
+  /** The request that created it (in the request log). */
+  quoteRequestId: string;
   /** A quoted Live quote of the account surface. */
   accountQuoteId: string;
   /** A key the suite may rotate or revoke. */
@@ -78,6 +80,7 @@ export async function createWorld(): Promise<World> {
     spareEndpointId,
     deliveryId: delivery.body.data.delivery.id,
     quoteIntentId: quote.body.data.quoteIntent.id,
+    quoteRequestId: quote.body.requestId,
     accountQuoteId: accountQuote.body.quote_id,
     spareKeyId: spare.apiKey.id,
     keys: { test: tenant.keys.test, live: tenant.keys.live, accountsReadOnly: accountsReadOnly.secret, noAccountsRead: noAccountsRead.secret },
@@ -260,6 +263,12 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     as: admin,
     foreign: notFound,
     badQuery: '?limit=0',
+  },
+  'GET /v1/request-logs/{requestId}': {
+    path: (w) => `/v1/request-logs/${w.quoteRequestId}`,
+    as: admin,
+    lacking: member,
+    foreign: notFound,
   },
   'GET /v1/request-logs': { path: () => '/v1/request-logs', as: admin, lacking: member, foreign: 'own rows only', badQuery: '?status=abc' },
   'GET /v1/quote-intents/{id}/trace': { path: (w) => `/v1/quote-intents/${w.quoteIntentId}/trace`, as: admin, foreign: notFound },

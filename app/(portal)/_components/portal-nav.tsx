@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { signOut } from 'next-auth/react';
 import { usePathname } from 'next/navigation';
+import { useEffect, useState } from 'react';
 import { PAGES, usePageAccess } from './portal-access';
 
 export function PortalNav({ email }: { email: string }) {
@@ -11,14 +12,24 @@ export function PortalNav({ email }: { email: string }) {
   // Until the person's rights are known only Overview shows; then the pages they can use.
   const access = usePageAccess();
   const links = PAGES.filter((p) => (access ? access[p.page] !== null : p.page === 'overview'));
+  // On a phone the links fold into a menu (CSS hides them until it is opened); moving on closes it.
+  const [open, setOpen] = useState(false);
+  useEffect(() => setOpen(false), [pathname]);
   return (
-    <nav className="nav" aria-label="Portal">
-      <div className="brand">Quote Pricing</div>
-      {links.map(({ href, label }) => (
-        <Link key={href} href={href} aria-current={current(href) ? 'page' : undefined}>
-          {label}
-        </Link>
-      ))}
+    <nav className={`nav${open ? ' open' : ''}`} aria-label="Portal">
+      <div className="brand">
+        Quote Pricing
+        <button type="button" className="menu-toggle" aria-expanded={open} aria-controls="portal-links" onClick={() => setOpen(!open)}>
+          {open ? 'Close' : 'Menu'}
+        </button>
+      </div>
+      <div id="portal-links" className="links">
+        {links.map(({ href, label }) => (
+          <Link key={href} href={href} aria-current={current(href) ? 'page' : undefined}>
+            {label}
+          </Link>
+        ))}
+      </div>
       <div className="who">
         <div>{email}</div>
         <button type="button" onClick={() => void signOut({ callbackUrl: '/signin' })} style={{ marginTop: '0.5rem' }}>

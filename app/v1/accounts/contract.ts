@@ -69,6 +69,8 @@ export const quoteSpecContract = defineContract({
 });
 
 export const simulateContract = defineContract({
+  // Quotes: the trace (or the stored quote) holds request and answer; the request log keeps failures only.
+  logSuccessBodies: false,
   method: 'POST',
   path: '/v1/accounts/{id}/quote-simulations',
   summary: 'Price services against the published book without storing anything (`simulations:write`)',
@@ -84,6 +86,8 @@ export const simulateContract = defineContract({
 });
 
 export const createAccountQuoteContract = defineContract({
+  // Quotes: the trace (or the stored quote) holds request and answer; the request log keeps failures only.
+  logSuccessBodies: false,
   method: 'POST',
   path: '/v1/accounts/{id}/quotes',
   summary: 'Produce a persisted quote and dispose of it per the book’s autonomy mode (`quotes:write`)',

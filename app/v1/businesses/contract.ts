@@ -126,6 +126,8 @@ export const listBusinessQuotesContract = defineContract({
 });
 
 export const createMemberQuoteContract = defineContract({
+  // Quotes: the trace (or the stored quote) holds request and answer; the request log keeps failures only.
+  logSuccessBodies: false,
   method: 'POST',
   path: '/v1/businesses/{businessId}/quotes',
   summary: 'Create a quote as a business member (Live environment, pinned server-side)',

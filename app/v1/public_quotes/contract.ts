@@ -3,6 +3,8 @@ import { defineContract } from '@/lib/http/contract';
 import { publicQuoteRequestSchema, quoteIdempotencyHeaders, quoteResultSchema } from '@/lib/quotes/schemas';
 
 export const createPublicQuoteContract = defineContract({
+  // Quotes: the trace (or the stored quote) holds request and answer; the request log keeps failures only.
+  logSuccessBodies: false,
   method: 'POST',
   path: '/v1/public_quotes',
   summary: 'Create a quote as an anonymous end customer',

@@ -1,3 +1,4 @@
+import { tenancyOfBusiness } from '@/lib/businesses/business-tenancy';
 import { defineRoute } from '@/lib/http/define-route';
 import { createPublicQuote } from '@/lib/quotes/create-public-quote';
 import { quoteIdempotencyKey } from '@/lib/quotes/quote-idempotency-key';
@@ -5,6 +6,11 @@ import { createPublicQuoteContract } from './contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(createPublicQuoteContract, {
+  // A request refused before it named a valid business still belongs to the business it named.
+  attributeFailure: async ({ db, body }) => {
+    const businessId = (body as { businessId?: unknown } | null)?.businessId;
+    return typeof businessId === 'string' ? tenancyOfBusiness(db, businessId) : null;
+  },
   rateLimit: { name: 'publicQuoteCreate', key: ({ body }) => body.businessId },
   handle: async ({ db, headers, body, requestId, now, startedAt, annotate }) => {
     annotate({ businessId: body.businessId });

@@ -2,6 +2,8 @@ import { defineContract } from '@/lib/http/contract';
 import { apiQuoteRequestSchema, quoteIdempotencyHeaders, quoteResultSchema } from '@/lib/quotes/schemas';
 
 export const createApiQuoteContract = defineContract({
+  // Quotes: the trace (or the stored quote) holds request and answer; the request log keeps failures only.
+  logSuccessBodies: false,
   method: 'POST',
   path: '/v1/quotes',
   summary: 'Create a quote with a secret API key',

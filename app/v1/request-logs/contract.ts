@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
-import { requestLogQuerySchema, requestLogSchema } from '@/lib/requestlog/schemas';
+import { requestLogDetailSchema, requestLogQuerySchema, requestLogSchema } from '@/lib/requestlog/schemas';
 
 export const searchRequestLogsContract = defineContract({
   method: 'GET',
@@ -15,4 +15,15 @@ export const searchRequestLogsContract = defineContract({
     schema: z.object({ logs: z.array(requestLogSchema), nextCursor: z.string().nullable() }),
   },
   errors: ['unauthorized', 'forbidden', 'invalid_request'],
+});
+
+export const getRequestLogContract = defineContract({
+  method: 'GET',
+  path: '/v1/request-logs/{requestId}',
+  summary: 'One request of the log (`logs:read`): caller, address, user agent, and the redacted bodies of a write or failure',
+  tags: ['Observability'],
+  auth: 'session',
+  params: z.object({ requestId: z.string().min(1).max(100) }),
+  success: { status: 200, description: 'The request.', schema: z.object({ log: requestLogDetailSchema }) },
+  errors: ['unauthorized', 'forbidden', 'not_found'],
 });

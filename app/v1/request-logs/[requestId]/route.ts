@@ -1,0 +1,12 @@
+import { requirePermissionSomewhere } from '@/lib/auth/permissions';
+import { defineRoute } from '@/lib/http/define-route';
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
+import { getRequestLog } from '@/lib/requestlog/search-request-logs';
+import { getRequestLogContract } from '../contract';
+
+export const GET = defineRoute(getRequestLogContract, {
+  authorize: ({ db, principal }) => requirePermissionSomewhere(db, principal, 'logs:read'),
+  handle: async ({ db, access, params }) => ({ data: { log: await getRequestLog(db, access, params.requestId) } }),
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -1,0 +1,53 @@
+/**
+ * What the request log keeps of a body: JSON with every secret taken out, capped in size.
+ * Secrets are recognised by name (a field called `secret`, `token`, `password`, `authorization`,
+ * … — ids such as `apiKeyId` are not secrets) and by shape (API keys `sk_test_…`/`sk_live_…`,
+ * webhook secrets `whsec_…`), wherever they stand, so none reaches the log.
+ */
+
+/** Largest body kept, in UTF-8 bytes; beyond it the text is cut and says so. */
+export const MAX_LOGGED_BODY_BYTES = 8_192;
+
+export const REDACTED = '[redacted]';
+
+const SECRET_NAME = /secret|token|password|passphrase|authorization|cookie|credential|private|^key$|api[_-]?key$|signing[_-]?key/i;
+const SECRET_VALUE = /\b(?:sk_(?:test|live)_[A-Za-z0-9_-]+|whsec_[A-Za-z0-9+/=_-]+)/g;
+
+function redactValue(value: unknown, name: string | null): unknown {
+  // By name: a secret is a value (an object under such a name, e.g. the `apiKey` view, is walked).
+  if (name !== null && SECRET_NAME.test(name) && !/ids?$/i.test(name) && (typeof value !== 'object' || value === null)) {
+    return value === null ? null : REDACTED;
+  }
+  if (typeof value === 'string') return value.replace(SECRET_VALUE, REDACTED);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, null));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = Object.create(null);
+    for (const [key, inner] of Object.entries(value)) out[key] = redactValue(inner, key);
+    return out;
+  }
+  return value;
+}
+
+/** A JSON value as the log keeps it: redacted, serialised, capped. */
+export function loggedJson(value: unknown): string | null {
+  if (value === undefined) return null;
+  return capped(JSON.stringify(redactValue(value, null)));
+}
+
+/** A body as it was sent (possibly not JSON at all): parsed and redacted when it is JSON, else its text redacted. */
+export function loggedText(text: string | null): string | null {
+  if (text === null || text === '') return null;
+  try {
+    return loggedJson(JSON.parse(text));
+  } catch {
+    return capped(text.replace(SECRET_VALUE, REDACTED));
+  }
+}
+
+function capped(text: string): string {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes <= MAX_LOGGED_BODY_BYTES) return text;
+  // Cut on a character boundary, then say how much is missing.
+  const kept = Buffer.from(text, 'utf8').subarray(0, MAX_LOGGED_BODY_BYTES - 64).toString('utf8').replace(/\uFFFD+$/, '');
+  return `${kept}… [${(bytes - Buffer.byteLength(kept, 'utf8')).toLocaleString('en-US')} more bytes not kept]`;
+}
