@@ -42,7 +42,7 @@ test('a business owner finds only the pages they can use, lists their business\'
   // A page outside their role, opened by its address, says what it needs instead of an empty search.
   await page.goto(`${appUrl()}/portal/request-logs`);
   await expect(page.getByTestId('needs-access')).toContainText('Searching the request log needs the workspace permission “logs:read”.');
-  await expect(page.getByLabel('Request id')).toHaveCount(0);
+  await expect(page.getByRole('textbox', { name: 'Request id' })).toHaveCount(0);
 });
 
 test('a viewer reads, a workspace member with permissions sees their pages; permissions read as words', async ({ page }) => {

@@ -28,7 +28,16 @@ describe('request-log filters', () => {
 
   it('passes the page filters and cursor to the API, and nothing else', () => {
     const page = new URLSearchParams('statusClass=5xx&cursor=42&utm_source=mail&path=');
-    expect(requestLogApiQuery(page)).toBe('statusClass=5xx&cursor=42');
+    expect(requestLogApiQuery(page)).toBe('statusClass=5xx&cursor=42&portal=exclude');
+  });
+
+  it('leaves the portal\'s own requests out unless asked, and never hides a looked-up request id', () => {
+    expect(requestLogApiQuery(new URLSearchParams('caller=member'))).toBe('caller=member&portal=exclude');
+    expect(requestLogApiQuery(new URLSearchParams('portal=include'))).toBe('');
+    expect(requestLogApiQuery(new URLSearchParams('portal=only&method=PUT'))).toBe('method=PUT&portal=only');
+    expect(requestLogApiQuery(new URLSearchParams('requestId=abc'))).toBe('requestId=abc');
+    expect(searchParamsFromForm(form({ portal: 'exclude', method: 'POST' })).toString()).toBe('method=POST');
+    expect(searchParamsFromForm(form({ portal: 'only' })).toString()).toBe('portal=only');
   });
 
   it('moves between pages of the same search', () => {

@@ -5,7 +5,16 @@ export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
 export const PAGE_SIZES = ['10', '25', '50', '100'] as const;
 export const DEFAULT_PAGE_SIZE = '50';
 
-const SEARCH_FIELDS = ['requestId', 'status', 'statusClass', 'path', 'apiKeyId', 'environment', 'from', 'to', 'limit'] as const;
+const SEARCH_FIELDS = ['requestId', 'method', 'caller', 'status', 'statusClass', 'path', 'apiKeyId', 'environment', 'from', 'to', 'limit'] as const;
+
+export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export const CALLERS = { api_key: 'API key', account_key: 'Account API key', member: 'Member', anonymous: 'Anonymous' } as const;
+
+/**
+ * The portal's own requests (a member clicking around) are left out unless the page says
+ * `portal=include` (everything) or `portal=only`: a search is about the API's callers.
+ */
+export const PORTAL_TRAFFIC = { exclude: 'Leave out the portal’s own requests', include: 'Include the portal’s own requests', only: 'Only the portal’s own requests' } as const;
 const TIME_FIELDS = new Set<string>(['from', 'to']);
 
 type ReadableParams = Pick<URLSearchParams, 'get'>;
@@ -17,6 +26,9 @@ export function requestLogApiQuery(pageParams: ReadableParams): string {
     const value = pageParams.get(name)?.trim();
     if (value) query.set(name, value);
   }
+  // A looked-up request id is shown whoever made it.
+  const portal = pageParams.get('portal') ?? (query.has('requestId') ? 'include' : 'exclude');
+  if (portal === 'exclude' || portal === 'only') query.set('portal', portal);
   return query.toString();
 }
 
@@ -34,6 +46,8 @@ export function searchParamsFromForm(form: FormData): URLSearchParams {
   }
   // An exact status says more than its class; sending both would only confuse the link.
   if (params.has('status')) params.delete('statusClass');
+  const portal = String(form.get('portal') ?? 'exclude');
+  if (portal !== 'exclude') params.set('portal', portal);
   if (params.get('limit') === DEFAULT_PAGE_SIZE) params.delete('limit');
   return params;
 }

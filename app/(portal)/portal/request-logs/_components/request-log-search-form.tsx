@@ -3,7 +3,9 @@
 import Link from 'next/link';
 import type { FormEvent } from 'react';
 import { ENVIRONMENT_LABEL, ENVIRONMENTS } from '../../../_components/ui';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES, STATUS_CLASSES, dateTimeLocalFromIso, searchParamsFromForm } from './request-log-filters';
+import { useQuery } from '@tanstack/react-query';
+import { apiFetch } from '../../../_components/api';
+import { CALLERS, DEFAULT_PAGE_SIZE, METHODS, PAGE_SIZES, PORTAL_TRAFFIC, STATUS_CLASSES, dateTimeLocalFromIso, searchParamsFromForm } from './request-log-filters';
 
 const STATUS_CLASS_LABELS: Record<(typeof STATUS_CLASSES)[number], string> = {
   '2xx': '2xx succeeded',
@@ -12,13 +14,20 @@ const STATUS_CLASS_LABELS: Record<(typeof STATUS_CLASSES)[number], string> = {
   '5xx': '5xx server errors',
 };
 
-const UUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+type ListedKey = { id: string; name: string; environment: 'test' | 'live'; last4: string; status: string };
+
+/** The keys a person can pick by name (every key of their workspaces, revoked ones too: old requests used them). */
+function useKeyChoices() {
+  return useQuery({ queryKey: ['api-keys', 'all'], queryFn: () => apiFetch<{ apiKeys: ListedKey[] }>('/v1/api-keys').then((d) => d.apiKeys) });
+}
 
 /**
  * The search filters as a real form: Enter submits, and the browser checks each field.
  * Its initial values come from the URL; the parent remounts it when the URL changes.
  */
 export function RequestLogSearchForm({ current, onSearch }: { current: URLSearchParams; onSearch: (params: URLSearchParams) => void }) {
+  const keys = useKeyChoices();
+  const chosenKey = current.get('apiKeyId') ?? '';
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     onSearch(searchParamsFromForm(new FormData(event.currentTarget)));
@@ -51,17 +60,39 @@ export function RequestLogSearchForm({ current, onSearch }: { current: URLSearch
           <label htmlFor="log-path">Path starts with</label>
           <input id="log-path" name="path" className="mono" placeholder="/v1/quotes" maxLength={300} defaultValue={current.get('path') ?? ''} />
         </div>
+        <div className="field">
+          <label htmlFor="log-method">Method</label>
+          <select id="log-method" name="method" defaultValue={current.get('method') ?? ''}>
+            <option value="">Any method</option>
+            {METHODS.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="log-caller">Caller</label>
+          <select id="log-caller" name="caller" defaultValue={current.get('caller') ?? ''}>
+            <option value="">Anyone</option>
+            {Object.entries(CALLERS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
         <div className="field wide">
-          <label htmlFor="log-api-key">API key id</label>
-          <input
-            id="log-api-key"
-            name="apiKeyId"
-            className="mono"
-            pattern={UUID_PATTERN}
-            title="The key's id, a UUID such as 3f2b…-…"
-            autoComplete="off"
-            defaultValue={current.get('apiKeyId') ?? ''}
-          />
+          <label htmlFor="log-api-key">API key</label>
+          <select id="log-api-key" name="apiKeyId" defaultValue={chosenKey} key={keys.data ? 'loaded' : 'loading'}>
+            <option value="">Any key</option>
+            {chosenKey && !keys.data?.some((k) => k.id === chosenKey) && <option value={chosenKey}>Key {chosenKey.slice(0, 8)}…</option>}
+            {keys.data?.map((k) => (
+              <option key={k.id} value={k.id}>
+                {k.name} ({k.environment === 'live' ? 'Live' : 'Test'}, …{k.last4}{k.status === 'revoked' ? ', revoked' : ''})
+              </option>
+            ))}
+          </select>
         </div>
         <div className="field">
           <label htmlFor="log-environment">Environment</label>
@@ -83,6 +114,16 @@ export function RequestLogSearchForm({ current, onSearch }: { current: URLSearch
         <div className="field">
           <label htmlFor="log-to">To</label>
           <input id="log-to" name="to" type="datetime-local" defaultValue={dateTimeLocalFromIso(current.get('to'))} />
+        </div>
+        <div className="field wide">
+          <label htmlFor="log-portal">The portal’s own requests</label>
+          <select id="log-portal" name="portal" defaultValue={current.get('portal') ?? 'exclude'}>
+            {Object.entries(PORTAL_TRAFFIC).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
         </div>
         <div className="field">
           <label htmlFor="log-limit">Rows per page</label>

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { HttpStatus } from '../../../_components/http-status';
+import { CopyId } from '../../../_components/copy-id';
 import { EnvironmentBadge } from '../../../_components/ui';
 import type { RequestLog } from './use-request-logs';
 
@@ -19,7 +20,7 @@ export function RequestLogTable({ logs, filterHref }: { logs: RequestLog[]; filt
             <th className="num">Latency</th>
             <th>Request id</th>
             <th>
-              <span className="sr-only">Quote trace</span>
+              <span className="sr-only">Details and quote trace</span>
             </th>
           </tr>
         </thead>
@@ -29,29 +30,36 @@ export function RequestLogTable({ logs, filterHref }: { logs: RequestLog[]; filt
               <td style={{ whiteSpace: 'nowrap' }}>
                 <LogTime iso={log.createdAt} />
               </td>
-              <td className="mono" style={{ overflowWrap: 'anywhere', minWidth: '8rem' }}>
-                <span style={{ whiteSpace: 'nowrap' }}>{log.method}</span> {log.path}
+              <td className="mono one-line" title={`${log.method} ${log.path}`}>
+                {log.method} {log.path}
               </td>
-              <td>
+              <td style={{ whiteSpace: 'nowrap' }}>
                 <HttpStatus status={log.status} />
                 {log.errorCode && (
-                  <div className="mono muted" style={{ fontSize: '0.8rem' }}>
+                  <span className="mono muted" style={{ fontSize: '0.8rem' }}>
+                    {' '}
                     {log.errorCode}
-                  </div>
+                  </span>
                 )}
               </td>
               <td style={{ whiteSpace: 'nowrap' }}>
                 <EnvironmentBadge environment={log.environment} /> <Caller log={log} filterHref={filterHref} />
               </td>
               <td className="num">{log.latencyMs} ms</td>
-              <td className="mono" style={{ whiteSpace: 'nowrap', fontSize: '0.75rem' }}>
-                {log.requestId}
+              <td style={{ fontSize: '0.8rem' }}>
+                <CopyId id={log.requestId} label="request id" />
               </td>
-              <td>
+              <td style={{ whiteSpace: 'nowrap' }}>
+                <Link href={`/portal/request-logs/${log.requestId}`} aria-label={`Details of request ${log.requestId}`}>
+                  Details
+                </Link>
                 {log.quoteIntentId && (
-                  <Link href={`/portal/traces/${log.quoteIntentId}`} aria-label={`Trace the quote made by request ${log.requestId}`}>
-                    Trace
-                  </Link>
+                  <>
+                    {' · '}
+                    <Link href={`/portal/traces/${log.quoteIntentId}`} aria-label={`Trace the quote made by request ${log.requestId}`}>
+                      Trace
+                    </Link>
+                  </>
                 )}
               </td>
             </tr>
@@ -62,29 +70,35 @@ export function RequestLogTable({ logs, filterHref }: { logs: RequestLog[]; filt
   );
 }
 
-/** Who made the request; a key links to a search for that key's requests. */
-function Caller({ log, filterHref }: { log: RequestLog; filterHref: (name: string, value: string) => string }) {
-  if (log.principal === 'session') return <>Member</>;
-  if (log.principal === 'anonymous' || !log.apiKeyId) return <>Anonymous</>;
+/** Who made the request: a key by its name (a link to its requests), a member by email, or nobody signed in. */
+export function Caller({ log, filterHref }: { log: RequestLog; filterHref: (name: string, value: string) => string }) {
+  if (log.caller === 'member') {
+    return (
+      <span title={log.memberEmail ?? undefined}>
+        {log.portal ? 'Portal' : 'Member'}
+        {log.memberEmail && <span className="muted"> · {log.memberEmail.length > 22 ? `${log.memberEmail.slice(0, 20)}…` : log.memberEmail}</span>}
+      </span>
+    );
+  }
+  if (log.caller === 'anonymous' || !log.apiKeyId) return <>Anonymous</>;
   return (
     <>
-      API key{' '}
-      <Link href={filterHref('apiKeyId', log.apiKeyId)} className="mono" title={`Only requests with key ${log.apiKeyId}`}>
-        …{log.apiKeyId.slice(-6)}
+      {log.caller === 'account_key' ? 'Account key' : 'Key'}{' '}
+      <Link href={filterHref('apiKeyId', log.apiKeyId)} title={`Only requests with key ${log.apiKeyId}`}>
+        {log.apiKeyName ?? `…${log.apiKeyId.slice(-6)}`}
       </Link>
     </>
   );
 }
 
-/** Time of day first (what a search scans for), the date beneath; the full instant on hover. */
+/** Time of day (what a search scans for), the date when it is not today; the full instant on hover. */
 function LogTime({ iso }: { iso: string }) {
   const at = new Date(iso);
+  const today = at.toDateString() === new Date().toDateString();
   return (
     <time dateTime={iso} title={at.toString()}>
+      {today ? '' : `${at.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} `}
       {at.toLocaleTimeString(undefined, { timeStyle: 'medium' })}
-      <span className="muted" style={{ display: 'block', fontSize: '0.8rem' }}>
-        {at.toLocaleDateString(undefined, { dateStyle: 'medium' })}
-      </span>
     </time>
   );
 }
