@@ -203,7 +203,8 @@ describe('request log: who called, what they sent, what they got', () => {
 
     const { forgetRequestLogBodies } = await import('../../lib/requestlog/forget-request-log-bodies');
     expect((await testDb().requestLog.findUnique({ where: { requestId: portalId } }))!.requestBody).not.toBeNull();
-    await forgetRequestLogBodies(testDb(), new Date(Date.now() + 31 * 86_400_000));
+    // A pass clears at most 5,000 rows, and other tests' rows share the database: pass until done.
+    while ((await forgetRequestLogBodies(testDb(), new Date(Date.now() + 31 * 86_400_000))) === 5_000);
     const forgotten = await testDb().requestLog.findUnique({ where: { requestId: portalId } });
     expect(forgotten).toMatchObject({ requestBody: null, responseBody: null, status: 400, portal: true });
   });
