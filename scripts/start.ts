@@ -1,13 +1,14 @@
 // `npm start`: the service with its embedded defaults — a real PostgreSQL (unless
-// DATABASE_URL is set), migrations, the demo workspace, fresh demo keys in .data/demo.json,
+// DATABASE_URL is set), migrations, the demo workspace, demo keys in .data/demo.json (the
+// previous start's while they still work),
 // then a production build served by `next start`.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { demoExample } from '../lib/books/demo-book';
 import { createDb } from '../lib/db/client';
-import { createApiKey } from '../lib/keys/create-api-key';
 import { randomBytes } from 'node:crypto';
 import { DEMO_PEOPLE, seedDemoPeople } from '../prisma/demo-people';
+import { demoKeys, type DemoKeys } from '../prisma/demo-keys';
 import { seedDemo } from '../prisma/seed';
 import { openServiceDatabase } from './support/database';
 import { ensureBuild, startNextServer } from './support/next-server';
@@ -15,6 +16,16 @@ import { ensureBuild, startNextServer } from './support/next-server';
 const root = path.resolve(import.meta.dirname, '..');
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '0.0.0.0';
+
+/** The keys the last start wrote, if they were for this project (a second start reuses them). */
+function previousDemo(file: string, projectId: string): DemoKeys | null {
+  try {
+    const previous = JSON.parse(readFileSync(file, 'utf8')) as Partial<DemoKeys> & { projectId?: string };
+    return previous.projectId === projectId && previous.keys && previous.accountKeys ? (previous as DemoKeys) : null;
+  } catch {
+    return null;
+  }
+}
 
 async function main() {
   const database = await openServiceDatabase(root);
@@ -26,20 +37,8 @@ async function main() {
     const { prisma, close } = createDb(database.url);
     const now = new Date();
     const tenant = await seedDemo(prisma, now);
-    const name = `Demo key (npm start ${now.toISOString()})`;
-    const test = await createApiKey(prisma, { projectId: tenant.projectId, environment: 'test', name }, now);
-    const live = await createApiKey(prisma, { projectId: tenant.projectId, environment: 'live', name }, now);
+    const { keys, accountKeys } = await demoKeys(prisma, tenant.projectId, previousDemo(demoFile, tenant.projectId), now);
     const sessions = await seedDemoPeople(prisma, tenant, now);
-    const accountKey = async (environment: 'test' | 'live', scopes?: string[]) => {
-      const created = await createApiKey(prisma, { projectId: tenant.projectId, environment, name: `${name} (account)`, scopes }, now);
-      return { key: created.secret, environment, scopes: created.apiKey.scopes };
-    };
-    const accountKeys = {
-      all_test: await accountKey('test'),
-      all_live: await accountKey('live'),
-      sibling_test: await accountKey('test'),
-      read_only_test: await accountKey('test', ['accounts:read']),
-    };
     await close();
     demo = {
       url,
@@ -47,7 +46,7 @@ async function main() {
       projectId: tenant.projectId,
       businessId: tenant.businessId,
       bookId: tenant.bookId,
-      keys: { test: test.secret, live: live.secret },
+      keys,
       example: demoExample,
       sessions,
       people: DEMO_PEOPLE,
