@@ -57,11 +57,21 @@ test('creates a Live key, rotates it without grace and revokes it; the API agree
   expect(successor).not.toBe(original);
   expect(await quoteWith(tenant, original)).toBe(401);
   expect(await quoteWith(tenant, successor)).toBe(201);
-  await expect(page.getByRole('row', { name: `Checkout server ${masked(original)}` })).toContainText('Revoked');
+  // The revoked key is out of the way until asked for; then each names the other.
+  const oldRow = page.getByRole('row', { name: `Checkout server ${masked(original)}` });
+  await expect(oldRow).toHaveCount(0);
+  const newRow = page.getByRole('row', { name: `Checkout server ${masked(successor)}` });
+  await expect(newRow).toContainText(`Replaces Checkout server (…${original.slice(-4)})`);
+  await page.getByRole('checkbox', { name: /^Show revoked keys/ }).check();
+  await expect(oldRow).toContainText('Revoked');
+  await expect(oldRow).toContainText(`Replaced by Checkout server (…${successor.slice(-4)})`);
+  await expect(page.getByRole('table', { name: 'Live keys' }).getByRole('row', { name: /Checkout server/ })).toHaveCount(2);
+  await expect(page.getByRole('table', { name: 'Test keys' }).getByRole('row', { name: /Checkout server/ })).toHaveCount(0);
 
   await page.getByRole('button', { name: `Revoke Checkout server (${masked(successor)})` }).click();
+  await expect(page.getByText(`Revoke “Checkout server” (${masked(successor).replace('…', '…')}) now? Requests with it fail at once.`)).toBeVisible();
   await page.getByRole('button', { name: 'Yes, revoke' }).click();
-  await expect(page.getByRole('row', { name: `Checkout server ${masked(successor)}` })).toContainText('Revoked');
+  await expect(newRow).toContainText('Revoked');
   expect(await quoteWith(tenant, successor)).toBe(401);
   await screenshot(page, 'api-keys-list');
 });

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { apiFetch } from '../../_components/api';
 import { ProjectScope, type ProjectInWorkspace } from '../../_components/project-scope';
-import { Empty, ErrorMessage, Loading } from '../../_components/ui';
+import { Empty, EnvironmentBadge, ErrorMessage, Loading } from '../../_components/ui';
 import { RequiresAccess } from '../../_components/requires-access';
 import styles from './_components/api-keys.module.css';
 import { CreateKeyForm } from './_components/create-key-form';
@@ -86,25 +86,65 @@ function ProjectKeys({ workspace, project }: ProjectInWorkspace) {
         ) : keys.data.apiKeys.length === 0 ? (
           <Empty>This project has no keys yet.{mayManage && ' Create one to let your servers ask for quotes.'}</Empty>
         ) : (
-          <div className={styles.tableScroll}>
-            <table>
-              <thead>
-                <tr>
-                  {KEY_TABLE_COLUMNS.map((column) => (
-                    <th key={column}>{column}</th>
-                  ))}
-                  {mayManage && <th>Actions</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.apiKeys.map((apiKey) => (
-                  <KeyRow key={apiKey.id} apiKey={apiKey} projectId={project.id} mayManage={mayManage} onRotated={setRevealed} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <KeyTables keys={keys.data.apiKeys} projectId={project.id} mayManage={mayManage} onRotated={setRevealed} />
         )}
       </section>
+    </>
+  );
+}
+
+/** Live and Test apart, newest first; revoked keys only when asked for. */
+function KeyTables({ keys, projectId, mayManage, onRotated }: { keys: ApiKey[]; projectId: string; mayManage: boolean; onRotated: (r: RevealedSecret) => void }) {
+  const [showRevoked, setShowRevoked] = useState(false);
+  const revoked = keys.filter((k) => k.status === 'revoked').length;
+  // Rotation lineage, both ways: a successor names its predecessor and the other way round.
+  const byId = new Map(keys.map((k) => [k.id, k]));
+  const successorOf = new Map(keys.flatMap((k) => (k.predecessorId ? [[k.predecessorId, k] as const] : [])));
+  return (
+    <>
+      <label className={styles.showRevoked}>
+        <input type="checkbox" checked={showRevoked} onChange={(e) => setShowRevoked(e.target.checked)} disabled={revoked === 0} /> Show revoked keys (
+        {revoked})
+      </label>
+      {(['live', 'test'] as const).map((environment) => {
+        const shown = keys.filter((k) => k.environment === environment && (showRevoked || k.status !== 'revoked'));
+        return (
+          <section key={environment} aria-labelledby={`keys-${environment}`}>
+            <h3 id={`keys-${environment}`}>
+              {environment === 'live' ? 'Live keys' : 'Test keys'} <EnvironmentBadge environment={environment} />
+            </h3>
+            {shown.length === 0 ? (
+              <p className="muted">No {showRevoked ? '' : 'working '}{environment === 'live' ? 'Live' : 'Test'} keys.</p>
+            ) : (
+              <div className={styles.tableScroll}>
+                <table aria-label={environment === 'live' ? 'Live keys' : 'Test keys'}>
+                  <thead>
+                    <tr>
+                      {KEY_TABLE_COLUMNS.map((column) => (
+                        <th key={column}>{column}</th>
+                      ))}
+                      {mayManage && <th>Actions</th>}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {shown.map((apiKey) => (
+                      <KeyRow
+                        key={apiKey.id}
+                        apiKey={apiKey}
+                        replaces={apiKey.predecessorId ? (byId.get(apiKey.predecessorId) ?? null) : null}
+                        replacedBy={successorOf.get(apiKey.id) ?? null}
+                        projectId={projectId}
+                        mayManage={mayManage}
+                        onRotated={onRotated}
+                      />
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </section>
+        );
+      })}
     </>
   );
 }

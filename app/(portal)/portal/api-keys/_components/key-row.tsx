@@ -6,7 +6,7 @@ import { SCOPES } from '@/lib/auth/scopes';
 import { apiFetch } from '../../../_components/api';
 import { ConfirmButton } from '../../../_components/confirm-button';
 import { RotationForm } from '../../../_components/rotation-form';
-import { EnvironmentBadge, ErrorMessage, formatTime } from '../../../_components/ui';
+import { ErrorMessage, formatTime } from '../../../_components/ui';
 import styles from './api-keys.module.css';
 import { apiKeysQueryKey, type ApiKey, type RevealedSecret } from './types';
 
@@ -17,15 +17,20 @@ const STATUS_BADGE: Record<ApiKey['status'], { label: string; className: string 
 };
 
 
-export const KEY_TABLE_COLUMNS = ['Name', 'Key', 'Status', 'Scopes', 'Created', 'Last used', 'Revokes at'];
+export const KEY_TABLE_COLUMNS = ['Name', 'Key', 'Status', 'Scopes', 'Created', 'Last used'];
 
 export function KeyRow({
   apiKey,
+  replaces,
+  replacedBy,
   projectId,
   mayManage,
   onRotated,
 }: {
   apiKey: ApiKey;
+  /** The key this one replaced by rotation, and the one that replaced it (when listed). */
+  replaces: ApiKey | null;
+  replacedBy: ApiKey | null;
   projectId: string;
   mayManage: boolean;
   onRotated: (revealed: RevealedSecret) => void;
@@ -45,7 +50,9 @@ export function KeyRow({
     <>
       <tr aria-label={`${apiKey.name} ${apiKey.displayPrefix}…${apiKey.last4}`} className={live ? undefined : styles.revokedRow}>
         <td>
-          {apiKey.name} <EnvironmentBadge environment={apiKey.environment} />
+          <span className={styles.keyName}>{apiKey.name}</span>
+          {replacedBy && <div className={styles.lineage}>Replaced by {keyLabel(replacedBy)}</div>}
+          {replaces && <div className={styles.lineage}>Replaces {keyLabel(replaces)}</div>}
         </td>
         <td>
           <code className={styles.maskedKey}>
@@ -54,6 +61,11 @@ export function KeyRow({
         </td>
         <td>
           <span className={status.className}>{status.label}</span>
+          {apiKey.revokedAt && (
+            <div className={styles.lineage}>
+              {apiKey.status === 'revoked' ? 'since' : 'stops'} <When iso={apiKey.revokedAt} inline />
+            </div>
+          )}
         </td>
         <td>
           <KeyScopes scopes={apiKey.scopes} />
@@ -62,7 +74,6 @@ export function KeyRow({
           <When iso={apiKey.createdAt} />
         </td>
         <td>{apiKey.lastUsedAt ? <When iso={apiKey.lastUsedAt} /> : <span className="muted">Never</span>}</td>
-        <td>{apiKey.revokedAt ? <When iso={apiKey.revokedAt} /> : <span className="muted">—</span>}</td>
         {mayManage && (
           <td>
             {live && (
@@ -80,7 +91,7 @@ export function KeyRow({
                 <ConfirmButton
                   label="Revoke"
                   accessibleLabel={`Revoke ${apiKey.name} (${apiKey.displayPrefix}…${apiKey.last4})`}
-                  question="Revoke now? Requests with it fail at once."
+                  question={`Revoke “${apiKey.name}” (${apiKey.displayPrefix}…${apiKey.last4}) now? Requests with it fail at once.`}
                   confirmLabel="Yes, revoke"
                   pending={revoke.isPending}
                   onConfirm={() => revoke.mutate()}
@@ -116,16 +127,19 @@ export function KeyRow({
   );
 }
 
-/** Date over time, so three time columns fit beside the key's actions. */
-function When({ iso }: { iso: string }) {
+/** Date over time, so the time columns stay narrow beside the key's actions. */
+function When({ iso, inline = false }: { iso: string; inline?: boolean }) {
   const at = new Date(iso);
   return (
-    <time dateTime={iso} title={formatTime(iso)} className={styles.when}>
-      {at.toLocaleDateString(undefined, { dateStyle: 'medium' })}
+    <time dateTime={iso} title={formatTime(iso)} className={inline ? undefined : styles.when}>
+      {at.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}
+      {inline ? ' ' : ''}
       <span className="muted">{at.toLocaleTimeString(undefined, { timeStyle: 'short' })}</span>
     </time>
   );
 }
+
+const keyLabel = (k: ApiKey) => `${k.name} (…${k.last4})`;
 
 function RotateForm({ apiKey, onCancel, onRotated }: { apiKey: ApiKey; onCancel: () => void; onRotated: (revealed: RevealedSecret) => void }) {
   return (

@@ -12,6 +12,8 @@ export type ApiKey = {
   createdAt: string;
   revokedAt: string | null;
   lastUsedAt: string | null;
+  /** The key this one replaced by rotation. */
+  predecessorId: string | null;
 };
 
 /** A plaintext secret the API returned once, held only until the person presses Done. */
