@@ -20,6 +20,8 @@ import {
   rotateEndpointSecretContract,
   sendTestEventContract,
   updateEndpointContract,
+  replayExhaustedContract,
+  endpointStatsContract,
 } from './webhook-endpoints/contract';
 import { listWorkspacesContract, meContract } from './workspaces/contract';
 import { traceQuoteContract } from './quote-intents/contract';
@@ -95,6 +97,8 @@ export const contracts: RouteContract[] = [
   deleteEndpointContract,
   rotateEndpointSecretContract,
   sendTestEventContract,
+  replayExhaustedContract,
+  endpointStatsContract,
   listDeliveriesContract,
   getDeliveryContract,
   replayDeliveryContract,

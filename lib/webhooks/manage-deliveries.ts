@@ -99,7 +99,7 @@ export async function replayDelivery(db: Db, original: AuthorizedDelivery, now: 
  * (it holds the row FOR UPDATE) and then reads it deleted; a deletion that starts later waits
  * for this transaction and cancels the delivery it writes. Either way none is left pending.
  */
-async function endpointDeleted(tx: DbOrTx, endpointId: string): Promise<boolean> {
+export async function endpointDeleted(tx: DbOrTx, endpointId: string): Promise<boolean> {
   const [row] = await tx.$queryRaw<{ deleted: boolean }[]>`
     SELECT deleted_at IS NOT NULL AS deleted FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR KEY SHARE`;
   return row.deleted;

@@ -299,6 +299,15 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     foreign: notFound,
   },
   'POST /v1/webhook-endpoints/{id}/test-events': { path: (w) => `/v1/webhook-endpoints/${w.endpointId}/test-events`, as: admin, lacking: member, foreign: notFound },
+  'POST /v1/webhook-endpoints/{id}/replays': {
+    path: (w) => `/v1/webhook-endpoints/${w.endpointId}/replays`,
+    body: () => ({ since: new Date(Date.now() - 86_400_000).toISOString(), dryRun: true }),
+    as: admin,
+    lacking: member,
+    foreign: notFound,
+    badBody: { since: 'yesterday' },
+  },
+  'GET /v1/webhook-endpoints/{id}/stats': { path: (w) => `/v1/webhook-endpoints/${w.endpointId}/stats`, as: admin, lacking: member, foreign: notFound },
   'GET /v1/webhook-deliveries': { path: () => '/v1/webhook-deliveries', as: admin, lacking: member, foreign: 'own rows only', badQuery: '?limit=abc' },
   'GET /v1/webhook-deliveries/{deliveryId}': { path: (w) => `/v1/webhook-deliveries/${w.deliveryId}`, as: admin, lacking: member, foreign: notFound },
   'POST /v1/webhook-deliveries/{deliveryId}/replay': {

@@ -18,6 +18,8 @@ import {
 } from '../../lib/webhooks/deliver-due-webhooks';
 import { dispatchOutboxEvents } from '../../lib/webhooks/dispatch-outbox';
 import { replayDelivery, requireDelivery, sendTestEvent } from '../../lib/webhooks/manage-deliveries';
+import { replayExhaustedDeliveries } from '../../lib/webhooks/replay-exhausted-deliveries';
+import { endpointStats } from '../../lib/webhooks/endpoint-stats';
 import { createEndpoint, requireEndpoint, rotateEndpointSecret, updateEndpoint } from '../../lib/webhooks/manage-endpoints';
 import { eventually } from '../../lib/testing/eventually';
 
@@ -220,6 +222,44 @@ describe('webhook delivery', () => {
     const after = await db.webhookDelivery.findUniqueOrThrow({ where: { id: original.id }, include: { attempts: true } });
     expect(after).toEqual(original);
     expect((await db.webhookDelivery.findUniqueOrThrow({ where: { id: replay.id } })).status).toBe('succeeded');
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+  });
+
+  it('replays every exhausted delivery since a moment, once, after counting them; and says how the endpoint has answered', async () => {
+    let healthy = false;
+    const r = await receiver(() => (healthy ? 200 : 500));
+    const { endpoint } = await endpointFor(r, { eventTypes: ['business.branding_updated'] });
+    for (let i = 0; i < 3; i++) await emit('business.branding_updated', 'live', { n: i });
+    let elapsed = 0;
+    await runWebhookJobs(db, at(elapsed));
+    for (const delay of RETRY_DELAYS_MS) await runWebhookJobs(db, at((elapsed += delay)));
+    // The endpoint's sends take turns, so the three may not all be due in the same pass: let them finish.
+    while ((await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'pending' } })) > 0) {
+      await runWebhookJobs(db, at((elapsed += 3 * 3600_000)));
+    }
+    const found = await requireEndpoint(db, admin.principal, endpoint.id);
+    const failing = await endpointStats(db, found, at(elapsed));
+    expect(failing).toMatchObject({ succeeded: 0, successRate: 0, retrying: 0, exhausted: 3 });
+    expect(failing.attempts).toBeGreaterThan(0); // those of the last 24 hours of this clock
+    expect(failing.lastFailure).toMatchObject({ eventType: 'business.branding_updated', responseStatus: 500 });
+    expect(failing.p50LatencyMs).toBeGreaterThanOrEqual(0);
+
+    const since = T0.toISOString();
+    expect(await replayExhaustedDeliveries(db, found, { since, dryRun: true }, at(elapsed))).toEqual({ matched: 3, replayed: 0, deliveryIds: [] });
+    expect((await replayExhaustedDeliveries(db, found, { since: at(elapsed).toISOString(), dryRun: true }, at(elapsed))).matched).toBe(0);
+    healthy = true;
+    const replayed = await replayExhaustedDeliveries(db, found, { since, dryRun: false }, at(elapsed + 1000));
+    expect(replayed).toMatchObject({ matched: 3, replayed: 3 });
+    // A second run finds each one already replayed: nothing is sent twice.
+    expect((await replayExhaustedDeliveries(db, found, { since, dryRun: false }, at(elapsed + 1000))).replayed).toBe(0);
+    await runWebhookJobs(db, at(elapsed + 1000));
+    expect(r.received).toHaveLength(18);
+    const replays = await db.webhookDelivery.findMany({ where: { id: { in: replayed.deliveryIds } } });
+    expect(replays.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(new Set(replays.map((d) => d.replayOfId)).size).toBe(3);
+    const healed = await endpointStats(db, found, at(elapsed + 2000));
+    expect(healed).toMatchObject({ attempts: failing.attempts + 3, succeeded: 3, exhausted: 3 });
+    expect(healed.successRate).toBe(Math.round((3 * 1000) / (failing.attempts + 3)) / 10);
     await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   });
 

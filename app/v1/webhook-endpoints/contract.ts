@@ -134,3 +134,56 @@ export const replayDeliveryContract = defineContract({
   success: { status: 201, description: 'The new delivery.', schema: z.object({ delivery: deliveryViewSchema }) },
   errors: [...common, 'conflict'],
 });
+
+export const replayExhaustedContract = defineContract({
+  method: 'POST',
+  path: '/v1/webhook-endpoints/{id}/replays',
+  summary: 'Replay every exhausted delivery of this endpoint since a moment (`dryRun` counts them first)',
+  description:
+    'Each is replayed as POST /v1/webhook-deliveries/{id}/replay would: a new pending delivery linked to the original, oldest first, ' +
+    'at most 1,000 per call. A delivery with a replay already pending or delivered is left out.',
+  tags,
+  auth: 'session',
+  params: endpointParams,
+  body: z
+    .strictObject({ since: z.iso.datetime({ offset: true }), dryRun: z.boolean().default(false) })
+    .meta({ id: 'BulkReplayRequest' }),
+  idempotent: {},
+  success: {
+    status: 200,
+    description: 'How many matched, and the new deliveries.',
+    schema: z.object({ matched: z.number().int(), replayed: z.number().int(), deliveryIds: z.array(z.uuid()) }).meta({ id: 'BulkReplayResult' }),
+  },
+  errors: [...common, 'invalid_request'],
+});
+
+export const endpointStatsContract = defineContract({
+  method: 'GET',
+  path: '/v1/webhook-endpoints/{id}/stats',
+  summary: 'How the endpoint answered over the last 24 hours, and its last failure',
+  tags,
+  auth: 'session',
+  params: endpointParams,
+  success: {
+    status: 200,
+    description: 'The figures.',
+    schema: z.object({
+      stats: z
+        .object({
+          since: z.iso.datetime(),
+          attempts: z.number().int(),
+          succeeded: z.number().int(),
+          successRate: z.number().nullable(),
+          p50LatencyMs: z.number().int().nullable(),
+          p95LatencyMs: z.number().int().nullable(),
+          retrying: z.number().int(),
+          exhausted: z.number().int(),
+          lastFailure: z
+            .object({ at: z.iso.datetime(), deliveryId: z.uuid(), eventType: z.string(), responseStatus: z.number().int().nullable(), error: z.string().nullable() })
+            .nullable(),
+        })
+        .meta({ id: 'WebhookEndpointStats' }),
+    }),
+  },
+  errors: [...common],
+});

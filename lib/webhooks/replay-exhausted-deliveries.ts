@@ -1,0 +1,44 @@
+import type { Db } from '../db/client';
+import { sqlRows } from '../db/sql';
+import { ServiceError } from '../errors/service-error';
+import { endpointDeleted } from './manage-deliveries';
+import type { AuthorizedEndpoint } from './manage-endpoints';
+
+/** The most deliveries one bulk replay sends again; a larger backlog is replayed in turns. */
+export const MAX_BULK_REPLAY = 1_000;
+
+export type BulkReplayResult = { matched: number; replayed: number; deliveryIds: string[] };
+
+/**
+ * POST /v1/webhook-endpoints/{id}/replays: every exhausted delivery of the endpoint created since
+ * `since` is replayed as POST /v1/webhook-deliveries/{id}/replay would (a new pending delivery
+ * linked to the original), oldest first, up to MAX_BULK_REPLAY. A delivery that already has a
+ * replay pending or delivered is left out, so running it twice sends nothing twice. `dryRun`
+ * answers how many would be replayed, and replays none.
+ */
+export async function replayExhaustedDeliveries(
+  db: Db,
+  endpoint: AuthorizedEndpoint,
+  input: { since: string; dryRun: boolean },
+  now: Date,
+): Promise<BulkReplayResult> {
+  return db.$transaction(async (tx) => {
+    if (await endpointDeleted(tx, endpoint.id)) throw new ServiceError('not_found', `Webhook endpoint ${endpoint.id} does not exist.`);
+    const [{ matched }] = await sqlRows<{ matched: number }>(tx, `SELECT count(*)::int AS matched FROM (${WAITING_SQL}) w`, [endpoint.id, input.since]);
+    if (input.dryRun || matched === 0) return { matched, replayed: 0, deliveryIds: [] };
+    const rows = await sqlRows<{ id: string }>(
+      tx,
+      `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, status, attempt_count, next_attempt_at, replay_of_id, created_at, updated_at)
+       SELECT gen_random_uuid(), w.endpoint_id, w.event_id, w.event_type, 'pending', 0, $3::timestamptz, w.id, $3::timestamptz, $3::timestamptz
+         FROM (${WAITING_SQL} ORDER BY d.created_at, d.id LIMIT $4::int) w
+       RETURNING id::text`,
+      [endpoint.id, input.since, now, MAX_BULK_REPLAY],
+    );
+    return { matched, replayed: rows.length, deliveryIds: rows.map((r) => r.id) };
+  });
+}
+
+const WAITING_SQL = `SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.created_at
+  FROM webhook_deliveries d
+  WHERE d.endpoint_id = $1::uuid AND d.status = 'exhausted' AND d.created_at >= $2::timestamptz
+    AND NOT EXISTS (SELECT 1 FROM webhook_deliveries r WHERE r.replay_of_id = d.id AND r.status IN ('pending', 'succeeded'))`;
