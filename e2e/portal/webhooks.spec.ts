@@ -101,7 +101,7 @@ test('a Live endpoint gets signed deliveries; a failure is replayed; rotation si
   await expect(page.getByRole('heading', { name: 'Webhook deliveries' })).toBeVisible();
   await expect(page.getByLabel('Event', { exact: true })).toHaveValue('webhook.test');
   const original = deliveryRows(page).first();
-  await expect(original).toContainText('Pending');
+  await expect(original).toContainText(/Retrying at \d/); // pending after a failed attempt, with the retry's time
   await expect(original.locator('td').nth(2)).toHaveText('1');
   await original.getByRole('button', { name: 'Show attempts' }).click();
   const firstAttempts = page.getByRole('table', { name: /^Attempts of delivery/ });
@@ -272,4 +272,49 @@ test('an endpoint is edited in place: URL, events and description change, its se
   const stored = await testDb().webhookEndpoint.findUniqueOrThrow({ where: { id: created.endpoint.id } });
   expect(stored).toMatchObject({ url: 'https://hooks.example.com/new', eventTypes: ['quote_intent.succeeded'], description: 'CRM sync' });
   expect(stored.secretLast4).toBe(created.secret.slice(-4));
+});
+
+test('a failing endpoint shows its health and retries; its exhausted deliveries are replayed in one go after a count', async ({ page }) => {
+  test.setTimeout(60_000);
+  let healthy = false;
+  receiver = await startReceiver(() => (healthy ? 200 : 503));
+  const tenant = await createTenant();
+  const admin = await createPerson(tenant, { permissions: ['webhooks:manage'] });
+  const { endpoint } = await createEndpoint(
+    testDb(),
+    admin.principal,
+    { projectId: tenant.projectId, environment: 'live', url: receiver.url, eventTypes: ['quote_intent.succeeded'] },
+    new Date(),
+  );
+  for (let i = 0; i < 3; i++) await quoteWithLiveKey(tenant);
+  await expect.poll(() => receiver!.received.length, { timeout: 15_000 }).toBe(3);
+
+  // The first attempts failed: the deliveries wait for their retry, and say when it comes.
+  await signIn(page, admin.email, `/portal/webhooks/deliveries?endpoint=${endpoint.id}`);
+  await expect(deliveryRows(page)).toHaveCount(3);
+  await expect(deliveryRows(page).first()).toContainText(/Retrying at \d/);
+  await screenshot(page, 'webhooks-retrying');
+
+  // Two of them have since failed five times (the schedule takes hours: the test moves them on).
+  const ids = (await testDb().webhookDelivery.findMany({ where: { endpointId: endpoint.id }, orderBy: { createdAt: 'asc' }, select: { id: true } })).map((d) => d.id);
+  await testDb().webhookDelivery.updateMany({ where: { id: { in: ids.slice(0, 2) } }, data: { status: 'exhausted', attemptCount: 5, nextAttemptAt: null } });
+  await testDb().webhookDelivery.update({ where: { id: ids[2] }, data: { nextAttemptAt: new Date(Date.now() + 3_600_000) } });
+
+  await page.goto(`${appUrl()}/portal/webhooks?project=${tenant.projectId}`);
+  const card = endpointCard(page, receiver);
+  await expect(card.getByTestId('endpoint-health')).toContainText('0% of 3 attempts answered 2xx in the last 24 hours');
+  await expect(card.getByTestId('endpoint-health')).toContainText('1 retrying, 2 exhausted');
+  await expect(card.getByTestId('endpoint-health')).toContainText('Last failure');
+
+  healthy = true;
+  await card.getByRole('button', { name: 'Replay failed…' }).click();
+  const form = page.getByRole('form', { name: `Replay failed deliveries to ${receiver.url}` });
+  await expect(form.getByTestId('bulk-replay-count')).toHaveText('2 exhausted deliveries from the last 24 hours will be sent again.');
+  await screenshot(page, 'webhooks-bulk-replay');
+  await form.getByRole('button', { name: 'Replay 2' }).click();
+  await expect(form.getByTestId('bulk-replay-count')).toHaveText('2 deliveries were queued again; each is linked to its original.');
+  await expect.poll(() => receiver!.received.length, { timeout: 15_000 }).toBe(5);
+  const replays = await testDb().webhookDelivery.findMany({ where: { replayOfId: { in: ids.slice(0, 2) } } });
+  expect(replays).toHaveLength(2);
+  await form.getByRole('button', { name: 'Done' }).click();
 });

@@ -55,7 +55,7 @@ function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
               {d.endpointDeleted && <span className="muted"> (endpoint deleted)</span>}
             </td>
             <td>
-              <DeliveryStatusBadge status={d.status} /> {d.replayOfId && <span className="muted">replay</span>}
+              <DeliveryStatusBadge status={d.status} attemptCount={d.attemptCount} nextAttemptAt={d.nextAttemptAt} /> {d.replayOfId && <span className="muted">replay</span>}
             </td>
             <td className="num">{d.attemptCount}</td>
             <td>{d.nextAttemptAt ? formatTime(d.nextAttemptAt) : <span className="muted">none</span>}</td>

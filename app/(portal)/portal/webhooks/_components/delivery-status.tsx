@@ -12,7 +12,19 @@ export const DELIVERY_STATUS: Record<DeliveryStatus, { label: string; tone: stri
   canceled: { label: 'Canceled', tone: 'neutral', meaning: 'Its endpoint was deleted before it was sent; it will not be sent or replayed.' },
 };
 
-export function DeliveryStatusBadge({ status }: { status: DeliveryStatus }) {
+/**
+ * The delivery's state in words. A pending delivery whose attempt failed is shown as retrying,
+ * with the next attempt's time (its API status stays `pending`, spec 3.3).
+ */
+export function DeliveryStatusBadge({ status, attemptCount = 0, nextAttemptAt = null }: { status: DeliveryStatus; attemptCount?: number; nextAttemptAt?: string | null }) {
+  if (status === 'pending' && attemptCount > 0) {
+    const next = nextAttemptAt ? new Date(nextAttemptAt).toLocaleTimeString(undefined, { timeStyle: 'short' }) : null;
+    return (
+      <span className="badge warn" title={`Attempt ${attemptCount} failed; ${next ? `the next attempt is at ${next}` : 'it will be tried again'}.`}>
+        Retrying{next ? ` at ${next}` : ''}
+      </span>
+    );
+  }
   const { label, tone, meaning } = DELIVERY_STATUS[status];
   return (
     <span className={`badge ${tone}`} title={meaning}>

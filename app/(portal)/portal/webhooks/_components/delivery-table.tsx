@@ -60,7 +60,7 @@ export function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
                     )}
                   </td>
                   <td>
-                    <DeliveryStatusBadge status={delivery.status} />
+                    <DeliveryStatusBadge status={delivery.status} attemptCount={delivery.attemptCount} nextAttemptAt={delivery.nextAttemptAt} />
                   </td>
                   <td className="num">{delivery.attemptCount}</td>
                   <td className={styles.nowrap}>

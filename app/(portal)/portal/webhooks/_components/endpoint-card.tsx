@@ -6,7 +6,9 @@ import { useRef, useState } from 'react';
 import { apiFetch } from '../../../_components/api';
 import { ConfirmButton } from '../../../_components/confirm-button';
 import { EnvironmentBadge, ErrorMessage, formatTime } from '../../../_components/ui';
+import { BulkReplayForm } from './bulk-replay-form';
 import { EndpointForm } from './endpoint-form';
+import { EndpointHealth } from './endpoint-health';
 import { deliveriesHref } from './links';
 import { RotateSecretForm } from './rotate-secret-form';
 import { webhookQueryKeys, type Delivery, type Endpoint, type RevealedSigningSecret } from './types';
@@ -17,6 +19,7 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
   const queryClient = useQueryClient();
   const [rotating, setRotating] = useState(false);
   const [editing, setEditing] = useState(false);
+  const [replaying, setReplaying] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: webhookQueryKeys.endpoints(endpoint.projectId) });
   const enabled = endpoint.status === 'enabled';
@@ -74,6 +77,10 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
         </dd>
         <dt>Added</dt>
         <dd>{formatTime(endpoint.createdAt)}</dd>
+        <dt>Health</dt>
+        <dd>
+          <EndpointHealth endpoint={endpoint} />
+        </dd>
       </dl>
 
       <div className={styles.actions}>
@@ -90,6 +97,9 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
         </button>
         <button type="button" aria-expanded={rotating} onClick={() => setRotating((open) => !open)}>
           Rotate secret…
+        </button>
+        <button type="button" aria-expanded={replaying} onClick={() => setReplaying((open) => !open)}>
+          Replay failed…
         </button>
         <button type="button" disabled={setStatus.isPending} onClick={toggleStatus}>
           {enabled ? 'Disable' : 'Enable'}
@@ -131,6 +141,7 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
           }}
         />
       )}
+      {replaying && <BulkReplayForm endpoint={endpoint} onClose={() => setReplaying(false)} />}
       {rotating && (
         <RotateSecretForm
           endpoint={endpoint}

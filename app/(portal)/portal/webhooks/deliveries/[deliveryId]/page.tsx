@@ -48,7 +48,7 @@ function DeliveryView({ delivery }: { delivery: Delivery }) {
           Delivery of <span className="mono">{delivery.eventType}</span>
         </h1>
         <div className="row">
-          <DeliveryStatusBadge status={delivery.status} />
+          <DeliveryStatusBadge status={delivery.status} attemptCount={delivery.attemptCount} nextAttemptAt={delivery.nextAttemptAt} />
           {delivery.status === 'pending' && <span className="muted">This page updates by itself while the delivery is pending.</span>}
         </div>
       </header>
