@@ -54,11 +54,13 @@ import { createPublicQuoteContract, getPublicQuoteContract } from './public_quot
 import { createApiQuoteContract } from './quotes/contract';
 import { openApiContract } from './openapi.json/contract';
 import { statusContract } from './status/contract';
+import { listEventTypesContract } from './event-types/contract';
 
 /** Every /v1 contract; the OpenAPI document is built from this list (a test checks it is complete). */
 export const contracts: RouteContract[] = [
   statusContract,
   openApiContract,
+  listEventTypesContract,
   createPublicQuoteContract,
   getPublicQuoteContract,
   createApiQuoteContract,

@@ -317,4 +317,12 @@ test('a failing endpoint shows its health and retries; its exhausted deliveries 
   const replays = await testDb().webhookDelivery.findMany({ where: { replayOfId: { in: ids.slice(0, 2) } } });
   expect(replays).toHaveLength(2);
   await form.getByRole('button', { name: 'Done' }).click();
+
+  // What each event means, with an example delivery of each.
+  await page.getByRole('link', { name: 'event catalogue' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Event catalogue' })).toBeVisible();
+  const section = page.getByRole('region', { name: 'quote_intent.succeeded' });
+  await section.getByText('Example delivery').click();
+  await expect(section.getByLabel('Example quote_intent.succeeded delivery')).toContainText('"type": "quote_intent.succeeded"');
+  await screenshot(page, 'webhooks-event-catalogue');
 });

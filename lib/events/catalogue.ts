@@ -1,4 +1,8 @@
-/** Every event type the service emits; docs/events.md describes each payload. */
+/**
+ * Every event type the service emits, with when it is emitted and an example of its `data`: the
+ * one source for docs/events.md, GET /v1/event-types and the portal's event catalogue. A test
+ * checks each example has the fields real events of its type have.
+ */
 export const EVENT_TYPES = [
   'quote_intent.succeeded',
   'quote_intent.requires_input',
@@ -17,3 +21,205 @@ export const EVENT_TYPES = [
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+export type EventDescription = {
+  /** Which environment's endpoints receive it. */
+  environment: 'the quote’s' | 'the publication’s' | 'the key’s' | 'Live' | 'the endpoint’s';
+  /** What happened, in a business's words. */
+  meaning: string;
+  /** An example of the event's `data`. */
+  example: Record<string, unknown>;
+};
+
+const IDS = {
+  workspace: '2f7c5e0a-91d4-4b8e-a3a1-6c0d2b9e4f11',
+  project: '8a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+  environment: 'c3d4e5f6-a7b8-4c9d-8e0f-1a2b3c4d5e6f',
+  book: '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9',
+  version: '9b8a7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d',
+  business: '1f55df5f-1ca4-43c0-aafd-f053c2fd2d6f',
+  intent: 'ba0ad174-b4ee-4ed5-836f-6b731d1e7715',
+  receipt: 'ecf18fe7-651f-4084-a812-6129a4c73df8',
+  request: '22b9f720-95b3-4d7f-8d50-90c9f167e2a2',
+  key: '4c3b2a19-0817-4f6e-9d5c-4b3a29181706',
+  successor: '7d6c5b4a-3928-4170-8f6e-5d4c3b2a1908',
+  user: '6e5d4c3b-2a19-4807-b6f5-e4d3c2b1a098',
+  member: '3a2b1c0d-9e8f-47a6-b5c4-d3e2f1a0b9c8',
+  endpoint: '0a9b8c7d-6e5f-4a3b-8c1d-0e9f8a7b6c5d',
+};
+const AT = '2026-11-25T16:45:48.423Z';
+
+const quoteIntent = (status: string, expiresAt: string | null = null) => ({
+  id: IDS.intent,
+  workspaceId: IDS.workspace,
+  projectId: IDS.project,
+  environmentId: IDS.environment,
+  bookId: IDS.book,
+  bookVersionId: IDS.version,
+  status,
+  source: 'hosted',
+  idempotencyKey: 'auto_af5309b5-cc08-4798-9435-d68e7c5cca50',
+  requestCorrelationId: IDS.request,
+  inputs: { offeringId: 'window_cleaning', factors: { home_size: 'medium', storeys: '2', access: 'difficult' } },
+  expiresAt,
+  createdAt: AT,
+});
+const quoteReceipt = (outcome: string, more: Record<string, unknown>) => ({
+  id: IDS.receipt,
+  quoteIntentId: IDS.intent,
+  outcome,
+  source: 'hosted',
+  bookVersionId: IDS.version,
+  computation: null,
+  missingInputs: [],
+  failure: null,
+  idempotencyKey: 'auto_af5309b5-cc08-4798-9435-d68e7c5cca50',
+  requestCorrelationId: IDS.request,
+  latencyMs: 4,
+  createdAt: AT,
+  ...more,
+});
+const apiKey = (id: string, status: string, revokedAt: string | null = null) => ({
+  id,
+  name: 'Checkout server',
+  environment: 'live',
+  status,
+  displayPrefix: 'sk_live_Ab3d',
+  last4: 'x9Qz',
+  scopes: ['accounts:read', 'quote-spec:read', 'simulations:write', 'quotes:write', 'commitments:write', 'logs:read'],
+  createdAt: AT,
+  revokedAt,
+  lastUsedAt: null,
+});
+const member = (role: string, status: string) => ({
+  id: IDS.member,
+  businessId: IDS.business,
+  userId: IDS.user,
+  email: 'sam@sparkle.example',
+  name: 'Sam',
+  role,
+  status,
+  createdAt: AT,
+  updatedAt: AT,
+});
+
+export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
+  'quote_intent.succeeded': {
+    environment: 'the quote’s',
+    meaning: 'A quote was priced (any surface)',
+    example: {
+      quoteIntent: quoteIntent('succeeded'),
+      quoteReceipt: quoteReceipt('succeeded', {
+        computation: {
+          currency: 'USD',
+          lineItems: [
+            { kind: 'base', label: 'Window cleaning', amountMinor: 12000, ruleId: null },
+            { kind: 'surcharge', label: 'Larger home', amountMinor: 3000, ruleId: 'large_home' },
+            { kind: 'surcharge', label: 'Difficult access', amountMinor: 2250, ruleId: 'difficult_access' },
+          ],
+          totalMinor: 17250,
+          paymentTerms: { depositBasisPoints: 2500, depositMinor: 4313, balanceDueMinor: 12937 },
+          conditions: ['Prices include all materials and VAT.'],
+          derivation: [
+            { sequence: 0, phase: 'base', ruleId: null, ruleType: 'offeringBase', status: 'applied', reason: 'base price of "Window cleaning" is 12000', deltaMinor: 12000, runningTotalMinor: 12000 },
+            { sequence: 1, phase: 'scopedModifier', ruleId: 'large_home', ruleType: 'percent', status: 'applied', reason: '…every rule of the book, one entry each…', deltaMinor: 3000, runningTotalMinor: 15000 },
+          ],
+        },
+      }),
+    },
+  },
+  'quote_intent.requires_input': {
+    environment: 'the quote’s',
+    meaning: 'A quote needs more answers',
+    example: { quoteIntent: quoteIntent('requires_input', '2026-11-26T16:45:48.423Z'), quoteReceipt: quoteReceipt('requires_input', { missingInputs: ['factors.storeys'] }) },
+  },
+  'quote_intent.failed': {
+    environment: 'the quote’s',
+    meaning: 'A quote could not be priced',
+    example: {
+      quoteIntent: quoteIntent('failed'),
+      quoteReceipt: quoteReceipt('failed', { failure: { code: 'unknown_factor_option', message: '"huge" is not an option of factor "home_size".' } }),
+    },
+  },
+  'book_version.published': {
+    environment: 'the publication’s',
+    meaning: 'A price book version was published to Test or Live',
+    example: { bookId: IDS.book, bookVersionId: IDS.version, number: 3, artifactHash: '4f1c…a9 (sha256 hex)', environment: 'live' },
+  },
+  'api_key.created': { environment: 'the key’s', meaning: 'An API key was created (never its secret)', example: { apiKey: apiKey(IDS.key, 'active'), createdBy: IDS.user } },
+  'api_key.rotated': {
+    environment: 'the key’s',
+    meaning: 'An API key was rotated',
+    example: { apiKey: apiKey(IDS.key, 'rotating', '2026-11-26T16:45:48.423Z'), successor: apiKey(IDS.successor, 'active'), graceMinutes: 1440, rotatedBy: IDS.user },
+  },
+  'api_key.revoked': {
+    environment: 'the key’s',
+    meaning:
+      'An API key stopped working. `reason`: "revoked" (at once), "rotated_without_grace", or "rotation_grace_ended" (then there is no `revokedBy`: nobody did it just now)',
+    example: { apiKey: apiKey(IDS.key, 'revoked', AT), reason: 'revoked', revokedBy: IDS.user },
+  },
+  'business_member.invited': { environment: 'Live', meaning: 'An owner invited a person to the business', example: { member: member('editor', 'invited'), invitedBy: IDS.user } },
+  'business_member.updated': { environment: 'Live', meaning: 'An owner changed a member’s role', example: { member: member('viewer', 'active'), changedBy: IDS.user } },
+  'business_member.removed': { environment: 'Live', meaning: 'An owner removed a member', example: { member: member('viewer', 'removed'), changedBy: IDS.user } },
+  'business.branding_updated': {
+    environment: 'Live',
+    meaning: 'The hosted quote page’s branding changed',
+    example: {
+      businessId: IDS.business,
+      branding: { displayName: 'Sparkle Home Services', logoUrl: null, primaryColor: '#0f766e', accentColor: '#f97316', nextStep: { label: 'Book this visit', url: 'https://book.sparkle.example' } },
+      changedBy: IDS.user,
+    },
+  },
+  'account_quote.created': {
+    environment: 'the key’s',
+    meaning: 'An integration stored a quote on the account surface (POST /v1/accounts/{id}/quotes)',
+    example: {
+      quote: {
+        object: 'quote',
+        quote_id: 'd4c3b2a1-0f9e-48d7-b6c5-a4b3c2d1e0f9',
+        state: 'quoted',
+        disposition: 'send',
+        decision: 'priced',
+        pricing_mode: 'instant',
+        total: { low_cents: 15525, high_cents: 15525 },
+        currency: 'USD',
+        book: { version_id: IDS.version },
+        message: 'Your quote is ready.',
+        unpriced_reason: null,
+        created: AT,
+      },
+    },
+  },
+  'commitment.confirmed': {
+    environment: 'Live',
+    meaning: 'A commitment was confirmed on a quoted quote',
+    example: {
+      commitment: {
+        object: 'commitment',
+        commitment_id: 'e5d4c3b2-a1f0-49e8-a7b6-c5d4e3f2a1b0',
+        quote_id: 'd4c3b2a1-0f9e-48d7-b6c5-a4b3c2d1e0f9',
+        external_ref: 'order-1042',
+        confirmed: true,
+        confirmed_at: AT,
+      },
+    },
+  },
+  'webhook.test': {
+    environment: 'the endpoint’s',
+    meaning: 'A test event you sent to one endpoint',
+    example: { endpointId: IDS.endpoint, environment: 'live', message: 'This is a test event.' },
+  },
+};
+
+/** An example delivery of the type, in the envelope every delivery has. */
+export function exampleEnvelope(type: EventType) {
+  const businessScoped = type.startsWith('business') || type.startsWith('quote_intent') || type === 'commitment.confirmed';
+  return {
+    id: '0e1d2c3b-4a59-4687-a5b4-c3d2e1f0a9b8',
+    type,
+    version: 1 as const,
+    created: AT,
+    ...(businessScoped ? { businessId: IDS.business } : {}),
+    data: EVENT_CATALOGUE[type].example,
+  };
+}

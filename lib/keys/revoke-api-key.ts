@@ -32,7 +32,7 @@ export async function revokeApiKey(db: Db, principal: SessionPrincipal, keyId: s
           projectId: row.projectId,
           environmentId: row.environmentId,
           subjectId: key.id,
-        data: { apiKey, revokedBy: principal.userId },
+        data: { apiKey, reason: 'revoked', revokedBy: principal.userId },
         },
         now,
       );

@@ -270,6 +270,7 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     lacking: member,
     foreign: notFound,
   },
+  'GET /v1/event-types': { path: () => '/v1/event-types', as: () => undefined, foreign: 'no tenant' },
   'GET /v1/request-logs': { path: () => '/v1/request-logs', as: admin, lacking: member, foreign: 'own rows only', badQuery: '?status=abc' },
   'GET /v1/quote-intents/{id}/trace': { path: (w) => `/v1/quote-intents/${w.quoteIntentId}/trace`, as: admin, foreign: notFound },
   'GET /v1/workspaces': { path: () => '/v1/workspaces', as: admin, foreign: 'own rows only' },

@@ -92,7 +92,8 @@ function ProjectEndpoints({ projectId, projectName }: { projectId: string; proje
         )}
       </section>
       <p className="muted">
-        Every delivery and its attempts are on the <Link href={`/portal/webhooks/deliveries?project=${projectId}`}>deliveries page</Link>.
+        Every delivery and its attempts are on the <Link href={`/portal/webhooks/deliveries?project=${projectId}`}>deliveries page</Link>. What each
+        event means and an example of each: the <Link href="/portal/webhooks/events">event catalogue</Link>.
       </p>
     </>
   );

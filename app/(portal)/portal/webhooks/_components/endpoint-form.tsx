@@ -6,7 +6,8 @@ import { EVENT_TYPES, type EventType } from '@/lib/events/catalogue';
 import { ApiError, apiFetch } from '../../../_components/api';
 import { describedBy, FieldError, useFieldErrors } from '../../../_components/field-error';
 import { ENVIRONMENT_LABEL, ENVIRONMENTS, ErrorMessage } from '../../../_components/ui';
-import { EVENT_TYPE_MEANING, webhookQueryKeys, type Endpoint, type RevealedSigningSecret } from './types';
+import { EVENT_CATALOGUE } from '@/lib/events/catalogue';
+import { webhookQueryKeys, type Endpoint, type RevealedSigningSecret } from './types';
 import styles from './webhooks.module.css';
 
 // Test events reach the endpoint they are sent to whatever its filter says.
@@ -110,7 +111,7 @@ export function EndpointForm(props: EndpointFormProps) {
               <label key={type} className={styles.choice}>
                 <input type="checkbox" checked={eventTypes.includes(type)} onChange={(e) => toggle(type, e.target.checked)} />
                 <span>
-                  <code>{type}</code> <span className="muted">— {EVENT_TYPE_MEANING[type]}</span>
+                  <code>{type}</code> <span className="muted">— {EVENT_CATALOGUE[type].meaning}</span>
                 </span>
               </label>
             ))}

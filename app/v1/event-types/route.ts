@@ -1,0 +1,13 @@
+import { EVENT_CATALOGUE, EVENT_TYPES, exampleEnvelope } from '@/lib/events/catalogue';
+import { defineRoute } from '@/lib/http/define-route';
+import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
+import { listEventTypesContract } from './contract';
+
+export const GET = defineRoute(listEventTypesContract, async () => ({
+  data: {
+    eventTypes: EVENT_TYPES.map((type) => ({ type, environment: EVENT_CATALOGUE[type].environment, meaning: EVENT_CATALOGUE[type].meaning, example: exampleEnvelope(type) })),
+  },
+  headers: { 'cache-control': 'public, max-age=300' },
+}));
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

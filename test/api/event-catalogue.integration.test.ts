@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { demoExample } from '../../lib/books/demo-book';
+import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../../lib/events/catalogue';
+import { api } from '../../lib/testing/api-client';
+import { createPerson, createTenant, quoteRequest, testDb } from '../../lib/testing/factories';
+
+/** The fields of a value, two levels down: what a receiver's code reads. */
+function shapeOf(value: unknown, depth = 2): unknown {
+  if (depth === 0 || value === null || typeof value !== 'object' || Array.isArray(value)) return Array.isArray(value) ? 'array' : value === null ? 'null-or-value' : typeof value;
+  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, shapeOf((value as Record<string, unknown>)[key], depth - 1)]));
+}
+const keysOf = (value: unknown, depth = 2): unknown => {
+  const shape = shapeOf(value, depth);
+  // Types are not compared: a field that is null in one event has a value in another.
+  return JSON.parse(JSON.stringify(shape, (_, v) => (typeof v === 'string' ? 'field' : v)));
+};
+
+describe('the event catalogue', () => {
+  it('lists every type with an example delivery', async () => {
+    const res = await api('GET', '/v1/event-types');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.body.data.eventTypes.map((e: { type: string }) => e.type)).toEqual([...EVENT_TYPES]);
+    for (const e of res.body.data.eventTypes) expect(e.example).toMatchObject({ type: e.type, version: 1 });
+  });
+
+  it('gives each example the fields real events of its type carry', async () => {
+    const tenant = await createTenant();
+    const admin = await createPerson(tenant, { permissions: 'all', businessRole: 'owner' });
+    const viewer = await createPerson(tenant, { businessRole: 'viewer' });
+    const as = { key: admin.token };
+    // Make one of every event, the way people and integrations do.
+    await api('POST', '/v1/public_quotes', { body: { businessId: tenant.businessId, ...demoExample } });
+    await api('POST', '/v1/public_quotes', { body: { businessId: tenant.businessId, ...demoExample, factors: { ...demoExample.factors, storeys: null } } });
+    await api('POST', '/v1/quotes', { key: tenant.keys.live, body: quoteRequest(tenant, { factors: { home_size: 'huge' } }) });
+    const created = await api('POST', '/v1/api-keys', { ...as, body: { name: 'events', projectId: tenant.projectId, environment: 'live' } });
+    const rotated = await api('POST', `/v1/api-keys/${created.body.data.apiKey.id}/rotation`, { ...as, body: { graceMinutes: 0 } });
+    await api('POST', `/v1/api-keys/${rotated.body.data.successor.id}/revocation`, as);
+    const invited = await api('POST', `/v1/businesses/${tenant.businessId}/members`, { ...as, body: { email: `e-${randomUUID()}@example.test`, role: 'editor' } });
+    await api('PATCH', `/v1/businesses/${tenant.businessId}/members/${viewer.membershipId}`, { ...as, body: { role: 'editor' } });
+    await api('DELETE', `/v1/businesses/${tenant.businessId}/members/${invited.body.data.member.id}`, as);
+    await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { ...as, body: { displayName: 'Events', logoUrl: null, primaryColor: '#112233', accentColor: '#445566' } });
+    const accountQuote = await api('POST', `/v1/accounts/${tenant.projectId}/quotes`, {
+      key: tenant.keys.live,
+      headers: { 'idempotency-key': randomUUID() },
+      body: { services: [{ service: demoExample.offeringId, selections: demoExample.factors }] },
+    });
+    await api('POST', `/v1/accounts/${tenant.projectId}/quotes/${accountQuote.body.quote_id}/commitment/confirm`, {
+      key: tenant.keys.live,
+      headers: { 'idempotency-key': randomUUID() },
+      body: { external_ref: 'order-1' },
+    });
+    const endpoint = await api('POST', '/v1/webhook-endpoints', { ...as, body: { projectId: tenant.projectId, environment: 'live', url: 'https://hooks.example.test/e' } });
+    await api('POST', `/v1/webhook-endpoints/${endpoint.body.data.endpoint.id}/test-events`, as);
+
+    const events = await testDb().outboxEvent.findMany({ where: { workspaceId: tenant.workspaceId }, orderBy: { seq: 'asc' } });
+    const seen = new Set<EventType>();
+    for (const event of events) {
+      const type = event.type as EventType;
+      // api_key.revoked at the end of a rotation's grace says why instead of who: not made here.
+      expect(keysOf(event.data), `${type}: the example has the real fields`).toEqual(keysOf(EVENT_CATALOGUE[type].example));
+      seen.add(type);
+    }
+    expect([...seen].sort()).toEqual([...EVENT_TYPES].sort());
+  });
+});
