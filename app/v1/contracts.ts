@@ -48,6 +48,7 @@ import {
   setBrandingContract,
   setPublishGuardContract,
   listBusinessQuotesContract,
+  businessOverviewContract,
   updateMemberContract,
 } from './businesses/contract';
 import { createPublicQuoteContract, getPublicQuoteContract } from './public_quotes/contract';
@@ -72,6 +73,7 @@ export const contracts: RouteContract[] = [
   setBrandingContract,
   setPublishGuardContract,
   listBusinessQuotesContract,
+  businessOverviewContract,
   createMemberQuoteContract,
   createApiKeyContract,
   listApiKeysContract,

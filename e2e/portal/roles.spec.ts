@@ -21,6 +21,13 @@ test('a business owner finds only the pages they can use, lists their business\'
   await expect(navLinks(page)).toHaveText(['Overview', 'Quotes', 'Members', 'Branding', 'Quote traces']);
   await expect(page.getByRole('main')).toContainText('Your role: Owner. Sees the business’s quotes and traces, manages its members');
   await expect(page.getByRole('main')).not.toContainText('not a member of a workspace');
+  // The figures a business looks at first: today's quotes by outcome, and set-up steps that tick themselves.
+  const today = page.getByRole('table', { name: /^Live quotes per day of/ }).getByRole('row').last();
+  await expect(today.getByRole('cell')).toHaveText([/\w+ \d+/, '1', '1', '0']); // one priced, one needing answers
+  await expect(page.getByTestId('overview-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
+  const steps = page.getByRole('list', { name: /^Getting started with/ });
+  await expect(steps.getByRole('listitem', { name: 'Make a first quote on your hosted page: done' })).toBeVisible();
+  await expect(steps.getByRole('listitem', { name: 'Add a webhook endpoint: to do' })).toBeVisible();
   await screenshot(page, 'roles-owner-overview');
 
   await navLinks(page).filter({ hasText: 'Quotes' }).click();

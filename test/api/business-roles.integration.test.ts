@@ -58,6 +58,19 @@ describe('business roles', () => {
     expect(second.body.data.nextCursor).toBeNull();
   });
 
+  it('gives the business its overview: quotes per day by outcome, API and webhook health, set-up steps', async () => {
+    const res = await api('GET', `/v1/businesses/${tenant.businessId}/overview`, { key: viewer.token });
+    expect(res.status).toBe(200);
+    const overview = res.body.data.overview;
+    expect(overview.quotesPerDay).toHaveLength(14);
+    expect(overview.quotesPerDay.at(-1)).toEqual({ day: new Date().toISOString().slice(0, 10), succeeded: 2, requiresInput: 1, failed: 0 });
+    expect(overview.quotesPerDay.slice(0, -1).every((d: { succeeded: number }) => d.succeeded === 0)).toBe(true);
+    expect(overview.apiCalls.total).toBeGreaterThanOrEqual(4); // three public quotes and one with the Test key
+    expect(overview.webhooks).toEqual({ attempts: 0, succeeded: 0, successRate: null });
+    expect(overview.checklist).toEqual({ bookPublished: true, apiKeyCreated: true, quoteMade: true, endpointAdded: false });
+    expect((await api('GET', `/v1/businesses/${tenant.businessId}/overview`, { key: outsider.token })).status).toBe(404);
+  });
+
   it('never shows the quotes to people outside the business', async () => {
     expect((await api('GET', `/v1/businesses/${tenant.businessId}/quotes`, { key: outsider.token })).status).toBe(404);
     // In the workspace, but neither a member of the business nor allowed to manage businesses.

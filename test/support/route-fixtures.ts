@@ -179,6 +179,7 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     foreign: notFound,
     badBody: { changePercent: 0, sharePercent: 10 },
   },
+  'GET /v1/businesses/{businessId}/overview': { path: (w) => `/v1/businesses/${w.tenant.businessId}/overview`, as: admin, foreign: notFound },
   'GET /v1/businesses/{businessId}/quotes': {
     path: (w) => `/v1/businesses/${w.tenant.businessId}/quotes`,
     as: admin,

@@ -4,12 +4,14 @@ import Link from 'next/link';
 import { Empty, EnvironmentBadge, ErrorMessage, Loading } from '../_components/ui';
 import { useBooks, useBusinesses, useWorkspaces } from '../_components/queries';
 import { BooksTable } from './books/_components/books-table';
-import { mayEditBranding, mayReadBusiness, PERMISSION_WORDS, ROLE_WORDS } from '../_components/portal-access';
+import { mayEditBranding, mayReadBusiness, PERMISSION_WORDS, ROLE_WORDS, usePageAccess } from '../_components/portal-access';
+import { BusinessFigures } from './_components/business-figures';
 
 export default function OverviewPage() {
   const workspaces = useWorkspaces();
   const businesses = useBusinesses();
   const books = useBooks();
+  const access = usePageAccess();
 
   return (
     <>
@@ -23,7 +25,7 @@ export default function OverviewPage() {
         ) : businesses.data.businesses.length === 0 ? (
           <Empty>You are not a member of any business yet. Ask a workspace admin to invite you.</Empty>
         ) : (
-          <div className="grid">
+          <div>
             {businesses.data.businesses.map((b) => (
               <article key={b.id} className="card" aria-label={b.branding.displayName}>
                 <strong>{b.branding.displayName}</strong>
@@ -47,6 +49,7 @@ export default function OverviewPage() {
                     Hosted quote page ↗
                   </a>
                 </div>
+                {access && workspaces.data && mayReadBusiness(b, workspaces.data.workspaces) && <BusinessFigures business={b} access={access} />}
               </article>
             ))}
           </div>

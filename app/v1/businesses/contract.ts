@@ -141,3 +141,27 @@ export const createMemberQuoteContract = defineContract({
   success: { status: 201, description: 'The Quote Intent and its Receipt (also on an idempotent replay).', schema: quoteResultSchema },
   errors: ['unauthorized', 'quote_scope_not_found', 'idempotency_conflict', 'invalid_quote_request', 'payload_too_large', 'forbidden', 'conflict'],
 });
+
+export const businessOverviewContract = defineContract({
+  method: 'GET',
+  path: '/v1/businesses/{businessId}/overview',
+  summary: 'What a business looks at first: Live quotes per day by outcome, API error rate, webhook success, set-up checklist',
+  tags,
+  auth: 'session',
+  params: businessParams,
+  success: {
+    status: 200,
+    description: 'The figures (days in UTC; calls and webhooks over the last 7 days).',
+    schema: z.object({
+      overview: z
+        .object({
+          quotesPerDay: z.array(z.object({ day: z.string(), succeeded: z.number().int(), requiresInput: z.number().int(), failed: z.number().int() })),
+          apiCalls: z.object({ total: z.number().int(), failed: z.number().int(), errorRate: z.number().nullable() }),
+          webhooks: z.object({ attempts: z.number().int(), succeeded: z.number().int(), successRate: z.number().nullable() }),
+          checklist: z.object({ bookPublished: z.boolean(), apiKeyCreated: z.boolean(), quoteMade: z.boolean(), endpointAdded: z.boolean() }),
+        })
+        .meta({ id: 'BusinessOverview' }),
+    }),
+  },
+  errors: ['unauthorized', 'not_found'],
+});

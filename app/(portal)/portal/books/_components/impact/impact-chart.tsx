@@ -57,24 +57,26 @@ export function ImpactChart({ histogram, caption }: { histogram: Impact['histogr
       <figcaption className="muted" style={{ fontSize: '0.85rem' }}>
         {caption} Change in price, in percent.
       </figcaption>
-      <table className="sr-only" aria-label="Quotes by change in price">
-        <thead>
-          <tr>
-            <th>Change</th>
-            <th>Quotes</th>
-            <th>Distinct requests</th>
-          </tr>
-        </thead>
-        <tbody>
-          {histogram.map((b) => (
-            <tr key={b.bucket}>
-              <td>{b.label}</td>
-              <td>{b.quotes}</td>
-              <td>{b.requests}</td>
+      <div className="sr-only">
+        <table aria-label="Quotes by change in price">
+          <thead>
+            <tr>
+              <th>Change</th>
+              <th>Quotes</th>
+              <th>Distinct requests</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {histogram.map((b) => (
+              <tr key={b.bucket}>
+                <td>{b.label}</td>
+                <td>{b.quotes}</td>
+                <td>{b.requests}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -1,0 +1,95 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { BusinessOverview } from '@/lib/businesses/business-overview';
+import { apiFetch } from '../../_components/api';
+import type { Access, PortalPage } from '../../_components/portal-access';
+import type { Business } from '../../_components/queries';
+import { ErrorMessage, Loading } from '../../_components/ui';
+
+const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/** The first things a business looks at: its quotes by day, its integrations' health, its set-up. */
+export function BusinessFigures({ business, access }: { business: Business; access: Record<PortalPage, Access> }) {
+  const overview = useQuery({
+    queryKey: ['businesses', business.id, 'overview'],
+    queryFn: () => apiFetch<{ overview: BusinessOverview }>(`/v1/businesses/${business.id}/overview`).then((d) => d.overview),
+  });
+  if (overview.isPending) return <Loading what="figures" />;
+  if (overview.isError) return <ErrorMessage error={overview.error} />;
+  const o = overview.data;
+  const total = o.quotesPerDay.reduce((sum, d) => sum + d.succeeded + d.requiresInput + d.failed, 0);
+  const steps = [
+    { done: o.checklist.bookPublished, label: 'Publish a price book to Live', href: access.books ? '/portal/books' : null },
+    { done: o.checklist.apiKeyCreated, label: 'Create an API key for your software', href: access.apiKeys === 'use' ? '/portal/api-keys' : null },
+    { done: o.checklist.quoteMade, label: 'Make a first quote on your hosted page', href: `/q/${business.id}` },
+    { done: o.checklist.endpointAdded, label: 'Add a webhook endpoint', href: access.webhooks ? '/portal/webhooks' : null },
+  ];
+  return (
+    <div className="overview-figures">
+      <section aria-labelledby={`${business.id}-quotes`}>
+        <h3 id={`${business.id}-quotes`}>Live quotes, last 14 days ({total.toLocaleString()})</h3>
+        <div aria-hidden="true" style={{ width: '100%', height: 200 }} data-testid="overview-chart">
+          <ResponsiveContainer>
+            <BarChart data={o.quotesPerDay.map((d) => ({ ...d, label: dayLabel(d.day) }))} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} accessibilityLayer={false}>
+              <CartesianGrid vertical={false} stroke="#e4e7eb" />
+              <XAxis dataKey="label" tick={{ fontSize: 11 }} interval="preserveStartEnd" />
+              <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
+              <Tooltip />
+              <Legend wrapperStyle={{ fontSize: 12 }} />
+              <Bar dataKey="succeeded" name="Priced" stackId="q" fill="#16a34a" isAnimationActive={false} />
+              <Bar dataKey="requiresInput" name="Needed more answers" stackId="q" fill="#f59e0b" isAnimationActive={false} />
+              <Bar dataKey="failed" name="Could not be priced" stackId="q" fill="#dc2626" isAnimationActive={false} />
+            </BarChart>
+          </ResponsiveContainer>
+        </div>
+        <div className="sr-only">
+          <table aria-label={`Live quotes per day of ${business.branding.displayName}`}>
+            <thead>
+              <tr>
+                <th>Day</th>
+                <th>Priced</th>
+                <th>Needed more answers</th>
+                <th>Could not be priced</th>
+              </tr>
+            </thead>
+            <tbody>
+              {o.quotesPerDay.map((d) => (
+                <tr key={d.day}>
+                  <td>{dayLabel(d.day)}</td>
+                  <td>{d.succeeded}</td>
+                  <td>{d.requiresInput}</td>
+                  <td>{d.failed}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <dl className="facts" aria-label="Last 7 days">
+        <dt>API calls, 7 days</dt>
+        <dd data-testid="overview-api">
+          {o.apiCalls.total === 0 ? 'none' : `${o.apiCalls.total.toLocaleString()}, ${o.apiCalls.errorRate}% refused or failed`}
+        </dd>
+        <dt>Webhooks, 7 days</dt>
+        <dd data-testid="overview-webhooks">
+          {o.webhooks.attempts === 0 ? 'no attempts' : `${o.webhooks.successRate}% of ${o.webhooks.attempts.toLocaleString()} attempts answered 2xx`}
+        </dd>
+      </dl>
+      <section aria-labelledby={`${business.id}-start`}>
+        <h3 id={`${business.id}-start`}>
+          Getting started ({steps.filter((s) => s.done).length} of {steps.length})
+        </h3>
+        <ul className="checklist" aria-label={`Getting started with ${business.branding.displayName}`}>
+          {steps.map((step) => (
+            <li key={step.label} className={step.done ? 'done' : undefined} aria-label={`${step.label}: ${step.done ? 'done' : 'to do'}`}>
+              <span aria-hidden="true">{step.done ? '✓' : '○'}</span> {step.href && !step.done ? <Link href={step.href}>{step.label}</Link> : step.label}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
