@@ -25,7 +25,12 @@ test('on a phone every portal page fits the screen, and the navigation is a menu
   // The links are folded away until the menu is opened; choosing one closes it again.
   const nav = page.getByRole('navigation', { name: 'Portal' });
   await expect(nav.getByRole('link', { name: 'Quotes' })).toBeHidden();
-  await nav.getByRole('button', { name: 'Menu' }).click();
+  // A click before the page has hydrated does nothing: press until the menu says it is open.
+  const menu = nav.getByRole('button', { name: /^(Menu|Close)$/ });
+  await expect(async () => {
+    if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+    await expect(menu).toHaveAttribute('aria-expanded', 'true', { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   await screenshot(page, 'phone-menu', { fullPage: false });
   await nav.getByRole('link', { name: 'Quotes' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Quotes' })).toBeVisible();
