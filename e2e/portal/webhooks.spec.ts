@@ -108,6 +108,11 @@ test('a Live endpoint gets signed deliveries; a failure is replayed; rotation si
   await expect(firstAttempts).toContainText('500');
   await expect(firstAttempts).toContainText('answered 500');
   await expect(firstAttempts).toContainText('receiver says no');
+  // What was sent and what came back, header by header.
+  await firstAttempts.getByText('Headers').first().click();
+  await expect(firstAttempts.getByLabel('Sent headers').first()).toContainText('Service-Attempt: 1');
+  await expect(firstAttempts.getByLabel('Sent headers').first()).toContainText('Service-Signature: t=');
+  await expect(firstAttempts.getByLabel('Answered headers').first()).toContainText('content-type: text/plain');
   await screenshot(page, 'webhooks-deliveries-failed');
 
   // Replay: the receiver now accepts; the new delivery is linked to the original and succeeds.

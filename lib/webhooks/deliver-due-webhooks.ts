@@ -137,7 +137,7 @@ export async function claimDueDeliveries(
   return [...groups.values()];
 }
 
-type AttemptResult = { deliveryId: string; leasedUntil: Date; startedAt: Date; result: SendResult };
+type AttemptResult = { deliveryId: string; leasedUntil: Date; startedAt: Date; requestHeaders: Record<string, string>; result: SendResult };
 
 /**
  * One endpoint's window: at most `size` sends in flight, handed out in the order they were
@@ -262,20 +262,16 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
             signingSecrets.push(open(endpoint.previous_secret_ciphertext));
           }
           const body = deliveryBody({ id: row.event_id, type: row.type, version: row.version, createdAt: row.created_at, businessId: row.business_id, data: row.data });
-          const result = await sendWebhook(
-            endpoint.url,
-            body,
-            {
-              'content-type': 'application/json',
-              'user-agent': 'QuotePricingService-Webhooks/1',
-              'Service-Event-Id': row.event_id,
-              'Service-Delivery-Id': row.id,
-              'Service-Attempt': String(row.attempt_count + 1),
-              [SIGNATURE_HEADER]: signatureHeader(signingSecrets, Math.floor(attemptAt.getTime() / 1000), body),
-            },
-            { allowPrivateTargets: privateTargetsAllowed() },
-          );
-          attempt = { deliveryId: row.id, leasedUntil: group.leasedUntil, startedAt: attemptAt, result };
+          const requestHeaders = {
+            'content-type': 'application/json',
+            'user-agent': 'QuotePricingService-Webhooks/1',
+            'Service-Event-Id': row.event_id,
+            'Service-Delivery-Id': row.id,
+            'Service-Attempt': String(row.attempt_count + 1),
+            [SIGNATURE_HEADER]: signatureHeader(signingSecrets, Math.floor(attemptAt.getTime() / 1000), body),
+          };
+          const result = await sendWebhook(endpoint.url, body, requestHeaders, { allowPrivateTargets: privateTargetsAllowed() });
+          attempt = { deliveryId: row.id, leasedUntil: group.leasedUntil, startedAt: attemptAt, requestHeaders, result };
         } catch (error) {
           // The lease runs out and another pass retries; one bad row must not stop the others.
           logger.error({ err: error, deliveryId: row.id }, 'webhook attempt could not be made');
@@ -327,17 +323,18 @@ async function recordAttempts(db: Db, attempts: AttemptResult[]) {
   const rows = await sqlRows<{ id: string; number: number; status: string }>(
     db,
     `WITH input AS (
-      SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::boolean[])
-        AS t(id, leased_until, started_at, latency_ms, response_status, response_excerpt, error, acknowledged)
+      SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::boolean[],
+          $11::text[], $12::text[])
+        AS t(id, leased_until, started_at, latency_ms, response_status, response_excerpt, error, acknowledged, request_headers, response_headers)
     ), locked AS (
       SELECT d.id, d.attempt_count + 1 AS number, d.status = 'pending' AND d.leased_until = i.leased_until AS ours,
-        i.started_at, i.latency_ms, i.response_status, i.response_excerpt, i.error, i.acknowledged
+        i.started_at, i.latency_ms, i.response_status, i.response_excerpt, i.error, i.acknowledged, i.request_headers, i.response_headers
       FROM webhook_deliveries d JOIN input i ON i.id = d.id
       ORDER BY d.id
       FOR UPDATE OF d
     ), attempt AS (
-      INSERT INTO webhook_attempts (id, delivery_id, number, started_at, latency_ms, response_status, response_excerpt, error)
-      SELECT gen_random_uuid(), id, number, started_at, latency_ms, response_status, response_excerpt, error FROM locked
+      INSERT INTO webhook_attempts (id, delivery_id, number, started_at, latency_ms, response_status, response_excerpt, error, request_headers, response_headers)
+      SELECT gen_random_uuid(), id, number, started_at, latency_ms, response_status, response_excerpt, error, request_headers::json, response_headers::json FROM locked
     )
     UPDATE webhook_deliveries d SET
       attempt_count = l.number,
@@ -363,6 +360,8 @@ async function recordAttempts(db: Db, attempts: AttemptResult[]) {
       acknowledged,
       MAX_ATTEMPTS,
       [...RETRY_DELAYS_MS],
+      attempts.map((a) => JSON.stringify(a.requestHeaders)),
+      attempts.map((a) => (a.result.headers ? JSON.stringify(a.result.headers) : null)),
     ],
   );
   const outcome = new Map(rows.map((row) => [row.id, row]));

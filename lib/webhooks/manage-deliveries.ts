@@ -21,7 +21,7 @@ const deliverySelect = {
   createdAt: true,
   attempts: {
     orderBy: { number: 'asc' },
-    select: { number: true, startedAt: true, latencyMs: true, responseStatus: true, responseExcerpt: true, error: true },
+    select: { number: true, startedAt: true, latencyMs: true, responseStatus: true, responseExcerpt: true, requestHeaders: true, responseHeaders: true, error: true },
   },
 } satisfies Prisma.WebhookDeliverySelect;
 
@@ -33,7 +33,13 @@ function toDeliveryView(row: DeliveryRow): DeliveryView {
     nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
     canceledAt: row.canceledAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
-    attempts: row.attempts.map((a) => ({ ...a, startedAt: a.startedAt.toISOString() })),
+    attempts: row.attempts.map((a) => ({
+      ...a,
+      startedAt: a.startedAt.toISOString(),
+      // Written by recordAttempts as name -> value objects (older attempts have none).
+      requestHeaders: a.requestHeaders as Record<string, string> | null,
+      responseHeaders: a.responseHeaders as Record<string, string> | null,
+    })),
   };
 }
 

@@ -62,6 +62,9 @@ export const attemptViewSchema = z
     latencyMs: z.number().int(),
     responseStatus: z.number().int().nullable(),
     responseExcerpt: z.string().nullable(),
+    /** What was sent (the signature included: it is not a secret) and what the receiver answered with. */
+    requestHeaders: z.record(z.string(), z.string()).nullable(),
+    responseHeaders: z.record(z.string(), z.string()).nullable(),
     error: z.string().nullable(),
   })
   .meta({ id: 'WebhookAttempt' });

@@ -9,7 +9,16 @@ const EXCERPT_BYTES = 1024;
 /** Bodies larger than this are not read to the end: the connection is dropped instead. */
 const DRAIN_BYTES = 64 * 1024;
 
-export type SendResult = { status: number | null; excerpt: string | null; error: string | null; latencyMs: number };
+export type SendResult = {
+  status: number | null;
+  excerpt: string | null;
+  /** The receiver's response headers, at most 30, each value cut at 200 characters. */
+  headers: Record<string, string> | null;
+  error: string | null;
+  latencyMs: number;
+};
+
+const MAX_RESPONSE_HEADERS = 30;
 
 // Connections to receivers are kept alive and reused: a TLS handshake per delivery would cost
 // more than the delivery. A new connection is made only after the guarded DNS lookup. Sockets
@@ -42,7 +51,7 @@ export function sendWebhook(
   const forbidden = options.allowPrivateTargets ? isAlwaysForbiddenAddress : isForbiddenAddress;
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host) && forbidden(host)) {
-    return Promise.resolve({ status: null, excerpt: null, error: `refused: the non-public address ${host}`, latencyMs: 0 });
+    return Promise.resolve({ status: null, excerpt: null, headers: null, error: `refused: the non-public address ${host}`, latencyMs: 0 });
   }
   return new Promise((resolve) => {
     let settled = false;
@@ -67,7 +76,7 @@ export function sendWebhook(
         let size = 0;
         const done = (keepConnection: boolean) =>
           finish(
-            { status: response.statusCode ?? null, excerpt: storableText(Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES)), error: null },
+            { status: response.statusCode ?? null, excerpt: storableText(Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES)), headers: keptHeaders(response.headers), error: null },
             keepConnection,
           );
         response.on('data', (chunk: Buffer) => {
@@ -76,16 +85,24 @@ export function sendWebhook(
           if (size >= DRAIN_BYTES) done(false);
         });
         response.on('end', () => done(true));
-        response.on('error', (error) => finish({ status: response.statusCode ?? null, excerpt: null, error: error.message }));
+        response.on('error', (error) => finish({ status: response.statusCode ?? null, excerpt: null, headers: keptHeaders(response.headers), error: error.message }));
       },
     );
     const timer = setTimeout(
-      () => finish({ status: null, excerpt: null, error: `no answer within ${(options.timeoutMs ?? ATTEMPT_TIMEOUT_MS) / 1000} s` }),
+      () => finish({ status: null, excerpt: null, headers: null, error: `no answer within ${(options.timeoutMs ?? ATTEMPT_TIMEOUT_MS) / 1000} s` }),
       options.timeoutMs ?? ATTEMPT_TIMEOUT_MS,
     );
-    request.on('error', (error) => finish({ status: null, excerpt: null, error: storableText(error.message) }));
+    request.on('error', (error) => finish({ status: null, excerpt: null, headers: null, error: storableText(error.message) }));
     request.end(body);
   });
+}
+
+function keptHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers).slice(0, MAX_RESPONSE_HEADERS)) {
+    if (value !== undefined) kept[name] = storableText((Array.isArray(value) ? value.join(', ') : value).slice(0, 200));
+  }
+  return kept;
 }
 
 /** What a receiver sent, as PostgreSQL text can hold it: no NUL characters. */

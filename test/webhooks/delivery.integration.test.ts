@@ -95,6 +95,9 @@ describe('webhook delivery', () => {
     const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { eventId, endpointId: endpoint.id }, include: { attempts: true } });
     expect(delivery).toMatchObject({ status: 'succeeded', attemptCount: 1, nextAttemptAt: null });
     expect(delivery.attempts[0]).toMatchObject({ number: 1, responseStatus: 200, responseExcerpt: 'ok', error: null });
+    // The attempt keeps the headers it sent and those the receiver answered with.
+    expect(delivery.attempts[0].requestHeaders).toMatchObject({ 'Service-Event-Id': eventId, 'Service-Attempt': '1', 'content-type': 'application/json' });
+    expect(delivery.attempts[0].responseHeaders).toMatchObject({ 'content-type': 'text/plain' });
     await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   });
 

@@ -35,11 +35,33 @@ export function AttemptHistory({ attempts, label }: { attempts: Attempt[]; label
                 ) : (
                   <span className="muted">empty</span>
                 )}
+                {(attempt.requestHeaders || attempt.responseHeaders) && (
+                  <details>
+                    <summary>Headers</summary>
+                    {attempt.requestHeaders && <Headers title="Sent" headers={attempt.requestHeaders} />}
+                    {attempt.responseHeaders && <Headers title="Answered" headers={attempt.responseHeaders} />}
+                  </details>
+                )}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+function Headers({ title, headers }: { title: string; headers: Record<string, string> }) {
+  return (
+    <>
+      <div className="muted" style={{ fontSize: '0.8rem', marginTop: '0.3rem' }}>
+        {title}
+      </div>
+      <pre className={`mono ${styles.excerpt}`} aria-label={`${title} headers`}>
+        {Object.entries(headers)
+          .map(([name, value]) => `${name}: ${value}`)
+          .join('\n')}
+      </pre>
+    </>
   );
 }

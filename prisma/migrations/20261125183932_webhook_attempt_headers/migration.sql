@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "webhook_attempts" ADD COLUMN     "request_headers" JSON,
+ADD COLUMN     "response_headers" JSON;
