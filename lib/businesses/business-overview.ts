@@ -1,18 +1,12 @@
 import type { BusinessAccess } from '../auth/permissions';
 import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
+import type { BusinessOverview } from './schemas';
+
+export type { BusinessOverview };
 
 /** Days of quotes the overview charts, today included. */
 export const OVERVIEW_DAYS = 14;
-
-export type BusinessOverview = {
-  quotesPerDay: { day: string; succeeded: number; requiresInput: number; failed: number }[];
-  /** API calls filed under the business over the last 7 days (the portal's own left out). */
-  apiCalls: { total: number; failed: number; errorRate: number | null };
-  /** Webhook attempts to the Live endpoints of the business's project over the last 7 days. */
-  webhooks: { attempts: number; succeeded: number; successRate: number | null };
-  checklist: { bookPublished: boolean; apiKeyCreated: boolean; quoteMade: boolean; endpointAdded: boolean };
-};
 
 /**
  * GET /v1/businesses/{id}/overview: what a business looks at first — its Live quotes per day by

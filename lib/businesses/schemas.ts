@@ -45,3 +45,15 @@ export const businessSchema = z
 
 export type Branding = z.infer<typeof brandingSchema>;
 export type BusinessView = z.infer<typeof businessSchema>;
+
+export const businessOverviewSchema = z
+  .object({
+    quotesPerDay: z.array(z.object({ day: z.string(), succeeded: z.number().int(), requiresInput: z.number().int(), failed: z.number().int() })),
+    /** API calls filed under the business over the last 7 days (the portal's own left out). */
+    apiCalls: z.object({ total: z.number().int(), failed: z.number().int(), errorRate: z.number().nullable() }),
+    /** Webhook attempts to the Live endpoints of the business's project over the last 7 days. */
+    webhooks: z.object({ attempts: z.number().int(), succeeded: z.number().int(), successRate: z.number().nullable() }),
+    checklist: z.object({ bookPublished: z.boolean(), apiKeyCreated: z.boolean(), quoteMade: z.boolean(), endpointAdded: z.boolean() }),
+  })
+  .meta({ id: 'BusinessOverview' });
+export type BusinessOverview = z.infer<typeof businessOverviewSchema>;

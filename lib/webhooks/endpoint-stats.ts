@@ -1,20 +1,9 @@
 import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
 import type { AuthorizedEndpoint } from './manage-endpoints';
+import type { EndpointStats } from './schemas';
 
-export type EndpointStats = {
-  since: string;
-  attempts: number;
-  succeeded: number;
-  /** Share of attempts answered 2xx, in percent; null without attempts. */
-  successRate: number | null;
-  p50LatencyMs: number | null;
-  p95LatencyMs: number | null;
-  /** Deliveries waiting for a retry after a failed attempt. */
-  retrying: number;
-  exhausted: number;
-  lastFailure: { at: string; deliveryId: string; eventType: string; responseStatus: number | null; error: string | null } | null;
-};
+export type { EndpointStats };
 
 /**
  * GET /v1/webhook-endpoints/{id}/stats: how the endpoint has answered over the last 24 hours,

@@ -3,11 +3,11 @@ import { sqlRows } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
 import { endpointDeleted } from './manage-deliveries';
 import type { AuthorizedEndpoint } from './manage-endpoints';
+import type { BulkReplayResult } from './schemas';
 
 /** The most deliveries one bulk replay sends again; a larger backlog is replayed in turns. */
 export const MAX_BULK_REPLAY = 1_000;
 
-export type BulkReplayResult = { matched: number; replayed: number; deliveryIds: string[] };
 
 /**
  * POST /v1/webhook-endpoints/{id}/replays: every exhausted delivery of the endpoint created since

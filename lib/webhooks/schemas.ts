@@ -98,5 +98,29 @@ export const deliveryListQuerySchema = z.object({
   cursor: timeIdCursorSchema.optional(),
 });
 
+export const endpointStatsSchema = z
+  .object({
+    since: z.iso.datetime(),
+    attempts: z.number().int(),
+    succeeded: z.number().int(),
+    /** Share of attempts answered 2xx, in percent; null without attempts. */
+    successRate: z.number().nullable(),
+    p50LatencyMs: z.number().int().nullable(),
+    p95LatencyMs: z.number().int().nullable(),
+    /** Deliveries waiting for a retry after a failed attempt. */
+    retrying: z.number().int(),
+    exhausted: z.number().int(),
+    lastFailure: z
+      .object({ at: z.iso.datetime(), deliveryId: z.uuid(), eventType: z.string(), responseStatus: z.number().int().nullable(), error: z.string().nullable() })
+      .nullable(),
+  })
+  .meta({ id: 'WebhookEndpointStats' });
+export type EndpointStats = z.infer<typeof endpointStatsSchema>;
+
+export const bulkReplayResultSchema = z
+  .object({ matched: z.number().int(), replayed: z.number().int(), deliveryIds: z.array(z.uuid()) })
+  .meta({ id: 'BulkReplayResult' });
+export type BulkReplayResult = z.infer<typeof bulkReplayResultSchema>;
+
 export type EndpointView = z.infer<typeof endpointViewSchema>;
 export type DeliveryView = z.infer<typeof deliveryViewSchema>;

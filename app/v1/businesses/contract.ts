@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { brandingSchema, businessSchema } from '@/lib/businesses/schemas';
+import { brandingSchema, businessOverviewSchema, businessSchema } from '@/lib/businesses/schemas';
 import { publishGuardSchema } from '@/lib/books/impact-schemas';
 import { timeIdCursorSchema } from '@/lib/http/cursors';
 import { defineContract } from '@/lib/http/contract';
@@ -152,16 +152,7 @@ export const businessOverviewContract = defineContract({
   success: {
     status: 200,
     description: 'The figures (days in UTC; calls and webhooks over the last 7 days).',
-    schema: z.object({
-      overview: z
-        .object({
-          quotesPerDay: z.array(z.object({ day: z.string(), succeeded: z.number().int(), requiresInput: z.number().int(), failed: z.number().int() })),
-          apiCalls: z.object({ total: z.number().int(), failed: z.number().int(), errorRate: z.number().nullable() }),
-          webhooks: z.object({ attempts: z.number().int(), succeeded: z.number().int(), successRate: z.number().nullable() }),
-          checklist: z.object({ bookPublished: z.boolean(), apiKeyCreated: z.boolean(), quoteMade: z.boolean(), endpointAdded: z.boolean() }),
-        })
-        .meta({ id: 'BusinessOverview' }),
-    }),
+    schema: z.object({ overview: businessOverviewSchema }),
   },
   errors: ['unauthorized', 'not_found'],
 });

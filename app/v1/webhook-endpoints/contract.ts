@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { defineContract, shownOnceSecret } from '@/lib/http/contract';
 import {
+  bulkReplayResultSchema,
   createEndpointRequestSchema,
   deliveryListQuerySchema,
+  endpointStatsSchema,
   deliveryViewSchema,
   endpointViewSchema,
   rotateSecretRequestSchema,
@@ -152,7 +154,7 @@ export const replayExhaustedContract = defineContract({
   success: {
     status: 200,
     description: 'How many matched, and the new deliveries.',
-    schema: z.object({ matched: z.number().int(), replayed: z.number().int(), deliveryIds: z.array(z.uuid()) }).meta({ id: 'BulkReplayResult' }),
+    schema: bulkReplayResultSchema,
   },
   errors: [...common, 'invalid_request'],
 });
@@ -167,23 +169,7 @@ export const endpointStatsContract = defineContract({
   success: {
     status: 200,
     description: 'The figures.',
-    schema: z.object({
-      stats: z
-        .object({
-          since: z.iso.datetime(),
-          attempts: z.number().int(),
-          succeeded: z.number().int(),
-          successRate: z.number().nullable(),
-          p50LatencyMs: z.number().int().nullable(),
-          p95LatencyMs: z.number().int().nullable(),
-          retrying: z.number().int(),
-          exhausted: z.number().int(),
-          lastFailure: z
-            .object({ at: z.iso.datetime(), deliveryId: z.uuid(), eventType: z.string(), responseStatus: z.number().int().nullable(), error: z.string().nullable() })
-            .nullable(),
-        })
-        .meta({ id: 'WebhookEndpointStats' }),
-    }),
+    schema: z.object({ stats: endpointStatsSchema }),
   },
   errors: [...common],
 });

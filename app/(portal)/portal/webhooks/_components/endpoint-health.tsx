@@ -2,20 +2,10 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import type { EndpointStats as Stats } from '@/lib/webhooks/endpoint-stats';
 import { apiFetch } from '../../../_components/api';
 import { formatTime } from '../../../_components/ui';
 import type { Endpoint } from './types';
-
-type Stats = {
-  attempts: number;
-  succeeded: number;
-  successRate: number | null;
-  p50LatencyMs: number | null;
-  p95LatencyMs: number | null;
-  retrying: number;
-  exhausted: number;
-  lastFailure: { at: string; deliveryId: string; eventType: string; responseStatus: number | null; error: string | null } | null;
-};
 
 export const endpointStatsKey = (endpointId: string) => ['webhook-endpoint-stats', endpointId] as const;
 
