@@ -1,6 +1,7 @@
 import type { Db } from '../db/client';
 import { logger } from '../observability/logger';
-import { claimDueDeliveries, deliverGroup, REFILL_BELOW, SendWindow } from '../webhooks/deliver-due-webhooks';
+import { randomUUID } from 'node:crypto';
+import { claimDueDeliveries, deliverGroup, REFILL_BELOW, releaseEndpoint, SendWindow } from '../webhooks/deliver-due-webhooks';
 import { dispatchOutboxEvents } from '../webhooks/dispatch-outbox';
 import { runMinuteJobs } from './run-jobs';
 
@@ -12,7 +13,7 @@ const MAX_LANES = 50;
 const CLAIM_LIMIT = 200;
 
 /** An endpoint this process is sending to: its window, shared by every claim of it still running. */
-type Lane = { window: SendWindow; claims: number };
+type Lane = { window: SendWindow; claims: number; lastLease: Date };
 
 /**
  * Drives the same domain jobs as the Inngest functions when no Inngest server is configured
@@ -24,6 +25,8 @@ type Lane = { window: SendWindow; claims: number };
  */
 export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 200, minuteMs = 60_000 }: RunnerOptions) {
   let stopped = false;
+  // Whose endpoint send leases these are: this runner's (one per process).
+  const owner = randomUUID();
   const lanes = new Map<string, Lane>();
   const sending = new Set<Promise<void>>();
 
@@ -34,20 +37,25 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
     // A claim may open a lane for each endpoint it returns: together at most MAX_LANES.
     const maxEndpoints = MAX_LANES - lanes.size;
     if (maxEndpoints <= 0) return;
-    const groups = await claimDueDeliveries(db, now, { busyEndpoints: busy, limit: CLAIM_LIMIT, maxEndpoints });
+    const groups = await claimDueDeliveries(db, now, { busyEndpoints: busy, limit: CLAIM_LIMIT, maxEndpoints, owner });
     for (const group of groups) {
       let lane = lanes.get(group.endpointId);
       if (!lane) {
         // the send that leaves fewer than REFILL_BELOW queued asks for the next claim
-        lane = { window: new SendWindow(db, undefined, (pending) => pending === REFILL_BELOW - 1 && webhooks.wake()), claims: 0 };
+        lane = { window: new SendWindow(db, undefined, (pending) => pending === REFILL_BELOW - 1 && webhooks.wake()), claims: 0, lastLease: group.leasedUntil };
         lanes.set(group.endpointId, lane);
       }
       const claimLane = lane;
       claimLane.claims++;
+      if (group.leasedUntil > claimLane.lastLease) claimLane.lastLease = group.leasedUntil;
       // Attempts are stamped from when sending starts, not from before the fan-out and the claim.
-      const done: Promise<void> = deliverGroup(db, group, clock(), claimLane.window).finally(() => {
+      const done: Promise<void> = deliverGroup(db, group, clock(), claimLane.window).finally(async () => {
         sending.delete(done);
-        if (--claimLane.claims === 0) lanes.delete(group.endpointId);
+        if (--claimLane.claims === 0) {
+          lanes.delete(group.endpointId);
+          // Its last send has ended: another process may take the endpoint from here.
+          await releaseEndpoint(db, group.endpointId, owner, claimLane.lastLease);
+        }
       });
       sending.add(done);
     }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
 import { sqlRows } from '../db/sql';
 import { logger } from '../observability/logger';
@@ -11,8 +12,12 @@ import { privateTargetsAllowed } from './target-policy';
 /** The fixed schedule: after the 1st..4th failure, wait this long; the 5th failure exhausts. */
 export const RETRY_DELAYS_MS = [30_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-/** Sends to one endpoint in flight at once in one process: the endpoint's window. */
-export const SEND_WINDOW = 8;
+/**
+ * Sends to one endpoint in flight at once: one, so that it receives its events in the order of
+ * the outbox (spec 6.5); the endpoint's send lease keeps every other worker away meanwhile.
+ * Throughput comes from sending to many endpoints at once.
+ */
+export const SEND_WINDOW = 1;
 /** One claim takes at most this many deliveries of one endpoint (so one endpoint cannot take every slot). */
 export const CLAIM_PER_ENDPOINT = 50;
 /** The runner claims more for an endpoint once fewer than this many of its claimed deliveries are unsent. */
@@ -75,40 +80,52 @@ export type ClaimedGroup = {
 };
 
 /**
- * Claims due deliveries: oldest events first, at most CLAIM_PER_ENDPOINT per endpoint and
- * `maxEndpoints` endpoints (those with the oldest due events), skipping endpoints the caller is
- * still busy with, and reads what their attempts need in the same statement. The UPDATE
- * re-checks the lease, so two workers never claim the same delivery.
+ * Claims due deliveries: at most `maxEndpoints` endpoints (those with the oldest due events) and
+ * CLAIM_PER_ENDPOINT deliveries of each, oldest events first, and reads what their attempts need
+ * in the same statement. An endpoint is claimed with its send lease, for `owner`: another
+ * worker's endpoint is skipped until its lease is given back or runs out (endpoints are locked
+ * SKIP LOCKED, so two claims at the same moment take different ones), and so is an endpoint the
+ * caller is still busy with. The UPDATE re-checks each delivery's lease, so no delivery is
+ * claimed twice.
  */
 export async function claimDueDeliveries(
   db: Db,
   now: Date,
-  options: { limit?: number; busyEndpoints?: Iterable<string>; maxEndpoints?: number } = {},
+  options: { limit?: number; busyEndpoints?: Iterable<string>; maxEndpoints?: number; owner?: string } = {},
 ): Promise<ClaimedGroup[]> {
   const leasedUntil = new Date(now.getTime() + LEASE_MS);
   const busy = [...(options.busyEndpoints ?? [])];
   const claimed = await sqlRows<ClaimedDelivery & EndpointTarget>(
     db,
-    `WITH claimed AS (
+    `WITH due AS (
+      SELECT d.endpoint_id, MIN(e.seq) AS first_seq
+      FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id
+      WHERE d.status = 'pending' AND d.next_attempt_at <= $2::timestamptz
+        AND (d.leased_until IS NULL OR d.leased_until < $2::timestamptz)
+        AND NOT (d.endpoint_id = ANY($3::uuid[]))
+      GROUP BY d.endpoint_id
+    ), ready AS (
+      -- endpoints in the order of their oldest due event, free or already this owner's
+      SELECT w.id FROM webhook_endpoints w JOIN due ON due.endpoint_id = w.id
+      WHERE w.status = 'enabled' AND w.deleted_at IS NULL
+        AND (w.send_lease_until IS NULL OR w.send_lease_until < $2::timestamptz OR w.send_lease_owner = $7::uuid)
+      ORDER BY due.first_seq, w.id
+      LIMIT $6::int
+      FOR UPDATE OF w SKIP LOCKED
+    ), leased AS (
+      UPDATE webhook_endpoints w SET send_lease_until = $1::timestamptz, send_lease_owner = $7::uuid
+      FROM ready WHERE w.id = ready.id
+      RETURNING w.id
+    ), claimed AS (
       UPDATE webhook_deliveries d SET leased_until = $1::timestamptz
       WHERE d.id IN (
         SELECT id FROM (
-          -- endpoints in the order of their oldest due event; at most $6 of them
-          SELECT id, seq, rank, DENSE_RANK() OVER (ORDER BY first_seq, endpoint_id) AS endpoint_rank
-          FROM (
-            SELECT d2.id, d2.endpoint_id, e.seq,
-              ROW_NUMBER() OVER (PARTITION BY d2.endpoint_id ORDER BY e.seq, d2.created_at) AS rank,
-              MIN(e.seq) OVER (PARTITION BY d2.endpoint_id) AS first_seq
-            FROM webhook_deliveries d2
-            JOIN outbox_events e ON e.id = d2.event_id
-            JOIN webhook_endpoints w ON w.id = d2.endpoint_id
-            WHERE d2.status = 'pending' AND d2.next_attempt_at <= $2::timestamptz
-              AND (d2.leased_until IS NULL OR d2.leased_until < $2::timestamptz)
-              AND w.status = 'enabled' AND w.deleted_at IS NULL
-              AND NOT (d2.endpoint_id = ANY($3::uuid[]))
-          ) due
+          SELECT d2.id, e.seq, ROW_NUMBER() OVER (PARTITION BY d2.endpoint_id ORDER BY e.seq, d2.created_at) AS rank
+          FROM webhook_deliveries d2 JOIN outbox_events e ON e.id = d2.event_id
+          WHERE d2.endpoint_id IN (SELECT id FROM leased) AND d2.status = 'pending' AND d2.next_attempt_at <= $2::timestamptz
+            AND (d2.leased_until IS NULL OR d2.leased_until < $2::timestamptz)
         ) ranked
-        WHERE rank <= $4::int AND endpoint_rank <= $6::int
+        WHERE rank <= $4::int
         ORDER BY seq
         LIMIT $5::int
       )
@@ -121,7 +138,15 @@ export async function claimDueDeliveries(
     JOIN webhook_endpoints w ON w.id = c.endpoint_id
     JOIN outbox_events e ON e.id = c.event_id
     ORDER BY e.seq, c.created_at`,
-    [leasedUntil.toISOString(), now.toISOString(), busy, CLAIM_PER_ENDPOINT, options.limit ?? 100, options.maxEndpoints ?? 2 ** 31 - 1],
+    [
+      leasedUntil.toISOString(),
+      now.toISOString(),
+      busy,
+      CLAIM_PER_ENDPOINT,
+      options.limit ?? 100,
+      options.maxEndpoints ?? 2 ** 31 - 1,
+      options.owner ?? randomUUID(),
+    ],
   );
   const groups = new Map<string, ClaimedGroup>();
   for (const { url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at, ...delivery } of claimed) {
@@ -285,11 +310,28 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
   }
 }
 
-/** One pass for Inngest and tests: claim, then send every group (endpoints in parallel, each through its window). */
+/**
+ * One pass for Inngest and tests: claim, send every group (endpoints in parallel, each in order
+ * through its window), then give the endpoints' send leases back.
+ */
 export async function deliverDueWebhooks(db: Db, now: Date, limit = 100): Promise<{ attempted: number }> {
-  const groups = await claimDueDeliveries(db, now, { limit });
-  await Promise.all(groups.map((group) => deliverGroup(db, group, now)));
+  const owner = randomUUID();
+  const groups = await claimDueDeliveries(db, now, { limit, owner });
+  await Promise.all(groups.map((group) => deliverGroup(db, group, now).finally(() => releaseEndpoint(db, group.endpointId, owner, group.leasedUntil))));
   return { attempted: groups.reduce((n, g) => n + g.deliveryIds.length, 0) };
+}
+
+/**
+ * Gives an endpoint's send lease back, if `owner` still holds the lease its last claim took (a
+ * claim made since, which extended it, keeps it): another worker may send to it at once.
+ */
+export async function releaseEndpoint(db: Db, endpointId: string, owner: string, lastLease?: Date): Promise<void> {
+  await sqlRows(
+    db,
+    `UPDATE webhook_endpoints SET send_lease_until = NULL, send_lease_owner = NULL
+      WHERE id = $1::uuid AND send_lease_owner = $2::uuid AND ($3::timestamptz IS NULL OR send_lease_until <= $3::timestamptz)`,
+    [endpointId, owner, lastLease?.toISOString() ?? null],
+  ).catch((error: unknown) => logger.warn({ err: error, endpointId }, 'webhook endpoint lease not given back; it runs out by itself'));
 }
 
 /**
