@@ -3,7 +3,7 @@ import { sweepIdempotentRequests } from '../idempotency/idempotent-requests';
 import { sweepRotatedKeys } from '../keys/sweep-rotated-keys';
 import { expireQuoteIntents } from '../quotes/expire-quote-intents';
 import { forgetRequestLogBodies } from '../requestlog/forget-request-log-bodies';
-import { cancelDeliveriesOfDeletedEndpoints } from '../webhooks/cancel-deliveries';
+import { cancelDeliveriesOfInactiveEndpoints } from '../webhooks/cancel-deliveries';
 import { deliverDueWebhooks } from '../webhooks/deliver-due-webhooks';
 import { dispatchOutboxEvents } from '../webhooks/dispatch-outbox';
 
@@ -23,7 +23,7 @@ export async function runMinuteJobs(db: Db, now: Date) {
   return {
     keysRevoked: await sweepRotatedKeys(db, now),
     intentsExpired: await expireQuoteIntents(db, now),
-    deliveriesCanceled: await cancelDeliveriesOfDeletedEndpoints(db, now),
+    deliveriesCanceled: await cancelDeliveriesOfInactiveEndpoints(db, now),
     idempotentRequestsForgotten: await sweepIdempotentRequests(db, now),
     requestBodiesForgotten: await forgetRequestLogBodies(db, now),
   };

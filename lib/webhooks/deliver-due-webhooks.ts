@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
 import { sqlRows } from '../db/sql';
 import { logger } from '../observability/logger';
-import { cancelDeliveriesOfDeletedEndpoint } from './cancel-deliveries';
+import { cancelDeliveriesOfInactiveEndpoint } from './cancel-deliveries';
 import { deliveryBody } from './envelope';
 import { openSecret } from './secret-box';
 import { ATTEMPT_TIMEOUT_MS, sendWebhook, type SendResult } from './send-webhook';
@@ -278,7 +278,7 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
           const attemptAt = new Date(now.getTime() + Math.round(performance.now() - started));
           if (!endpoint || attemptAt.getTime() + ATTEMPT_TIMEOUT_MS + RECORD_MARGIN_MS > group.leasedUntil.getTime()) {
             // Stopping, the endpoint disabled or deleted since the claim, or another worker may
-            // take it when the lease ends: hand it back unsent (canceled if the endpoint is deleted).
+            // take it when the lease ends: hand it back unsent (canceled if the endpoint is disabled or deleted).
             handedBack.push(row.id);
             return;
           }
@@ -336,20 +336,21 @@ export async function releaseEndpoint(db: Db, endpointId: string, owner: string,
 
 /**
  * Hands unsent deliveries back at once rather than when their lease runs out. If their endpoint
- * has been deleted, its pending deliveries are canceled instead (deleting it normally has done
- * so already); those of a disabled endpoint wait until it is enabled again.
+ * has been disabled or deleted, its pending deliveries are canceled instead (disabling or
+ * deleting it normally has done so already).
  */
 async function releaseLeases(db: Db, group: ClaimedGroup, deliveryIds: string[], now: Date) {
   logger.warn({ deliveryIds }, 'webhook deliveries handed back unsent (stopping, endpoint disabled or deleted, or their lease would run out first)');
   try {
-    const canceled = await cancelDeliveriesOfDeletedEndpoint(db, group.endpointId, now);
-    if (canceled > 0) logger.info({ endpointId: group.endpointId, canceled }, 'webhook deliveries of a deleted endpoint canceled');
     await sqlRows(
       db,
       `UPDATE webhook_deliveries SET leased_until = NULL
        WHERE id = ANY($1::uuid[]) AND status = 'pending' AND leased_until = $2::timestamptz`,
       [deliveryIds, group.leasedUntil.toISOString()],
     );
+    // No longer held, they can be canceled (the claim never takes a disabled endpoint's meanwhile).
+    const canceled = await cancelDeliveriesOfInactiveEndpoint(db, group.endpointId, now);
+    if (canceled > 0) logger.info({ endpointId: group.endpointId, canceled }, 'webhook deliveries of a disabled or deleted endpoint canceled');
   } catch (error) {
     logger.error({ err: error, deliveryIds }, 'webhook leases could not be released');
   }

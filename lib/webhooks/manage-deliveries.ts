@@ -50,7 +50,7 @@ function toDeliveryView(row: DeliveryRow): DeliveryView {
  */
 export async function sendTestEvent(db: Db, endpoint: AuthorizedEndpoint, now: Date) {
   return db.$transaction(async (tx) => {
-    if (await endpointDeleted(tx, endpoint.id)) throw new ServiceError('not_found', `Webhook endpoint ${endpoint.id} does not exist.`);
+    await requireEndpointReceiving(tx, endpoint.id);
     // Written already dispatched: the fan-out must not send it to the environment's other endpoints.
     const event = await tx.outboxEvent.create({
       data: {
@@ -77,13 +77,11 @@ export async function sendTestEvent(db: Db, endpoint: AuthorizedEndpoint, now: D
 /**
  * POST /v1/webhook-deliveries/{id}/replay: a new pending delivery of the same event to the same
  * endpoint, linked to the original; the original and its attempts stay as they were. A delivery
- * whose endpoint is deleted (a canceled one among them) cannot be replayed: there is nowhere to send it.
+ * whose endpoint is deleted cannot be replayed (there is nowhere to send it), nor one whose endpoint is disabled.
  */
 export async function replayDelivery(db: Db, original: AuthorizedDelivery, now: Date) {
   return db.$transaction(async (tx) => {
-    if (await endpointDeleted(tx, original.endpointId)) {
-      throw new ServiceError('conflict', `Webhook delivery ${original.id} cannot be replayed: its endpoint has been deleted.`);
-    }
+    await requireEndpointReceiving(tx, original.endpointId, original.id);
     const replay = await tx.webhookDelivery.create({
       data: {
         endpointId: original.endpointId,
@@ -101,14 +99,18 @@ export async function replayDelivery(db: Db, original: AuthorizedDelivery, now: 
 }
 
 /**
- * Whether the endpoint is deleted, read under KEY SHARE: that waits for a deletion in progress
- * (it holds the row FOR UPDATE) and then reads it deleted; a deletion that starts later waits
- * for this transaction and cancels the delivery it writes. Either way none is left pending.
+ * Refuses to queue a delivery for an endpoint that would not receive it: a deleted one (404, or
+ * 409 when a delivery of it is being replayed) or a disabled one (409). The endpoint is read
+ * under KEY SHARE: that waits for a deletion or disabling in progress (it holds the row FOR
+ * UPDATE) and then reads its outcome; one that starts later waits for this transaction and
+ * cancels the delivery it writes. Either way none is left pending.
  */
-export async function endpointDeleted(tx: DbOrTx, endpointId: string): Promise<boolean> {
-  const [row] = await tx.$queryRaw<{ deleted: boolean }[]>`
-    SELECT deleted_at IS NOT NULL AS deleted FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR KEY SHARE`;
-  return row.deleted;
+export async function requireEndpointReceiving(tx: DbOrTx, endpointId: string, replayOf?: string): Promise<void> {
+  const [row] = await tx.$queryRaw<{ deleted: boolean; enabled: boolean }[]>`
+    SELECT deleted_at IS NOT NULL AS deleted, status = 'enabled' AS enabled FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR KEY SHARE`;
+  if (row.deleted && replayOf) throw new ServiceError('conflict', `Webhook delivery ${replayOf} cannot be replayed: its endpoint has been deleted.`);
+  if (row.deleted) throw new ServiceError('not_found', `Webhook endpoint ${endpointId} does not exist.`);
+  if (!row.enabled) throw new ServiceError('conflict', `Webhook endpoint ${endpointId} is disabled: enable it before sending it events.`);
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Prisma } from '../db/generated/client';
 import { ServiceError } from '../errors/service-error';
 import type { EnvironmentName } from '../keys/secrets';
 import type { EndpointView } from './schemas';
-import { cancelDeliveriesOfDeletedEndpoint } from './cancel-deliveries';
+import { cancelDeliveriesOfInactiveEndpoint } from './cancel-deliveries';
 import { mintSigningSecret, sealSecret } from './secret-box';
 
 const endpointSelect = {
@@ -114,16 +114,22 @@ export async function listEndpoints(
 
 /**
  * PATCH (the route has found the endpoint with requireEndpoint): url, event types, description,
- * or enabled/disabled (disabled endpoints receive nothing).
+ * or enabled/disabled. A disabled endpoint receives nothing: disabling it cancels its pending
+ * deliveries in the same transaction (they can be replayed once it is enabled again).
  */
 export async function updateEndpoint(
-  db: DbOrTx,
+  db: Db,
   endpointId: string,
   changes: { url?: string; eventTypes?: string[]; description?: string | null; status?: 'enabled' | 'disabled' },
   now: Date,
 ) {
-  const row = await db.webhookEndpoint.update({ where: { id: endpointId }, data: { ...changes, updatedAt: now }, select: endpointSelect });
-  return toEndpointView(row, now);
+  const update = (tx: DbOrTx) => tx.webhookEndpoint.update({ where: { id: endpointId }, data: { ...changes, updatedAt: now }, select: endpointSelect });
+  if (changes.status !== 'disabled') return toEndpointView(await update(db), now);
+  return withEndpointLocked(db, endpointId, async (tx) => {
+    const row = await update(tx);
+    await cancelDeliveriesOfInactiveEndpoint(tx, endpointId, now);
+    return toEndpointView(row, now);
+  });
 }
 
 /**
@@ -131,21 +137,29 @@ export async function updateEndpoint(
  * deliveries are canceled in the same transaction.
  */
 export async function deleteEndpoint(db: Db, principal: SessionPrincipal, endpointId: string, now: Date) {
+  return withEndpointLocked(db, endpointId, async (tx) => {
+    await requireEndpoint(tx, principal, endpointId);
+    const row = await tx.webhookEndpoint.update({
+      where: { id: endpointId },
+      data: { deletedAt: now, status: 'disabled', updatedAt: now },
+      select: endpointSelect,
+    });
+    await cancelDeliveriesOfInactiveEndpoint(tx, endpointId, now);
+    return toEndpointView(row, now);
+  });
+}
+
+/**
+ * Runs `work` in a transaction holding the endpoint FOR UPDATE, unlike a rotation: it waits for
+ * transactions that have just written a delivery to this endpoint (their foreign-key check
+ * holds KEY SHARE on the row), so a cancel in `work` sees those deliveries too.
+ */
+async function withEndpointLocked<T>(db: Db, endpointId: string, work: (tx: DbOrTx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.$transaction(async (tx) => {
-        // FOR UPDATE, unlike a rotation: it waits for transactions that have just written a
-        // delivery to this endpoint (their foreign-key check holds KEY SHARE on the row), so
-        // the cancel below sees those deliveries too.
         await tx.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR UPDATE`;
-        await requireEndpoint(tx, principal, endpointId);
-        const row = await tx.webhookEndpoint.update({
-          where: { id: endpointId },
-          data: { deletedAt: now, status: 'disabled', updatedAt: now },
-          select: endpointSelect,
-        });
-        await cancelDeliveriesOfDeletedEndpoint(tx, endpointId, now);
-        return toEndpointView(row, now);
+        return work(tx);
       });
     } catch (error) {
       // A claim leasing this endpoint's deliveries at that moment locks them in another order:

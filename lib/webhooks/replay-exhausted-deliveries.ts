@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import { sqlRows } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
-import { endpointDeleted } from './manage-deliveries';
+import { requireEndpointReceiving } from './manage-deliveries';
 import type { AuthorizedEndpoint } from './manage-endpoints';
 import type { BulkReplayResult } from './schemas';
 
@@ -10,7 +10,7 @@ export const MAX_BULK_REPLAY = 1_000;
 
 
 /**
- * POST /v1/webhook-endpoints/{id}/replays: every exhausted delivery of the endpoint created since
+ * POST /v1/webhook-endpoints/{id}/replays: every exhausted or canceled delivery of the endpoint created since
  * `since` is replayed as POST /v1/webhook-deliveries/{id}/replay would (a new pending delivery
  * linked to the original), oldest first, up to MAX_BULK_REPLAY. A delivery that already has a
  * replay pending or delivered is left out, so running it twice sends nothing twice. `dryRun`
@@ -23,7 +23,7 @@ export async function replayExhaustedDeliveries(
   now: Date,
 ): Promise<BulkReplayResult> {
   return db.$transaction(async (tx) => {
-    if (await endpointDeleted(tx, endpoint.id)) throw new ServiceError('not_found', `Webhook endpoint ${endpoint.id} does not exist.`);
+    await requireEndpointReceiving(tx, endpoint.id);
     const [{ matched }] = await sqlRows<{ matched: number }>(tx, `SELECT count(*)::int AS matched FROM (${WAITING_SQL}) w`, [endpoint.id, input.since]);
     if (input.dryRun || matched === 0) return { matched, replayed: 0, deliveryIds: [] };
     const rows = await sqlRows<{ id: string }>(
@@ -40,5 +40,5 @@ export async function replayExhaustedDeliveries(
 
 const WAITING_SQL = `SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.created_at
   FROM webhook_deliveries d
-  WHERE d.endpoint_id = $1::uuid AND d.status = 'exhausted' AND d.created_at >= $2::timestamptz
+  WHERE d.endpoint_id = $1::uuid AND d.status IN ('exhausted', 'canceled') AND d.created_at >= $2::timestamptz
     AND NOT EXISTS (SELECT 1 FROM webhook_deliveries r WHERE r.replay_of_id = d.id AND r.status IN ('pending', 'succeeded'))`;

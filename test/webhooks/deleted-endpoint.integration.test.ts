@@ -12,7 +12,7 @@ import { RETRY_DELAYS_MS, SEND_WINDOW, SendWindow, claimDueDeliveries, deliverGr
 import { sendTestEvent } from '../../lib/webhooks/manage-deliveries';
 import { createEndpoint, deleteEndpoint, requireEndpoint } from '../../lib/webhooks/manage-endpoints';
 
-/** Deleting an endpoint gives its pending deliveries their final state: `canceled`. */
+/** Deleting or disabling an endpoint gives its pending deliveries their final state: `canceled`. */
 describe('deleting an endpoint, over HTTP (no job runner)', () => {
   let tenant: Tenant;
   let admin: Person;
@@ -63,6 +63,39 @@ describe('deleting an endpoint, over HTTP (no job runner)', () => {
     expect(replay.body.error).toMatchObject({ code: 'conflict', message: expect.stringMatching(/endpoint has been deleted/) });
     expect(await testDb().webhookDelivery.count({ where: { endpointId: removed.id } })).toBe(3);
     expect((await api('POST', `/v1/webhook-endpoints/${removed.id}/test-events`, { key: admin.token })).status).toBe(404);
+  });
+
+  it('disabling cancels its pending deliveries; once enabled again, they can be replayed', async () => {
+    const paused = await createEndpointOverHttp('https://hooks.example.com/paused');
+    const quote = await api('POST', '/v1/quotes', { key: tenant.keys.test, body: quoteRequest(tenant) });
+    expect(quote.status).toBe(201);
+    expect((await api('POST', `/v1/webhook-endpoints/${paused.id}/test-events`, { key: admin.token })).status).toBe(201);
+    expect(await deliveriesOf(paused.id, 'pending')).toHaveLength(2);
+
+    const disabled = await api('PATCH', `/v1/webhook-endpoints/${paused.id}`, { key: admin.token, body: { status: 'disabled' } });
+    expect(disabled.status).toBe(200);
+    expect(await deliveriesOf(paused.id, 'pending')).toEqual([]);
+    const canceled = await deliveriesOf(paused.id, 'canceled');
+    expect(canceled).toHaveLength(2);
+    const stored = await testDb().webhookDelivery.findMany({ where: { endpointId: paused.id } });
+    expect(stored.map((d) => [d.status, d.nextAttemptAt, d.leasedUntil])).toEqual(Array(2).fill(['canceled', null, null]));
+
+    // While disabled, nothing can be queued for it: no test event, no replay.
+    const test = await api('POST', `/v1/webhook-endpoints/${paused.id}/test-events`, { key: admin.token });
+    expect(test.status).toBe(409);
+    expect(test.body.error.message).toMatch(/is disabled: enable it/);
+    expect((await api('POST', `/v1/webhook-deliveries/${canceled[0].id}/replay`, { key: admin.token })).status).toBe(409);
+    const since = new Date(Date.now() - 60_000).toISOString();
+    expect((await api('POST', `/v1/webhook-endpoints/${paused.id}/replays`, { key: admin.token, body: { since, dryRun: true } })).status).toBe(409);
+
+    // Enabled again: one bulk replay queues both canceled deliveries anew; a second queues nothing.
+    expect((await api('PATCH', `/v1/webhook-endpoints/${paused.id}`, { key: admin.token, body: { status: 'enabled' } })).status).toBe(200);
+    const replayed = await api('POST', `/v1/webhook-endpoints/${paused.id}/replays`, { key: admin.token, body: { since, dryRun: false } });
+    expect(replayed.status).toBe(200);
+    expect(replayed.body.data).toMatchObject({ matched: 2, replayed: 2 });
+    expect(await deliveriesOf(paused.id, 'pending')).toHaveLength(2);
+    const again = await api('POST', `/v1/webhook-endpoints/${paused.id}/replays`, { key: admin.token, body: { since, dryRun: false } });
+    expect(again.body.data).toMatchObject({ matched: 0, replayed: 0 });
   });
 
   it('takes `canceled` as a status filter and documents it', async () => {
@@ -135,7 +168,7 @@ describe('deleting an endpoint, with the delivery routine', () => {
     expect(r.received).toHaveLength(3);
   });
 
-  it('deliveries claimed before the deletion are canceled by it, and their claim sends none of them', async () => {
+  it('deliveries claimed before the deletion are canceled, and their claim sends none of them', async () => {
     const { r, endpoint } = await endpointWith(200);
     await testEvents(endpoint.id, 5);
     const [group] = await claimDueDeliveries(db, T0);

@@ -96,7 +96,7 @@ export const sendTestEventContract = defineContract({
   params: endpointParams,
   idempotent: {},
   success: { status: 201, description: 'The queued delivery.', schema: z.object({ delivery: deliveryViewSchema }) },
-  errors: [...common],
+  errors: [...common, 'conflict'],
 });
 
 export const listDeliveriesContract = defineContract({
@@ -140,7 +140,7 @@ export const replayDeliveryContract = defineContract({
 export const replayExhaustedContract = defineContract({
   method: 'POST',
   path: '/v1/webhook-endpoints/{id}/replays',
-  summary: 'Replay every exhausted delivery of this endpoint since a moment (`dryRun` counts them first)',
+  summary: 'Replay every exhausted or canceled delivery of this endpoint since a moment (`dryRun` counts them first)',
   description:
     'Each is replayed as POST /v1/webhook-deliveries/{id}/replay would: a new pending delivery linked to the original, oldest first, ' +
     'at most 1,000 per call. A delivery with a replay already pending or delivered is left out.',
@@ -156,7 +156,7 @@ export const replayExhaustedContract = defineContract({
     description: 'How many matched, and the new deliveries.',
     schema: bulkReplayResultSchema,
   },
-  errors: [...common, 'invalid_request'],
+  errors: [...common, 'invalid_request', 'conflict'],
 });
 
 export const endpointStatsContract = defineContract({

@@ -11,7 +11,7 @@ type Result = { matched: number; replayed: number; deliveryIds: string[] };
 const WINDOWS = { '1h': ['the last hour', 3_600_000], '24h': ['the last 24 hours', 86_400_000], '7d': ['the last 7 days', 7 * 86_400_000], '30d': ['the last 30 days', 30 * 86_400_000] } as const;
 
 /**
- * "Replay every exhausted delivery since …": counts them first (a dry run), then sends them all
+ * "Replay every exhausted or canceled delivery since …": counts them first (a dry run), then sends them all
  * again, each a replay linked to its original.
  */
 export function BulkReplayForm({ endpoint, onClose }: { endpoint: Endpoint; onClose: () => void }) {
@@ -44,7 +44,7 @@ export function BulkReplayForm({ endpoint, onClose }: { endpoint: Endpoint; onCl
       }}
     >
       <div className="field">
-        <label htmlFor={`${id}-since`}>Replay every exhausted delivery from</label>
+        <label htmlFor={`${id}-since`}>Replay every exhausted or canceled delivery from</label>
         <select id={`${id}-since`} value={window} onChange={(e) => { setWindow(e.target.value as keyof typeof WINDOWS); replay.reset(); }}>
           {Object.entries(WINDOWS).map(([value, [label]]) => (
             <option key={value} value={value}>
@@ -61,8 +61,8 @@ export function BulkReplayForm({ endpoint, onClose }: { endpoint: Endpoint; onCl
             : replay.isSuccess
               ? `${replay.data.replayed} ${replay.data.replayed === 1 ? 'delivery was' : 'deliveries were'} queued again; each is linked to its original.`
               : matched === 0
-                ? `No exhausted deliveries from ${WINDOWS[window][0]} are waiting for a replay.`
-                : `${matched.toLocaleString()} exhausted ${matched === 1 ? 'delivery' : 'deliveries'} from ${WINDOWS[window][0]} will be sent again${matched > 1000 ? ' (the oldest 1,000 now; replay again for the rest)' : ''}.`}
+                ? `No exhausted or canceled deliveries from ${WINDOWS[window][0]} are waiting for a replay.`
+                : `${matched.toLocaleString()} ${matched === 1 ? 'delivery' : 'deliveries'} from ${WINDOWS[window][0]} that did not get through will be sent again${matched > 1000 ? ' (the oldest 1,000 now; replay again for the rest)' : ''}.`}
       </p>
       {count.isError && <ErrorMessage error={count.error} />}
       {replay.isError && <ErrorMessage error={replay.error} />}

@@ -9,7 +9,7 @@ export const DELIVERY_STATUS: Record<DeliveryStatus, { label: string; tone: stri
   succeeded: { label: 'Succeeded', tone: 'ok', meaning: 'Your endpoint answered 2xx' },
   exhausted: { label: 'Exhausted', tone: 'danger', meaning: 'Failed five times; no more automatic attempts. Replay it to try again.' },
   // `neutral` has no rule of its own: the plain grey badge, for an outcome that is nobody's failure.
-  canceled: { label: 'Canceled', tone: 'neutral', meaning: 'Its endpoint was deleted before it was sent; it will not be sent or replayed.' },
+  canceled: { label: 'Canceled', tone: 'neutral', meaning: 'Its endpoint was disabled or deleted before it was delivered; it is not sent again unless you replay it.' },
 };
 
 /**

@@ -101,9 +101,20 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
         <button type="button" aria-expanded={replaying} onClick={() => setReplaying((open) => !open)}>
           Replay failed…
         </button>
-        <button type="button" disabled={setStatus.isPending} onClick={toggleStatus}>
-          {enabled ? 'Disable' : 'Enable'}
-        </button>
+        {enabled ? (
+          <ConfirmButton
+            label="Disable"
+            accessibleLabel={`Disable ${endpoint.url}`}
+            question="Disable this endpoint? It receives nothing until you enable it again, and its pending deliveries are canceled (you can replay them once it is enabled)."
+            confirmLabel="Yes, disable"
+            pending={setStatus.isPending}
+            onConfirm={toggleStatus}
+          />
+        ) : (
+          <button type="button" disabled={setStatus.isPending} onClick={toggleStatus}>
+            Enable
+          </button>
+        )}
         <span className={styles.push}>
           <ConfirmButton
             label="Delete"

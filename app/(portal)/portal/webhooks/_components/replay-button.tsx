@@ -15,9 +15,6 @@ export function ReplayButton({ delivery }: { delivery: Delivery }) {
     mutationFn: () => apiFetch<{ delivery: Delivery }>(`/v1/webhook-deliveries/${delivery.id}/replay`, { method: 'POST' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookQueryKeys.allDeliveries }),
   });
-  if (delivery.status === 'canceled') {
-    return <p className="hint">Canceled when its endpoint was deleted: there is nowhere to replay it to.</p>;
-  }
   return (
     <div>
       <button type="button" disabled={replay.isPending} onClick={() => replay.mutate()}>

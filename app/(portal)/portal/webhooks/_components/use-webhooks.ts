@@ -21,7 +21,7 @@ export function useEndpoint(endpointId: string) {
 
 /**
  * GET /v1/webhook-deliveries for one endpoint, newest first, a page at a time. A disabled
- * endpoint's pending deliveries wait until it is enabled, so there is nothing to watch.
+ * endpoint sends nothing (disabling it canceled what was pending), so there is nothing to watch.
  */
 export function useDeliveries(filter: DeliveryFilter, endpointEnabled: boolean) {
   return useInfiniteQuery({

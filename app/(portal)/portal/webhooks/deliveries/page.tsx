@@ -76,7 +76,7 @@ function EndpointDeliveries({ endpoints }: { endpoints: Endpoint[] }) {
         <p className="notice">The endpoint in the link is not one of this project’s, so {endpoint.url} is shown instead.</p>
       )}
       {endpoint.status === 'disabled' && (
-        <p className="notice">This endpoint is disabled: nothing is sent to it, and its pending deliveries wait until you enable it again.</p>
+        <p className="notice">This endpoint is disabled: nothing is sent to it. Its deliveries that were pending were canceled; once you enable it, “Replay failed…” sends them again.</p>
       )}
       <DeliveryList
         key={endpoint.id}

@@ -78,7 +78,7 @@ function DeliveryView({ delivery }: { delivery: Delivery }) {
           {delivery.canceledAt && (
             <>
               <dt>Canceled</dt>
-              <dd>{formatTime(delivery.canceledAt)}, when its endpoint was deleted</dd>
+              <dd>{formatTime(delivery.canceledAt)}, when its endpoint was disabled or deleted</dd>
             </>
           )}
           <dt>Created</dt>
@@ -112,7 +112,7 @@ function EndpointName({ endpointId }: { endpointId: string }) {
       <Link href={deliveriesHref(endpoint.data.endpoint)} className="mono">
         {endpoint.data.endpoint.url}
       </Link>
-      {endpoint.data.endpoint.status === 'disabled' && <span className="muted"> (disabled: pending deliveries wait until it is enabled)</span>}
+      {endpoint.data.endpoint.status === 'disabled' && <span className="muted"> (disabled: it receives nothing until it is enabled)</span>}
     </>
   );
 }
