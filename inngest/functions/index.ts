@@ -1,4 +1,5 @@
-import { deliverWebhooks } from './deliver-webhooks';
-import { sweepRotatedKeys } from './sweep-rotated-keys';
+import { deliverWebhook } from './deliver-webhook';
+import { minuteJobs } from './minute-jobs';
+import { sweepDeliveries } from './sweep-deliveries';
 
-export const functions = [deliverWebhooks, sweepRotatedKeys];
+export const functions = [deliverWebhook, sweepDeliveries, ...minuteJobs];

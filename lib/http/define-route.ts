@@ -17,6 +17,7 @@ import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } fr
 import { idempotencyKeyHeaderSchema } from './contract';
 import { loggedJson, loggedText } from '../requestlog/redact-body';
 import { parseOrThrow } from '../errors/parse-or-throw';
+import { forwardQueuedDeliveries } from '../jobs/forward-to-inngest';
 
 type Annotations = Partial<Pick<RequestLogEntry, 'workspaceId' | 'projectId' | 'environmentId' | 'businessId'>>;
 
@@ -244,6 +245,8 @@ export function defineRoute<C extends RouteContract, A = undefined>(
       latencyMs: Math.round(performance.now() - startedAt),
       createdAt: now,
     });
+    // A write may have queued webhook deliveries: the job engine may start on them now.
+    if (write && response.status < 400) forwardQueuedDeliveries();
     return response;
   };
 }

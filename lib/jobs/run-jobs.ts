@@ -7,7 +7,7 @@ import { cancelDeliveriesOfInactiveEndpoints } from '../webhooks/cancel-deliveri
 import { deliverDueWebhooks } from '../webhooks/deliver-due-webhooks';
 import { dispatchOutboxEvents } from '../webhooks/dispatch-outbox';
 
-/** The frequent job: fan new events out, then attempt every delivery that is due. */
+/** One pass of the frequent job, for tests and tools: fan new events out, then attempt every delivery that is due. */
 export async function runWebhookJobs(db: Db, now: Date) {
   const dispatched = await dispatchOutboxEvents(db, now);
   const delivered = await deliverDueWebhooks(db, now);
@@ -15,16 +15,22 @@ export async function runWebhookJobs(db: Db, now: Date) {
 }
 
 /**
- * The once-a-minute job: end rotation grace windows, expire intents that waited too long, cancel
- * deliveries left pending for a deleted endpoint, forget idempotent answers past their 24 hours
- * and request-log bodies past their 30 days.
+ * The once-a-minute jobs, each named by what it counts and by its Inngest function's id: end
+ * rotation grace windows (spec 3.2), expire intents that waited too long, cancel deliveries
+ * left pending for a disabled or deleted endpoint, forget idempotent answers past their 24
+ * hours and request-log bodies past their 30 days. The in-process runner runs them all in
+ * turn; with Inngest each is a cron function of its own (inngest/functions/minute-jobs.ts).
  */
-export async function runMinuteJobs(db: Db, now: Date) {
-  return {
-    keysRevoked: await sweepRotatedKeys(db, now),
-    intentsExpired: await expireQuoteIntents(db, now),
-    deliveriesCanceled: await cancelDeliveriesOfInactiveEndpoints(db, now),
-    idempotentRequestsForgotten: await sweepIdempotentRequests(db, now),
-    requestBodiesForgotten: await forgetRequestLogBodies(db, now),
-  };
+export const MINUTE_JOBS = {
+  keysRevoked: { id: 'sweep-rotated-keys', run: sweepRotatedKeys },
+  intentsExpired: { id: 'expire-quote-intents', run: expireQuoteIntents },
+  deliveriesCanceled: { id: 'cancel-undeliverable-deliveries', run: cancelDeliveriesOfInactiveEndpoints },
+  idempotentRequestsForgotten: { id: 'forget-idempotent-requests', run: sweepIdempotentRequests },
+  requestBodiesForgotten: { id: 'forget-request-log-bodies', run: forgetRequestLogBodies },
+} satisfies Record<string, { id: string; run: (db: Db, now: Date) => Promise<number> }>;
+
+export async function runMinuteJobs(db: Db, now: Date): Promise<Record<keyof typeof MINUTE_JOBS, number>> {
+  const counts = {} as Record<keyof typeof MINUTE_JOBS, number>;
+  for (const [name, job] of Object.entries(MINUTE_JOBS)) counts[name as keyof typeof MINUTE_JOBS] = await job.run(db, now);
+  return counts;
 }

@@ -80,29 +80,24 @@ export type ClaimedGroup = {
 };
 
 /**
- * Claims due deliveries: at most `maxEndpoints` endpoints (those with the oldest due events) and
- * CLAIM_PER_ENDPOINT deliveries of each, oldest events first, and reads what their attempts need
- * in the same statement. An endpoint is claimed with its send lease, for `owner`: another
- * worker's endpoint is skipped until its lease is given back or runs out (endpoints are locked
- * SKIP LOCKED, so two claims at the same moment take different ones), and so is an endpoint the
- * caller is still busy with. The UPDATE re-checks each delivery's lease, so no delivery is
- * claimed twice.
+ * The claiming statement. `through` scopes it to one delivery's endpoint and to the deliveries
+ * up to and including that one in outbox order (an Inngest run for that delivery); otherwise
+ * every endpoint with due deliveries is a candidate (the in-process runner).
  */
-export async function claimDueDeliveries(
-  db: Db,
-  now: Date,
-  options: { limit?: number; busyEndpoints?: Iterable<string>; maxEndpoints?: number; owner?: string } = {},
-): Promise<ClaimedGroup[]> {
-  const leasedUntil = new Date(now.getTime() + LEASE_MS);
-  const busy = [...(options.busyEndpoints ?? [])];
-  const claimed = await sqlRows<ClaimedDelivery & EndpointTarget>(
-    db,
-    `WITH due AS (
+function claimSql(through: boolean): string {
+  const target = through
+    ? `target AS (
+      SELECT x.endpoint_id, e.seq FROM webhook_deliveries x JOIN outbox_events e ON e.id = x.event_id WHERE x.id = $8::uuid
+    ), `
+    : '';
+  const dueScope = through ? 'AND d.endpoint_id = (SELECT endpoint_id FROM target) AND e.seq <= (SELECT seq FROM target)' : '';
+  const claimScope = through ? 'AND e.seq <= (SELECT seq FROM target)' : '';
+  return `WITH ${target}due AS (
       SELECT d.endpoint_id, MIN(e.seq) AS first_seq
       FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id
       WHERE d.status = 'pending' AND d.next_attempt_at <= $2::timestamptz
         AND (d.leased_until IS NULL OR d.leased_until < $2::timestamptz)
-        AND NOT (d.endpoint_id = ANY($3::uuid[]))
+        AND NOT (d.endpoint_id = ANY($3::uuid[])) ${dueScope}
       GROUP BY d.endpoint_id
     ), ready AS (
       -- endpoints in the order of their oldest due event, free or already this owner's
@@ -123,7 +118,7 @@ export async function claimDueDeliveries(
           SELECT d2.id, e.seq, ROW_NUMBER() OVER (PARTITION BY d2.endpoint_id ORDER BY e.seq, d2.created_at) AS rank
           FROM webhook_deliveries d2 JOIN outbox_events e ON e.id = d2.event_id
           WHERE d2.endpoint_id IN (SELECT id FROM leased) AND d2.status = 'pending' AND d2.next_attempt_at <= $2::timestamptz
-            AND (d2.leased_until IS NULL OR d2.leased_until < $2::timestamptz)
+            AND (d2.leased_until IS NULL OR d2.leased_until < $2::timestamptz) ${claimScope}
         ) ranked
         WHERE rank <= $4::int
         ORDER BY seq
@@ -137,16 +132,41 @@ export async function claimDueDeliveries(
     FROM claimed c
     JOIN webhook_endpoints w ON w.id = c.endpoint_id
     JOIN outbox_events e ON e.id = c.event_id
-    ORDER BY e.seq, c.created_at`,
-    [
-      leasedUntil.toISOString(),
-      now.toISOString(),
-      busy,
-      CLAIM_PER_ENDPOINT,
-      options.limit ?? 100,
-      options.maxEndpoints ?? 2 ** 31 - 1,
-      options.owner ?? randomUUID(),
-    ],
+    ORDER BY e.seq, c.created_at`;
+}
+const CLAIM_ANY_SQL = claimSql(false);
+const CLAIM_THROUGH_SQL = claimSql(true);
+
+/**
+ * Claims due deliveries: at most `maxEndpoints` endpoints (those with the oldest due events) and
+ * CLAIM_PER_ENDPOINT deliveries of each, oldest events first, and reads what their attempts need
+ * in the same statement. An endpoint is claimed with its send lease, for `owner`: another
+ * worker's endpoint is skipped until its lease is given back or runs out (endpoints are locked
+ * SKIP LOCKED, so two claims at the same moment take different ones), and so is an endpoint the
+ * caller is still busy with. The UPDATE re-checks each delivery's lease, so no delivery is
+ * claimed twice. With `through`, only that delivery's endpoint is claimed, and only its due
+ * deliveries up to that one in outbox order (so the earlier ones still go first).
+ */
+export async function claimDueDeliveries(
+  db: Db,
+  now: Date,
+  options: { limit?: number; busyEndpoints?: Iterable<string>; maxEndpoints?: number; owner?: string; through?: string } = {},
+): Promise<ClaimedGroup[]> {
+  const leasedUntil = new Date(now.getTime() + LEASE_MS);
+  const busy = [...(options.busyEndpoints ?? [])];
+  const parameters: unknown[] = [
+    leasedUntil.toISOString(),
+    now.toISOString(),
+    busy,
+    CLAIM_PER_ENDPOINT,
+    options.limit ?? 100,
+    options.maxEndpoints ?? 2 ** 31 - 1,
+    options.owner ?? randomUUID(),
+  ];
+  const claimed = await sqlRows<ClaimedDelivery & EndpointTarget>(
+    db,
+    options.through === undefined ? CLAIM_ANY_SQL : CLAIM_THROUGH_SQL,
+    options.through === undefined ? parameters : [...parameters, options.through],
   );
   const groups = new Map<string, ClaimedGroup>();
   for (const { url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at, ...delivery } of claimed) {
@@ -311,14 +331,52 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
 }
 
 /**
- * One pass for Inngest and tests: claim, send every group (endpoints in parallel, each in order
- * through its window), then give the endpoints' send leases back.
+ * One pass for tests and tools: claim, send every group (endpoints in parallel, each in order),
+ * then give the endpoints' send leases back.
  */
 export async function deliverDueWebhooks(db: Db, now: Date, limit = 100): Promise<{ attempted: number }> {
   const owner = randomUUID();
   const groups = await claimDueDeliveries(db, now, { limit, owner });
   await Promise.all(groups.map((group) => deliverGroup(db, group, now).finally(() => releaseEndpoint(db, group.endpointId, owner, group.leasedUntil))));
   return { attempted: groups.reduce((n, g) => n + g.deliveryIds.length, 0) };
+}
+
+/** Where one delivery stands after a pass, and when a pass should look at it again (ISO; null once settled). */
+export type DeliveryProgress = { status: 'pending' | 'succeeded' | 'exhausted' | 'canceled' | 'missing'; retryAt: string | null; attempted: number };
+
+/** How long a pass waits before looking again at a delivery whose endpoint another worker holds. */
+const HELD_RECHECK_MS = 30_000;
+
+/**
+ * One pass for a single delivery (the Inngest engine's step): sends its endpoint's due
+ * deliveries up to and including it, in outbox order, as one claim under `owner`, and says where
+ * it stands: settled, or pending with the moment to look again — its next attempt, the end of
+ * another worker's lease on it, or soon if another worker holds its endpoint (which sends it).
+ */
+export async function deliverThrough(db: Db, deliveryId: string, now: Date, owner: string = randomUUID()): Promise<DeliveryProgress> {
+  const started = performance.now();
+  const groups = await claimDueDeliveries(db, now, { owner, through: deliveryId, maxEndpoints: 1, limit: CLAIM_PER_ENDPOINT });
+  for (const group of groups) {
+    await deliverGroup(db, group, now).finally(() => releaseEndpoint(db, group.endpointId, owner, group.leasedUntil));
+  }
+  const attempted = groups.reduce((n, g) => n + g.deliveryIds.length, 0);
+  const at = new Date(now.getTime() + Math.round(performance.now() - started));
+  const [row] = await sqlRows<{ status: DeliveryProgress['status']; next_attempt_at: Date | null; leased_until: Date | null; send_lease_until: Date | null; held_by_other: boolean }>(
+    db,
+    `SELECT d.status::text, d.next_attempt_at, d.leased_until, w.send_lease_until, w.send_lease_owner IS DISTINCT FROM $2::uuid AS held_by_other
+     FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.id = $1::uuid`,
+    [deliveryId, owner],
+  );
+  if (!row) return { status: 'missing', retryAt: null, attempted };
+  if (row.status !== 'pending') return { status: row.status, retryAt: null, attempted };
+  const later = (time: Date | null) => (time && time > at ? time : null);
+  const retryAt =
+    later(row.next_attempt_at) ??
+    later(row.leased_until) ??
+    (row.held_by_other && later(row.send_lease_until)
+      ? new Date(Math.min(row.send_lease_until!.getTime(), at.getTime() + HELD_RECHECK_MS))
+      : at); // due and free (more than a claim's worth came before it): at once
+  return { status: 'pending', retryAt: retryAt.toISOString(), attempted };
 }
 
 /**

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const SOURCES = ['app', 'lib', 'prisma/schema.prisma', 'next.config.mjs', 'package.json', 'tsconfig.json'];
+const SOURCES = ['app', 'lib', 'inngest', 'instrumentation.ts', 'prisma/schema.prisma', 'next.config.mjs', 'package.json', 'tsconfig.json'];
 
 function newestMtime(target: string): number {
   if (!existsSync(target)) return 0;

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { InngestTestEngine } from '@inngest/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../lib/db/embedded';
 import { createApiKey } from '../../lib/keys/create-api-key';
@@ -129,34 +128,4 @@ describe('in-process job runner', () => {
       (await iso.db.apiKey.findUniqueOrThrow({ where: { id: key.apiKey.id } })).status === 'revoked' ? true : undefined,
     );
   }, 90_000);
-});
-
-describe('Inngest functions', () => {
-  it('deliver webhooks and sweep keys through the same domain code', async () => {
-    process.env.DATABASE_URL = iso.url;
-    const { deliverWebhooks } = await import('../../inngest/functions/deliver-webhooks');
-    const { sweepRotatedKeys } = await import('../../inngest/functions/sweep-rotated-keys');
-    await server!.stop(); // the runner would race the function for the same deliveries
-    server = undefined;
-
-    const before = receiver.received.length;
-    const test = await iso.db.webhookEndpoint.findFirstOrThrow({ where: { deletedAt: null } });
-    await iso.db.outboxEvent.create({
-      data: {
-        type: 'quote_intent.succeeded',
-        workspaceId: tenant.workspaceId,
-        projectId: tenant.projectId,
-        environmentId: test.environmentId,
-        data: { quoteIntent: { id: 'from-inngest' } },
-      },
-    });
-    const delivered = await new InngestTestEngine({ function: deliverWebhooks }).execute();
-    expect(delivered.result).toMatchObject({ events: 1, deliveries: 1, attempted: 1 });
-    expect(receiver.received.slice(before).map((r) => JSON.parse(r.rawBody).data.quoteIntent.id)).toEqual(['from-inngest']);
-
-    const key = await createApiKey(iso.db, { projectId: tenant.projectId, environment: 'live', name: 'grace over' });
-    await iso.db.apiKey.update({ where: { id: key.apiKey.id }, data: { status: 'rotating', revokedAt: new Date(Date.now() - 1) } });
-    const swept = await new InngestTestEngine({ function: sweepRotatedKeys }).execute();
-    expect(swept.result).toMatchObject({ keysRevoked: 1 });
-  });
 });

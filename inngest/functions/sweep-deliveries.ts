@@ -1,0 +1,19 @@
+import { forwardDeliveries } from '../../lib/webhooks/forward-deliveries';
+import { dispatchOutboxEvents } from '../../lib/webhooks/dispatch-outbox';
+import { inngest } from '../client';
+import { productionDeps, type FunctionDeps } from './deps';
+
+/**
+ * The backstop each minute: fans out any event written without its deliveries (an older
+ * version during a rolling update), then hands Inngest every pending delivery it has not
+ * acknowledged yet (it was unreachable when the write happened) or whose run was lost.
+ */
+export function createSweepDeliveries(deps: FunctionDeps = productionDeps) {
+  return inngest.createFunction({ id: 'sweep-webhook-deliveries', triggers: [{ cron: '* * * * *' }] }, async ({ step }) => {
+    const dispatched = await step.run('dispatch-outbox', () => dispatchOutboxEvents(deps.db(), deps.clock()));
+    const forwarded = await step.run('forward-deliveries', () => forwardDeliveries(deps.db(), deps.clock(), deps.send));
+    return { ...dispatched, ...forwarded };
+  });
+}
+
+export const sweepDeliveries = createSweepDeliveries();
