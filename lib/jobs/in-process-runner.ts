@@ -51,6 +51,7 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
       // Attempts are stamped from when sending starts, not from before the fan-out and the claim.
       const done: Promise<void> = deliverGroup(db, group, clock(), claimLane.window).finally(async () => {
         sending.delete(done);
+        if (group.leasedUntil > claimLane.lastLease) claimLane.lastLease = group.leasedUntil; // renewed while sending
         if (--claimLane.claims === 0) {
           lanes.delete(group.endpointId);
           // Its last send has ended: another process may take the endpoint from here.

@@ -9,7 +9,7 @@ import { sqlRows } from '../db/sql';
  */
 const cancelSql = (due: string) => `WITH due AS (${due}), canceled AS (
     UPDATE webhook_deliveries d SET status = 'canceled', canceled_at = $1::timestamptz, next_attempt_at = NULL,
-      leased_until = NULL, updated_at = $1::timestamptz
+      leased_until = NULL, lease_token = NULL, updated_at = $1::timestamptz
     FROM due WHERE d.id = due.id
     RETURNING 1
   )

@@ -22,13 +22,15 @@ export const SEND_WINDOW = 1;
 export const CLAIM_PER_ENDPOINT = 50;
 /** The runner claims more for an endpoint once fewer than this many of its claimed deliveries are unsent. */
 export const REFILL_BELOW = 2 * SEND_WINDOW;
-/**
- * Long enough for a claim to time out a window at a time behind what is still queued for its
- * endpoint; a crashed worker's claim runs out. A send that could outlive its lease is not made.
- */
-const LEASE_MS = Math.ceil((REFILL_BELOW + CLAIM_PER_ENDPOINT) / SEND_WINDOW) * ATTEMPT_TIMEOUT_MS + 60_000;
 /** An attempt starts only if its lease still covers its timeout and this long to record it. */
 const RECORD_MARGIN_MS = 15_000;
+/**
+ * A claim's lease on its deliveries and their endpoint: renewed every LEASE_RENEW_MS while its
+ * worker sends, so it never runs out under a live worker however long its queue takes; a
+ * crashed worker's runs out within this long, and another worker takes its deliveries over.
+ */
+export const LEASE_MS = 45_000;
+const LEASE_RENEW_MS = 10_000;
 /** Attempt results written by one statement at most. */
 const RECORD_BATCH = 100;
 /**
@@ -76,7 +78,12 @@ export type ClaimedGroup = {
   endpoint: EndpointTarget;
   deliveryIds: string[];
   deliveries: ClaimedDelivery[];
+  /** Until when the claim holds them; moved on by each renewal. */
   leasedUntil: Date;
+  /** This claim, on each delivery it holds: its attempts settle them only while it still does. */
+  leaseToken: string;
+  /** Whose the endpoint's send lease is. */
+  owner: string;
 };
 
 /**
@@ -87,7 +94,7 @@ export type ClaimedGroup = {
 function claimSql(through: boolean): string {
   const target = through
     ? `target AS (
-      SELECT x.endpoint_id, e.seq FROM webhook_deliveries x JOIN outbox_events e ON e.id = x.event_id WHERE x.id = $8::uuid
+      SELECT x.endpoint_id, e.seq FROM webhook_deliveries x JOIN outbox_events e ON e.id = x.event_id WHERE x.id = $9::uuid
     ), `
     : '';
   const dueScope = through ? 'AND d.endpoint_id = (SELECT endpoint_id FROM target) AND e.seq <= (SELECT seq FROM target)' : '';
@@ -112,7 +119,7 @@ function claimSql(through: boolean): string {
       FROM ready WHERE w.id = ready.id
       RETURNING w.id
     ), claimed AS (
-      UPDATE webhook_deliveries d SET leased_until = $1::timestamptz
+      UPDATE webhook_deliveries d SET leased_until = $1::timestamptz, lease_token = $8::uuid
       WHERE d.id IN (
         SELECT id FROM (
           SELECT d2.id, e.seq, ROW_NUMBER() OVER (PARTITION BY d2.endpoint_id ORDER BY e.seq, d2.created_at) AS rank
@@ -154,6 +161,8 @@ export async function claimDueDeliveries(
 ): Promise<ClaimedGroup[]> {
   const leasedUntil = new Date(now.getTime() + LEASE_MS);
   const busy = [...(options.busyEndpoints ?? [])];
+  const owner = options.owner ?? randomUUID();
+  const leaseToken = randomUUID();
   const parameters: unknown[] = [
     leasedUntil.toISOString(),
     now.toISOString(),
@@ -161,7 +170,8 @@ export async function claimDueDeliveries(
     CLAIM_PER_ENDPOINT,
     options.limit ?? 100,
     options.maxEndpoints ?? 2 ** 31 - 1,
-    options.owner ?? randomUUID(),
+    owner,
+    leaseToken,
   ];
   const claimed = await sqlRows<ClaimedDelivery & EndpointTarget>(
     db,
@@ -173,7 +183,7 @@ export async function claimDueDeliveries(
     let group = groups.get(delivery.endpoint_id);
     if (!group) {
       const endpoint = { url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at };
-      group = { endpointId: delivery.endpoint_id, endpoint, deliveryIds: [], deliveries: [], leasedUntil };
+      group = { endpointId: delivery.endpoint_id, endpoint, deliveryIds: [], deliveries: [], leasedUntil, leaseToken, owner };
       groups.set(delivery.endpoint_id, group);
     }
     group.deliveryIds.push(delivery.id);
@@ -182,7 +192,7 @@ export async function claimDueDeliveries(
   return [...groups.values()];
 }
 
-type AttemptResult = { deliveryId: string; leasedUntil: Date; startedAt: Date; requestHeaders: Record<string, string>; result: SendResult };
+type AttemptResult = { deliveryId: string; leaseToken: string; startedAt: Date; requestHeaders: Record<string, string>; result: SendResult };
 
 /**
  * One endpoint's window: at most `size` sends in flight, handed out in the order they were
@@ -289,6 +299,8 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
   const secrets = new Map<string, string>(); // sealed -> opened, once per group
   const open = (sealed: string) => secrets.get(sealed) ?? secrets.set(sealed, openSecret(sealed)).get(sealed)!;
   const handedBack: string[] = [];
+  const renewal = setInterval(() => void renewLease(db, group, new Date(now.getTime() + Math.round(performance.now() - started))), LEASE_RENEW_MS);
+  renewal.unref();
   await Promise.all(
     group.deliveries.map(async (row) => {
       let attempt: AttemptResult | undefined;
@@ -316,7 +328,7 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
             [SIGNATURE_HEADER]: signatureHeader(signingSecrets, Math.floor(attemptAt.getTime() / 1000), body),
           };
           const result = await sendWebhook(endpoint.url, body, requestHeaders, { allowPrivateTargets: privateTargetsAllowed() });
-          attempt = { deliveryId: row.id, leasedUntil: group.leasedUntil, startedAt: attemptAt, requestHeaders, result };
+          attempt = { deliveryId: row.id, leaseToken: group.leaseToken, startedAt: attemptAt, requestHeaders, result };
         } catch (error) {
           // The lease runs out and another pass retries; one bad row must not stop the others.
           logger.error({ err: error, deliveryId: row.id }, 'webhook attempt could not be made');
@@ -324,9 +336,27 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
       });
       if (attempt) await window.record(attempt);
     }),
-  );
+  ).finally(() => clearInterval(renewal));
   if (handedBack.length > 0) {
     await releaseLeases(db, group, handedBack, new Date(now.getTime() + Math.round(performance.now() - started)));
+  }
+}
+
+const RENEW_SQL = `WITH deliveries AS (
+    UPDATE webhook_deliveries SET leased_until = $2::timestamptz
+    WHERE id = ANY($1::uuid[]) AND lease_token = $3::uuid AND status = 'pending'
+  )
+  UPDATE webhook_endpoints SET send_lease_until = GREATEST(send_lease_until, $2::timestamptz)
+  WHERE id = $4::uuid AND send_lease_owner = $5::uuid`;
+
+/** Moves a claim's lease (its deliveries' and its endpoint's) on to LEASE_MS from `now`; a failure is logged, and sends stop before the old lease ends. */
+async function renewLease(db: Db, group: ClaimedGroup, now: Date): Promise<void> {
+  const until = new Date(now.getTime() + LEASE_MS);
+  try {
+    await sqlRows(db, RENEW_SQL, [group.deliveryIds, until.toISOString(), group.leaseToken, group.endpointId, group.owner]);
+    if (until > group.leasedUntil) group.leasedUntil = until;
+  } catch (error) {
+    logger.warn({ err: error, endpointId: group.endpointId }, 'webhook lease not renewed');
   }
 }
 
@@ -402,9 +432,9 @@ async function releaseLeases(db: Db, group: ClaimedGroup, deliveryIds: string[],
   try {
     await sqlRows(
       db,
-      `UPDATE webhook_deliveries SET leased_until = NULL
-       WHERE id = ANY($1::uuid[]) AND status = 'pending' AND leased_until = $2::timestamptz`,
-      [deliveryIds, group.leasedUntil.toISOString()],
+      `UPDATE webhook_deliveries SET leased_until = NULL, lease_token = NULL
+       WHERE id = ANY($1::uuid[]) AND status = 'pending' AND lease_token = $2::uuid`,
+      [deliveryIds, group.leaseToken],
     );
     // No longer held, they can be canceled (the claim never takes a disabled endpoint's meanwhile).
     const canceled = await cancelDeliveriesOfInactiveEndpoint(db, group.endpointId, now);
@@ -424,11 +454,11 @@ async function recordAttempts(db: Db, attempts: AttemptResult[]) {
   const rows = await sqlRows<{ id: string; number: number; status: string }>(
     db,
     `WITH input AS (
-      SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::boolean[],
+      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::boolean[],
           $11::text[], $12::text[])
-        AS t(id, leased_until, started_at, latency_ms, response_status, response_excerpt, error, acknowledged, request_headers, response_headers)
+        AS t(id, lease_token, started_at, latency_ms, response_status, response_excerpt, error, acknowledged, request_headers, response_headers)
     ), locked AS (
-      SELECT d.id, d.attempt_count + 1 AS number, d.status = 'pending' AND d.leased_until = i.leased_until AS ours,
+      SELECT d.id, d.attempt_count + 1 AS number, d.status = 'pending' AND d.lease_token IS NOT DISTINCT FROM i.lease_token AS ours,
         i.started_at, i.latency_ms, i.response_status, i.response_excerpt, i.error, i.acknowledged, i.request_headers, i.response_headers
       FROM webhook_deliveries d JOIN input i ON i.id = d.id
       ORDER BY d.id
@@ -447,12 +477,13 @@ async function recordAttempts(db: Db, attempts: AttemptResult[]) {
                              WHEN l.acknowledged OR l.number >= $9::int THEN NULL
                              ELSE l.started_at + ($10::int[])[l.number] * interval '1 millisecond' END,
       leased_until = CASE WHEN l.ours THEN NULL ELSE d.leased_until END,
+      lease_token = CASE WHEN l.ours THEN NULL ELSE d.lease_token END,
       updated_at = CASE WHEN l.ours THEN l.started_at ELSE d.updated_at END
     FROM locked l WHERE d.id = l.id
     RETURNING d.id::text, l.number, d.status::text`,
     [
       attempts.map((a) => a.deliveryId),
-      attempts.map((a) => a.leasedUntil.toISOString()),
+      attempts.map((a) => a.leaseToken),
       attempts.map((a) => a.startedAt.toISOString()),
       attempts.map((a) => a.result.latencyMs),
       attempts.map((a) => a.result.status),

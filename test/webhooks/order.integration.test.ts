@@ -6,6 +6,8 @@ import { eventually } from '../../lib/testing/eventually';
 import { createPerson, createTenant, type Tenant } from '../../lib/testing/factories';
 import { startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
+import { randomUUID } from 'node:crypto';
+import { LEASE_MS, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
 import { createEndpoint, updateEndpoint } from '../../lib/webhooks/manage-endpoints';
 
 /**
@@ -78,16 +80,37 @@ describe('delivery order per endpoint', () => {
     const { receiver, endpoint, ids } = await setUp(() => ({ status: 200, afterMs: 1_000 }), 40);
     const started = Date.now();
     const stop = twoRunners(() => new Date(T0.getTime() + Date.now() - started));
+    const leases: number[] = [];
     try {
+      // The claim holding the endpoint renews its lease while it sends (40 s of sends, 45 s leases).
+      await eventually(() => receiver.received.length >= 25, 60_000, 100);
+      const held = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id, leasedUntil: { not: null } }, select: { leasedUntil: true } });
+      leases.push(...held.map((d) => d.leasedUntil!.getTime() - T0.getTime()));
       await eventually(() => receiver.received.length === 40, 60_000, 100);
     } finally {
       await stop();
     }
+    expect(Math.max(...leases)).toBeGreaterThan(LEASE_MS + 15_000);
     expect(arrivals(receiver)).toEqual(ids);
     expect(inversions(arrivals(receiver), ids)).toBe(0);
     expect(receiver.load.peakInFlight).toBe(1);
+    expect(await db.webhookAttempt.count({ where: { delivery: { endpointId: endpoint.id } } })).toBe(40); // none sent twice
     await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   }, 90_000);
+
+  it('a crashed worker’s claim runs out after LEASE_MS and another worker sends what it held', async () => {
+    const { receiver, endpoint, ids } = await setUp(() => 200, 5);
+    // A worker claims and dies before sending anything.
+    const crashed = await claimDueDeliveries(db, T0, { owner: randomUUID() });
+    expect(crashed.map((g) => g.deliveryIds.length)).toEqual([5]);
+    const other = randomUUID();
+    expect(await claimDueDeliveries(db, new Date(T0.getTime() + LEASE_MS - 1_000), { owner: other })).toEqual([]);
+    const [takeover] = await claimDueDeliveries(db, new Date(T0.getTime() + LEASE_MS + 1), { owner: other });
+    expect(takeover.deliveryIds).toEqual(crashed[0].deliveryIds);
+    await deliverGroup(db, takeover, new Date(T0.getTime() + LEASE_MS + 1));
+    expect(arrivals(receiver)).toEqual(ids);
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+  });
 
   it('a failed event is retried later; only it moves, the others keep their order', async () => {
     let failedOnce = false;
@@ -102,10 +125,13 @@ describe('delivery order per endpoint', () => {
     }, 40);
     r = set.receiver;
     const { endpoint, ids } = set;
-    // A clock that runs 100 times faster than the wall: the 30 s until the retry pass in 0.3 s.
+    // The wall's clock, moved on past the retry's time once every event has had its first attempt.
     const started = Date.now();
-    const stop = twoRunners(() => new Date(T0.getTime() + (Date.now() - started) * 100));
+    let skipped = 0;
+    const stop = twoRunners(() => new Date(T0.getTime() + (Date.now() - started) + skipped));
     try {
+      await eventually(() => set.receiver.received.length === 40, 60_000, 50);
+      skipped = 31_000;
       await eventually(() => set.receiver.received.length === 41, 60_000, 50);
     } finally {
       await stop();

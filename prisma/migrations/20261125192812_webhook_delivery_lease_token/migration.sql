@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "webhook_deliveries" ADD COLUMN     "lease_token" UUID;
