@@ -5,7 +5,7 @@
 // (bench/reference-server.ts: node:http + pg, the least work a quote creation can do), both
 // loaded by autocannon from a separate process (bench/load.ts), in the same run, on the same
 // database. Prints tables; `--json` also writes bench/results/latest.json. See docs/performance.md.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -17,6 +17,7 @@ import { findFreePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from
 import { applyMigrations } from '../lib/db/migrate';
 import { bookArtifactSchema, compileBook, evaluate } from '../lib/pricing';
 import { startReceiver, type Receiver } from '../lib/testing/https-receiver';
+import { LEASE_MS } from '../lib/webhooks/deliver-due-webhooks';
 import { createEndpoint } from '../lib/webhooks/manage-endpoints';
 import { verifyWebhookSignature } from '../lib/webhooks/signature';
 import { ensureBuild, startNextServer, type RunningServer } from '../scripts/support/next-server';
@@ -359,9 +360,43 @@ export type WebhookResult = {
     delayMs: LatencySummary;
     badSignatures: number;
     duplicates: number;
+    /** Pairs of one endpoint's arrivals in the wrong outbox order (first arrivals of each delivery). */
+    inversions: number;
+    /** Deliveries that never arrived. */
+    lost: number;
+    /** Median attempt latency (the receiver's round trip as the service measured it). */
+    roundTripMs: number;
+    /** A service process killed with SIGKILL mid-burst: when, and when each duplicate came. */
+    kill?: { atDelivered: number; duplicateDelaysMs: number[]; lastArrivalAfterKillMs: number };
     usage: Usage;
   }[];
 };
+
+/** Endpoints the fan-out bursts deliver to (issue 16: at least 300 deliveries/s across 8). */
+const FAN_ENDPOINTS = 8;
+
+/** The service's worker processes (children of scripts/serve.mjs's primary). */
+function serviceWorkers(primaryPid: number): number[] {
+  const out = spawnSync('pgrep', ['-P', String(primaryPid)], { encoding: 'utf8' }).stdout;
+  return out.split('\n').filter(Boolean).map(Number);
+}
+
+/**
+ * The process that sent to the port last: `ss` names each socket's process and says how long
+ * ago it last sent (keep-alive connections of an idle process stay open, so being connected is not enough).
+ */
+function lastSenderTo(port: string): number | undefined {
+  const out = spawnSync('ss', ['-Htnpi', 'dst', `127.0.0.1:${port}`], { encoding: 'utf8' }).stdout ?? '';
+  let best: { pid: number; lastSendMs: number } | undefined;
+  let pid: number | undefined;
+  for (const line of out.split('\n')) {
+    const owner = /pid=(\d+)/.exec(line);
+    if (owner) pid = Number(owner[1]);
+    const lastSend = /lastsnd:(\d+)/.exec(line);
+    if (lastSend && pid !== undefined && (!best || Number(lastSend[1]) < best.lastSendMs)) best = { pid, lastSendMs: Number(lastSend[1]) };
+  }
+  return best?.pid;
+}
 
 async function runWebhookCases(ctx: Context, receiver: Receiver): Promise<WebhookResult> {
   const { hooks, hooksPerson } = ctx.setup;
@@ -369,7 +404,7 @@ async function runWebhookCases(ctx: Context, receiver: Receiver): Promise<Webhoo
   const secrets = new Map<string, string>();
   const single = await createEndpoint(ctx.db.prisma, hooksPerson.principal, { projectId: hooks.projectId, environment: 'test', url: `${receiver.url}?endpoint=single` }, now);
   secrets.set(single.endpoint.id, single.secret);
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < FAN_ENDPOINTS; i++) {
     const fan = await createEndpoint(ctx.db.prisma, hooksPerson.principal, { projectId: hooks.projectId, environment: 'live', url: `${receiver.url}?endpoint=fan${i}` }, now);
     secrets.set(fan.endpoint.id, fan.secret);
   }
@@ -407,12 +442,14 @@ async function runWebhookCases(ctx: Context, receiver: Receiver): Promise<Webhoo
   await sleep(500);
 
   const bursts: WebhookResult['bursts'] = [];
-  const burst = async (name: string, environmentId: string, endpoints: number, events: number) => {
+  const burst = async (name: string, environmentId: string, endpoints: number, events: number, killAt?: number) => {
     log(`webhooks: ${name}: ${events} events x ${endpoints} endpoint(s)`);
     const expected = events * endpoints;
     const before = receiver.received.length;
     const sampler = startSampler({ service: ctx.next.process.pid!, postgres: ctx.postmasterPid() });
     const insertedAt = Date.now();
+    let killedAt = 0;
+    let killedAtDelivered = 0;
     await ctx.admin.query(
       `INSERT INTO outbox_events (id, type, version, workspace_id, project_id, environment_id, business_id, data, created_at)
        SELECT gen_random_uuid(), 'quote_intent.succeeded', 1, $1, $2, $3, $4, $5::json, clock_timestamp()
@@ -420,12 +457,27 @@ async function runWebhookCases(ctx: Context, receiver: Receiver): Promise<Webhoo
       [hooks.workspaceId, hooks.projectId, environmentId, hooks.businessId, JSON.stringify(eventData), events],
     );
     const deadline = Date.now() + 300_000;
-    while (receiver.received.length - before < expected) {
-      if (Date.now() > deadline) throw new Error(`${name}: ${receiver.received.length - before} of ${expected} deliveries within 300 s`);
+    const distinct = () => new Set(receiver.received.slice(before).map((a) => String(a.headers['service-delivery-id']))).size;
+    while (distinct() < expected) {
+      if (Date.now() > deadline) throw new Error(`${name}: ${distinct()} of ${expected} deliveries within 300 s`);
+      if (killAt !== undefined && !killedAt && receiver.received.length - before >= killAt * expected) {
+        // One service process (a cluster worker, with its job runner) dies mid-burst; the primary starts another.
+        // The process that is sending: the one with connections open to the receiver.
+        const workers = serviceWorkers(ctx.next.process.pid!);
+        const sender = lastSenderTo(new URL(receiver.url).port);
+        const worker = workers.find((pid) => pid === sender) ?? workers[0];
+        if (!worker) throw new Error('no service worker process to kill');
+        process.kill(worker, 'SIGKILL');
+        killedAt = Date.now();
+        killedAtDelivered = receiver.received.length - before;
+        log(`webhooks: killed service process ${worker} (SIGKILL) after ${killedAtDelivered} deliveries`);
+      }
       await sleep(20);
     }
+    // Anything the killed process had in flight is sent again once its lease runs out: wait that long for duplicates.
+    if (killedAt) await sleep(Math.max(0, killedAt + LEASE_MS + 5_000 - Date.now()));
     const usage = sampler.stop();
-    const arrivals = receiver.received.slice(before, before + expected);
+    const arrivals = receiver.received.slice(before);
     const eventIds = [...new Set(arrivals.map((a) => String(a.headers['service-event-id'])))];
     const deliveryIds = arrivals.map((a) => String(a.headers['service-delivery-id']));
     const created = new Map(
@@ -452,23 +504,67 @@ async function runWebhookCases(ctx: Context, receiver: Receiver): Promise<Webhoo
     const times = arrivals.map((a) => a.receivedAt.getTime());
     const first = Math.min(...times);
     const last = Math.max(...times);
+    // Order: each endpoint's first arrivals against the outbox order of their events.
+    const seqOf = new Map(
+      (await ctx.admin.query<{ id: string; seq: string }>('SELECT id::text, seq::text FROM outbox_events WHERE id = ANY($1::uuid[])', [eventIds])).rows.map((r) => [
+        r.id,
+        Number(r.seq),
+      ]),
+    );
+    const seen = new Set<string>();
+    const perEndpoint = new Map<string, number[]>();
+    const firstArrivalOf = new Map<string, number>();
+    for (const a of arrivals) {
+      const deliveryId = String(a.headers['service-delivery-id']);
+      if (seen.has(deliveryId)) continue;
+      seen.add(deliveryId);
+      firstArrivalOf.set(deliveryId, a.receivedAt.getTime());
+      const endpointId = endpointOf.get(deliveryId) ?? '?';
+      perEndpoint.set(endpointId, [...(perEndpoint.get(endpointId) ?? []), seqOf.get(String(a.headers['service-event-id'])) ?? 0]);
+    }
+    let inversions = 0;
+    for (const [endpointId, seqs] of perEndpoint) {
+      const before = inversions;
+      for (let i = 0; i < seqs.length; i++) for (let j = i + 1; j < seqs.length; j++) if (seqs[i] > seqs[j]) inversions++;
+      if (inversions > before) {
+        const at = seqs.findIndex((seq, i) => i > 0 && seq < seqs[i - 1]);
+        log(`webhooks: ${name}: endpoint ${endpointId} out of order at arrival ${at}: seqs ${seqs.slice(Math.max(0, at - 3), at + 3).join(', ')}`);
+      }
+    }
+    const duplicateArrivals = arrivals.filter((a, i) => arrivals.findIndex((b) => b.headers['service-delivery-id'] === a.headers['service-delivery-id']) !== i);
+    const { rows: latencies } = await ctx.admin.query<{ latency_ms: number }>(
+      'SELECT latency_ms FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) AND latency_ms IS NOT NULL',
+      [[...seen]],
+    );
+    const lastFirstArrival = Math.max(...firstArrivalOf.values());
     bursts.push({
       name,
       endpoints,
       events,
       deliveries: arrivals.length,
-      seconds: (last - insertedAt) / 1000,
-      deliveriesPerSecond: arrivals.length / ((last - insertedAt) / 1000),
-      steadyDeliveriesPerSecond: (arrivals.length - 1) / Math.max(0.001, (last - first) / 1000),
+      seconds: (lastFirstArrival - insertedAt) / 1000,
+      deliveriesPerSecond: seen.size / ((lastFirstArrival - insertedAt) / 1000),
+      steadyDeliveriesPerSecond: (seen.size - 1) / Math.max(0.001, (lastFirstArrival - first) / 1000),
       delayMs: summarize(arrivals.map((a) => a.receivedAt.getTime() - (created.get(String(a.headers['service-event-id'])) ?? Number.NaN))),
       badSignatures,
       duplicates: arrivals.length - pairs.size,
+      inversions,
+      lost: expected - seen.size,
+      roundTripMs: summarize(latencies.map((l) => l.latency_ms)).p50,
+      kill: killedAt
+        ? {
+            atDelivered: killedAtDelivered,
+            duplicateDelaysMs: duplicateArrivals.map((a) => a.receivedAt.getTime() - killedAt),
+            lastArrivalAfterKillMs: last - killedAt,
+          }
+        : undefined,
       usage,
     });
     await sleep(1_000);
   };
-  await burst('burst, 1 endpoint', hooks.environments.test, 1, SETTINGS.burstEvents);
-  await burst('burst, 4 endpoints', hooks.environments.live, 4, Math.round(SETTINGS.burstEvents / 4));
+  await burst('burst, 1 endpoint', hooks.environments.test, 1, Math.round(SETTINGS.burstEvents / 4));
+  await burst(`burst, ${FAN_ENDPOINTS} endpoints`, hooks.environments.live, FAN_ENDPOINTS, Math.round(SETTINGS.burstEvents / FAN_ENDPOINTS));
+  await burst(`burst, ${FAN_ENDPOINTS} endpoints, a service process killed`, hooks.environments.live, FAN_ENDPOINTS, Math.round(SETTINGS.burstEvents / FAN_ENDPOINTS), 0.3);
   return { idle: { events: delays.length, delayMs: summarize(delays), requestToDeliveryMs: summarize(requestToDelivery) }, bursts };
 }
 
@@ -872,21 +968,24 @@ function engineTable(engine: EngineResult): string {
 
 function webhookTable(w: WebhookResult): string {
   return formatTable(
-    ['case', 'events', 'deliveries', 'deliveries/s', 'steady/s', 'delay p50 ms', 'delay p99 ms', 'delay max ms', 'peak RSS MB', 'bad signatures', 'duplicates'],
+    ['case', 'events', 'deliveries', 'deliveries/s', 'steady/s', 'round trip ms', 'delay p50 ms', 'delay p99 ms', 'delay max ms', 'peak RSS MB', 'bad signatures', 'duplicates', 'inversions', 'lost'],
     [
-      ['idle, one event at a time', w.idle.events, w.idle.events, '', '', fmt(w.idle.delayMs.p50, 0), fmt(w.idle.delayMs.p99, 0), fmt(w.idle.delayMs.max, 0), '', '', ''],
+      ['idle, one event at a time', w.idle.events, w.idle.events, '', '', '', fmt(w.idle.delayMs.p50, 0), fmt(w.idle.delayMs.p99, 0), fmt(w.idle.delayMs.max, 0), '', '', '', '', ''],
       ...w.bursts.map((b) => [
         b.name,
         b.events,
         b.deliveries,
         fmt(b.deliveriesPerSecond, 0),
         fmt(b.steadyDeliveriesPerSecond, 0),
+        fmt(b.roundTripMs, 1),
         fmt(b.delayMs.p50, 0),
         fmt(b.delayMs.p99, 0),
         fmt(b.delayMs.max, 0),
         mb(b.usage.service),
         b.badSignatures,
         b.duplicates,
+        b.inversions,
+        b.lost,
       ]),
     ],
   );
@@ -942,8 +1041,34 @@ function targets(r: Partial<Results>): Target[] {
   }
   if (r.webhooks) {
     out.push({ target: 'idle service delivers within 1 s of the event (p99)', measured: `${fmt(r.webhooks.idle.delayMs.p99, 0)} ms`, pass: r.webhooks.idle.delayMs.p99 <= 1000 });
-    const rate = Math.min(...r.webhooks.bursts.map((b) => b.deliveriesPerSecond));
-    out.push({ target: '>= 300 deliveries/s', measured: r.webhooks.bursts.map((b) => `${fmt(b.deliveriesPerSecond, 0)}/s (${b.name})`).join(', '), pass: rate >= 300 });
+    const fan = r.webhooks.bursts.find((b) => b.endpoints === FAN_ENDPOINTS && !b.kill);
+    const single = r.webhooks.bursts.find((b) => b.endpoints === 1);
+    const killed = r.webhooks.bursts.find((b) => b.kill);
+    if (fan) {
+      out.push({ target: `>= 300 deliveries/s across ${FAN_ENDPOINTS} endpoints`, measured: `${fmt(fan.deliveriesPerSecond, 0)}/s`, pass: fan.deliveriesPerSecond >= 300 });
+    }
+    if (single) {
+      // One at a time, so its bound is 1 / round trip; the rest is our own time per send.
+      const bound = 1000 / Math.max(0.001, single.roundTripMs);
+      out.push({
+        target: 'one endpoint: limited by its round trip (>= 50% of 1 / median round trip)',
+        measured: `${fmt(single.steadyDeliveriesPerSecond, 0)}/s steady; round trip ${fmt(single.roundTripMs, 1)} ms → bound ${fmt(bound, 0)}/s`,
+        pass: single.steadyDeliveriesPerSecond >= bound / 2,
+      });
+    }
+    const clean = r.webhooks.bursts.filter((b) => !b.kill);
+    out.push({
+      target: 'bursts without crashes: 0 duplicates, 0 bad signatures, 0 order inversions, 0 lost',
+      measured: clean.map((b) => `${b.duplicates}/${b.badSignatures}/${b.inversions}/${b.lost}`).join(', '),
+      pass: clean.every((b) => b.duplicates === 0 && b.badSignatures === 0 && b.inversions === 0 && b.lost === 0),
+    });
+    if (killed?.kill) {
+      out.push({
+        target: `kill -9 of a service process mid-burst: 0 lost; duplicates only for sends in flight (<= ${FAN_ENDPOINTS})`,
+        measured: `${killed.lost} lost, ${killed.duplicates} duplicates (retried ${killed.kill.duplicateDelaysMs.map((d) => `${fmt(d / 1000, 1)} s`).join(', ') || '—'} after the kill), ${killed.badSignatures} bad signatures`,
+        pass: killed.lost === 0 && killed.duplicates <= FAN_ENDPOINTS && killed.badSignatures === 0,
+      });
+    }
   }
   if (r.search) {
     const logs = r.search.cases.filter((c) => c.name.startsWith('request-logs'));

@@ -2,11 +2,19 @@ import type { Db } from '../db/client';
 import { sqlRows } from '../db/sql';
 import { fanOutSql } from '../events/record-event';
 
+/** The advisory lock key of the outbox dispatch (any constant of ours). */
+export const DISPATCH_LOCK = 7_260_318_441;
+
 // Writers fan their events out as they write them (recordEvent); this catches any event
 // written without its deliveries (by an older version of the service during a rolling update).
-const DISPATCH_SQL = `WITH due AS (
+// One dispatcher at a time (a transaction-level advisory lock, tried, not waited for): two
+// scanning at once with SKIP LOCKED would split the events between them out of order, and the
+// later-numbered half could be fanned out, committed and sent before the earlier one.
+const DISPATCH_SQL = `WITH turn AS (
+     SELECT pg_try_advisory_xact_lock(${DISPATCH_LOCK}) AS ours
+   ), due AS (
      SELECT id, type, environment_id FROM outbox_events
-     WHERE dispatched_at IS NULL ORDER BY seq LIMIT $2::int FOR UPDATE SKIP LOCKED
+     WHERE dispatched_at IS NULL AND (SELECT ours FROM turn) ORDER BY seq LIMIT $2::int FOR UPDATE SKIP LOCKED
    ), fanned_out AS (
      ${fanOutSql('due', '$1::timestamptz')}
    ), marked AS (
@@ -16,8 +24,8 @@ const DISPATCH_SQL = `WITH due AS (
 
 /**
  * Fans outbox events out into deliveries: one per enabled endpoint of the event's environment
- * whose filter accepts the type. One statement: events are claimed with SKIP LOCKED (several
- * workers never dispatch one event twice), in outbox order, and marked with their deliveries.
+ * whose filter accepts the type. One statement, by one worker at a time (another finds it
+ * busy and dispatches nothing this time): events in outbox order, marked with their deliveries.
  */
 export async function dispatchOutboxEvents(db: Db, now: Date, limit = 500): Promise<{ events: number; deliveries: number }> {
   const [counts] = await sqlRows<{ events: number; deliveries: number }>(db, DISPATCH_SQL, [now, limit]);

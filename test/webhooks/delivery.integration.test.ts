@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
 import type { EventType } from '../../lib/events/catalogue';
@@ -18,7 +19,7 @@ import {
   deliverGroup,
   releaseEndpoint,
 } from '../../lib/webhooks/deliver-due-webhooks';
-import { dispatchOutboxEvents } from '../../lib/webhooks/dispatch-outbox';
+import { DISPATCH_LOCK, dispatchOutboxEvents } from '../../lib/webhooks/dispatch-outbox';
 import { replayDelivery, requireDelivery, sendTestEvent } from '../../lib/webhooks/manage-deliveries';
 import { replayExhaustedDeliveries } from '../../lib/webhooks/replay-exhausted-deliveries';
 import { endpointStats } from '../../lib/webhooks/endpoint-stats';
@@ -303,6 +304,32 @@ describe('webhook delivery', () => {
     await deliverGroup(db, groups[0], T0, new SendWindow(db, 1));
     expect(live.received.slice(6).map((x) => x.headers['service-event-id'])).toEqual(more);
     for (const { endpoint } of endpoints) await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+  });
+
+  it('dispatches events written without deliveries one dispatcher at a time, in outbox order', async () => {
+    // Events of an older version of the service have no deliveries yet; two dispatchers scanning
+    // them at once would split them and could fan the later half out first.
+    const r = await receiver();
+    const { endpoint } = await endpointFor(r, { environment: 'test' });
+    const events = await db.$queryRaw<{ id: string }[]>`
+      INSERT INTO outbox_events (id, type, version, workspace_id, project_id, environment_id, business_id, data, created_at)
+      SELECT gen_random_uuid(), 'quote_intent.failed', 1, ${tenant.workspaceId}::uuid, ${tenant.projectId}::uuid,
+             ${tenant.environments.test}::uuid, ${tenant.businessId}::uuid, '{}'::json, ${T0}
+      FROM generate_series(1, 5) RETURNING id::text`;
+    const other = new pg.Client({ connectionString: iso.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query('SELECT pg_advisory_xact_lock($1)', [DISPATCH_LOCK]);
+      expect(await dispatchOutboxEvents(db, T0)).toEqual({ events: 0, deliveries: 0 });
+      await other.query('COMMIT');
+    } finally {
+      await other.end();
+    }
+    expect(await dispatchOutboxEvents(db, T0)).toEqual({ events: 5, deliveries: 5 });
+    await runWebhookJobs(db, T0);
+    expect(r.received.map((x) => x.headers['service-event-id'])).toEqual(events.map((e) => e.id));
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   });
 
   it('signs with both secrets during a rotation overlap, and with the new one only after it', async () => {
