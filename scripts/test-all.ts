@@ -1,5 +1,6 @@
-// `npm test`: every test — unit and integration (Vitest), then the browser tests
-// (Playwright with Debian's Chromium) — and one plain summary line.
+// `npm test`: every test — unit and integration (Vitest), the same service behind PgBouncer
+// (Vitest project `pgbouncer`), then the browser tests (Playwright with Debian's Chromium) — and
+// one plain summary line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -8,25 +9,33 @@ const root = path.resolve(import.meta.dirname, '..');
 const results = path.join(root, 'test-results');
 mkdirSync(results, { recursive: true });
 const vitestJson = path.join(results, 'vitest.json');
+const pgbouncerJson = path.join(results, 'vitest-pgbouncer.json');
 const playwrightJson = path.join(results, 'playwright.json');
-rmSync(vitestJson, { force: true });
-rmSync(playwrightJson, { force: true });
+for (const file of [vitestJson, pgbouncerJson, playwrightJson]) rmSync(file, { force: true });
 
 const run = (args: string[]) => spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' }).status;
+const runVitest = (projects: string[], json: string) =>
+  run([
+    path.join(root, 'node_modules/vitest/vitest.mjs'),
+    'run',
+    ...projects.flatMap((project) => ['--project', project]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${json}`,
+  ]);
 
-const vitest = run([
-  path.join(root, 'node_modules/vitest/vitest.mjs'),
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${vitestJson}`,
-]);
+const vitest = runVitest(['unit', 'integration'], vitestJson);
+// A run of its own: each project's global setup writes process.env (TEST_DATABASE_URL, …),
+// which test workers inherit.
+spawnSync('bash', [path.join(root, 'scripts/install-pgbouncer.sh')], { cwd: root, stdio: 'inherit' });
+const pgbouncer = runVitest(['pgbouncer'], pgbouncerJson);
 const playwright = run([path.join(root, 'node_modules/@playwright/test/cli.js'), 'test']);
 
 let passed = 0;
 let failed = 0;
-if (existsSync(vitestJson)) {
-  const report = JSON.parse(readFileSync(vitestJson, 'utf8')) as { numPassedTests: number; numFailedTests: number };
+for (const json of [vitestJson, pgbouncerJson]) {
+  if (!existsSync(json)) continue;
+  const report = JSON.parse(readFileSync(json, 'utf8')) as { numPassedTests: number; numFailedTests: number };
   passed += report.numPassedTests;
   failed += report.numFailedTests;
 }
@@ -36,4 +45,4 @@ if (existsSync(playwrightJson)) {
   failed += report.stats.unexpected;
 }
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
-process.exit(vitest === 0 && playwright === 0 && failed === 0 && passed > 0 ? 0 : 1);
+process.exit(vitest === 0 && pgbouncer === 0 && playwright === 0 && failed === 0 && passed > 0 ? 0 : 1);

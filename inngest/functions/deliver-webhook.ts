@@ -1,4 +1,5 @@
 import { deliverThrough, type DeliveryProgress } from '../../lib/webhooks/deliver-due-webhooks';
+import { checkSigningKey } from '../../lib/webhooks/signing-key';
 import { DELIVERY_QUEUED_EVENT, type DeliveryQueuedEvent } from '../../lib/webhooks/forward-deliveries';
 import { inngest } from '../client';
 import { productionDeps, type FunctionDeps } from './deps';
@@ -29,7 +30,13 @@ export function createDeliverWebhook(deps: FunctionDeps = productionDeps) {
       const { deliveryId } = event.data as DeliveryQueuedEvent['data'];
       let progress: DeliveryProgress | undefined;
       for (let pass = 1; pass <= MAX_PASSES; pass++) {
-        progress = await step.run(`pass-${pass}`, () => deliverThrough(deps.db(), deliveryId, deps.clock()));
+        progress = await step.run(`pass-${pass}`, async () => {
+          // An instance that cannot open the signing secrets claims nothing: the step fails
+          // before any claim, and Inngest retries it (on a healthy instance, if there is one).
+          const signing = await checkSigningKey(deps.db());
+          if (!signing.usable) throw new Error(`webhook delivery refused on this instance: ${signing.reason}`);
+          return deliverThrough(deps.db(), deliveryId, deps.clock());
+        });
         if (progress.retryAt === null) break;
         await step.sleepUntil(`wait-${pass}`, progress.retryAt);
       }

@@ -2,7 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from './generated/client';
 import { logger } from '../observability/logger';
-import { registerPool } from './sql';
+import { preparedStatementsEnabled, registerPool } from './sql';
 
 export type Db = PrismaClient;
 /** A Prisma client or an interactive transaction: what domain verbs take. */
@@ -20,12 +20,36 @@ function databaseUrl(): string {
   return url;
 }
 
+/**
+ * A pg client that sends every query unnamed. Libraries name statements themselves
+ * (rate-limiter-flexible always does), so with DATABASE_PREPARED_STATEMENTS=false the pool
+ * drops the names; a transaction-mode pooler would otherwise answer "prepared statement … does
+ * not exist / already exists".
+ */
+class UnnamedStatementsClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    type AnyQuery = (...args: unknown[]) => unknown;
+    const query = (this.query as AnyQuery).bind(this);
+    (this as unknown as { query: AnyQuery }).query = (first, ...rest) => {
+      // Submittables (cursors, streams) carry their own protocol flow: left as they are.
+      if (first && typeof first === 'object' && 'name' in first && typeof (first as { submit?: unknown }).submit !== 'function') {
+        const { name: _unused, ...unnamed } = first as pg.QueryConfig;
+        return query(unnamed, ...rest);
+      }
+      return query(first, ...rest);
+    };
+  }
+}
+
+function newPool(connectionString: string, max: number): pg.Pool {
+  const Client = preparedStatementsEnabled() ? pg.Client : UnnamedStatementsClient;
+  return new pg.Pool({ connectionString, max, Client: Client as new () => pg.ClientBase });
+}
+
 function handles(): Handles {
   if (!globalHandles.__quoteServiceDb) {
-    const pool = new pg.Pool({
-      connectionString: databaseUrl(),
-      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-    });
+    const pool = newPool(databaseUrl(), Number(process.env.DATABASE_POOL_SIZE ?? 10));
     survivesIdleErrors(pool);
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     registerPool(prisma, pool);
@@ -55,7 +79,7 @@ export function getPool(): pg.Pool {
 
 /** Builds a client for a given URL (scripts and tests); the caller disconnects it. */
 export function createDb(url: string): { prisma: PrismaClient; pool: pg.Pool; close(): Promise<void> } {
-  const pool = new pg.Pool({ connectionString: url, max: 5 });
+  const pool = newPool(url, 5);
   survivesIdleErrors(pool);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   registerPool(prisma, pool);

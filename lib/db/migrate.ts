@@ -47,24 +47,55 @@ export async function applyMigrations(databaseUrl: string, migrationsDir = 'pris
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    // Session-level lock: several instances may start at once; the others wait, then see the
-    // work done. It is released with the session even if this process dies.
-    await client.query('SELECT pg_advisory_lock($1)', [PRISMA_MIGRATE_LOCK]);
+    const applied: string[] = [];
+    // One migration per transaction, each taking Prisma's lock for itself: several instances may
+    // start at once, and a transaction-mode pooler (PgBouncer) keeps only a transaction on one
+    // server connection, so a session lock would stay behind on a connection others then use.
+    for (;;) {
+      const next = await applyNext(client, local);
+      if (!next) return { applied };
+      applied.push(next);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Applies the first pending migration, under the lock; returns its name, or null when none is. */
+async function applyNext(client: pg.Client, local: LocalMigration[]): Promise<string | null> {
+  let migration: LocalMigration | undefined;
+  try {
+    await client.query('BEGIN');
+    // Waits for `prisma migrate deploy` too (its session lock uses the same key).
+    await client.query('SELECT pg_advisory_xact_lock($1)', [PRISMA_MIGRATE_LOCK]);
     await client.query(CREATE_MIGRATIONS_TABLE);
     const rows = (await client.query<AppliedRow>(
       'SELECT migration_name, checksum, finished_at, rolled_back_at, logs FROM _prisma_migrations ORDER BY started_at',
     )).rows;
     checkHistory(local, rows);
     const done = new Set(rows.filter((r) => r.finished_at && !r.rolled_back_at).map((r) => r.migration_name));
-    const applied: string[] = [];
-    for (const migration of local.filter((m) => !done.has(m.name))) {
-      await applyOne(client, migration);
-      applied.push(migration.name);
+    migration = local.find((m) => !done.has(m.name));
+    if (migration) {
+      await client.query(migration.script);
+      await client.query(
+        `INSERT INTO _prisma_migrations (id, checksum, migration_name, finished_at, applied_steps_count)
+         VALUES ($1, $2, $3, now(), 1)`,
+        [randomUUID(), migrationChecksum(migration.script), migration.name],
+      );
     }
-    return { applied };
-  } finally {
-    // Ending the session releases the advisory lock too.
-    await client.end();
+    await client.query('COMMIT');
+    return migration?.name ?? null;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    if (!migration) throw err;
+    // Record the failure as Prisma does (finished_at NULL), so every instance refuses to go on
+    // until someone looks; the transaction left the schema untouched.
+    const message = err instanceof Error ? err.message : String(err);
+    await client.query(
+      'INSERT INTO _prisma_migrations (id, checksum, migration_name, logs) VALUES ($1, $2, $3, $4)',
+      [randomUUID(), migrationChecksum(migration.script), migration.name, message],
+    );
+    throw new MigrationError(`Migration ${migration.name} failed and was rolled back: ${message}`, { cause: err });
   }
 }
 
@@ -111,30 +142,5 @@ function checkHistory(local: LocalMigration[], rows: AppliedRow[]): void {
       `Migration ${edited.map((r) => r.migration_name).join(', ')} was edited after it was applied ` +
         `(checksum mismatch). Restore the file and add a new migration instead.`,
     );
-  }
-}
-
-async function applyOne(client: pg.Client, migration: LocalMigration): Promise<void> {
-  const id = randomUUID();
-  const checksum = migrationChecksum(migration.script);
-  try {
-    await client.query('BEGIN');
-    await client.query(migration.script);
-    await client.query(
-      `INSERT INTO _prisma_migrations (id, checksum, migration_name, finished_at, applied_steps_count)
-       VALUES ($1, $2, $3, now(), 1)`,
-      [id, checksum, migration.name],
-    );
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    // Record the failure as Prisma does (finished_at NULL), so every instance refuses to go on
-    // until someone looks; the transaction left the schema untouched.
-    const message = err instanceof Error ? err.message : String(err);
-    await client.query(
-      'INSERT INTO _prisma_migrations (id, checksum, migration_name, logs) VALUES ($1, $2, $3, $4)',
-      [id, checksum, migration.name, message],
-    );
-    throw new MigrationError(`Migration ${migration.name} failed and was rolled back: ${message}`, { cause: err });
   }
 }

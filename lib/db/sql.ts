@@ -12,6 +12,24 @@ export function registerPool(db: object, pool: pg.Pool): void {
   pools.set(db, pool);
 }
 
+let preparedStatements: boolean | undefined;
+
+/**
+ * DATABASE_PREPARED_STATEMENTS (default true), read once per process on first use. `false`
+ * sends every statement unnamed: a transaction-mode pooler (PgBouncer before 1.21) hands each
+ * transaction to any server connection, where a statement prepared on another one is unknown
+ * or already exists.
+ */
+export function preparedStatementsEnabled(): boolean {
+  if (preparedStatements === undefined) {
+    const raw = (process.env.DATABASE_PREPARED_STATEMENTS ?? '').trim().toLowerCase();
+    if (raw === '' || raw === 'true' || raw === '1') preparedStatements = true;
+    else if (raw === 'false' || raw === '0') preparedStatements = false;
+    else throw new Error(`DATABASE_PREPARED_STATEMENTS must be true or false, not ${JSON.stringify(process.env.DATABASE_PREPARED_STATEMENTS)}`);
+  }
+  return preparedStatements;
+}
+
 const statementNames = new Map<string, string>();
 
 /**
@@ -30,12 +48,14 @@ function statementName(text: string): string {
 /**
  * Hot-path SQL straight on the pg pool behind a Prisma client: the quote path's few statements
  * skip Prisma's per-query work, which costs more CPU than PostgreSQL spends running them, and
- * run as prepared statements. Inside an interactive transaction (no pool is known for it) it
- * goes through Prisma. Write casts ($1::uuid, ::timestamptz, …) so that both paths bind alike.
+ * run as prepared statements (unless DATABASE_PREPARED_STATEMENTS=false). Inside an interactive
+ * transaction (no pool is known for it) it goes through Prisma. Write casts ($1::uuid,
+ * ::timestamptz, …) so that both paths bind alike.
  */
 export async function sqlRows<T>(db: DbOrTx, text: string, values: unknown[]): Promise<T[]> {
   const pool = pools.get(db);
   if (!pool) return db.$queryRawUnsafe<T[]>(text, ...values);
+  if (!preparedStatementsEnabled()) return (await pool.query(text, values)).rows as T[];
   try {
     return (await pool.query({ name: statementName(text), text, values })).rows as T[];
   } catch (error) {

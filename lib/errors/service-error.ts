@@ -1,7 +1,7 @@
 /**
  * Every code the service answers with. The spec's codes, plus the few it leaves to us
  * (`not_found`, `method_not_allowed`, `forbidden`, `conflict`, `invalid_request`, `payload_too_large`,
- * `internal_error`), and two that only the server's edge answers (scripts/http-edge.mjs):
+ * `internal_error`, `service_unavailable`), and two that only the server's edge answers (scripts/http-edge.mjs):
  * `request_timeout` and `headers_too_large`.
  */
 export const ERROR_STATUS = {
@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   headers_too_large: 431,
   rate_limited: 429,
   internal_error: 500,
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

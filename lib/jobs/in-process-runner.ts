@@ -1,11 +1,20 @@
 import type { Db } from '../db/client';
+import { isTransientDatabaseError } from '../db/transient-error';
 import { logger } from '../observability/logger';
 import { randomUUID } from 'node:crypto';
 import { claimDueDeliveries, deliverGroup, REFILL_BELOW, releaseEndpoint, SendWindow } from '../webhooks/deliver-due-webhooks';
 import { dispatchOutboxEvents } from '../webhooks/dispatch-outbox';
+import { checkSigningKey, type SigningKeyState } from '../webhooks/signing-key';
 import { runMinuteJobs } from './run-jobs';
 
-export type RunnerOptions = { db: Db; clock?: () => Date; tickMs?: number; minuteMs?: number };
+export type RunnerOptions = {
+  db: Db;
+  clock?: () => Date;
+  tickMs?: number;
+  minuteMs?: number;
+  /** Whether this process can open the endpoints' signing secrets (checkSigningKey). */
+  signingKey?: (db: Db) => Promise<SigningKeyState>;
+};
 
 /** Endpoints one process sends to at the same time (lanes); each gets its own window of sends. */
 const MAX_LANES = 50;
@@ -23,8 +32,11 @@ type Lane = { window: SendWindow; claims: number; lastLease: Date };
  * meanwhile, and a claim is made at once rather than at the next tick), so a slow endpoint
  * delays only its own deliveries.
  */
-export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 200, minuteMs = 60_000 }: RunnerOptions) {
+export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 200, minuteMs = 60_000, signingKey = checkSigningKey }: RunnerOptions) {
   let stopped = false;
+  // Decided once, at the first tick that reaches the database: an instance that cannot sign
+  // claims nothing (a claim it could not send would hold its endpoint until the lease ran out).
+  let mayDeliver: boolean | undefined;
   // Whose endpoint send leases these are: this runner's (one per process).
   const owner = randomUUID();
   const lanes = new Map<string, Lane>();
@@ -33,6 +45,12 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
   const webhookTick = async () => {
     const now = clock();
     await dispatchOutboxEvents(db, now);
+    if (mayDeliver === undefined) {
+      const state = await signingKey(db);
+      mayDeliver = state.usable;
+      if (!state.usable) logger.error({ reason: state.reason }, `webhook delivery refused on this instance: ${state.reason}; other instances deliver, GET /v1/status shows it`);
+    }
+    if (!mayDeliver) return;
     const busy = [...lanes].filter(([, lane]) => lane.window.pending >= REFILL_BELOW).map(([endpointId]) => endpointId);
     // A claim may open a lane for each endpoint it returns: together at most MAX_LANES.
     const maxEndpoints = MAX_LANES - lanes.size;
@@ -71,7 +89,12 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
       inTick = true;
       running = job()
         .then(() => undefined)
-        .catch((error: unknown) => logger.error({ err: error, job: name }, 'background job failed'))
+        // A deadlock or a lost connection passes: the next tick tries again, without an alarm.
+        .catch((error: unknown) =>
+          isTransientDatabaseError(error)
+            ? logger.warn({ err: error, job: name }, 'background job pass failed; it runs again at the next tick')
+            : logger.error({ err: error, job: name }, 'background job failed'),
+        )
         .finally(() => {
           inTick = false;
           if (!stopped) timer = setTimeout(tick, again ? 0 : everyMs);

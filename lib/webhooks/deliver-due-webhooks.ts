@@ -22,15 +22,21 @@ export const SEND_WINDOW = 1;
 export const CLAIM_PER_ENDPOINT = 50;
 /** The runner claims more for an endpoint once fewer than this many of its claimed deliveries are unsent. */
 export const REFILL_BELOW = 2 * SEND_WINDOW;
-/** An attempt starts only if its lease still covers its timeout and this long to record it. */
-const RECORD_MARGIN_MS = 15_000;
 /**
  * A claim's lease on its deliveries and their endpoint: renewed every LEASE_RENEW_MS while its
- * worker sends, so it never runs out under a live worker however long its queue takes; a
- * crashed worker's runs out within this long, and another worker takes its deliveries over.
+ * worker lives, so it never runs out under a live worker however long its queue takes; a dead
+ * worker's runs out within this long, and another worker takes its deliveries over.
  */
-export const LEASE_MS = 45_000;
-const LEASE_RENEW_MS = 10_000;
+export const LEASE_MS = 15_000;
+const LEASE_RENEW_MS = 2_000;
+/**
+ * An attempt starts only while its lease covers its timeout and this long to record it (a lease
+ * short of it is renewed first): a live worker's send never outlasts its lease, so nobody else
+ * sends the same delivery meanwhile.
+ */
+const RECORD_MARGIN_MS = 1_000;
+/** Attempts marked started ahead of their send, in one statement (what a crash may count unsent). */
+const MARK_AHEAD = 4;
 /** Attempt results written by one statement at most. */
 const RECORD_BATCH = 100;
 /**
@@ -51,7 +57,8 @@ type EndpointTarget = {
 export type ClaimedDelivery = {
   id: string;
   endpoint_id: string;
-  attempt_count: number;
+  /** Its attempt's number, when the claim marked it started (the first MARK_AHEAD of its endpoint). */
+  started_number: number | null;
   event_id: string;
   type: string;
   version: number;
@@ -113,15 +120,17 @@ function claimSql(through: boolean): string {
         AND (w.send_lease_until IS NULL OR w.send_lease_until < $2::timestamptz OR w.send_lease_owner = $7::uuid)
       ORDER BY due.first_seq, w.id
       LIMIT $6::int
-      FOR UPDATE OF w SKIP LOCKED
+      -- NO KEY UPDATE: a quote inserting this endpoint's deliveries (KEY SHARE) is not kept waiting
+      FOR NO KEY UPDATE OF w SKIP LOCKED
     ), leased AS (
       UPDATE webhook_endpoints w SET send_lease_until = $1::timestamptz, send_lease_owner = $7::uuid
       FROM ready WHERE w.id = ready.id
       RETURNING w.id
-    ), claimed AS (
-      UPDATE webhook_deliveries d SET leased_until = $1::timestamptz, lease_token = $8::uuid
-      WHERE d.id IN (
-        SELECT id FROM (
+    ), locked AS (
+      -- every statement that locks several deliveries locks them in id order: none waits in a cycle
+      SELECT d.id, picked.rank FROM webhook_deliveries d
+      JOIN (
+        SELECT id, rank FROM (
           SELECT d2.id, e.seq, ROW_NUMBER() OVER (PARTITION BY d2.endpoint_id ORDER BY e.seq, d2.created_at) AS rank
           FROM webhook_deliveries d2 JOIN outbox_events e ON e.id = d2.event_id
           WHERE d2.endpoint_id IN (SELECT id FROM leased) AND d2.status = 'pending' AND d2.next_attempt_at <= $2::timestamptz
@@ -130,11 +139,19 @@ function claimSql(through: boolean): string {
         WHERE rank <= $4::int
         ORDER BY seq
         LIMIT $5::int
-      )
-      AND d.status = 'pending' AND (d.leased_until IS NULL OR d.leased_until < $2::timestamptz)
-      RETURNING d.id, d.endpoint_id, d.event_id, d.attempt_count, d.created_at
+      ) picked ON picked.id = d.id
+      WHERE d.status = 'pending' AND (d.leased_until IS NULL OR d.leased_until < $2::timestamptz)
+      ORDER BY d.id
+      FOR UPDATE OF d
+    ), claimed AS (
+      -- the first few of each endpoint are marked started here (StartMarks marks the others)
+      UPDATE webhook_deliveries d SET leased_until = $1::timestamptz, lease_token = $8::uuid,
+        attempts_started = d.attempts_started + CASE WHEN locked.rank <= ${MARK_AHEAD} THEN 1 ELSE 0 END
+      FROM locked WHERE d.id = locked.id
+      RETURNING d.id, d.endpoint_id, d.event_id, d.created_at,
+        CASE WHEN locked.rank <= ${MARK_AHEAD} THEN d.attempts_started END AS started_number
     )
-    SELECT c.id::text, c.endpoint_id::text, c.attempt_count, w.url, w.secret_ciphertext, w.previous_secret_ciphertext,
+    SELECT c.id::text, c.endpoint_id::text, c.started_number, w.url, w.secret_ciphertext, w.previous_secret_ciphertext,
       w.previous_secret_expires_at, e.id::text AS event_id, e.type, e.version, e.created_at, e.business_id::text AS business_id, e.data
     FROM claimed c
     JOIN webhook_endpoints w ON w.id = c.endpoint_id
@@ -192,7 +209,7 @@ export async function claimDueDeliveries(
   return [...groups.values()];
 }
 
-type AttemptResult = { deliveryId: string; leaseToken: string; startedAt: Date; requestHeaders: Record<string, string>; result: SendResult };
+type AttemptResult = { deliveryId: string; leaseToken: string; number: number; startedAt: Date; requestHeaders: Record<string, string>; result: SendResult };
 
 /**
  * One endpoint's window: at most `size` sends in flight, handed out in the order they were
@@ -266,7 +283,7 @@ export class SendWindow {
   private async writeAll() {
     this.writing = true;
     while (this.results.length > 0) {
-      // one statement must not hold the same delivery twice (its attempt number comes from the row)
+      // one statement must not update the same delivery twice
       const ids = new Set<string>();
       let n = 0;
       while (n < this.results.length && n < RECORD_BATCH && !ids.has(this.results[n].attempt.deliveryId)) ids.add(this.results[n++].attempt.deliveryId);
@@ -289,31 +306,86 @@ export class SendWindow {
 }
 
 /**
+ * Marks a claim's attempts as started before they are sent: the claim marks the first
+ * MARK_AHEAD of its endpoint, and the next MARK_AHEAD at a time are marked in one statement
+ * while earlier sends are still in flight. Service-Attempt counts every attempt
+ * started, so a delivery re-sent after its worker died mid-send says so. A crash can count at
+ * most MARK_AHEAD attempts of an endpoint that were marked but not sent; deliveries handed back
+ * unsent are unmarked.
+ */
+class StartMarks {
+  private readonly numbers = new Map<string, Promise<number | null>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly group: ClaimedGroup,
+  ) {
+    for (const row of group.deliveries) if (row.started_number !== null) this.numbers.set(row.id, Promise.resolve(row.started_number));
+  }
+
+  /** The attempt number of the group's `index`-th delivery (null: no longer this claim's). */
+  take(index: number): Promise<number | null> {
+    this.mark(index);
+    this.mark(index + Math.ceil(MARK_AHEAD / 2)); // the next ones, while this one is sent
+    return this.numbers.get(this.group.deliveryIds[index])!;
+  }
+
+  /** Deliveries marked, whatever became of their send. */
+  get marked(): string[] {
+    return [...this.numbers.keys()];
+  }
+
+  private mark(index: number): void {
+    const ids = this.group.deliveryIds.slice(index, index + MARK_AHEAD).filter((id) => !this.numbers.has(id));
+    if (ids.length === 0 || this.numbers.has(this.group.deliveryIds[index] ?? '')) return;
+    const marking = sqlRows<{ id: string; attempts_started: number }>(
+      this.db,
+      `UPDATE webhook_deliveries SET attempts_started = attempts_started + 1
+       WHERE id IN (SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND lease_token = $2::uuid AND status = 'pending' ORDER BY id FOR UPDATE)
+       RETURNING id::text, attempts_started`,
+      [ids, this.group.leaseToken],
+    ).then((rows) => new Map(rows.map((r) => [r.id, r.attempts_started])));
+    for (const id of ids) this.numbers.set(id, marking.then((numbers) => numbers.get(id) ?? null));
+  }
+}
+
+/**
  * Sends one endpoint's claimed deliveries through a window (a new one unless the caller shares
  * one across claims): they start in outbox order, up to the window's size at once. `now` is the
  * claim's clock reading; each attempt is stamped (and signed) when it is sent: `now` plus the time since.
  */
 export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, window = new SendWindow(db)): Promise<void> {
   const started = performance.now();
+  const clock = () => new Date(now.getTime() + Math.round(performance.now() - started));
   window.claimed(group.endpoint, started);
   const secrets = new Map<string, string>(); // sealed -> opened, once per group
   const open = (sealed: string) => secrets.get(sealed) ?? secrets.set(sealed, openSecret(sealed)).get(sealed)!;
   const handedBack: string[] = [];
-  const renewal = setInterval(() => void renewLease(db, group, new Date(now.getTime() + Math.round(performance.now() - started))), LEASE_RENEW_MS);
+  const sent = new Set<string>();
+  const marks = new StartMarks(db, group);
+  const renewal = setInterval(() => void renewLease(db, group, clock()), LEASE_RENEW_MS);
   renewal.unref();
+  /** Whether the lease covers an attempt starting now, renewing it first if it falls short. */
+  const leaseCoversAttempt = async () => {
+    const covers = () => clock().getTime() + ATTEMPT_TIMEOUT_MS + RECORD_MARGIN_MS <= group.leasedUntil.getTime();
+    if (!covers()) await renewLease(db, group, clock());
+    return covers();
+  };
   await Promise.all(
-    group.deliveries.map(async (row) => {
+    group.deliveries.map(async (row, index) => {
       let attempt: AttemptResult | undefined;
       await window.run(async () => {
         try {
           const endpoint = window.closed ? null : await window.endpoint(group.endpointId);
-          const attemptAt = new Date(now.getTime() + Math.round(performance.now() - started));
-          if (!endpoint || attemptAt.getTime() + ATTEMPT_TIMEOUT_MS + RECORD_MARGIN_MS > group.leasedUntil.getTime()) {
-            // Stopping, the endpoint disabled or deleted since the claim, or another worker may
-            // take it when the lease ends: hand it back unsent (canceled if the endpoint is disabled or deleted).
+          if (!endpoint || !(await leaseCoversAttempt())) {
+            // Stopping, the endpoint disabled or deleted since the claim, or the lease could not
+            // be renewed: hand it back unsent (canceled if the endpoint is disabled or deleted).
             handedBack.push(row.id);
             return;
           }
+          const number = await marks.take(index);
+          if (number === null) return; // settled or taken over meanwhile: not ours to send
+          const attemptAt = clock();
           const signingSecrets = [open(endpoint.secret_ciphertext)];
           if (endpoint.previous_secret_ciphertext && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > attemptAt) {
             signingSecrets.push(open(endpoint.previous_secret_ciphertext));
@@ -324,11 +396,12 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
             'user-agent': 'QuotePricingService-Webhooks/1',
             'Service-Event-Id': row.event_id,
             'Service-Delivery-Id': row.id,
-            'Service-Attempt': String(row.attempt_count + 1),
+            'Service-Attempt': String(number),
             [SIGNATURE_HEADER]: signatureHeader(signingSecrets, Math.floor(attemptAt.getTime() / 1000), body),
           };
+          sent.add(row.id);
           const result = await sendWebhook(endpoint.url, body, requestHeaders, { allowPrivateTargets: privateTargetsAllowed() });
-          attempt = { deliveryId: row.id, leaseToken: group.leaseToken, startedAt: attemptAt, requestHeaders, result };
+          attempt = { deliveryId: row.id, leaseToken: group.leaseToken, number, startedAt: attemptAt, requestHeaders, result };
         } catch (error) {
           // The lease runs out and another pass retries; one bad row must not stop the others.
           logger.error({ err: error, deliveryId: row.id }, 'webhook attempt could not be made');
@@ -338,22 +411,30 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
     }),
   ).finally(() => clearInterval(renewal));
   if (handedBack.length > 0) {
-    await releaseLeases(db, group, handedBack, new Date(now.getTime() + Math.round(performance.now() - started)));
+    const unsentMarked = marks.marked.filter((id) => !sent.has(id));
+    await releaseLeases(db, group, handedBack, unsentMarked, clock());
   }
 }
 
-const RENEW_SQL = `WITH deliveries AS (
-    UPDATE webhook_deliveries SET leased_until = $2::timestamptz
-    WHERE id = ANY($1::uuid[]) AND lease_token = $3::uuid AND status = 'pending'
-  )
-  UPDATE webhook_endpoints SET send_lease_until = GREATEST(send_lease_until, $2::timestamptz)
-  WHERE id = $4::uuid AND send_lease_owner = $5::uuid`;
-
-/** Moves a claim's lease (its deliveries' and its endpoint's) on to LEASE_MS from `now`; a failure is logged, and sends stop before the old lease ends. */
+/**
+ * Moves a claim's lease (its endpoint's, then its deliveries') on to LEASE_MS from `now`, in two
+ * statements so that neither holds one lock while waiting for another. A failure is logged, and
+ * sends stop before the old lease ends.
+ */
 async function renewLease(db: Db, group: ClaimedGroup, now: Date): Promise<void> {
   const until = new Date(now.getTime() + LEASE_MS);
   try {
-    await sqlRows(db, RENEW_SQL, [group.deliveryIds, until.toISOString(), group.leaseToken, group.endpointId, group.owner]);
+    await sqlRows(
+      db,
+      `UPDATE webhook_endpoints SET send_lease_until = GREATEST(send_lease_until, $1::timestamptz) WHERE id = $2::uuid AND send_lease_owner = $3::uuid`,
+      [until.toISOString(), group.endpointId, group.owner],
+    );
+    await sqlRows(
+      db,
+      `UPDATE webhook_deliveries SET leased_until = $2::timestamptz
+       WHERE id IN (SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND lease_token = $3::uuid AND status = 'pending' ORDER BY id FOR UPDATE)`,
+      [group.deliveryIds, until.toISOString(), group.leaseToken],
+    );
     if (until > group.leasedUntil) group.leasedUntil = until;
   } catch (error) {
     logger.warn({ err: error, endpointId: group.endpointId }, 'webhook lease not renewed');
@@ -427,14 +508,15 @@ export async function releaseEndpoint(db: Db, endpointId: string, owner: string,
  * has been disabled or deleted, its pending deliveries are canceled instead (disabling or
  * deleting it normally has done so already).
  */
-async function releaseLeases(db: Db, group: ClaimedGroup, deliveryIds: string[], now: Date) {
-  logger.warn({ deliveryIds }, 'webhook deliveries handed back unsent (stopping, endpoint disabled or deleted, or their lease would run out first)');
+async function releaseLeases(db: Db, group: ClaimedGroup, deliveryIds: string[], markedUnsent: string[], now: Date) {
+  logger.warn({ deliveryIds }, 'webhook deliveries handed back unsent (stopping, endpoint disabled or deleted, or their lease could not be renewed)');
   try {
     await sqlRows(
       db,
-      `UPDATE webhook_deliveries SET leased_until = NULL, lease_token = NULL
-       WHERE id = ANY($1::uuid[]) AND status = 'pending' AND lease_token = $2::uuid`,
-      [deliveryIds, group.leaseToken],
+      `UPDATE webhook_deliveries d SET leased_until = NULL, lease_token = NULL,
+         attempts_started = d.attempts_started - CASE WHEN d.id = ANY($3::uuid[]) THEN 1 ELSE 0 END
+       WHERE d.id IN (SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND status = 'pending' AND lease_token = $2::uuid ORDER BY id FOR UPDATE)`,
+      [deliveryIds, group.leaseToken, markedUnsent],
     );
     // No longer held, they can be canceled (the claim never takes a disabled endpoint's meanwhile).
     const canceled = await cancelDeliveriesOfInactiveEndpoint(db, group.endpointId, now);
@@ -445,9 +527,10 @@ async function releaseLeases(db: Db, group: ClaimedGroup, deliveryIds: string[],
 }
 
 /**
- * Records attempts in one statement, each under its delivery's row lock (taken in id order):
- * the attempt number comes from the row, so a worker whose lease ran out (and whose delivery
- * another worker also sent) still records its attempt, and a settled delivery keeps its outcome.
+ * Records attempts in one statement, each under its delivery's row lock (taken in id order),
+ * with the number it was marked with when it started (its Service-Attempt): a worker whose lease
+ * ran out (and whose delivery another worker also sent) still records its attempt, and a settled
+ * delivery keeps its outcome. The fifth attempt started is the last.
  */
 async function recordAttempts(db: Db, attempts: AttemptResult[]) {
   const acknowledged = attempts.map(({ result }) => result.status !== null && result.status >= 200 && result.status < 300);
@@ -455,10 +538,10 @@ async function recordAttempts(db: Db, attempts: AttemptResult[]) {
     db,
     `WITH input AS (
       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::boolean[],
-          $11::text[], $12::text[])
-        AS t(id, lease_token, started_at, latency_ms, response_status, response_excerpt, error, acknowledged, request_headers, response_headers)
+          $11::text[], $12::text[], $13::int[])
+        AS t(id, lease_token, started_at, latency_ms, response_status, response_excerpt, error, acknowledged, request_headers, response_headers, number)
     ), locked AS (
-      SELECT d.id, d.attempt_count + 1 AS number, d.status = 'pending' AND d.lease_token IS NOT DISTINCT FROM i.lease_token AS ours,
+      SELECT d.id, i.number, d.status = 'pending' AND d.lease_token IS NOT DISTINCT FROM i.lease_token AS ours,
         i.started_at, i.latency_ms, i.response_status, i.response_excerpt, i.error, i.acknowledged, i.request_headers, i.response_headers
       FROM webhook_deliveries d JOIN input i ON i.id = d.id
       ORDER BY d.id
@@ -468,14 +551,14 @@ async function recordAttempts(db: Db, attempts: AttemptResult[]) {
       SELECT gen_random_uuid(), id, number, started_at, latency_ms, response_status, response_excerpt, error, request_headers::json, response_headers::json FROM locked
     )
     UPDATE webhook_deliveries d SET
-      attempt_count = l.number,
+      attempt_count = GREATEST(d.attempt_count, l.number),
       status = CASE WHEN NOT l.ours THEN d.status
                     WHEN l.acknowledged THEN 'succeeded'::"WebhookDeliveryStatus"
                     WHEN l.number >= $9::int THEN 'exhausted'::"WebhookDeliveryStatus"
                     ELSE 'pending'::"WebhookDeliveryStatus" END,
       next_attempt_at = CASE WHEN NOT l.ours THEN d.next_attempt_at
                              WHEN l.acknowledged OR l.number >= $9::int THEN NULL
-                             ELSE l.started_at + ($10::int[])[l.number] * interval '1 millisecond' END,
+                             ELSE l.started_at + ($10::int[])[LEAST(l.number, $9::int - 1)] * interval '1 millisecond' END,
       leased_until = CASE WHEN l.ours THEN NULL ELSE d.leased_until END,
       lease_token = CASE WHEN l.ours THEN NULL ELSE d.lease_token END,
       updated_at = CASE WHEN l.ours THEN l.started_at ELSE d.updated_at END
@@ -494,6 +577,7 @@ async function recordAttempts(db: Db, attempts: AttemptResult[]) {
       [...RETRY_DELAYS_MS],
       attempts.map((a) => JSON.stringify(a.requestHeaders)),
       attempts.map((a) => (a.result.headers ? JSON.stringify(a.result.headers) : null)),
+      attempts.map((a) => a.number),
     ],
   );
   const outcome = new Map(rows.map((row) => [row.id, row]));

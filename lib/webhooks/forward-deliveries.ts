@@ -34,8 +34,9 @@ const DUE_FOR_FORWARDING_SQL = `SELECT d.id::text, d.endpoint_id::text, d.forwar
   LIMIT $3::int
   FOR UPDATE OF d SKIP LOCKED`;
 
+// Rows locked in id order, as every statement that locks several deliveries does.
 const MARK_FORWARDED_SQL = `UPDATE webhook_deliveries SET forwarded_at = $2::timestamptz, forward_count = forward_count + 1
-  WHERE id = ANY($1::uuid[])`;
+  WHERE id IN (SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE)`;
 
 /**
  * Hands pending deliveries to Inngest, one `webhooks/delivery.queued` event each, in outbox

@@ -7,6 +7,7 @@ import type { EnvironmentName } from '../keys/secrets';
 import type { EndpointView } from './schemas';
 import { cancelDeliveriesOfInactiveEndpoint } from './cancel-deliveries';
 import { mintSigningSecret, sealSecret } from './secret-box';
+import { requireSigningKey } from './signing-key';
 
 const endpointSelect = {
   id: true,
@@ -74,6 +75,7 @@ export async function createEndpoint(
   const notFound = `Project ${input.projectId} does not exist.`;
   if (!environment) throw new ServiceError('not_found', notFound);
   await requireWorkspaceMember(db, principal, environment.project.workspaceId, 'webhooks:manage', notFound);
+  await requireSigningKey(db);
   const secret = mintSigningSecret();
   const row = await db.webhookEndpoint.create({
     data: {
@@ -187,6 +189,7 @@ export async function rotateEndpointSecret(
   overlapMinutes: number,
   now: Date,
 ) {
+  await requireSigningKey(db);
   return db.$transaction(async (tx) => {
     // NO KEY UPDATE serialises rotations without blocking the deliveries that quotes write for
     // this endpoint (their foreign-key check holds KEY SHARE on the row).

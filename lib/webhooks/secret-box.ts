@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 /**
  * Signing secrets are stored encrypted (AES-256-GCM) with a key from configuration
@@ -6,11 +6,25 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
  * Stored form: `v1.<iv>.<tag>.<ciphertext>`, all base64url.
  */
 function key(): Buffer {
+  const problem = secretKeyProblem();
+  if (problem) throw new Error(problem);
+  return Buffer.from(process.env.WEBHOOK_SECRET_KEY!, 'hex');
+}
+
+/** Why the configured key cannot be used, or null when it is well-formed. */
+export function secretKeyProblem(): string | null {
   const configured = process.env.WEBHOOK_SECRET_KEY;
-  if (!configured || !/^[0-9a-fA-F]{64}$/.test(configured)) {
-    throw new Error('WEBHOOK_SECRET_KEY must be set to 64 hex characters (32 random bytes)');
-  }
-  return Buffer.from(configured, 'hex');
+  if (!configured) return 'WEBHOOK_SECRET_KEY is not set';
+  if (!/^[0-9a-fA-F]{64}$/.test(configured)) return 'WEBHOOK_SECRET_KEY must be 64 hex characters (32 random bytes)';
+  return null;
+}
+
+/**
+ * A value that identifies the key without revealing it (an HMAC of a fixed text): stored once,
+ * so that an instance started with another key sees the difference before it seals or opens anything.
+ */
+export function secretKeyCheckValue(): string {
+  return createHmac('sha256', key()).update('quote-pricing-service/webhook-secret-key-check/v1').digest('base64url');
 }
 
 export function sealSecret(secret: string): string {

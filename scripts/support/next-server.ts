@@ -34,6 +34,12 @@ export function ensureBuild(root: string): void {
 export type RunningServer = { url: string; port: number; process: ChildProcess; stop(): Promise<void> };
 
 /**
+ * How long a stopping service may take: its workers finish the webhook sends in flight (one
+ * attempt, at most 10 s, and its record) within scripts/serve.mjs's bound of 25 s.
+ */
+export const STOP_BOUND_MS = 30_000;
+
+/**
  * Starts the production server (scripts/serve.mjs: a cluster of Next.js servers, one per core
  * unless WEB_CONCURRENCY says otherwise) and waits until /v1/status answers 200.
  */
@@ -82,7 +88,7 @@ export async function startNextServer(options: {
     process: child,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      await Promise.race([exited, new Promise((r) => setTimeout(r, STOP_BOUND_MS).unref())]);
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };

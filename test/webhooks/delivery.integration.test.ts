@@ -468,7 +468,8 @@ describe('a window of sends to one endpoint', () => {
     expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(SEND_WINDOW);
     const handedBack = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id, status: 'pending' } });
     expect(handedBack).toHaveLength(n - SEND_WINDOW);
-    expect(handedBack.every((d) => d.leasedUntil === null && d.attemptCount === 0)).toBe(true);
+    // handed back unsent: not counted as started either
+    expect(handedBack.every((d) => d.leasedUntil === null && d.attemptCount === 0 && d.attemptsStarted === 0)).toBe(true);
 
     const second = startInProcessRunner({ db, clock, minuteMs: 3_600_000 });
     try {
@@ -479,6 +480,7 @@ describe('a window of sends to one endpoint', () => {
     const ids = r.received.map((x) => x.headers['service-delivery-id']);
     expect(ids).toHaveLength(n);
     expect(new Set(ids)).toEqual(new Set(deliveries.map((d) => d.id)));
+    expect(r.received.every((x) => x.headers['service-attempt'] === '1')).toBe(true);
     await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   }, 60_000);
 

@@ -109,6 +109,11 @@ describe('delivery order per endpoint', () => {
     expect(takeover.deliveryIds).toEqual(crashed[0].deliveryIds);
     await deliverGroup(db, takeover, new Date(T0.getTime() + LEASE_MS + 1));
     expect(arrivals(receiver)).toEqual(ids);
+    // The dead claim had marked its first four started (one of them may have been in flight):
+    // their sends say attempt 2, so a receiver can tell a possible re-send; the fifth is a first attempt.
+    expect(receiver.received.map((r) => r.headers['service-attempt'])).toEqual(['2', '2', '2', '2', '1']);
+    const attempts = await db.webhookAttempt.findMany({ where: { deliveryId: { in: takeover.deliveryIds } } });
+    expect(takeover.deliveryIds.map((id) => attempts.find((a) => a.deliveryId === id)?.number)).toEqual([2, 2, 2, 2, 1]);
     await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   });
 

@@ -1,5 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { checkDatabase } from '@/lib/db/check-database';
+import { jobEngine } from '@/lib/jobs/in-process-runner';
+import { checkSigningKey } from '@/lib/webhooks/signing-key';
 import { statusContract } from './contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
@@ -7,7 +9,14 @@ export const dynamic = 'force-dynamic';
 
 export const GET = defineRoute(statusContract, async ({ db, now }) => {
   await checkDatabase(db);
-  return { data: { status: 'ok' as const, version: '1.0.0', time: now.toISOString() } };
+  const engine = jobEngine();
+  const signing = engine === 'off' ? null : await checkSigningKey(db);
+  const jobs = {
+    engine,
+    webhookDelivery: !signing ? ('off' as const) : signing.usable ? ('running' as const) : ('refused' as const),
+    reason: signing && !signing.usable ? signing.reason : null,
+  };
+  return { data: { status: jobs.webhookDelivery === 'refused' ? ('degraded' as const) : ('ok' as const), version: '1.0.0', time: now.toISOString(), jobs } };
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

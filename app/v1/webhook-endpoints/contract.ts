@@ -26,7 +26,7 @@ export const createEndpointContract = defineContract({
   body: createEndpointRequestSchema,
   idempotent: { shownOnce: 'secret' },
   success: { status: 201, description: 'The endpoint and its signing secret (shown once).', schema: withSecret },
-  errors: [...common, 'invalid_request'],
+  errors: [...common, 'invalid_request', 'service_unavailable'],
 });
 
 export const listEndpointsContract = defineContract({
@@ -84,7 +84,7 @@ export const rotateEndpointSecretContract = defineContract({
   body: rotateSecretRequestSchema,
   idempotent: { shownOnce: 'secret' },
   success: { status: 200, description: 'The endpoint and its new secret.', schema: withSecret },
-  errors: [...common, 'invalid_request'],
+  errors: [...common, 'invalid_request', 'service_unavailable'],
 });
 
 export const sendTestEventContract = defineContract({

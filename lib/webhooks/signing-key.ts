@@ -1,0 +1,68 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Db } from '../db/client';
+import { sqlRows } from '../db/sql';
+import { ServiceError } from '../errors/service-error';
+import { openSecret, secretKeyCheckValue, secretKeyProblem } from './secret-box';
+
+/** Whether this process can seal and open webhook signing secrets, and if not, why. */
+export type SigningKeyState = { usable: true } | { usable: false; reason: string };
+
+const CHECK_NAME = 'webhook_secret_key';
+
+// One answer per process (the key comes from the environment, which does not change while it runs).
+const cache = globalThis as typeof globalThis & { __quoteServiceSigningKey?: Promise<SigningKeyState> };
+
+/**
+ * Checks WEBHOOK_SECRET_KEY against the database: it must be set, well-formed, and the key the
+ * stored signing secrets were sealed with. The first instance to start with a key records its
+ * check value (after opening an existing secret with it, for databases from before the check);
+ * every later instance compares with that. A failed database read is not remembered.
+ */
+export function checkSigningKey(db: Db): Promise<SigningKeyState> {
+  if (!cache.__quoteServiceSigningKey) {
+    const check = compareWithDatabase(db);
+    cache.__quoteServiceSigningKey = check;
+    check.catch(() => {
+      if (cache.__quoteServiceSigningKey === check) cache.__quoteServiceSigningKey = undefined;
+    });
+  }
+  return cache.__quoteServiceSigningKey;
+}
+
+/** Forgets the remembered answer (tests that change WEBHOOK_SECRET_KEY in-process). */
+export function forgetSigningKeyCheck(): void {
+  cache.__quoteServiceSigningKey = undefined;
+}
+
+async function compareWithDatabase(db: Db): Promise<SigningKeyState> {
+  const problem = secretKeyProblem();
+  if (problem) return { usable: false, reason: problem };
+  const ours = secretKeyCheckValue();
+  let [stored] = await sqlRows<{ check_value: string }>(db, 'SELECT check_value FROM key_checks WHERE name = $1', [CHECK_NAME]);
+  if (!stored) {
+    const [sealed] = await sqlRows<{ secret_ciphertext: string }>(db, 'SELECT secret_ciphertext FROM webhook_endpoints ORDER BY created_at LIMIT 1', []);
+    if (sealed && !opens(sealed.secret_ciphertext)) return { usable: false, reason: DIFFERENT_KEY };
+    // Two instances starting at once with different keys: the first insert wins, the other sees it below.
+    await sqlRows(db, 'INSERT INTO key_checks (name, check_value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [CHECK_NAME, ours]);
+    [stored] = await sqlRows<{ check_value: string }>(db, 'SELECT check_value FROM key_checks WHERE name = $1', [CHECK_NAME]);
+  }
+  const same = stored && stored.check_value.length === ours.length && timingSafeEqual(Buffer.from(stored.check_value), Buffer.from(ours));
+  return same ? { usable: true } : { usable: false, reason: DIFFERENT_KEY };
+}
+
+const DIFFERENT_KEY = 'WEBHOOK_SECRET_KEY is not the key the signing secrets in the database were sealed with (every instance must have the same key)';
+
+function opens(sealed: string): boolean {
+  try {
+    openSecret(sealed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** For writes that seal a new secret: refuses (503) rather than seal one that other instances could not open. */
+export async function requireSigningKey(db: Db): Promise<void> {
+  const state = await checkSigningKey(db);
+  if (!state.usable) throw new ServiceError('service_unavailable', `Webhook signing secrets cannot be made on this instance: ${state.reason}.`);
+}

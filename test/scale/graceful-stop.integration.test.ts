@@ -1,0 +1,112 @@
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../lib/db/client';
+import { findFreePort } from '../../lib/db/embedded';
+import { eventually } from '../../lib/testing/eventually';
+import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
+import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
+import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
+import { sendTestEvent } from '../../lib/webhooks/manage-deliveries';
+import { createEndpoint, requireEndpoint, updateEndpoint } from '../../lib/webhooks/manage-endpoints';
+import { startNextServer, STOP_BOUND_MS, type RunningServer } from '../../scripts/support/next-server';
+
+/**
+ * A supervisor watches the process it started: that process must be the last to stop, after
+ * every worker has finished the webhook sends it had in flight and recorded them.
+ */
+const root = path.resolve(import.meta.dirname, '../..');
+let iso: Awaited<ReturnType<typeof createIsolatedDatabase>>;
+let db: Db;
+let tenant: Tenant;
+let admin: Person;
+let receiver: Receiver;
+let server: RunningServer | undefined;
+
+beforeAll(async () => {
+  iso = await createIsolatedDatabase();
+  db = iso.db;
+  tenant = await createTenant({}, db);
+  admin = await createPerson(tenant, { permissions: ['webhooks:manage'] }, db);
+  receiver = await startReceiver(() => ({ status: 200, afterMs: 3_000 }));
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await receiver?.stop();
+  await iso?.close();
+});
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('stopping the service', () => {
+  it('SIGTERM: the started process exits last, after its workers finished and recorded the sends in flight', async () => {
+    const { endpoint } = await createEndpoint(db, admin.principal, { projectId: tenant.projectId, environment: 'live', url: receiver.url, eventTypes: ['webhook.test'] }, new Date());
+    server = await startNextServer({
+      root,
+      port: await findFreePort(),
+      env: { DATABASE_URL: iso.url, JOB_RUNNER: 'in-process', WEB_CONCURRENCY: '2' },
+      logFile: path.join(root, 'test-results', 'graceful-stop-server.log'),
+    });
+    const primary = server.process;
+    const workers = spawnSync('pgrep', ['-P', String(primary.pid)], { encoding: 'utf8' }).stdout.trim().split('\n').map(Number);
+    expect(workers).toHaveLength(2);
+    const deliveries = [];
+    for (let i = 0; i < 3; i++) deliveries.push(await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), new Date()));
+    await eventually(() => receiver.load.inFlight === 1, 10_000, 20);
+
+    const exited = new Promise<number>((resolve) => primary.once('exit', () => resolve(Date.now())));
+    const signalled = Date.now();
+    primary.kill('SIGTERM');
+    const exitedAt = await exited;
+    // Every worker was gone by then, and the send in flight (answered 3 s after it started) was recorded.
+    expect(workers.filter(alive)).toEqual([]);
+    expect(exitedAt - signalled).toBeLessThan(STOP_BOUND_MS);
+    const first = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveries[0].id }, include: { attempts: true } });
+    expect(first).toMatchObject({ status: 'succeeded', attemptCount: 1 });
+    expect(first.attempts[0].responseStatus).toBe(200);
+    // The ones behind it were handed back unsent, for the next instance.
+    const rest = await db.webhookDelivery.findMany({ where: { id: { in: deliveries.slice(1).map((d) => d.id) } } });
+    expect(rest.map((d) => [d.status, d.leasedUntil, d.attemptsStarted])).toEqual([
+      ['pending', null, 0],
+      ['pending', null, 0],
+    ]);
+    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, new Date());
+  }, 60_000);
+
+  it('npm start, stopped with SIGTERM, returns only after every process under it has stopped', async () => {
+    const { endpoint } = await createEndpoint(db, admin.principal, { projectId: tenant.projectId, environment: 'live', url: receiver.url, eventTypes: ['webhook.test'] }, new Date());
+    const port = await findFreePort();
+    const npm = spawn('npm', ['start'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: iso.url, PORT: String(port), HOST: '127.0.0.1', WEB_CONCURRENCY: '2', JOB_RUNNER: 'in-process', LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number>((resolve) => npm.once('exit', () => resolve(Date.now())));
+    await eventually(async () => (await fetch(`http://127.0.0.1:${port}/v1/status`).catch(() => null))?.ok === true, 60_000, 200);
+    const tree = descendants(npm.pid!);
+    expect(tree.length).toBeGreaterThanOrEqual(4); // start script, primary, two workers
+    const delivery = await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), new Date());
+    await eventually(() => receiver.load.inFlight === 1, 10_000, 20);
+
+    const signalled = Date.now();
+    npm.kill('SIGTERM');
+    const exitedAt = await exited;
+    expect(tree.filter(alive)).toEqual([]);
+    expect(exitedAt - signalled).toBeLessThan(STOP_BOUND_MS);
+    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: 'succeeded', attemptCount: 1 });
+  }, 90_000);
+});
+
+/** Every process under `pid`, depth first. */
+function descendants(pid: number): number[] {
+  const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean).map(Number);
+  return children.flatMap((child) => [child, ...descendants(child)]);
+}
