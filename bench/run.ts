@@ -5,7 +5,7 @@
 // (bench/reference-server.ts: node:http + pg, the least work a quote creation can do), both
 // loaded by autocannon from a separate process (bench/load.ts), in the same run, on the same
 // database. Prints tables; `--json` also writes bench/results/latest.json. See docs/performance.md.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,6 +18,7 @@ import { applyMigrations } from '../lib/db/migrate';
 import { bookArtifactSchema, compileBook, evaluate } from '../lib/pricing';
 import { startReceiver, type Receiver } from '../lib/testing/https-receiver';
 import { LEASE_MS } from '../lib/webhooks/deliver-due-webhooks';
+import { childProcesses, lastSenderTo } from '../lib/testing/processes';
 import { createEndpoint } from '../lib/webhooks/manage-endpoints';
 import { verifyWebhookSignature } from '../lib/webhooks/signature';
 import { ensureBuild, startNextServer, type RunningServer } from '../scripts/support/next-server';
@@ -375,29 +376,6 @@ export type WebhookResult = {
 /** Endpoints the fan-out bursts deliver to (issue 16: at least 300 deliveries/s across 8). */
 const FAN_ENDPOINTS = 8;
 
-/** The service's worker processes (children of scripts/serve.mjs's primary). */
-function serviceWorkers(primaryPid: number): number[] {
-  const out = spawnSync('pgrep', ['-P', String(primaryPid)], { encoding: 'utf8' }).stdout;
-  return out.split('\n').filter(Boolean).map(Number);
-}
-
-/**
- * The process that sent to the port last: `ss` names each socket's process and says how long
- * ago it last sent (keep-alive connections of an idle process stay open, so being connected is not enough).
- */
-function lastSenderTo(port: string): number | undefined {
-  const out = spawnSync('ss', ['-Htnpi', 'dst', `127.0.0.1:${port}`], { encoding: 'utf8' }).stdout ?? '';
-  let best: { pid: number; lastSendMs: number } | undefined;
-  let pid: number | undefined;
-  for (const line of out.split('\n')) {
-    const owner = /pid=(\d+)/.exec(line);
-    if (owner) pid = Number(owner[1]);
-    const lastSend = /lastsnd:(\d+)/.exec(line);
-    if (lastSend && pid !== undefined && (!best || Number(lastSend[1]) < best.lastSendMs)) best = { pid, lastSendMs: Number(lastSend[1]) };
-  }
-  return best?.pid;
-}
-
 async function runWebhookCases(ctx: Context, receiver: Receiver): Promise<WebhookResult> {
   const { hooks, hooksPerson } = ctx.setup;
   const now = new Date();
@@ -463,7 +441,7 @@ async function runWebhookCases(ctx: Context, receiver: Receiver): Promise<Webhoo
       if (killAt !== undefined && !killedAt && receiver.received.length - before >= killAt * expected) {
         // One service process (a cluster worker, with its job runner) dies mid-burst; the primary starts another.
         // The process that is sending: the one with connections open to the receiver.
-        const workers = serviceWorkers(ctx.next.process.pid!);
+        const workers = childProcesses(ctx.next.process.pid!);
         const sender = lastSenderTo(new URL(receiver.url).port);
         const worker = workers.find((pid) => pid === sender) ?? workers[0];
         if (!worker) throw new Error('no service worker process to kill');

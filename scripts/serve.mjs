@@ -29,14 +29,22 @@ if (cluster.isPrimary && workers > 1) {
     console.error(`worker ${worker.process.pid} exited (${code}); starting another`);
     cluster.fork();
   });
+  // The primary is the last to stop: it exits once every worker has exited (each finishes its
+  // webhook sends in flight first), or after 25 s, when it kills those left so that none outlives it.
   const stop = () => {
+    if (stopping) return;
     stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    // Workers finish their webhook sends in flight (serve.mjs below) before they exit.
-    setTimeout(() => process.exit(0), 25_000).unref();
+    const running = Object.values(cluster.workers ?? {}).filter((worker) => worker && !worker.isDead());
+    let left = running.length;
+    if (left === 0) process.exit(0);
     cluster.on('exit', () => {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (--left <= 0) process.exit(0);
     });
+    for (const worker of running) worker.process.kill('SIGTERM');
+    setTimeout(() => {
+      for (const worker of running) if (!worker.isDead()) worker.process.kill('SIGKILL');
+      process.exit(0);
+    }, 25_000).unref();
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
@@ -58,13 +66,17 @@ if (cluster.isPrimary && workers > 1) {
     if (cluster.isPrimary || cluster.worker?.id === 1) console.log(`Ready on http://${hostname}:${port} (${workers} process${workers > 1 ? 'es' : ''}, Node ${process.version})`);
   });
   // The job runner (instrumentation.ts) hands back unsent deliveries and finishes the sends in
-  // flight (at most one 10 s attempt); the process waits for it, within a bound.
-  const close = () =>
-    server.close(async () => {
-      const jobsStopped = globalThis.__quoteServiceJobsStopped ?? Promise.resolve();
-      await Promise.race([jobsStopped, new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
-      process.exit(0);
-    });
+  // flight (at most one 10 s attempt); the process waits for it and for the requests in
+  // progress, within a bound.
+  const close = async () => {
+    const closed = new Promise((resolve) => server.close(resolve));
+    server.closeIdleConnections();
+    // The job runner's own SIGTERM listener (instrumentation.ts) runs in this same emit: after it.
+    await new Promise((resolve) => setImmediate(resolve));
+    const jobsStopped = globalThis.__quoteServiceJobsStopped ?? Promise.resolve();
+    await Promise.race([Promise.all([closed, jobsStopped]), new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
+    process.exit(0);
+  };
   process.on('SIGTERM', close);
   process.on('SIGINT', close);
 }

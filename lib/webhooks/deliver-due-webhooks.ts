@@ -362,6 +362,7 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
   const open = (sealed: string) => secrets.get(sealed) ?? secrets.set(sealed, openSecret(sealed)).get(sealed)!;
   const handedBack: string[] = [];
   const sent = new Set<string>();
+  let failed = false;
   const marks = new StartMarks(db, group);
   const renewal = setInterval(() => void renewLease(db, group, clock()), LEASE_RENEW_MS);
   renewal.unref();
@@ -402,6 +403,7 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
           sent.add(row.id);
           const result = await sendWebhook(endpoint.url, body, requestHeaders, { allowPrivateTargets: privateTargetsAllowed() });
           attempt = { deliveryId: row.id, leaseToken: group.leaseToken, number, startedAt: attemptAt, requestHeaders, result };
+          if (result.status === null || result.status < 200 || result.status >= 300) failed = true;
         } catch (error) {
           // The lease runs out and another pass retries; one bad row must not stop the others.
           logger.error({ err: error, deliveryId: row.id }, 'webhook attempt could not be made');
@@ -413,6 +415,10 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
   if (handedBack.length > 0) {
     const unsentMarked = marks.marked.filter((id) => !sent.has(id));
     await releaseLeases(db, group, handedBack, unsentMarked, clock());
+  } else if (failed) {
+    // Sends in flight when the endpoint was disabled or deleted were recorded as failures after
+    // the disabling canceled the rest: they are canceled now rather than by the minute job.
+    await cancelUndeliverable(db, group.endpointId, clock());
   }
 }
 
@@ -518,11 +524,21 @@ async function releaseLeases(db: Db, group: ClaimedGroup, deliveryIds: string[],
        WHERE d.id IN (SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND status = 'pending' AND lease_token = $2::uuid ORDER BY id FOR UPDATE)`,
       [deliveryIds, group.leaseToken, markedUnsent],
     );
-    // No longer held, they can be canceled (the claim never takes a disabled endpoint's meanwhile).
-    const canceled = await cancelDeliveriesOfInactiveEndpoint(db, group.endpointId, now);
-    if (canceled > 0) logger.info({ endpointId: group.endpointId, canceled }, 'webhook deliveries of a disabled or deleted endpoint canceled');
   } catch (error) {
     logger.error({ err: error, deliveryIds }, 'webhook leases could not be released');
+    return;
+  }
+  // No longer held, they can be canceled (the claim never takes a disabled endpoint's meanwhile).
+  await cancelUndeliverable(db, group.endpointId, now);
+}
+
+/** Cancels the endpoint's pending deliveries if it is disabled or deleted (nothing otherwise); the minute job retries a failure. */
+async function cancelUndeliverable(db: Db, endpointId: string, now: Date) {
+  try {
+    const canceled = await cancelDeliveriesOfInactiveEndpoint(db, endpointId, now);
+    if (canceled > 0) logger.info({ endpointId, canceled }, 'webhook deliveries of a disabled or deleted endpoint canceled');
+  } catch (error) {
+    logger.warn({ err: error, endpointId }, 'webhook deliveries of a disabled or deleted endpoint not canceled yet; the minute job will');
   }
 }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
 import { findFreePort } from '../../lib/db/embedded';
 import { eventually } from '../../lib/testing/eventually';
+import { childProcesses, descendantProcesses, processAlive } from '../../lib/testing/processes';
 import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
 import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
@@ -37,15 +38,6 @@ afterAll(async () => {
   await iso?.close();
 });
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 describe('stopping the service', () => {
   it('SIGTERM: the started process exits last, after its workers finished and recorded the sends in flight', async () => {
     const { endpoint } = await createEndpoint(db, admin.principal, { projectId: tenant.projectId, environment: 'live', url: receiver.url, eventTypes: ['webhook.test'] }, new Date());
@@ -56,7 +48,7 @@ describe('stopping the service', () => {
       logFile: path.join(root, 'test-results', 'graceful-stop-server.log'),
     });
     const primary = server.process;
-    const workers = spawnSync('pgrep', ['-P', String(primary.pid)], { encoding: 'utf8' }).stdout.trim().split('\n').map(Number);
+    const workers = childProcesses(primary.pid!);
     expect(workers).toHaveLength(2);
     const deliveries = [];
     for (let i = 0; i < 3; i++) deliveries.push(await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), new Date()));
@@ -67,7 +59,7 @@ describe('stopping the service', () => {
     primary.kill('SIGTERM');
     const exitedAt = await exited;
     // Every worker was gone by then, and the send in flight (answered 3 s after it started) was recorded.
-    expect(workers.filter(alive)).toEqual([]);
+    expect(workers.filter(processAlive)).toEqual([]);
     expect(exitedAt - signalled).toBeLessThan(STOP_BOUND_MS);
     const first = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveries[0].id }, include: { attempts: true } });
     expect(first).toMatchObject({ status: 'succeeded', attemptCount: 1 });
@@ -91,7 +83,7 @@ describe('stopping the service', () => {
     });
     const exited = new Promise<number>((resolve) => npm.once('exit', () => resolve(Date.now())));
     await eventually(async () => (await fetch(`http://127.0.0.1:${port}/v1/status`).catch(() => null))?.ok === true, 60_000, 200);
-    const tree = descendants(npm.pid!);
+    const tree = descendantProcesses(npm.pid!);
     expect(tree.length).toBeGreaterThanOrEqual(4); // start script, primary, two workers
     const delivery = await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), new Date());
     await eventually(() => receiver.load.inFlight === 1, 10_000, 20);
@@ -99,14 +91,10 @@ describe('stopping the service', () => {
     const signalled = Date.now();
     npm.kill('SIGTERM');
     const exitedAt = await exited;
-    expect(tree.filter(alive)).toEqual([]);
+    const survivors = tree.filter(processAlive).map((pid) => spawnSync('ps', ['-o', 'pid=,ppid=,stat=,args=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim());
+    expect(survivors).toEqual([]);
     expect(exitedAt - signalled).toBeLessThan(STOP_BOUND_MS);
     expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: 'succeeded', attemptCount: 1 });
   }, 90_000);
 });
 
-/** Every process under `pid`, depth first. */
-function descendants(pid: number): number[] {
-  const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean).map(Number);
-  return children.flatMap((child) => [child, ...descendants(child)]);
-}
