@@ -36,7 +36,7 @@ const LEASE_RENEW_MS = 2_000;
  */
 const RECORD_MARGIN_MS = 1_000;
 /** Attempts marked started ahead of their send, in one statement (what a crash may count unsent). */
-const MARK_AHEAD = 4;
+export const MARK_AHEAD = 8;
 /** Attempt results written by one statement at most. */
 const RECORD_BATCH = 100;
 /**

@@ -7,7 +7,7 @@ import { createPerson, createTenant, type Tenant } from '../../lib/testing/facto
 import { startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { randomUUID } from 'node:crypto';
-import { LEASE_MS, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
+import { LEASE_MS, MARK_AHEAD, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
 import { createEndpoint, updateEndpoint } from '../../lib/webhooks/manage-endpoints';
 
 /**
@@ -99,21 +99,22 @@ describe('delivery order per endpoint', () => {
   }, 90_000);
 
   it('a crashed worker’s claim runs out after LEASE_MS and another worker sends what it held', async () => {
-    const { receiver, endpoint, ids } = await setUp(() => 200, 5);
+    const { receiver, endpoint, ids } = await setUp(() => 200, MARK_AHEAD + 2);
     // A worker claims and dies before sending anything.
     const crashed = await claimDueDeliveries(db, T0, { owner: randomUUID() });
-    expect(crashed.map((g) => g.deliveryIds.length)).toEqual([5]);
+    expect(crashed.map((g) => g.deliveryIds.length)).toEqual([MARK_AHEAD + 2]);
     const other = randomUUID();
     expect(await claimDueDeliveries(db, new Date(T0.getTime() + LEASE_MS - 1_000), { owner: other })).toEqual([]);
     const [takeover] = await claimDueDeliveries(db, new Date(T0.getTime() + LEASE_MS + 1), { owner: other });
     expect(takeover.deliveryIds).toEqual(crashed[0].deliveryIds);
     await deliverGroup(db, takeover, new Date(T0.getTime() + LEASE_MS + 1));
     expect(arrivals(receiver)).toEqual(ids);
-    // The dead claim had marked its first four started (one of them may have been in flight):
-    // their sends say attempt 2, so a receiver can tell a possible re-send; the fifth is a first attempt.
-    expect(receiver.received.map((r) => r.headers['service-attempt'])).toEqual(['2', '2', '2', '2', '1']);
+    // The dead claim had marked its first MARK_AHEAD started (one of them may have been in
+    // flight): their sends say attempt 2, so a receiver can tell a possible re-send; the rest are first attempts.
+    const expected = ids.map((_, i) => (i < MARK_AHEAD ? 2 : 1));
+    expect(receiver.received.map((r) => Number(r.headers['service-attempt']))).toEqual(expected);
     const attempts = await db.webhookAttempt.findMany({ where: { deliveryId: { in: takeover.deliveryIds } } });
-    expect(takeover.deliveryIds.map((id) => attempts.find((a) => a.deliveryId === id)?.number)).toEqual([2, 2, 2, 2, 1]);
+    expect(takeover.deliveryIds.map((id) => attempts.find((a) => a.deliveryId === id)?.number)).toEqual(expected);
     await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
   });
 
