@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { demoBookArtifact, demoExample } from '../lib/books/demo-book';
 import { bookArtifactSchema, compileBook, evaluate, type CompiledBook, type QuoteInputs } from '../lib/pricing';
-import { generateBook, generateInputs } from './generate-book';
+import { generateBook, generateInputs } from '../lib/testing/generate-book';
 import { linearFit } from './stats';
 
 export type EngineCase = {

@@ -10,7 +10,7 @@ import { runImpact } from '../lib/books/run-impact';
 import { impactRequestSchema } from '../lib/books/impact-schemas';
 import type { Db } from '../lib/db/client';
 import type { BookArtifactInput } from '../lib/pricing';
-import { generateBook, prng } from './generate-book';
+import { generateBook, prng } from '../lib/testing/generate-book';
 
 export const IMPACT_DISTINCT = 50_000;
 export const IMPACT_QUOTES = 60_000;

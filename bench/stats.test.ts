@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bookArtifactSchema, compileBook, evaluate } from '../lib/pricing';
-import { generateBook, generateInputs } from './generate-book';
+import { generateBook, generateInputs } from '../lib/testing/generate-book';
 import type { LoadResult } from './load';
 import { fmt, formatTable, linearFit, percentile, poolRuns, ratio, summarize } from './stats';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateBook, generateInputs } from '@/bench/generate-book';
+import { generateBook, generateInputs } from '@/lib/testing/generate-book';
 import { bookArtifactSchema, compileBook, evaluate, type QuoteComputation } from '@/lib/pricing';
 import { inPeopleWords } from './people-derivation';
 

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { generateBook } from '../../bench/generate-book';
+import { generateBook } from '../../lib/testing/generate-book';
 import { createPerson, createTenant, testDb } from '../../lib/testing/factories';
 import { jsonText, placeJsonCursor, signIn } from '../support/portal';
 

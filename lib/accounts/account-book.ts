@@ -16,7 +16,7 @@ const ACCOUNT_BOOK_SQL = `SELECT b.key, ${publishedVersionColumns}
   WHERE pr.id = $1::uuid`;
 
 /** The account's book as the key's environment sees it: the project's primary book, published there. */
-export async function findAccountBook(db: DbOrTx, principal: ApiKeyPrincipal): Promise<AccountBook | null> {
+async function findAccountBook(db: DbOrTx, principal: ApiKeyPrincipal): Promise<AccountBook | null> {
   const [row] = await sqlRows<{ key: string } & PublishedVersionRow>(db, ACCOUNT_BOOK_SQL, [principal.projectId, principal.environmentId]);
   if (!row) return null;
   const { key, ...version } = row;

@@ -38,8 +38,8 @@ const cents = z.object({ low_cents: z.number().int(), high_cents: z.number().int
  * The evaluator's decision and what kind of answer the customer can have (names are ours). The
  * spec allows `unavailable`; no answer carries it now: with nothing published the routes answer 404.
  */
-export const DECISIONS = ['priced', 'needs_input', 'unavailable', 'failed'] as const;
-export const PRICING_MODES = ['instant', 'quote', 'unavailable'] as const;
+const DECISIONS = ['priced', 'needs_input', 'unavailable', 'failed'] as const;
+const PRICING_MODES = ['instant', 'quote', 'unavailable'] as const;
 
 export const simulationSchema = z
   .object({
@@ -65,8 +65,8 @@ export const simulationSchema = z
   })
   .meta({ id: 'QuoteSimulation' });
 
-export const QUOTE_STATES = ['quoted', 'awaiting_approval', 'observed', 'new'] as const;
-export const DISPOSITIONS = ['send', 'hold', 'observe', 'unpriced'] as const;
+const QUOTE_STATES = ['quoted', 'awaiting_approval', 'observed', 'new'] as const;
+const DISPOSITIONS = ['send', 'hold', 'observe', 'unpriced'] as const;
 
 export const producedQuoteSchema = z
   .object({

@@ -16,14 +16,6 @@ export const WORKSPACE_PERMISSIONS = [
 
 export type WorkspacePermission = (typeof WORKSPACE_PERMISSIONS)[number];
 
-/** The workspaces a person is an active member of, with their permissions. */
-export async function workspaceMemberships(db: DbOrTx, principal: SessionPrincipal) {
-  return db.workspaceMember.findMany({
-    where: { userId: principal.userId, status: 'active' },
-    select: { workspaceId: true, permissions: true },
-  });
-}
-
 /**
  * Requires an active workspace membership (and a permission, when named). A non-member learns
  * nothing: the resource answers 404 as if it did not exist; a member without the permission

@@ -4,7 +4,7 @@ import { digestOf } from '../keys/secrets';
 import type { SessionPrincipal } from './principal';
 
 /** Cookie names next-auth uses for a database session (plain http, and https). */
-export const SESSION_COOKIES = ['next-auth.session-token', '__Secure-next-auth.session-token'];
+const SESSION_COOKIES = ['next-auth.session-token', '__Secure-next-auth.session-token'];
 
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 

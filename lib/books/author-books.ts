@@ -29,7 +29,7 @@ export async function createBookAsMember(
 }
 
 /** What is wrong with an artifact, by field; empty when it would publish. */
-export function artifactIssues(artifact: unknown): Record<string, string[]> {
+function artifactIssues(artifact: unknown): Record<string, string[]> {
   const result = bookArtifactSchema.safeParse(artifact);
   return result.success ? {} : issuesByField(result.error, 'artifact');
 }

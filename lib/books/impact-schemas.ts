@@ -7,7 +7,7 @@ import { artifactIssuesSchema } from './schemas';
 export const IMPACT_WINDOWS = { '24h': 24 * 3_600_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
 export type ImpactWindowName = keyof typeof IMPACT_WINDOWS;
 /** The longest window given by dates. */
-export const MAX_IMPACT_WINDOW_DAYS = 90;
+const MAX_IMPACT_WINDOW_DAYS = 90;
 
 export const publishGuardSchema = z
   .strictObject({
@@ -54,7 +54,7 @@ const counts = z.object({
 const outcomeName = z.enum(['succeeded', 'requires_input', 'failed']);
 const ruleStep = z.object({ status: z.enum(['applied', 'skipped']), deltaMinor: z.number().int() }).nullable();
 
-export const impactSchema = z
+const impactSchema = z
   .object({
     bookId: z.uuid(),
     environment: z.enum(['test', 'live']),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generateBook } from '../../bench/generate-book';
+import { generateBook } from '../testing/generate-book';
 import { bookArtifactSchema, compileBook, evaluate, type Outcome, type QuoteInputs } from '../pricing';
 import { ImpactTally, type DistinctRequest } from './impact-tally';
 

@@ -12,7 +12,7 @@ import { compiled } from './published-version';
 import { readPublishGuard } from './publish-guard';
 
 /** How many movers an impact run explains. */
-export const MOVER_COUNT = 20;
+const MOVER_COUNT = 20;
 /** Distinct requests fetched, priced and counted at a time; the event loop breathes in between. */
 const BATCH = 2_000;
 
@@ -110,7 +110,7 @@ export function requiresConfirmation(guard: PublishGuard, significantlyChanged: 
   return significantlyChanged > 0 && significantlyChanged * 100 > guard.sharePercent * quotes;
 }
 
-export function impactWindow(request: Pick<ImpactRequest, 'window' | 'from' | 'to'>, now: Date): { from: Date; to: Date } {
+function impactWindow(request: Pick<ImpactRequest, 'window' | 'from' | 'to'>, now: Date): { from: Date; to: Date } {
   if (request.from !== undefined) return { from: new Date(request.from), to: request.to === undefined ? now : new Date(request.to) };
   return { from: new Date(now.getTime() - IMPACT_WINDOWS[request.window ?? '7d']), to: now };
 }

@@ -6,7 +6,7 @@ import type { BusinessOverview } from './schemas';
 export type { BusinessOverview };
 
 /** Days of quotes the overview charts, today included. */
-export const OVERVIEW_DAYS = 14;
+const OVERVIEW_DAYS = 14;
 
 /**
  * GET /v1/businesses/{id}/overview: what a business looks at first — its Live quotes per day by

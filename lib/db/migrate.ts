@@ -100,7 +100,7 @@ async function applyNext(client: pg.Client, local: LocalMigration[]): Promise<st
 }
 
 /** sha256 hex of the script, as Prisma records it. */
-export function migrationChecksum(script: string): string {
+function migrationChecksum(script: string): string {
   return createHash('sha256').update(script).digest('hex');
 }
 

@@ -4,7 +4,7 @@ import { ServiceError } from '../errors/service-error';
 import { canonicalHash } from '../hash/canonical-hash';
 
 /** How long a completed answer is kept for replays (Stripe keeps 24 hours too). */
-export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** How long a claim holds before a retry may take over a write whose process died. */
 const CLAIM_LEASE_MS = 30_000;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const apiKeyStatusSchema = z.enum(['active', 'rotating', 'revoked']);
+const apiKeyStatusSchema = z.enum(['active', 'rotating', 'revoked']);
 
 /** What may be shown of a key after creation: never the secret. */
 export const apiKeyViewSchema = z

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export type EnvironmentName = 'test' | 'live';
 
-export const KEY_PREFIX: Record<EnvironmentName, string> = { test: 'sk_test_', live: 'sk_live_' };
+const KEY_PREFIX: Record<EnvironmentName, string> = { test: 'sk_test_', live: 'sk_live_' };
 
 /** sha256 hex of a secret: the only form in which API keys are stored. */
 export function digestOf(secret: string): string {

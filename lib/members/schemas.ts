@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const businessRoleSchema = z.enum(['owner', 'editor', 'viewer']);
+const businessRoleSchema = z.enum(['owner', 'editor', 'viewer']);
 
 export const businessMemberSchema = z
   .object({

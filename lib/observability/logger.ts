@@ -20,7 +20,7 @@ function reduceError(serialized: Fields): Fields {
  * Object-valued fields are dropped: pg's idle-connection error carries its whole client
  * (connection parameters, prepared statements, cancel key), an HTTP error its request.
  */
-export function serializeError(value: unknown): unknown {
+function serializeError(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   return reduceError(pino.stdSerializers.err(value as Error) as unknown as Fields);
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generateBook } from '../../bench/generate-book';
+import { generateBook } from '../testing/generate-book';
 import { CHANGE_BUCKETS, changeBucket, changePercent, changesByMoreThan, classifyChange, ruleDifferences } from './compare';
 import { bookArtifactSchema, compileBook, evaluate, type BookArtifactInput, type Outcome, type QuoteInputs } from './index';
 

@@ -1,12 +1,17 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateBook, generateInputs, prng } from '../../bench/generate-book';
+import { generateBook, generateInputs, prng } from '../testing/generate-book';
 import { demoBookArtifact } from '../books/demo-book';
 import { RECEIPT_WORDING, bookArtifactSchema, compileBook, evaluate, type QuoteInputs, type Wording } from './index';
 
 // Stored receipts never change: the same book and answers must give the same JSON, byte for
-// byte, whatever the engine's insides. These digests were taken with the engine as it was
-// before its flat-array rewrite (commit 7e8b149); a change here is a change to receipts.
+// byte, whatever the engine's insides. Each digest is the SHA-256 of the JSON receipts of a
+// fixed book (the demo book, or one from lib/testing/generate-book.ts with a fixed seed) for
+// fixed answers (answersFor, seeded), evaluated twice. They were taken with the engine as it was
+// before its flat-array rewrite (commit 7e8b149); a failure here is a change to receipts.
+// To change receipts on purpose (a new wording, a new field), run this file, check the new
+// receipts by hand (evaluate.test.ts shows them whole), copy the digests from the failure
+// messages, and say in the commit why receipts of new quotes now differ (stored ones never change).
 
 /** Complete answers, then variants with a factor left out, unknown, or not an option. */
 function answersFor(book: { offerings: { id: string }[]; factors: { id: string; options: { id: string }[] }[] }, count: number, seed: number): QuoteInputs[] {

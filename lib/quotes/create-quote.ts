@@ -13,7 +13,7 @@ import { surfaceUnavailable, type QuoteScope, type ScopeResolver } from './resol
 import type { QuoteResult } from './schemas';
 
 /** How long an intent that requires input stays answerable before it expires. */
-export const REQUIRES_INPUT_TTL_MS = 24 * 60 * 60 * 1000;
+const REQUIRES_INPUT_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** The engine's outcome, or the receipt-level failure of having nothing published. */
 type QuoteOutcome = Outcome | { outcome: 'failed'; failure: { code: 'no_published_version'; message: string } };

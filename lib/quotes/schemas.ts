@@ -49,7 +49,7 @@ export const memberQuoteRequestSchema = z
 // Responses (spec 2.2 - 2.4).
 
 export const quoteIntentStatusSchema = z.enum(['created', 'requires_input', 'processing', 'succeeded', 'failed', 'expired']);
-export const quoteSourceSchema = z.enum(['hosted', 'api']);
+const quoteSourceSchema = z.enum(['hosted', 'api']);
 
 export const quoteIntentSchema = z
   .object({

@@ -6,7 +6,7 @@ import { ServiceError } from '../errors/service-error';
  * Every rate limit of the service, in one place. Counters live in PostgreSQL (table
  * `rate_limits`, created by our migrations) so that every service instance shares them.
  */
-export const RATE_LIMITS = {
+const RATE_LIMITS = {
   /** Spec 8: public quote creates per Business. */
   publicQuoteCreate: { points: 120, durationSeconds: 60 },
   /** Spec 8: account surface requests per account and environment (issue 5). */

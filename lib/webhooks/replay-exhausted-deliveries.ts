@@ -6,7 +6,7 @@ import type { AuthorizedEndpoint } from './manage-endpoints';
 import type { BulkReplayResult } from './schemas';
 
 /** The most deliveries one bulk replay sends again; a larger backlog is replayed in turns. */
-export const MAX_BULK_REPLAY = 1_000;
+const MAX_BULK_REPLAY = 1_000;
 
 
 /**

@@ -49,13 +49,13 @@ export const updateEndpointRequestSchema = z
   })
   .meta({ id: 'UpdateWebhookEndpointRequest' });
 
-export const DEFAULT_OVERLAP_MINUTES = 1440;
+const DEFAULT_OVERLAP_MINUTES = 1440;
 export const rotateSecretRequestSchema = z
   .strictObject({ overlapMinutes: z.number().int().min(0).max(10_080).default(DEFAULT_OVERLAP_MINUTES) })
   .default({ overlapMinutes: DEFAULT_OVERLAP_MINUTES })
   .meta({ id: 'RotateWebhookSecretRequest' });
 
-export const attemptViewSchema = z
+const attemptViewSchema = z
   .object({
     number: z.number().int(),
     startedAt: z.iso.datetime(),

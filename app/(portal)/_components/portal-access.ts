@@ -65,7 +65,7 @@ const managesBusinesses = (business: Business, workspaces: readonly Workspace[])
 const selfRun = (business: Business) => business.connection?.kind === 'direct' && business.connection.status === 'active';
 
 /** Every page's access for a person with these workspaces and businesses. */
-export function pageAccess(workspaces: readonly Workspace[], businesses: readonly Business[]): Record<PortalPage, Access> {
+function pageAccess(workspaces: readonly Workspace[], businesses: readonly Business[]): Record<PortalPage, Access> {
   const readable = businesses.filter((b) => mayReadBusiness(b, workspaces));
   const inWorkspace = workspaces.length > 0;
   return {

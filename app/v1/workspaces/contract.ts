@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
 
-export const workspaceSchema = z
+const workspaceSchema = z
   .object({
     id: z.uuid(),
     slug: z.string(),

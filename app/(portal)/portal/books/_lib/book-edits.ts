@@ -30,7 +30,7 @@ function replaceAt<T>(list: readonly T[], index: number, item: T): T[] {
 }
 
 /** Moves the item at `from` to `to` (both indices in the list as it is). */
-export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
+function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
   if (to < 0 || to >= list.length || from === to) return [...list];
   const copy = [...list];
   const [item] = copy.splice(from, 1);

@@ -12,7 +12,7 @@ export type HistoryAction<T> =
 /** Edits of the same group this close together are one undo step. */
 export const COALESCE_MS = 1000;
 /** Steps kept; older ones are dropped. */
-export const MAX_STEPS = 200;
+const MAX_STEPS = 200;
 
 export function startHistory<T>(present: T): DraftHistory<T> {
   return { past: [], present, future: [], group: null, at: 0 };

@@ -24,7 +24,7 @@ export function labelsOf(book: Book): Labels {
 }
 
 /** "A, B or C" / "A, B and C". */
-export function listOf(items: readonly string[], conjunction: 'and' | 'or'): string {
+function listOf(items: readonly string[], conjunction: 'and' | 'or'): string {
   if (items.length <= 1) return items[0] ?? '';
   return `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)}`;
 }
@@ -40,7 +40,7 @@ function money(amountMinor: number, currency: string): string {
 }
 
 /** "when Home size is 3 to 4 bedrooms or 5 bedrooms or more and Storeys is Two storeys", or "". */
-export function conditionsSentence(rule: Pick<RuleInput, 'when'>, labels: Labels): string {
+function conditionsSentence(rule: Pick<RuleInput, 'when'>, labels: Labels): string {
   const when = rule.when ?? [];
   if (when.length === 0) return '';
   const clauses = when.map((c) => `${labels.factor(c.factorId)} is ${listOf(c.optionIds.map((o) => labels.option(c.factorId, o)), 'or')}`);

@@ -12,7 +12,7 @@ import styles from './webhooks.module.css';
 
 const COLUMNS = ['Event', 'Status', 'Attempts', 'Next attempt', 'Created', ''];
 
-export const shortId = (id: string) => id.slice(0, 8);
+const shortId = (id: string) => id.slice(0, 8);
 
 /** When the next attempt is due; "due now" once that moment has passed. */
 export function NextAttempt({ at }: { at: string | null }) {

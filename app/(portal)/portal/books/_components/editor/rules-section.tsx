@@ -15,7 +15,7 @@ export type FactorChoice = Choice & { options: readonly Choice[] };
 const RuleChoices = createContext<{ offerings: readonly Choice[]; factors: readonly FactorChoice[] }>({ offerings: [], factors: [] });
 
 /** The phases with rules, in evaluation order, as the editor names and explains them. */
-export const RULE_PHASES: { phase: RulePhase; title: string; detail: string; add: string }[] = [
+const RULE_PHASES: { phase: RulePhase; title: string; detail: string; add: string }[] = [
   { phase: 'baseOverride', title: 'Special base prices', detail: 'Replace an offering’s base price when answers match. The first that matches wins.', add: 'Add a special base price' },
   { phase: 'scopedModifier', title: 'Surcharges for chosen offerings', detail: 'Add or take off an amount or a percentage, for the offerings you pick.', add: 'Add a surcharge for chosen offerings' },
   { phase: 'conditionalModifier', title: 'Surcharges when answers match', detail: 'Add or take off an amount or a percentage when the answers match, for any offering.', add: 'Add a surcharge when answers match' },

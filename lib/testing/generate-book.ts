@@ -1,6 +1,6 @@
 // Generated price books for the engine benchmark: N rules spread over the phases, each with
 // conditions on a few of 8 factors (4 options each), deterministic for a given size.
-import type { BookArtifactInput, QuoteInputs } from '../lib/pricing';
+import type { BookArtifactInput, QuoteInputs } from '../pricing';
 
 const FACTORS = 8;
 const OPTIONS = 4;
