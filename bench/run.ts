@@ -19,7 +19,7 @@ import { bookArtifactSchema, compileBook, evaluate } from '../lib/pricing';
 import { startReceiver, type Receiver } from '../lib/testing/https-receiver';
 import { LEASE_MS } from '../lib/webhooks/deliver-due-webhooks';
 import { childProcesses, lastSenderTo } from '../lib/testing/processes';
-import { createEndpoint } from '../lib/webhooks/manage-endpoints';
+import { createEndpoint } from '../lib/webhooks/create-endpoint';
 import { verifyWebhookSignature } from '../lib/webhooks/signature';
 import { ensureBuild, startNextServer, type RunningServer } from '../scripts/support/next-server';
 import { writeTestCertificates } from '../scripts/support/test-certificates';

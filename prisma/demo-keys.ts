@@ -1,6 +1,6 @@
 import type { Db } from '../lib/db/client';
 import { createApiKey } from '../lib/keys/create-api-key';
-import { digestOf } from '../lib/keys/secrets';
+import { digestOf } from '../lib/auth/secret-digest';
 
 export type DemoKey = { key: string; environment: 'test' | 'live'; scopes: string[] };
 export type DemoKeys = { keys: { test: string; live: string }; accountKeys: Record<'all_test' | 'all_live' | 'sibling_test' | 'read_only_test', DemoKey> };

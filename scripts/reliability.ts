@@ -20,7 +20,7 @@ import { findFreePort, startEmbeddedPostgres } from '../lib/db/embedded';
 import { applyMigrations } from '../lib/db/migrate';
 import { createPerson, createTenant } from '../lib/testing/factories';
 import { signedBy, startReceiver } from '../lib/testing/https-receiver';
-import { createEndpoint } from '../lib/webhooks/manage-endpoints';
+import { createEndpoint } from '../lib/webhooks/create-endpoint';
 import { ensureBuild, startNextServer, type RunningServer } from './support/next-server';
 import { writeTestCertificates } from './support/test-certificates';
 

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
 import { startReceiver, type Behaviour, type Received, type Receiver } from '../../lib/testing/https-receiver';
-import { createEndpoint } from '../../lib/webhooks/manage-endpoints';
+import { createEndpoint } from '../../lib/webhooks/create-endpoint';
 import { appUrl, screenshot, sessionToken, signIn, takeOneTimeSecret } from '../support/portal';
 
 const windowCleaning = {

@@ -3,7 +3,7 @@ import { createBookVersion } from '../books/create-book-version';
 import { publishBookVersion } from '../books/publish-book-version';
 import { createBusiness } from '../businesses/create-business';
 import type { Db } from '../db/client';
-import type { EnvironmentName } from '../keys/secrets';
+import type { EnvironmentName } from '../auth/principal';
 import { createProject } from './create-project';
 import { createWorkspace } from './create-workspace';
 

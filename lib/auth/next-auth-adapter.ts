@@ -3,7 +3,7 @@
 // the plaintext goes back to next-auth once, on createSession, and becomes the cookie.
 import type { Adapter, AdapterAccount, AdapterSession, AdapterUser } from 'next-auth/adapters';
 import type { PrismaClient } from '../db/generated/client';
-import { digestOf } from '../keys/secrets';
+import { digestOf } from './secret-digest';
 
 type UserRow = { id: string; name: string | null; email: string; emailVerified: Date | null; image: string | null };
 const userSelect = { id: true, name: true, email: true, emailVerified: true, image: true } as const;

@@ -1,4 +1,5 @@
-import type { EnvironmentName } from '../keys/secrets';
+/** An Environment of a project: every key, publication and quote belongs to one. */
+export type EnvironmentName = 'test' | 'live';
 
 /** Who is calling. Built once per request by the route wrapper. */
 export type ApiKeyPrincipal = {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DbOrTx } from '../db/client';
-import { digestOf } from '../keys/secrets';
+import { digestOf } from './secret-digest';
 import type { SessionPrincipal } from './principal';
 
 /** Cookie names next-auth uses for a database session (plain http, and https). */

@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
-import type { EnvironmentName } from '../keys/secrets';
+import type { EnvironmentName } from '../auth/principal';
 import type { ImpactSummary } from './impact-schemas';
 
 export type PublishInput = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { quoteComputationSchema } from '../quotes/schemas';
+import { quoteComputationSchema } from '../pricing/computation-schema';
 
 const publicationSchema = z
   .object({ versionId: z.uuid(), number: z.number().int(), publishedAt: z.iso.datetime() })

@@ -3,7 +3,8 @@ import type { ApiKeyPrincipal } from '../auth/principal';
 import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
-import { digestOf, digestsEqual, environmentOfSecret } from './secrets';
+import { digestOf, digestsEqual } from '../auth/secret-digest';
+import { environmentOfSecret } from './secrets';
 
 /**
  * A revoked key of ours was presented. The request is still refused, but the request log files

@@ -1,7 +1,8 @@
 import { SCOPES } from '../auth/scopes';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
-import { mintKeySecret, type EnvironmentName } from './secrets';
+import type { EnvironmentName } from '../auth/principal';
+import { mintKeySecret } from './secrets';
 import { toApiKeyView } from './to-api-key-view';
 
 export type CreateApiKeyInput = {
@@ -14,7 +15,11 @@ export type CreateApiKeyInput = {
   predecessorId?: string;
 };
 
-/** Mints a key bound to one project and environment. The secret is returned here only. */
+/**
+ * Mints a key bound to one project and environment. The secret is returned here only. No
+ * permission check and no event: for rotation, scripts, seeds and tests; a person's request
+ * goes through createApiKeyAsMember.
+ */
 export async function createApiKey(db: DbOrTx, input: CreateApiKeyInput, now = new Date()) {
   const environment = await db.environment.findUnique({
     where: { projectId_kind: { projectId: input.projectId, kind: input.environment } },

@@ -1,20 +1,8 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-
-export type EnvironmentName = 'test' | 'live';
+import { randomBytes } from 'node:crypto';
+import { digestOf } from '../auth/secret-digest';
+import type { EnvironmentName } from '../auth/principal';
 
 const KEY_PREFIX: Record<EnvironmentName, string> = { test: 'sk_test_', live: 'sk_live_' };
-
-/** sha256 hex of a secret: the only form in which API keys are stored. */
-export function digestOf(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
-}
-
-/** Compares two hex digests without leaking where they differ. */
-export function digestsEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
-}
 
 /** A new API key secret (192 random bits) with what may be shown of it afterwards. */
 export function mintKeySecret(environment: EnvironmentName) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PHASES } from '../pricing/book-artifact';
+import { quoteComputationSchema } from '../pricing/computation-schema';
 
 // Requests (spec 4.1). Unknown fields are refused everywhere, as Stripe does.
 
@@ -68,43 +68,6 @@ export const quoteIntentSchema = z
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'QuoteIntent' });
-
-const lineItemSchema = z
-  .object({
-    kind: z.enum(['base', 'surcharge', 'discount', 'guardrail']),
-    label: z.string(),
-    amountMinor: z.number().int(),
-    ruleId: z.string().nullable(),
-  })
-  .meta({ id: 'ReceiptLineItem' });
-
-const derivationEntrySchema = z
-  .object({
-    sequence: z.number().int().min(0),
-    phase: z.enum(PHASES),
-    ruleId: z.string().nullable(),
-    ruleType: z.string().nullable(),
-    status: z.enum(['applied', 'skipped']),
-    reason: z.string(),
-    deltaMinor: z.number().int(),
-    runningTotalMinor: z.number().int().min(0),
-  })
-  .meta({ id: 'DerivationEntry' });
-
-export const quoteComputationSchema = z
-  .object({
-    currency: z.string().regex(/^[A-Z]{3}$/),
-    lineItems: z.array(lineItemSchema).min(1),
-    totalMinor: z.number().int().min(0),
-    paymentTerms: z.object({
-      depositBasisPoints: z.number().int().min(0).max(10_000),
-      depositMinor: z.number().int().min(0),
-      balanceDueMinor: z.number().int().min(0),
-    }),
-    conditions: z.array(z.string()),
-    derivation: z.array(derivationEntrySchema).min(1),
-  })
-  .meta({ id: 'QuoteComputation' });
 
 export const quoteReceiptSchema = z
   .object({

@@ -7,7 +7,7 @@ import type { SessionPrincipal } from '../auth/principal';
 import { createSession } from '../auth/sessions';
 import { createApiKey } from '../keys/create-api-key';
 import { addBusinessMember, addWorkspaceMember, ensureUser } from '../members/add-members';
-import type { EnvironmentName } from '../keys/secrets';
+import type { EnvironmentName } from '../auth/principal';
 
 let shared: ReturnType<typeof createDb> | undefined;
 

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 /** The direct children of a process (`pgrep -P`): a serve.mjs primary's workers. */
 export function childProcesses(pid: number): number[] {
@@ -10,13 +11,19 @@ export function descendantProcesses(pid: number): number[] {
   return childProcesses(pid).flatMap((child) => [child, ...descendantProcesses(child)]);
 }
 
-/** Whether a process exists (a zombie still does). */
+/** Whether a process is still running: it exists and is not a zombie (exited, not yet reaped by its new parent). */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    // /proc/<pid>/stat: "pid (name) state …"; the name may hold spaces and parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false; // gone between the two looks
   }
 }
 

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
-import type { AuthorizedEndpoint } from './manage-endpoints';
+import type { AuthorizedEndpoint } from './require-endpoint';
 import type { EndpointStats } from './schemas';
 
 export type { EndpointStats };

@@ -1,8 +1,8 @@
 import type { Db } from '../db/client';
 import { sqlRows } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
-import { requireEndpointReceiving } from './manage-deliveries';
-import type { AuthorizedEndpoint } from './manage-endpoints';
+import { requireEndpointReceiving } from './require-endpoint-receiving';
+import type { AuthorizedEndpoint } from './require-endpoint';
 import type { BulkReplayResult } from './schemas';
 
 /** The most deliveries one bulk replay sends again; a larger backlog is replayed in turns. */

@@ -8,8 +8,10 @@ import { childProcesses, descendantProcesses, processAlive } from '../../lib/tes
 import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
 import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
-import { sendTestEvent } from '../../lib/webhooks/manage-deliveries';
-import { createEndpoint, requireEndpoint, updateEndpoint } from '../../lib/webhooks/manage-endpoints';
+import { sendTestEvent } from '../../lib/webhooks/send-test-event';
+import { createEndpoint } from '../../lib/webhooks/create-endpoint';
+import { requireEndpoint } from '../../lib/webhooks/require-endpoint';
+import { updateEndpoint } from '../../lib/webhooks/update-endpoint';
 import { startNextServer, STOP_BOUND_MS, type RunningServer } from '../../scripts/support/next-server';
 
 /**

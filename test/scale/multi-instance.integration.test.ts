@@ -15,7 +15,7 @@ import { createPerson, createTenant, quoteRequest, type Person, type Tenant } fr
 import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { LEASE_MS } from '../../lib/webhooks/deliver-due-webhooks';
-import { createEndpoint } from '../../lib/webhooks/manage-endpoints';
+import { createEndpoint } from '../../lib/webhooks/create-endpoint';
 import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
 import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
-import { createEndpoint } from '../../lib/webhooks/manage-endpoints';
+import { createEndpoint } from '../../lib/webhooks/create-endpoint';
 import { checkSigningKey, forgetSigningKeyCheck } from '../../lib/webhooks/signing-key';
 
 /**

@@ -9,8 +9,10 @@ import { createPerson, createTenant, quoteRequest, testDb, type Person, type Ten
 import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { RETRY_DELAYS_MS, SEND_WINDOW, SendWindow, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
-import { sendTestEvent } from '../../lib/webhooks/manage-deliveries';
-import { createEndpoint, deleteEndpoint, requireEndpoint } from '../../lib/webhooks/manage-endpoints';
+import { sendTestEvent } from '../../lib/webhooks/send-test-event';
+import { createEndpoint } from '../../lib/webhooks/create-endpoint';
+import { deleteEndpoint } from '../../lib/webhooks/delete-endpoint';
+import { requireEndpoint } from '../../lib/webhooks/require-endpoint';
 
 /** Deleting or disabling an endpoint gives its pending deliveries their final state: `canceled`. */
 describe('deleting an endpoint, over HTTP (no job runner)', () => {

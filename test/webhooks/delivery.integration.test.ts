@@ -20,10 +20,15 @@ import {
   releaseEndpoint,
 } from '../../lib/webhooks/deliver-due-webhooks';
 import { DISPATCH_LOCK, dispatchOutboxEvents } from '../../lib/webhooks/dispatch-outbox';
-import { replayDelivery, requireDelivery, sendTestEvent } from '../../lib/webhooks/manage-deliveries';
+import { replayDelivery } from '../../lib/webhooks/replay-delivery';
+import { requireDelivery } from '../../lib/webhooks/require-delivery';
+import { sendTestEvent } from '../../lib/webhooks/send-test-event';
 import { replayExhaustedDeliveries } from '../../lib/webhooks/replay-exhausted-deliveries';
 import { endpointStats } from '../../lib/webhooks/endpoint-stats';
-import { createEndpoint, requireEndpoint, rotateEndpointSecret, updateEndpoint } from '../../lib/webhooks/manage-endpoints';
+import { createEndpoint } from '../../lib/webhooks/create-endpoint';
+import { requireEndpoint } from '../../lib/webhooks/require-endpoint';
+import { rotateEndpointSecret } from '../../lib/webhooks/rotate-endpoint-secret';
+import { updateEndpoint } from '../../lib/webhooks/update-endpoint';
 import { eventually } from '../../lib/testing/eventually';
 
 /**

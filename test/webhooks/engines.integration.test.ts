@@ -8,8 +8,13 @@ import { signedBy, startReceiver, type Behaviour, type Receiver } from '../../li
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../lib/webhooks/deliver-due-webhooks';
 import { forwardDeliveries, type DeliveryQueuedEvent } from '../../lib/webhooks/forward-deliveries';
-import { replayDelivery, requireDelivery, sendTestEvent } from '../../lib/webhooks/manage-deliveries';
-import { createEndpoint, deleteEndpoint, requireEndpoint, rotateEndpointSecret } from '../../lib/webhooks/manage-endpoints';
+import { replayDelivery } from '../../lib/webhooks/replay-delivery';
+import { requireDelivery } from '../../lib/webhooks/require-delivery';
+import { sendTestEvent } from '../../lib/webhooks/send-test-event';
+import { createEndpoint } from '../../lib/webhooks/create-endpoint';
+import { deleteEndpoint } from '../../lib/webhooks/delete-endpoint';
+import { requireEndpoint } from '../../lib/webhooks/require-endpoint';
+import { rotateEndpointSecret } from '../../lib/webhooks/rotate-endpoint-secret';
 import { createDeliverWebhook } from '../../inngest/functions/deliver-webhook';
 
 /**

@@ -8,7 +8,8 @@ import { startReceiver, type Behaviour, type Receiver } from '../../lib/testing/
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { randomUUID } from 'node:crypto';
 import { LEASE_MS, MARK_AHEAD, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
-import { createEndpoint, updateEndpoint } from '../../lib/webhooks/manage-endpoints';
+import { createEndpoint } from '../../lib/webhooks/create-endpoint';
+import { updateEndpoint } from '../../lib/webhooks/update-endpoint';
 
 /**
  * Spec 6.5: an endpoint receives its events in outbox order when nothing fails, whichever of

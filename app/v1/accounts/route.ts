@@ -1,4 +1,4 @@
-import { getAccount } from '@/lib/accounts/account-surface';
+import { getAccount } from '@/lib/accounts/get-account';
 import { defineRoute } from '@/lib/http/define-route';
 import { listAccountsContract } from './contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';

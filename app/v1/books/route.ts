@@ -1,5 +1,5 @@
 import { requirePermissionSomewhere } from '@/lib/auth/permissions';
-import { createBookAsMember } from '@/lib/books/author-books';
+import { createBookAsMember } from '@/lib/books/create-book-as-member';
 import { listBooks } from '@/lib/books/read-books';
 import { defineRoute } from '@/lib/http/define-route';
 import { createBookContract, listBooksContract } from './contract';

@@ -1,6 +1,6 @@
 import { requirePermissionSomewhere } from '@/lib/auth/permissions';
 import { defineRoute } from '@/lib/http/define-route';
-import { listDeliveries } from '@/lib/webhooks/manage-deliveries';
+import { listDeliveries } from '@/lib/webhooks/list-deliveries';
 import { listDeliveriesContract } from '../webhook-endpoints/contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 

@@ -1,6 +1,7 @@
 import { requirePermissionSomewhere } from '@/lib/auth/permissions';
 import { defineRoute } from '@/lib/http/define-route';
-import { createEndpoint, listEndpoints } from '@/lib/webhooks/manage-endpoints';
+import { createEndpoint } from '@/lib/webhooks/create-endpoint';
+import { listEndpoints } from '@/lib/webhooks/list-endpoints';
 import { createEndpointContract, listEndpointsContract } from './contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 

@@ -1,4 +1,5 @@
-import { getAccount, requireAccount } from '@/lib/accounts/account-surface';
+import { getAccount } from '@/lib/accounts/get-account';
+import { requireAccount } from '@/lib/accounts/require-account';
 import { defineRoute } from '@/lib/http/define-route';
 import { getAccountContract } from '../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';

@@ -1,5 +1,6 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { getDelivery, requireDelivery } from '@/lib/webhooks/manage-deliveries';
+import { getDelivery } from '@/lib/webhooks/get-delivery';
+import { requireDelivery } from '@/lib/webhooks/require-delivery';
 import { getDeliveryContract } from '../../webhook-endpoints/contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 

@@ -1,5 +1,8 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { deleteEndpoint, requireEndpoint, toEndpointView, updateEndpoint } from '@/lib/webhooks/manage-endpoints';
+import { deleteEndpoint } from '@/lib/webhooks/delete-endpoint';
+import { toEndpointView } from '@/lib/webhooks/endpoint-view';
+import { requireEndpoint } from '@/lib/webhooks/require-endpoint';
+import { updateEndpoint } from '@/lib/webhooks/update-endpoint';
 import { deleteEndpointContract, getEndpointContract, updateEndpointContract } from '../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 

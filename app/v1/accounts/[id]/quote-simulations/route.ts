@@ -1,4 +1,5 @@
-import { requireAccount, simulateQuote } from '@/lib/accounts/account-surface';
+import { requireAccount } from '@/lib/accounts/require-account';
+import { simulateQuote } from '@/lib/accounts/simulate-quote';
 import { defineRoute } from '@/lib/http/define-route';
 import { simulateContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';

@@ -1,4 +1,5 @@
-import { getQuoteSpec, requireAccount } from '@/lib/accounts/account-surface';
+import { getQuoteSpec } from '@/lib/accounts/get-quote-spec';
+import { requireAccount } from '@/lib/accounts/require-account';
 import { defineRoute } from '@/lib/http/define-route';
 import { quoteSpecContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';

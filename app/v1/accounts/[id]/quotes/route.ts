@@ -1,4 +1,5 @@
-import { createAccountQuote, requireAccount } from '@/lib/accounts/account-surface';
+import { createAccountQuote } from '@/lib/accounts/create-account-quote';
+import { requireAccount } from '@/lib/accounts/require-account';
 import { defineRoute } from '@/lib/http/define-route';
 import { createAccountQuoteContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';

@@ -1,4 +1,5 @@
-import { listAccountRequestLogs, requireAccount } from '@/lib/accounts/account-surface';
+import { listAccountRequestLogs } from '@/lib/accounts/list-account-request-logs';
+import { requireAccount } from '@/lib/accounts/require-account';
 import { defineRoute } from '@/lib/http/define-route';
 import { accountRequestLogsContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';

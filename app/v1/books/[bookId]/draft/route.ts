@@ -1,4 +1,4 @@
-import { saveDraft } from '@/lib/books/author-books';
+import { saveDraft } from '@/lib/books/save-draft';
 import { requireBook } from '@/lib/books/book-authorization';
 import { defineRoute } from '@/lib/http/define-route';
 import { saveDraftContract } from '../../contract';

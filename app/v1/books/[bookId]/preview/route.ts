@@ -1,4 +1,4 @@
-import { previewDraft } from '@/lib/books/author-books';
+import { previewDraft } from '@/lib/books/preview-draft';
 import { requireBook } from '@/lib/books/book-authorization';
 import { defineRoute } from '@/lib/http/define-route';
 import { previewContract } from '../../contract';

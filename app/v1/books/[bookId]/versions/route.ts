@@ -1,4 +1,4 @@
-import { createVersionAsMember } from '@/lib/books/author-books';
+import { createVersionAsMember } from '@/lib/books/create-version-as-member';
 import { requireBook } from '@/lib/books/book-authorization';
 import { defineRoute } from '@/lib/http/define-route';
 import { createVersionContract } from '../../contract';

@@ -1,5 +1,6 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { replayDelivery, requireDelivery } from '@/lib/webhooks/manage-deliveries';
+import { replayDelivery } from '@/lib/webhooks/replay-delivery';
+import { requireDelivery } from '@/lib/webhooks/require-delivery';
 import { replayDeliveryContract } from '../../../webhook-endpoints/contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 

@@ -1,6 +1,6 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
-import { requireEndpoint } from '@/lib/webhooks/manage-endpoints';
+import { requireEndpoint } from '@/lib/webhooks/require-endpoint';
 import { replayExhaustedDeliveries } from '@/lib/webhooks/replay-exhausted-deliveries';
 import { replayExhaustedContract } from '../../contract';
 

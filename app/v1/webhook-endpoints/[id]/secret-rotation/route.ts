@@ -1,5 +1,6 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { requireEndpoint, rotateEndpointSecret } from '@/lib/webhooks/manage-endpoints';
+import { requireEndpoint } from '@/lib/webhooks/require-endpoint';
+import { rotateEndpointSecret } from '@/lib/webhooks/rotate-endpoint-secret';
 import { rotateEndpointSecretContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 

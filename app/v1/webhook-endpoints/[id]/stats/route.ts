@@ -1,7 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 import { endpointStats } from '@/lib/webhooks/endpoint-stats';
-import { requireEndpoint } from '@/lib/webhooks/manage-endpoints';
+import { requireEndpoint } from '@/lib/webhooks/require-endpoint';
 import { endpointStatsContract } from '../../contract';
 
 export const GET = defineRoute(endpointStatsContract, {

@@ -1,6 +1,6 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { sendTestEvent } from '@/lib/webhooks/manage-deliveries';
-import { requireEndpoint } from '@/lib/webhooks/manage-endpoints';
+import { sendTestEvent } from '@/lib/webhooks/send-test-event';
+import { requireEndpoint } from '@/lib/webhooks/require-endpoint';
 import { sendTestEventContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 

@@ -1,4 +1,5 @@
-import { confirmCommitment, requireAccount } from '@/lib/accounts/account-surface';
+import { confirmCommitment } from '@/lib/accounts/confirm-commitment';
+import { requireAccount } from '@/lib/accounts/require-account';
 import { defineRoute } from '@/lib/http/define-route';
 import { confirmCommitmentContract } from '../../../../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';

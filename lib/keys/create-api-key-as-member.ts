@@ -5,8 +5,11 @@ import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { createApiKey, type CreateApiKeyInput } from './create-api-key';
 
-/** POST /v1/api-keys: a workspace member with `api_keys:create` mints a key; secret shown once. */
-export async function issueApiKey(
+/**
+ * POST /v1/api-keys: a workspace member with `api_keys:create` mints a key; secret shown once.
+ * Checks the person and the api_access feature and records `api_key.created`, around createApiKey.
+ */
+export async function createApiKeyAsMember(
   db: Db,
   principal: SessionPrincipal,
   input: Omit<CreateApiKeyInput, 'createdBy'>,

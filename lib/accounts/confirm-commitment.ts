@@ -1,0 +1,61 @@
+import type { ApiKeyPrincipal } from '../auth/principal';
+import type { Db } from '../db/client';
+import { ServiceError } from '../errors/service-error';
+import { recordEvent } from '../events/record-event';
+
+/**
+ * POST …/quotes/{quoteId}/commitment/confirm: Live only, on a `quoted` quote. Idempotent: the
+ * same external_ref confirms again with the same answer; another one answers 409.
+ */
+export async function confirmCommitment(
+  db: Db,
+  principal: ApiKeyPrincipal,
+  input: { quoteId: string; externalRef: string },
+  now: Date,
+) {
+  if (principal.environment !== 'live') {
+    throw new ServiceError('forbidden', 'Commitments can only be confirmed with a Live API key.');
+  }
+  return db.$transaction(async (tx) => {
+    const [quote] = await tx.$queryRaw<{ id: string; state: string }[]>`
+      SELECT id::text, state FROM account_quotes
+      WHERE id = ${input.quoteId}::uuid AND environment_id = ${principal.environmentId}::uuid FOR UPDATE`;
+    if (!quote) throw new ServiceError('not_found', `No quote ${input.quoteId} in this account.`, { param: 'quoteId' });
+    const existing = await tx.commitment.findUnique({ where: { accountQuoteId: quote.id } });
+    if (existing) {
+      if (existing.externalRef !== input.externalRef) {
+        throw new ServiceError('conflict', 'This quote is already committed with another external_ref.', { param: 'external_ref' });
+      }
+      return toCommitment(existing, quote.id);
+    }
+    if (quote.state !== 'quoted') {
+      throw new ServiceError('conflict', `Only a quoted quote can be committed; this one is ${quote.state}.`, { param: 'quoteId' });
+    }
+    const created = await tx.commitment.create({ data: { accountQuoteId: quote.id, externalRef: input.externalRef, confirmedAt: now } });
+    const commitment = toCommitment(created, quote.id);
+    await recordEvent(
+      tx,
+      {
+        type: 'commitment.confirmed',
+        workspaceId: principal.workspaceId,
+        projectId: principal.projectId,
+        environmentId: principal.environmentId,
+        subjectId: quote.id,
+        data: { commitment },
+      },
+      now,
+    );
+    return commitment;
+  });
+}
+
+function toCommitment(row: { id: string; externalRef: string; confirmedAt: Date }, quoteId: string) {
+  return {
+    object: 'commitment' as const,
+    commitment_id: row.id,
+    quote_id: quoteId,
+    external_ref: row.externalRef,
+    confirmed: true,
+    confirmed_at: row.confirmedAt.toISOString(),
+  };
+}

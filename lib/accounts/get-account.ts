@@ -1,0 +1,15 @@
+import type { ApiKeyPrincipal } from '../auth/principal';
+import type { DbOrTx } from '../db/client';
+
+/** Spec 2.8: the account as this key sees it. */
+export async function getAccount(db: DbOrTx, principal: ApiKeyPrincipal) {
+  const project = await db.project.findUniqueOrThrow({ where: { id: principal.projectId }, select: { id: true, name: true, entitlements: true } });
+  return {
+    object: 'account' as const,
+    id: project.id,
+    name: project.name,
+    environment: principal.environment,
+    scopes: principal.scopes,
+    entitlements: project.entitlements,
+  };
+}

@@ -1,0 +1,31 @@
+import type { ApiKeyPrincipal } from '../auth/principal';
+import type { DbOrTx } from '../db/client';
+
+/** GET /v1/accounts/{id}/request-logs: this account's requests in the key's environment. */
+export async function listAccountRequestLogs(
+  db: DbOrTx,
+  principal: ApiKeyPrincipal,
+  input: { limit: number; cursor?: string },
+) {
+  const rows = await db.requestLog.findMany({
+    where: { projectId: principal.projectId, environmentId: principal.environmentId, ...(input.cursor ? { id: { lt: BigInt(input.cursor) } } : {}) },
+    orderBy: { id: 'desc' },
+    take: input.limit + 1,
+  });
+  const page = rows.slice(0, input.limit);
+  return {
+    object: 'list' as const,
+    data: page.map((r) => ({
+      request_id: r.requestId,
+      method: r.method,
+      path: r.path,
+      status: r.status,
+      error_code: r.errorCode,
+      api_key_id: r.apiKeyId,
+      latency_ms: r.latencyMs,
+      created: r.createdAt.toISOString(),
+    })),
+    has_more: rows.length > input.limit,
+    next_cursor: rows.length > input.limit ? String(page[page.length - 1].id) : null,
+  };
+}

@@ -1,0 +1,16 @@
+import type { DbOrTx } from '../db/client';
+import { issuesByField } from '../errors/parse-or-throw';
+import { bookArtifactSchema } from '../pricing';
+
+/** What is wrong with an artifact, by field; empty when it would publish. */
+function artifactIssues(artifact: unknown): Record<string, string[]> {
+  const result = bookArtifactSchema.safeParse(artifact);
+  return result.success ? {} : issuesByField(result.error, 'artifact');
+}
+
+/** PUT /v1/books/{id}/draft (`books:edit`, checked by the route): keeps any JSON object as work in progress. */
+export async function saveDraft(db: DbOrTx, bookId: string, artifact: unknown) {
+  await db.book.update({ where: { id: bookId }, data: { draft: artifact as object } });
+  const issues = artifactIssues(artifact);
+  return { valid: Object.keys(issues).length === 0, issues };
+}

@@ -1,0 +1,23 @@
+import type { DbOrTx } from '../db/client';
+import type { EnvironmentName } from '../auth/principal';
+import { endpointSelect, toEndpointView } from './endpoint-view';
+
+/** The endpoints of the workspaces where the person manages webhooks (found by the route). */
+export async function listEndpoints(
+  db: DbOrTx,
+  workspaceIds: string[],
+  filter: { projectId?: string; environment?: EnvironmentName },
+  now: Date,
+) {
+  const rows = await db.webhookEndpoint.findMany({
+    where: {
+      deletedAt: null,
+      projectId: filter.projectId,
+      environment: filter.environment ? { kind: filter.environment } : undefined,
+      workspaceId: { in: workspaceIds },
+    },
+    orderBy: { createdAt: 'asc' },
+    select: endpointSelect,
+  });
+  return rows.map((row) => toEndpointView(row, now));
+}

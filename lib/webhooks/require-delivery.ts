@@ -1,0 +1,18 @@
+import { requireWorkspaceMember } from '../auth/permissions';
+import type { SessionPrincipal } from '../auth/principal';
+import type { DbOrTx } from '../db/client';
+import { ServiceError } from '../errors/service-error';
+
+/** The delivery, if it exists and the person may manage webhooks in its workspace (404 / 403 otherwise). */
+export async function requireDelivery(db: DbOrTx, principal: SessionPrincipal, deliveryId: string) {
+  const delivery = await db.webhookDelivery.findUnique({
+    where: { id: deliveryId },
+    select: { id: true, endpointId: true, eventId: true, eventType: true, endpoint: { select: { workspaceId: true } } },
+  });
+  const notFound = `Webhook delivery ${deliveryId} does not exist.`;
+  if (!delivery) throw new ServiceError('not_found', notFound);
+  await requireWorkspaceMember(db, principal, delivery.endpoint.workspaceId, 'webhooks:manage', notFound);
+  return delivery;
+}
+
+export type AuthorizedDelivery = Awaited<ReturnType<typeof requireDelivery>>;

@@ -1,0 +1,16 @@
+import { requireWorkspaceMember } from '../auth/permissions';
+import type { SessionPrincipal } from '../auth/principal';
+import type { DbOrTx } from '../db/client';
+import { ServiceError } from '../errors/service-error';
+import { endpointSelect } from './endpoint-view';
+
+/** The endpoint, if it exists and the person may manage webhooks in its workspace. */
+export async function requireEndpoint(db: DbOrTx, principal: SessionPrincipal, endpointId: string) {
+  const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, deletedAt: null }, select: endpointSelect });
+  const notFound = `Webhook endpoint ${endpointId} does not exist.`;
+  if (!endpoint) throw new ServiceError('not_found', notFound);
+  await requireWorkspaceMember(db, principal, endpoint.workspaceId, 'webhooks:manage', notFound);
+  return endpoint;
+}
+
+export type AuthorizedEndpoint = Awaited<ReturnType<typeof requireEndpoint>>;
