@@ -1,4 +1,4 @@
-// The pricing engine alone, one thread (run as its own process by bench/run.ts):
+// The pricing engine alone, one thread (run as its own process by bench/cases/engine.ts):
 // evaluations per second for the demo book and generated books of 10 … 10,000 rules.
 // `node --import tsx bench/engine.ts <out.json> [--quick]`
 import { writeFileSync } from 'node:fs';

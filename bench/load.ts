@@ -1,4 +1,4 @@
-// The load generator, run as its own process by bench/run.ts so that it never shares an event
+// The load generator, run as its own process by bench/processes.ts so that it never shares an event
 // loop with a server: autocannon, a warm-up run, then the measured run. Every response time is
 // kept (autocannon's 'response' event), so p50/p95/p99 are exact, not histogram buckets.
 // `node --import tsx bench/load.ts <spec.json> <result.json>`

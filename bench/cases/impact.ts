@@ -3,14 +3,14 @@
 // publisher waits for) and by calling the domain verb in this process (one core, its CPU time).
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { createBook } from '../lib/books/create-book';
-import { createBookVersion } from '../lib/books/create-book-version';
-import { publishBookVersion } from '../lib/books/publish-book-version';
-import { runImpact } from '../lib/books/run-impact';
-import { impactRequestSchema } from '../lib/books/impact-schemas';
-import type { Db } from '../lib/db/client';
-import type { BookArtifactInput } from '../lib/pricing';
-import { generateBook, prng } from '../lib/testing/generate-book';
+import { createBook } from '../../lib/books/create-book';
+import { createBookVersion } from '../../lib/books/create-book-version';
+import { publishBookVersion } from '../../lib/books/publish-book-version';
+import { runImpact } from '../../lib/books/run-impact';
+import { impactRequestSchema } from '../../lib/books/impact-schemas';
+import type { Db } from '../../lib/db/client';
+import type { BookArtifactInput } from '../../lib/pricing';
+import { generateBook, prng } from '../../lib/testing/generate-book';
 
 export const IMPACT_DISTINCT = 50_000;
 export const IMPACT_QUOTES = 60_000;

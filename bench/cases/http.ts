@@ -1,0 +1,191 @@
+// Group `http`: autocannon against the service and the reference, interleaved per concurrency,
+// pooled over rounds at 32 connections; each case's ratios against the reference.
+import { randomUUID } from 'node:crypto';
+import { demoExample } from '../../lib/books/demo-book';
+import { log, sleep, type Context, type Usage } from '../context';
+import type { LoadResult, LoadSpec } from '../load';
+import { runLoadProcess } from '../processes';
+import { poolRuns, ratio } from '../stats';
+
+export type HttpCase = {
+  name: string;
+  group: 'reference' | 'public_quotes' | 'quotes' | 'replay' | 'simulation';
+  connections: number;
+  result: LoadResult;
+  usage: Usage;
+  /** Outbox events not yet fanned out when the case ended (work the runner still owes). */
+  outboxBacklog: number;
+  /** When the case was measured in interleaved rounds and pooled: each round's own figures. */
+  rounds?: { requestsPerSecond: number; p50: number; p99: number }[];
+  vsReference?: {
+    throughput: number | null;
+    p99: number | null;
+    /**
+     * CPU per request of the server and PostgreSQL together, ours over the reference's: less
+     * sensitive to other work on the machine than throughput. 1 / cpu estimates the throughput
+     * ratio when both are CPU-bound on the same cores.
+     */
+    cpu: number | null;
+    reference: string;
+  };
+};
+
+export async function outboxBacklog(ctx: Context): Promise<number> {
+  const { rows } = await ctx.admin.query<{ n: string }>('SELECT count(*) AS n FROM outbox_events WHERE dispatched_at IS NULL');
+  return Number(rows[0].n);
+}
+
+export async function waitForOutbox(ctx: Context, timeoutMs = 180_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await outboxBacklog(ctx)) > 0) {
+    if (Date.now() > deadline) throw new Error('the outbox was not dispatched in time');
+    await sleep(250);
+  }
+}
+
+async function httpCase(
+  ctx: Context,
+  group: HttpCase['group'],
+  connections: number,
+  spec: Omit<LoadSpec, 'connections'>,
+  round = 1,
+  rounds = 1,
+): Promise<HttpCase> {
+  const name = caseLabel(group);
+  log(`${name} @ ${connections} connections${rounds > 1 ? ` (round ${round} of ${rounds})` : ''}`);
+  await settleDatabase(ctx);
+  const { result, usage } = await runLoadProcess(ctx, name, {
+    warmupSec: ctx.settings.warmupSec,
+    durationSec: ctx.settings.durationSec,
+    ...spec,
+    connections,
+  });
+  return { name, group, connections, result, usage, outboxBacklog: await outboxBacklog(ctx) };
+}
+
+/** One case measured in several rounds, as one: its runs pooled (poolRuns), CPU added up, peaks kept. */
+function poolCases(runs: HttpCase[]): HttpCase {
+  if (runs.length === 1) return runs[0];
+  const usage: Usage = {};
+  for (const run of runs) {
+    for (const [name, u] of Object.entries(run.usage)) {
+      const pooled = usage[name];
+      usage[name] = pooled
+        ? {
+            peakProcessRssMb: Math.max(pooled.peakProcessRssMb, u.peakProcessRssMb),
+            peakTreeRssMb: Math.max(pooled.peakTreeRssMb, u.peakTreeRssMb),
+            cpuSeconds: pooled.cpuSeconds + u.cpuSeconds,
+          }
+        : { ...u };
+    }
+  }
+  return {
+    ...runs[0],
+    result: poolRuns(runs.map((run) => run.result)),
+    usage,
+    outboxBacklog: Math.max(...runs.map((run) => run.outboxBacklog)),
+    rounds: runs.map(({ result }) => ({ requestsPerSecond: result.requestsPerSecond, p50: result.latency.p50, p99: result.latency.p99 })),
+  };
+}
+
+/**
+ * Every case starts from the same database state: the previous case's rows vacuumed and
+ * checkpointed now, so that autovacuum and a checkpoint it triggered do not land in the next
+ * case (whichever server that is).
+ */
+async function settleDatabase(ctx: Context): Promise<void> {
+  await ctx.admin.query('VACUUM (ANALYZE) quote_intents, quote_receipts, outbox_events, request_logs, webhook_deliveries, rate_limits');
+  await ctx.admin.query('CHECKPOINT');
+  await sleep(500);
+}
+
+/** Server + PostgreSQL CPU ms per request during the measured run. */
+function cpuPerRequest(c: HttpCase): number | null {
+  const server = c.group === 'reference' ? c.usage.reference : c.usage.service;
+  if (!server || !c.usage.postgres || c.result.requests === 0) return null;
+  return ((server.cpuSeconds + c.usage.postgres.cpuSeconds) * 1000) / c.result.requests;
+}
+
+function caseLabel(group: HttpCase['group']): string {
+  return {
+    reference: 'reference POST /quote',
+    public_quotes: 'POST /v1/public_quotes',
+    quotes: 'POST /v1/quotes',
+    replay: 'POST /v1/quotes (idempotent replay)',
+    simulation: 'POST /v1/accounts/{id}/quote-simulations',
+  }[group];
+}
+
+export async function runHttpCases(ctx: Context): Promise<HttpCase[]> {
+  const { tenant, businessIds, accounts } = ctx.setup;
+  const quoteBody = { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample };
+  const quotes = {
+    url: ctx.next.url,
+    method: 'POST' as const,
+    path: '/v1/quotes',
+    headers: { authorization: `Bearer ${tenant.keys.test}` },
+    body: quoteBody,
+    uniqueField: 'idempotencyKey',
+  };
+  const reference = { url: ctx.reference.url, method: 'POST' as const, path: '/quote', body: quoteBody, uniqueField: 'idempotencyKey' };
+  const publicQuotes = {
+    url: ctx.next.url,
+    method: 'POST' as const,
+    path: '/v1/public_quotes',
+    body: { ...demoExample },
+    variants: businessIds.map((businessId) => ({ body: { businessId } })),
+    uniqueField: 'idempotencyKey',
+  };
+  const cases: HttpCase[] = [];
+  // Interleaved (reference, ours, ours) per concurrency so that a ratio compares runs minutes
+  // apart at most on a machine whose load changes. At 32 connections, where the targets are, in
+  // several such rounds pooled: one 10 s run's p99 is its 50 slowest answers, and the machine's
+  // speed moves between runs minutes apart.
+  for (const connections of ctx.settings.connections) {
+    const rounds = connections === 32 ? ctx.settings.roundsAt32 : 1;
+    const runs: Record<'reference' | 'quotes' | 'public_quotes', HttpCase[]> = { reference: [], quotes: [], public_quotes: [] };
+    for (let round = 1; round <= rounds; round++) {
+      const spec = { keepLatencies: rounds > 1 };
+      runs.reference.push(await httpCase(ctx, 'reference', connections, { ...reference, ...spec }, round, rounds));
+      runs.quotes.push(await httpCase(ctx, 'quotes', connections, { ...quotes, ...spec }, round, rounds));
+      runs.public_quotes.push(await httpCase(ctx, 'public_quotes', connections, { ...publicQuotes, ...spec }, round, rounds));
+    }
+    cases.push(poolCases(runs.reference), poolCases(runs.quotes), poolCases(runs.public_quotes));
+  }
+
+  const replayBody = { ...quoteBody, idempotencyKey: `bench-replay-${randomUUID()}` };
+  const first = await fetch(`${ctx.next.url}/v1/quotes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${tenant.keys.test}` },
+    body: JSON.stringify(replayBody),
+  });
+  if (first.status !== 201) throw new Error(`replay setup: ${first.status} ${await first.text()}`);
+  cases.push(await httpCase(ctx, 'replay', 32, { url: ctx.next.url, method: 'POST', path: '/v1/quotes', headers: quotes.headers, body: replayBody }));
+
+  const simulation = {
+    services: [{ service: demoExample.offeringId, selections: demoExample.factors }],
+  };
+  cases.push(
+    await httpCase(ctx, 'simulation', 32, {
+      url: ctx.next.url,
+      method: 'POST',
+      path: '/v1/accounts/x/quote-simulations',
+      body: simulation,
+      variants: accounts.map((a) => ({ path: `/v1/accounts/${a.accountId}/quote-simulations`, headers: { authorization: `Bearer ${a.key}` } })),
+    }),
+  );
+
+  const referenceAt = (connections: number) => cases.find((c) => c.group === 'reference' && c.connections === connections);
+  for (const c of cases) {
+    if (c.group === 'reference') continue;
+    const ref = referenceAt(c.connections) ?? referenceAt(32);
+    if (!ref) continue;
+    c.vsReference = {
+      throughput: ratio(c.result.requestsPerSecond, ref.result.requestsPerSecond),
+      p99: ratio(c.result.latency.p99, ref.result.latency.p99),
+      cpu: ratio(cpuPerRequest(c), cpuPerRequest(ref)),
+      reference: `${ref.name} @ ${ref.connections}`,
+    };
+  }
+  return cases;
+}

@@ -1,0 +1,119 @@
+// Group `search`: request-log search shapes and the quote trace over a million request-log rows,
+// one connection each, with the statements each one spends most time in.
+import { randomUUID } from 'node:crypto';
+import { demoExample } from '../../lib/books/demo-book';
+import { log, sleep, type Context } from '../context';
+import type { LoadResult } from '../load';
+import { runLoadProcess } from '../processes';
+import { readStatements, resetStatements, type StatementStat } from './sql';
+
+export type SearchCase = { name: string; query: string; result: LoadResult; topStatements: StatementStat[] };
+export type SearchResult = { rows: number; insertSeconds: number; cases: SearchCase[] };
+
+async function fillRequestLog(ctx: Context): Promise<{ rows: number; insertSeconds: number }> {
+  const { tenant, person } = ctx.setup;
+  const { rows } = await ctx.admin.query<{ n: string }>('SELECT count(*) AS n FROM request_logs');
+  const missing = Math.max(0, ctx.settings.logRows - Number(rows[0].n));
+  log(`search: inserting ${missing.toLocaleString('en-US')} request-log rows`);
+  const started = Date.now();
+  // Newest last (ids grow with time), two seconds apart: about 23 days of traffic. Statuses:
+  // 60% 201, 30% 200, then 400/404/409/422/429 and 0.5% 500. Paths and principals as the API has them.
+  await ctx.admin.query(
+    `INSERT INTO request_logs (request_id, method, path, status, error_code, principal, api_key_id, user_id, workspace_id,
+       project_id, environment_id, business_id, latency_ms, created_at)
+     SELECT md5(g::text || 'bench')::uuid::text,
+       CASE WHEN g % 20 < 17 THEN 'POST' ELSE 'GET' END,
+       CASE WHEN g % 20 < 10 THEN '/v1/quotes' WHEN g % 20 < 15 THEN '/v1/public_quotes'
+            WHEN g % 20 < 17 THEN '/v1/accounts/' || $3 || '/quote-simulations'
+            WHEN g % 20 < 19 THEN '/v1/books/' || $6 ELSE '/v1/request-logs' END,
+       s.status,
+       CASE WHEN s.status = 400 THEN 'invalid_request' WHEN s.status = 404 THEN 'not_found' WHEN s.status = 409 THEN 'idempotency_conflict'
+            WHEN s.status = 422 THEN 'invalid_request' WHEN s.status = 429 THEN 'rate_limited' WHEN s.status = 500 THEN 'internal_error' END,
+       CASE WHEN g % 20 BETWEEN 10 AND 14 THEN 'anonymous' WHEN g % 20 >= 17 THEN 'session' ELSE 'api_key' END,
+       CASE WHEN g % 20 < 10 OR g % 20 BETWEEN 15 AND 16 THEN (CASE WHEN g % 2 = 0 THEN $7 ELSE $8 END)::uuid END,
+       CASE WHEN g % 20 >= 17 THEN $9::uuid END,
+       $1::uuid, $3::uuid, (CASE WHEN g % 2 = 0 THEN $4 ELSE $5 END)::uuid, $2::uuid,
+       3 + ((g::bigint * 31) % 200)::int,
+       now() - ($10::int - g) * interval '2 seconds'
+     FROM generate_series(1, $10::int) AS g,
+       LATERAL (SELECT CASE WHEN h < 600 THEN 201 WHEN h < 900 THEN 200 WHEN h < 940 THEN 400 WHEN h < 960 THEN 404
+                            WHEN h < 975 THEN 409 WHEN h < 985 THEN 422 WHEN h < 995 THEN 429 ELSE 500 END AS status
+                FROM (SELECT ((g::bigint * 7919) % 1000)::int AS h) x) s`,
+    [
+      tenant.workspaceId,
+      tenant.businessId,
+      tenant.projectId,
+      tenant.environments.test,
+      tenant.environments.live,
+      tenant.bookId,
+      tenant.keyIds.test,
+      tenant.keyIds.live,
+      person.userId,
+      missing,
+    ],
+  );
+  await ctx.admin.query('VACUUM ANALYZE request_logs');
+  await ctx.admin.query('ANALYZE outbox_events');
+  const total = await ctx.admin.query<{ n: string }>('SELECT count(*) AS n FROM request_logs');
+  return { rows: Number(total.rows[0].n), insertSeconds: (Date.now() - started) / 1000 };
+}
+
+export async function runSearchCases(ctx: Context): Promise<SearchResult> {
+  const { tenant, person } = ctx.setup;
+  const filled = await fillRequestLog(ctx);
+  const middle = (
+    await ctx.admin.query<{ id: string; request_id: string; created_at: Date }>(
+      'SELECT id::text, request_id, created_at FROM request_logs ORDER BY id LIMIT 1 OFFSET $1',
+      [Math.floor(filled.rows / 2)],
+    )
+  ).rows[0];
+  // The quote to trace: one made through the API now (its request log row and outbox event exist).
+  const made = await fetch(`${ctx.next.url}/v1/quotes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${tenant.keys.test}` },
+    body: JSON.stringify({ businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample, idempotencyKey: `trace-${randomUUID()}` }),
+  });
+  if (made.status !== 201) throw new Error(`trace setup: ${made.status} ${await made.text()}`);
+  const quoteIntentId = ((await made.json()) as { data: { quoteIntent: { id: string } } }).data.quoteIntent.id;
+  await sleep(200);
+  const quote = (
+    await ctx.admin.query<{ id: string; request_correlation_id: string }>(
+      'SELECT id::text, request_correlation_id FROM quote_intents WHERE id = $1',
+      [quoteIntentId],
+    )
+  ).rows[0];
+  const day = 24 * 3600_000;
+  const windowFrom = new Date(middle.created_at.getTime() - day / 2).toISOString();
+  const windowTo = new Date(middle.created_at.getTime() + day / 2).toISOString();
+  const shapes: [string, string][] = [
+    ['request-logs: no filter', '/v1/request-logs'],
+    ['request-logs: statusClass=4xx', '/v1/request-logs?statusClass=4xx'],
+    ['request-logs: statusClass=5xx', '/v1/request-logs?statusClass=5xx'],
+    ['request-logs: requestId=<one>', `/v1/request-logs?requestId=${middle.request_id}`],
+    ['request-logs: path=/v1/books (prefix)', '/v1/request-logs?path=%2Fv1%2Fbooks'],
+    ['request-logs: apiKeyId=<test key>', `/v1/request-logs?apiKeyId=${tenant.keyIds.test}`],
+    ['request-logs: live, a one-day window', `/v1/request-logs?environment=live&from=${encodeURIComponent(windowFrom)}&to=${encodeURIComponent(windowTo)}`],
+    ['request-logs: a later page (cursor)', `/v1/request-logs?cursor=${middle.id}`],
+    ['trace: by quote intent id', `/v1/quote-intents/${quote.id}/trace`],
+    ['trace: by request id', `/v1/quote-intents/${quote.request_correlation_id}/trace`],
+  ];
+  const cases: SearchCase[] = [];
+  for (const [name, query] of shapes) {
+    const check = await fetch(`${ctx.next.url}${query}`, { headers: { authorization: `Bearer ${person.token}` } });
+    if (check.status !== 200) throw new Error(`${name}: ${check.status} ${await check.text()}`);
+    log(name);
+    await resetStatements(ctx);
+    const { result } = await runLoadProcess(ctx, name, {
+      url: ctx.next.url,
+      method: 'GET',
+      path: query,
+      headers: { authorization: `Bearer ${person.token}` },
+      connections: 1,
+      amount: ctx.settings.searchRequests,
+      warmupAmount: 5,
+    });
+    const statements = await readStatements(ctx);
+    cases.push({ name, query, result, topStatements: statements.slice(0, 4) });
+  }
+  return { ...filled, cases };
+}
