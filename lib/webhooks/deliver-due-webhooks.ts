@@ -336,8 +336,9 @@ class StartMarks {
   }
 
   private mark(index: number): void {
+    const first = this.group.deliveryIds[index];
+    if (first === undefined || this.numbers.has(first)) return; // past the end, or marked already
     const ids = this.group.deliveryIds.slice(index, index + MARK_AHEAD).filter((id) => !this.numbers.has(id));
-    if (ids.length === 0 || this.numbers.has(this.group.deliveryIds[index] ?? '')) return;
     const marking = sqlRows<{ id: string; attempts_started: number }>(
       this.db,
       `UPDATE webhook_deliveries SET attempts_started = attempts_started + 1

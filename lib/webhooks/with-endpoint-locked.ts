@@ -1,4 +1,5 @@
 import type { Db, DbOrTx } from '../db/client';
+import { isDeadlock } from '../db/transient-error';
 
 /**
  * Runs `work` in a transaction holding the endpoint FOR UPDATE, unlike a rotation: it waits for
@@ -13,16 +14,10 @@ export async function withEndpointLocked<T>(db: Db, endpointId: string, work: (t
         return work(tx);
       });
     } catch (error) {
-      // A claim leasing this endpoint's deliveries at that moment locks them in another order:
-      // PostgreSQL ends one of the two as deadlocked; a claim is retried at the next tick anyway.
+      // Every writer locks the endpoint before its deliveries, and deliveries in id order, so a
+      // deadlock should not happen; if another writer ever breaks that order, retrying is safe.
       if (attempt < 3 && isDeadlock(error)) continue;
       throw error;
     }
   }
-}
-
-/** Prisma reports a deadlock as P2034 from its own queries, as P2010 with PostgreSQL's code from raw SQL. */
-function isDeadlock(error: unknown): boolean {
-  const e = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } };
-  return e.code === 'P2034' || e.meta?.driverAdapterError?.cause?.originalCode === '40P01';
 }
