@@ -254,6 +254,9 @@ test('without webhooks:manage the page says who can help', async ({ page }) => {
   await expect(page.getByTestId('needs-access')).toContainText('Webhooks are managed by workspace members with the permission “webhooks:manage”.');
   await expect(page.getByRole('button', { name: 'Add endpoint' })).toHaveCount(0);
   await expect(page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Webhooks' })).toHaveCount(0);
+  // So does the deliveries page, rather than saying they belong to no workspace.
+  await page.goto(`${appUrl()}/portal/webhooks/deliveries`);
+  await expect(page.getByTestId('needs-access')).toContainText('Webhook deliveries are seen by workspace members with the permission “webhooks:manage”.');
 });
 
 test('an endpoint is edited in place: URL, events and description change, its secret and environment stay', async ({ page }) => {

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { ProjectScope, type ProjectInWorkspace } from '../../../_components/project-scope';
+import { RequiresAccess } from '../../../_components/requires-access';
 import { ENVIRONMENT_LABEL, Empty, ErrorMessage, Loading } from '../../../_components/ui';
 import { useUrlSelection } from '../../../_components/url-selection';
 import { DeliveryFilters, useDeliveryFilters } from '../_components/delivery-filters';
@@ -20,10 +21,12 @@ export default function WebhookDeliveriesPage() {
       <h1>Webhook deliveries</h1>
       <p className="muted">
         Each event sent to an endpoint is one delivery. A failed attempt is retried after 30 seconds, 5 minutes, 30 minutes and 2
-        hours; after the fifth failure the delivery is exhausted and only a replay sends it again. Deleting an endpoint
-        cancels its pending deliveries.
+        hours; after the fifth failure the delivery is exhausted and only a replay sends it again. Disabling or deleting an
+        endpoint cancels its pending deliveries.
       </p>
-      <ProjectScope>{(selected) => <ProjectDeliveries {...selected} />}</ProjectScope>
+      <RequiresAccess page="webhooks" needs="Webhook deliveries are seen by workspace members with the permission “webhooks:manage”.">
+        <ProjectScope>{(selected) => <ProjectDeliveries {...selected} />}</ProjectScope>
+      </RequiresAccess>
     </>
   );
 }
