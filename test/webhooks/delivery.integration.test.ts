@@ -113,24 +113,32 @@ describe('webhook delivery', () => {
     const r = await receiver(() => 500);
     const { endpoint } = await endpointFor(r);
     const eventId = await emit('api_key.created', 'live');
-    let elapsed = 0;
-    await runWebhookJobs(db, at(elapsed));
+    await runWebhookJobs(db, T0);
     expect(r.received).toHaveLength(1);
+    // Each attempt is stamped when it is sent (the claim's time plus the real time since, a
+    // millisecond or two on a busy machine): the next one is due its delay after that stamp.
+    const nextAttemptAt = async () => (await db.webhookDelivery.findFirstOrThrow({ where: { eventId, endpointId: endpoint.id } })).nextAttemptAt!;
     for (const [i, delay] of RETRY_DELAYS_MS.entries()) {
-      await runWebhookJobs(db, at(elapsed + delay - 1000)); // not yet due
+      const due = await nextAttemptAt();
+      await runWebhookJobs(db, new Date(due.getTime() - 1000)); // not yet due
       expect(r.received).toHaveLength(i + 1);
-      elapsed += delay;
-      await runWebhookJobs(db, at(elapsed));
+      await runWebhookJobs(db, due);
       expect(r.received).toHaveLength(i + 2);
+      expect(due.getTime() - T0.getTime()).toBeGreaterThanOrEqual(RETRY_DELAYS_MS.slice(0, i + 1).reduce((a, b) => a + b, 0));
     }
-    await runWebhookJobs(db, at(elapsed + 24 * 3600_000));
+    await runWebhookJobs(db, at(9_330_000 + 24 * 3600_000));
     expect(r.received).toHaveLength(MAX_ATTEMPTS);
     const delivery = await db.webhookDelivery.findFirstOrThrow({
       where: { eventId, endpointId: endpoint.id },
       include: { attempts: { orderBy: { number: 'asc' } } },
     });
     expect(delivery).toMatchObject({ status: 'exhausted', attemptCount: 5, nextAttemptAt: null });
-    expect(delivery.attempts.map((a) => a.startedAt.getTime() - T0.getTime())).toEqual([0, 30_000, 330_000, 2_130_000, 9_330_000]);
+    // the fixed schedule: 30 s, 5 min, 30 min and 2 h after the previous attempt (to within the stamping's milliseconds)
+    const startedAt = delivery.attempts.map((a) => a.startedAt.getTime());
+    const gaps = startedAt.slice(1).map((t, i) => t - startedAt[i]);
+    gaps.forEach((gap, i) => expect(gap - RETRY_DELAYS_MS[i]).toBeGreaterThanOrEqual(0));
+    gaps.forEach((gap, i) => expect(gap - RETRY_DELAYS_MS[i]).toBeLessThan(100));
+    expect(startedAt[0] - T0.getTime()).toBeLessThan(100);
     expect(delivery.attempts.every((a) => a.responseStatus === 500 && a.responseExcerpt === 'receiver says no')).toBe(true);
     // every attempt carried the same body
     expect(new Set(r.received.map((x) => x.rawBody)).size).toBe(1);
