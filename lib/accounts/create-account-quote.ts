@@ -4,6 +4,7 @@ import type { Db, DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { canonicalHash } from '../hash/canonical-hash';
+import { createOnce } from '../idempotency/create-once';
 import type { ProducedQuote, SimulationRequest } from './account-schemas';
 import { requireAccountBook } from './account-book';
 import { disposeQuote } from './dispose-quote';
@@ -29,11 +30,26 @@ export async function createAccountQuote(
   now: Date,
 ): Promise<{ quote: ProducedQuote; replayed: boolean }> {
   const fingerprint = canonicalHash(input.request);
-  const existing = await findByKey(db, principal, input.idempotencyKey);
-  if (existing) return replay(existing, fingerprint);
+  const { answer, replayed } = await createOnce({
+    fingerprint,
+    find: () => findByKey(db, principal, input.idempotencyKey),
+    fingerprintOf: (stored) => stored.requestFingerprint,
+    replay: (stored) => stored.response as ProducedQuote,
+    conflict: () =>
+      new ServiceError('idempotency_conflict', 'This Idempotency-Key was already used with a different request.', { param: 'Idempotency-Key' }),
+    create: async () => {
+      const quote = await produceQuote(db, principal, input.request, now);
+      const created = await insertAccountQuote(db, principal, quote, input.idempotencyKey, fingerprint, now);
+      return created ? { created: quote } : 'key_taken';
+    },
+  });
+  return { quote: answer, replayed };
+}
 
+/** Prices the request against the key's published book and decides what happens to the quote. */
+async function produceQuote(db: Db, principal: ApiKeyPrincipal, request: SimulationRequest, now: Date): Promise<ProducedQuote> {
   const book = await requireAccountBook(db, principal);
-  const simulation = simulateServices(book, input.request);
+  const simulation = simulateServices(book, request);
   const { disposition, state } = disposeQuote(simulation, book.version.book.artifact.autonomy);
   const unpriced =
     disposition !== 'unpriced'
@@ -55,14 +71,27 @@ export async function createAccountQuote(
     unpriced_reason: unpriced,
     created: now.toISOString(),
   };
-  // The quote and its event commit together; a concurrent request with the same key loses the
-  // insert (ON CONFLICT) and answers as a replay.
-  const created = await db.$transaction(async (tx) => {
+  return quote;
+}
+
+/**
+ * The quote and its event commit together; a concurrent request with the same key loses the
+ * insert (ON CONFLICT) and gets false.
+ */
+async function insertAccountQuote(
+  db: Db,
+  principal: ApiKeyPrincipal,
+  quote: ProducedQuote,
+  idempotencyKey: string,
+  fingerprint: string,
+  now: Date,
+): Promise<boolean> {
+  return db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ id: string }[]>`
       INSERT INTO account_quotes (id, project_id, environment_id, book_version_id, idempotency_key, request_fingerprint,
         state, disposition, low_cents, high_cents, response, api_key_id, created_at)
       VALUES (${quote.quote_id}::uuid, ${principal.projectId}::uuid, ${principal.environmentId}::uuid, ${quote.book.version_id}::uuid,
-        ${input.idempotencyKey}, ${fingerprint}, ${state}, ${disposition}, ${quote.total.low_cents}::bigint, ${quote.total.high_cents}::bigint,
+        ${idempotencyKey}, ${fingerprint}, ${quote.state}, ${quote.disposition}, ${quote.total.low_cents}::bigint, ${quote.total.high_cents}::bigint,
         ${JSON.stringify(quote)}::jsonb, ${principal.keyId}::uuid, ${now}::timestamptz)
       ON CONFLICT (environment_id, idempotency_key) DO NOTHING
       RETURNING id`;
@@ -81,10 +110,6 @@ export async function createAccountQuote(
     );
     return true;
   });
-  if (created) return { quote, replayed: false };
-  const winner = await findByKey(db, principal, input.idempotencyKey);
-  if (!winner) throw new Error('idempotency conflict without a stored quote');
-  return replay(winner, fingerprint);
 }
 
 function findByKey(db: DbOrTx, principal: ApiKeyPrincipal, idempotencyKey: string) {
@@ -92,13 +117,4 @@ function findByKey(db: DbOrTx, principal: ApiKeyPrincipal, idempotencyKey: strin
     where: { environmentId_idempotencyKey: { environmentId: principal.environmentId, idempotencyKey } },
     select: { requestFingerprint: true, response: true },
   });
-}
-
-function replay(stored: { requestFingerprint: string; response: unknown }, fingerprint: string) {
-  if (stored.requestFingerprint !== fingerprint) {
-    throw new ServiceError('idempotency_conflict', 'This Idempotency-Key was already used with a different request.', {
-      param: 'Idempotency-Key',
-    });
-  }
-  return { quote: stored.response as ProducedQuote, replayed: true };
 }

@@ -10,12 +10,6 @@ export type ApiKeyPrincipal = {
   environmentId: string;
   environment: EnvironmentName;
   scopes: string[];
-  /**
-   * Present when the key came from this process's memory of recent keys, not the database.
-   * A write that re-checks the key in its own statement marks it confirmed; the route wrapper
-   * checks an unconfirmed key afresh before it answers.
-   */
-  keyCheck?: { confirmed: boolean };
 };
 
 /** A signed-in person (portal cookie, or their session token as a bearer). */

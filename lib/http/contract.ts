@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Scope } from '../auth/scopes';
 import type { ErrorCode } from '../errors/service-error';
+import type { RateLimitName } from '../ratelimit/registry';
 
 /**
  * The `Idempotency-Key` header of a write that creates something (spec 4.4.4): spec 8 gives 200
@@ -19,6 +20,22 @@ export const shownOnceSecret = z
   .meta({ description: 'Shown once. Null when this answer replays an earlier request with the same Idempotency-Key: the secret is never stored.' });
 
 export type AuthModel = 'anonymous' | 'api_key' | 'session';
+
+/**
+ * A rate limit a route counts against, and what it counts by:
+ * - `account`: the API key's account and environment, shared by sibling keys; counted for every
+ *   authenticated request, before validation, and reported on every answer (`ratelimit-*`);
+ * - a function of the validated body: counted once the body is valid; headers on 429 only.
+ */
+export type RateLimitDeclaration<Body = unknown> = { name: RateLimitName; countBy: 'account' | ((body: Body) => string) };
+
+/** Spec 8: the account surface's quota, per account and environment. */
+export const accountQuota = { name: 'accountRequests', countBy: 'account' } as const satisfies RateLimitDeclaration;
+
+/** Whether answers carry the `ratelimit-*` headers of a quota (every answer, not only 429s). */
+export function reportsQuota(contract: Pick<RouteContract, 'rateLimits'>): boolean {
+  return contract.rateLimits?.some((limit) => limit.countBy === 'account') ?? false;
+}
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
@@ -43,10 +60,10 @@ export type RouteContract<
   /** Which error body the route answers with (spec 2.1 vs 4.3). */
   surface?: 'standard' | 'account';
   /**
-   * The handler's write re-checks the API key in the same statement (POST /v1/quotes), so the
-   * wrapper may take the key from memory; anything the write did not confirm is checked afresh.
+   * The rate limits the route counts against (lib/ratelimit/registry.ts), in order: a 429 and
+   * its headers are part of the route's OpenAPI entry because they are declared here.
    */
-  apiKeyRecheckedByWrite?: true;
+  rateLimits?: RateLimitDeclaration<z.output<B>>[];
   /** Account surface: the key scope the route needs (403 `insufficient_scope` without it). */
   scope?: Scope;
   params?: P;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_STATUS, type ErrorCode } from '../errors/service-error';
-import { idempotencyKeyHeaderSchema, type RouteContract } from './contract';
+import { idempotencyKeyHeaderSchema, reportsQuota, type RouteContract } from './contract';
 import { NDJSON } from './envelope';
 
 const standardErrorSchema = z
@@ -62,7 +62,7 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
           description: contract.success.description,
           headers: {
             ...requestIdHeader,
-            ...(contract.surface === 'account' ? rateLimitHeaders : {}),
+            ...(reportsQuota(contract) ? rateLimitHeaders : {}),
             ...(takesIdempotencyKey(contract) ? replayedHeader : {}),
           },
           content: {
@@ -114,7 +114,9 @@ function errorResponses(contract: RouteContract) {
   const byStatus = new Map<number, ErrorCode[]>();
   // An idempotent write can also refuse its key: malformed, used for another request, or still running.
   const idempotencyErrors: ErrorCode[] = contract.idempotent ? [contract.validationCode ?? 'invalid_request', 'idempotency_conflict', 'conflict'] : [];
-  for (const code of new Set<ErrorCode>([...contract.errors, ...idempotencyErrors, 'internal_error'])) {
+  // A declared rate limit answers 429 when spent.
+  const rateLimitErrors: ErrorCode[] = contract.rateLimits?.length ? ['rate_limited'] : [];
+  for (const code of new Set<ErrorCode>([...contract.errors, ...idempotencyErrors, ...rateLimitErrors, 'internal_error'])) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -125,7 +127,7 @@ function errorResponses(contract: RouteContract) {
         description: codes.map((c) => `\`${c}\``).join(', '),
         headers: {
           ...requestIdHeader,
-          ...(contract.surface === 'account' || status === 429 ? rateLimitHeaders : {}),
+          ...(reportsQuota(contract) || status === 429 ? rateLimitHeaders : {}),
           // 429: when to retry; 409 on an idempotent write: the first request is still running.
           ...(status === 429 || (status === 409 && contract.idempotent) ? retryAfterHeader : {}),
         },

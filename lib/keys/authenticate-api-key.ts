@@ -20,34 +20,39 @@ export class RefusedApiKeyError extends ServiceError {
   }
 }
 
-/** A key seen valid recently, by digest; only writes that re-check the key trust it. */
+/** A key seen valid recently, by digest; only writes that re-check the key trust it (rememberedApiKey). */
 type RememberedKey = { principal: ApiKeyPrincipal; lastUsedAt: Date | null };
 const rememberedKeys = new LRUCache<string, RememberedKey>({ max: 10_000 });
+
+/**
+ * A key this process found valid recently, without a query, or null (unknown, or its last use
+ * is due to be written: then it is read afresh, since nothing is written for a key before it has
+ * been found valid). Only a caller whose write re-checks the key may trust it: the quote store.
+ * Each call returns a new principal object, so that callers can tell requests apart.
+ */
+export function rememberedApiKey(authorization: string | null, now: Date): ApiKeyPrincipal | null {
+  const secret = bearerToken(authorization);
+  const environment = secret ? environmentOfSecret(secret) : null;
+  if (!secret || !environment) return null;
+  const known = rememberedKeys.get(digestOf(secret));
+  return known && known.principal.environment === environment && !useIsDue(known, now) ? { ...known.principal } : null;
+}
 
 /**
  * Turns an `Authorization` header into the key's principal. The prefix is checked first; the
  * lookup is by digest, so the secret itself is never compared or stored.
  * `revokedCode` lets the account surface answer `revoked_api_key` where others say invalid.
- * With `remembered`, a key this process found valid before is returned without a query,
- * marked unconfirmed (see ApiKeyPrincipal.keyCheck): the caller must have it re-checked.
  */
 export async function authenticateApiKey(
   db: DbOrTx,
   authorization: string | null,
   now: Date,
   revokedCode: 'invalid_api_key' | 'revoked_api_key' = 'invalid_api_key',
-  options: { remembered?: boolean } = {},
 ): Promise<ApiKeyPrincipal> {
   const secret = bearerToken(authorization);
   const environment = secret ? environmentOfSecret(secret) : null;
   if (!secret || !environment) throw invalid();
   const digest = digestOf(secret);
-  const known = options.remembered ? rememberedKeys.get(digest) : undefined;
-  // When its last use is due to be written, the key is read afresh: nothing is written for a
-  // key before it has been found valid.
-  if (known && known.principal.environment === environment && !useIsDue(known, now)) {
-    return { ...known.principal, keyCheck: { confirmed: false } };
-  }
   rememberedKeys.delete(digest);
   // Every authenticated request starts here: one indexed lookup, by digest, with its environment.
   const [key] = await sqlRows<KeyRow>(

@@ -12,7 +12,7 @@ export async function createApiQuote(
 ) {
   return createQuote(ctx, {
     resolveScope: apiQuoteScope(ctx.db, principal, request, { scope: 'api', key: request.idempotencyKey }),
-    apiKey: principal.keyCheck ? { id: principal.keyId, check: principal.keyCheck } : undefined,
+    apiKey: principal,
     source: 'api',
     idempotencyScope: 'api',
     inputs: { offeringId: request.offeringId, factors: request.factors },

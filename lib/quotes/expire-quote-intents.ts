@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../db/client';
+import { markDueExpired, markExpired } from './store';
 
 /**
  * An intent that requires input becomes `expired` once its `expiresAt` passes (see
@@ -11,18 +12,11 @@ export async function expireIfDue<T extends { id: string; status: string; expire
   now: Date,
 ): Promise<T> {
   if (intent.status !== 'requires_input' || !intent.expiresAt || intent.expiresAt > now) return intent;
-  await db.quoteIntent.updateMany({
-    where: { id: intent.id, status: 'requires_input', expiresAt: { lte: now } },
-    data: { status: 'expired', updatedAt: now },
-  });
+  await markExpired(db, intent.id, now);
   return { ...intent, status: 'expired' };
 }
 
 /** Expires every due intent; returns how many changed. */
 export async function expireQuoteIntents(db: DbOrTx, now: Date): Promise<number> {
-  const { count } = await db.quoteIntent.updateMany({
-    where: { status: 'requires_input', expiresAt: { lte: now } },
-    data: { status: 'expired', updatedAt: now },
-  });
-  return count;
+  return markDueExpired(db, now);
 }

@@ -1,37 +1,6 @@
 import type { QuoteComputation } from '../pricing';
 import type { QuoteIntentView, QuoteReceiptView, QuoteResult } from './schemas';
-
-/** The columns of a stored intent that its view needs (a Prisma row fits). */
-export type QuoteIntentRow = {
-  id: string;
-  workspaceId: string;
-  projectId: string;
-  environmentId: string;
-  bookId: string;
-  bookVersionId: string | null;
-  status: QuoteIntentView['status'];
-  source: QuoteIntentView['source'];
-  idempotencyKey: string;
-  requestCorrelationId: string;
-  inputs: unknown;
-  expiresAt: Date | null;
-  createdAt: Date;
-};
-
-export type QuoteReceiptRow = {
-  id: string;
-  quoteIntentId: string;
-  outcome: QuoteReceiptView['outcome'];
-  source: QuoteReceiptView['source'];
-  bookVersionId: string | null;
-  computation: unknown;
-  missingInputs: string[];
-  failure: unknown;
-  idempotencyKey: string;
-  requestCorrelationId: string;
-  latencyMs: number;
-  createdAt: Date;
-};
+import type { QuoteIntentRow, QuoteReceiptRow } from './store';
 
 /** Rows -> the API's `{ quoteIntent, quoteReceipt }`. Fresh and replayed quotes both pass here. */
 export function toQuoteResult(intent: QuoteIntentRow, receipt: QuoteReceiptRow): QuoteResult {

@@ -3,6 +3,7 @@ import type { SessionPrincipal } from '../auth/principal';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { toQuoteResult } from './quote-views';
+import { findQuote } from './store';
 
 /**
  * Everything that explains one quote: the intent and receipt, the pinned book version, the
@@ -11,11 +12,10 @@ import { toQuoteResult } from './quote-views';
  * trace any quote of the workspace, active members of a business the quotes of that business.
  */
 export async function traceQuote(db: DbOrTx, principal: SessionPrincipal, id: string) {
-  const stored =
-    (await db.quoteIntent.findUnique({ where: { id }, include: { receipt: true } })) ??
-    (await db.quoteIntent.findFirst({ where: { requestCorrelationId: id }, include: { receipt: true } }));
+  const found = await findQuote(db, id, { byRequestToo: true });
   const notFound = `No quote or quote request ${id}.`;
-  if (!stored?.receipt) throw new ServiceError('not_found', notFound);
+  if (!found) throw new ServiceError('not_found', notFound);
+  const stored = found.intent;
   // The members of the quote's business trace their own quotes; workspace members trace any.
   const ofTheirBusiness = stored.businessId !== null && (await businessAccess(db, principal, stored.businessId))?.membership;
   if (!ofTheirBusiness) await requireWorkspaceMember(db, principal, stored.workspaceId, undefined, notFound);
@@ -51,7 +51,7 @@ export async function traceQuote(db: DbOrTx, principal: SessionPrincipal, id: st
     }),
   ]);
   return {
-    ...toQuoteResult(stored, stored.receipt),
+    ...toQuoteResult(found.intent, found.receipt),
     environment: environment!.kind,
     book: book!,
     bookVersion: version,

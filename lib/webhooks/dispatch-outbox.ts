@@ -1,6 +1,6 @@
 import type { Db } from '../db/client';
 import { sqlRows } from '../db/sql';
-import { fanOutSql } from '../events/record-event';
+import { fanOutSql } from '../events/store';
 
 /** The advisory lock key of the outbox dispatch (any constant of ours). */
 export const DISPATCH_LOCK = 7_260_318_441;

@@ -10,12 +10,12 @@ import {
   simulationRequestSchema,
   simulationSchema,
 } from '@/lib/accounts/account-schemas';
-import { defineContract } from '@/lib/http/contract';
+import { accountQuota, defineContract } from '@/lib/http/contract';
 import { sequenceCursorSchema } from '@/lib/http/cursors';
 
 const tags = ['Account surface'];
 const accountParams = z.object({ id: z.string().max(100) });
-const common = ['invalid_api_key', 'revoked_api_key', 'rate_limited'] as const;
+const common = ['invalid_api_key', 'revoked_api_key'] as const;
 const NOTHING_PUBLISHED = 'With no price book published in the key’s environment it answers 404 `not_found`.';
 
 export const currentAccountContract = defineContract({
@@ -25,6 +25,7 @@ export const currentAccountContract = defineContract({
   tags,
   auth: 'api_key',
   surface: 'account',
+  rateLimits: [accountQuota],
   success: { status: 200, description: 'The account.', schema: accountSchema, enveloped: false },
   errors: [...common],
 });
@@ -36,6 +37,7 @@ export const listAccountsContract = defineContract({
   tags,
   auth: 'api_key',
   surface: 'account',
+  rateLimits: [accountQuota],
   scope: 'accounts:read',
   success: { status: 200, description: 'A list with the key’s account.', schema: accountListSchema, enveloped: false },
   errors: [...common, 'insufficient_scope'],
@@ -48,6 +50,7 @@ export const getAccountContract = defineContract({
   tags,
   auth: 'api_key',
   surface: 'account',
+  rateLimits: [accountQuota],
   scope: 'accounts:read',
   params: accountParams,
   success: { status: 200, description: 'The account.', schema: accountSchema, enveloped: false },
@@ -62,6 +65,7 @@ export const quoteSpecContract = defineContract({
   tags,
   auth: 'api_key',
   surface: 'account',
+  rateLimits: [accountQuota],
   scope: 'quote-spec:read',
   params: accountParams,
   success: { status: 200, description: 'Services and their selections, by id and label.', schema: quoteSpecSchema, enveloped: false },
@@ -78,6 +82,7 @@ export const simulateContract = defineContract({
   tags,
   auth: 'api_key',
   surface: 'account',
+  rateLimits: [accountQuota],
   scope: 'simulations:write',
   params: accountParams,
   body: simulationRequestSchema,
@@ -95,6 +100,7 @@ export const createAccountQuoteContract = defineContract({
   tags,
   auth: 'api_key',
   surface: 'account',
+  rateLimits: [accountQuota],
   scope: 'quotes:write',
   params: accountParams,
   headers: z.object({ 'idempotency-key': z.string().min(1).max(200) }),
@@ -110,6 +116,7 @@ export const confirmCommitmentContract = defineContract({
   tags,
   auth: 'api_key',
   surface: 'account',
+  rateLimits: [accountQuota],
   scope: 'commitments:write',
   params: z.object({ id: z.string().max(100), quoteId: z.uuid() }),
   body: commitmentRequestSchema,
@@ -125,6 +132,7 @@ export const accountRequestLogsContract = defineContract({
   tags,
   auth: 'api_key',
   surface: 'account',
+  rateLimits: [accountQuota],
   scope: 'logs:read',
   params: accountParams,
   query: z.object({

@@ -15,8 +15,10 @@ export const createPublicQuoteContract = defineContract({
   headers: quoteIdempotencyHeaders,
   body: publicQuoteRequestSchema,
   validationCode: 'invalid_quote_request',
+  // Spec 8: 120 public quotes per business per minute.
+  rateLimits: [{ name: 'publicQuoteCreate', countBy: (body) => body.businessId }],
   success: { status: 201, description: 'The Quote Intent and its Receipt (also on an idempotent replay).', schema: quoteResultSchema },
-  errors: ['quote_surface_unavailable', 'idempotency_conflict', 'invalid_quote_request', 'payload_too_large', 'rate_limited', 'conflict'],
+  errors: ['quote_surface_unavailable', 'idempotency_conflict', 'invalid_quote_request', 'payload_too_large', 'conflict'],
 });
 
 export const getPublicQuoteContract = defineContract({

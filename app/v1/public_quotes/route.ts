@@ -11,7 +11,6 @@ export const POST = defineRoute(createPublicQuoteContract, {
     const businessId = (body as { businessId?: unknown } | null)?.businessId;
     return typeof businessId === 'string' ? tenancyOfBusiness(db, businessId) : null;
   },
-  rateLimit: { name: 'publicQuoteCreate', key: ({ body }) => body.businessId },
   handle: async ({ db, headers, body, requestId, now, startedAt, annotate }) => {
     annotate({ businessId: body.businessId });
     const request = { ...body, idempotencyKey: quoteIdempotencyKey(body, headers) };

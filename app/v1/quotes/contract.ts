@@ -11,7 +11,6 @@ export const createApiQuoteContract = defineContract({
     "Creates a Quote Intent in the key's environment (Test or Live, by its prefix), pins the book version published there and evaluates it.",
   tags: ['Quotes'],
   auth: 'api_key',
-  apiKeyRecheckedByWrite: true,
   headers: quoteIdempotencyHeaders,
   body: apiQuoteRequestSchema,
   validationCode: 'invalid_quote_request',

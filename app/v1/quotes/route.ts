@@ -1,15 +1,20 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { createApiQuote } from '@/lib/quotes/create-api-quote';
 import { quoteIdempotencyKey } from '@/lib/quotes/quote-idempotency-key';
+import { authenticateQuoteKey } from '@/lib/quotes/store';
 import { createApiQuoteContract } from './contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const POST = defineRoute(createApiQuoteContract, async ({ db, principal, headers, body, requestId, now, startedAt, annotate }) => {
-  const request = { ...body, idempotencyKey: quoteIdempotencyKey(body, headers) };
-  const { result, replayed, scope } = await createApiQuote({ db, requestId, now, startedAt }, principal, request);
-  // Filed under the business once the scope is found in the key's project, never as merely named.
-  annotate({ businessId: scope.businessId });
-  return { data: result, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
+export const POST = defineRoute(createApiQuoteContract, {
+  // The key may come from memory: the quote's insert re-checks it (lib/quotes/store.ts).
+  authenticate: (request, db, now) => authenticateQuoteKey(db, request.headers.get('authorization'), now),
+  handle: async ({ db, principal, headers, body, requestId, now, startedAt, annotate }) => {
+    const request = { ...body, idempotencyKey: quoteIdempotencyKey(body, headers) };
+    const { result, replayed, scope } = await createApiQuote({ db, requestId, now, startedAt }, principal, request);
+    // Filed under the business once the scope is found in the key's project, never as merely named.
+    annotate({ businessId: scope.businessId });
+    return { data: result, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
+  },
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

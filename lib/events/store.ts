@@ -1,0 +1,77 @@
+import type { DbOrTx } from '../db/client';
+import { sqlRows } from '../db/sql';
+import { Statement, Table, type StatementBuilder } from '../db/statement';
+import type { EventType } from './catalogue';
+
+/** An outbox event as stored; `data` is the payload every delivery of it sends. */
+export type OutboxEventRow = {
+  id: string;
+  type: EventType;
+  version: number;
+  workspaceId: string;
+  projectId: string | null;
+  environmentId: string | null;
+  businessId: string | null;
+  subjectId: string | null;
+  data: unknown;
+  createdAt: Date;
+  /** Set by the statement that writes the event, which also fans it out. */
+  dispatchedAt: Date | null;
+};
+
+export const outboxEvents = new Table<OutboxEventRow>('outbox_events', {
+  id: ['id', 'uuid'],
+  type: ['type', 'text'],
+  version: ['version', 'int'],
+  workspaceId: ['workspace_id', 'uuid'],
+  projectId: ['project_id', 'uuid'],
+  environmentId: ['environment_id', 'uuid'],
+  businessId: ['business_id', 'uuid'],
+  subjectId: ['subject_id', 'uuid'],
+  data: ['data', 'json'],
+  createdAt: ['created_at', 'timestamptz'],
+  dispatchedAt: ['dispatched_at', 'timestamptz'],
+});
+
+/**
+ * The statement part that fans events out into webhook deliveries: one per enabled endpoint of
+ * the event's environment whose filter accepts its type. `events` names a CTE with the columns
+ * id, type and environment_id; `at` is the SQL expression for the deliveries' timestamps.
+ * Writers put it in the statement that writes the event, so an event is born dispatched.
+ */
+export function fanOutSql(events: string, at: string): string {
+  return `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, next_attempt_at, created_at, updated_at)
+       SELECT gen_random_uuid(), w.id, e.id, e.type, ${at}, ${at}, ${at}
+       FROM ${events} e JOIN webhook_endpoints w ON w.environment_id = e.environment_id
+       WHERE w.status = 'enabled' AND w.deleted_at IS NULL
+         AND (cardinality(w.event_types) = 0 OR e.type = ANY (w.event_types))
+       RETURNING 1`;
+}
+
+/**
+ * The CTEs `new_event` and `new_deliveries` that write the event bound as `group` and its
+ * deliveries: the one way an event is written, alone (insertEvent) or inside another
+ * statement (a quote's). `from` makes the event conditional on that relation having a row.
+ */
+export function eventCtes<B extends Record<string, object>, G extends keyof B & string>(
+  sql: StatementBuilder<B>,
+  group: G,
+  options: { from?: string } = {},
+): string {
+  return `new_event AS (
+       ${sql.insert(outboxEvents as unknown as Table<B[G]>, group, options)}
+       RETURNING id, type, environment_id
+     ), new_deliveries AS (
+       ${fanOutSql('new_event', sql.param(group, 'createdAt' as keyof B[G] & string, 'timestamptz'))}
+     )`;
+}
+
+const INSERT_EVENT = new Statement<{ event: OutboxEventRow }>(
+  (sql) => `WITH ${eventCtes(sql, 'event')} SELECT (SELECT count(*) FROM new_deliveries)::int AS deliveries`,
+);
+
+/** Writes one event and its deliveries; returns how many deliveries were queued. */
+export async function insertEvent(db: DbOrTx, event: OutboxEventRow): Promise<number> {
+  const [row] = await sqlRows<{ deliveries: number }>(db, INSERT_EVENT.text, INSERT_EVENT.values({ event }));
+  return row.deliveries;
+}

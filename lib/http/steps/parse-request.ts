@@ -1,0 +1,53 @@
+import type { z } from 'zod';
+import { parseOrThrow } from '../../errors/parse-or-throw';
+import { ServiceError, type ErrorCode } from '../../errors/service-error';
+import type { RouteContract } from '../contract';
+import { jsonViolation } from '../json-limits';
+import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from '../read-body';
+
+/** A malformed path id names nothing: 404, like an id that does not exist. */
+export function parsePathParams(contract: RouteContract, value: unknown): unknown {
+  if (!contract.params) return undefined;
+  const code = contract.paramsErrorCode ?? 'not_found';
+  const result = jsonViolation(value, 'params') ? null : contract.params.safeParse(value);
+  if (!result) throw new ServiceError(code, 'No such resource.');
+  if (!result.success) {
+    const param = String(result.error.issues[0]?.path[0] ?? '');
+    throw new ServiceError(code, `No such ${param || 'resource'}.`, { param });
+  }
+  return result.data;
+}
+
+/**
+ * Headers, query and body, validated against the contract (in that order). `onBodyText` gets
+ * the body as sent, for the request log, before it is parsed.
+ */
+export async function parseRequest(contract: RouteContract, request: Request, onBodyText: (text: string) => void) {
+  const code = contract.validationCode ?? 'invalid_request';
+  const headers = contract.headers ? parseOrThrow(contract.headers, declaredHeaders(contract.headers, request), code, 'headers') : undefined;
+  const query = contract.query ? parseQuery(contract.query, request, code) : undefined;
+  const body = contract.body
+    ? parseOrThrow(contract.body, await readJsonBody(request, contract.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, code, onBodyText), code, 'body')
+    : undefined;
+  return { headers, query, body };
+}
+
+/** The headers a contract declares (by lower-case name), and only those: the rest are not read. */
+function declaredHeaders(schema: z.ZodObject, request: Request): Record<string, string | undefined> {
+  const picked: Record<string, string | undefined> = {};
+  for (const name of Object.keys(schema.shape)) picked[name] = request.headers.get(name) ?? undefined;
+  return picked;
+}
+
+/** Query parameters, held to the same text rules as bodies (no NUL, no `__proto__`), then parsed. */
+function parseQuery<S extends z.ZodType>(schema: S, request: Request, code: ErrorCode): z.output<S> {
+  const raw = Object.fromEntries(new URL(request.url).searchParams);
+  const violation = jsonViolation(raw, 'query');
+  if (violation) {
+    throw new ServiceError(code, `Invalid query: ${violation.field}: ${violation.message}`, {
+      details: { fields: { [violation.field]: [violation.message] } },
+      param: violation.field,
+    });
+  }
+  return parseOrThrow(schema, raw, code, 'query');
+}

@@ -1,0 +1,26 @@
+import type { Principal } from '../../auth/principal';
+import { getPool } from '../../db/client';
+import { consumeRateLimit } from '../../ratelimit/registry';
+import type { RateLimitDeclaration } from '../contract';
+
+/**
+ * The contract's account quotas, counted right after authentication: every request of an
+ * account counts, valid or not. Returns the `ratelimit-*` headers every answer carries.
+ */
+export async function consumeQuotas(limits: readonly RateLimitDeclaration[] | undefined, principal: Principal): Promise<Record<string, string>> {
+  let headers: Record<string, string> = {};
+  if (principal.kind !== 'api_key') return headers;
+  for (const limit of limits ?? []) {
+    if (limit.countBy !== 'account') continue;
+    const quota = await consumeRateLimit(getPool(), limit.name, `${principal.projectId}:${principal.environment}`);
+    headers = { 'ratelimit-limit': String(quota.limit), 'ratelimit-remaining': String(quota.remaining), 'ratelimit-reset': String(quota.resetSeconds) };
+  }
+  return headers;
+}
+
+/** The contract's limits counted by what a valid request names (its body): 429 when spent. */
+export async function consumeRequestLimits(limits: readonly RateLimitDeclaration[] | undefined, body: unknown): Promise<void> {
+  for (const limit of limits ?? []) {
+    if (limit.countBy !== 'account') await consumeRateLimit(getPool(), limit.name, limit.countBy(body));
+  }
+}

@@ -1,0 +1,68 @@
+import type { Principal } from '../../auth/principal';
+import { getDb } from '../../db/client';
+import { loggedJson, loggedText } from '../../requestlog/redact-body';
+import { RequestLogWriter, type RequestLogEntry } from '../../requestlog/request-log-writer';
+import type { RouteContract } from '../contract';
+
+export type Annotations = Partial<Pick<RequestLogEntry, 'workspaceId' | 'projectId' | 'environmentId' | 'businessId'>>;
+
+const globalWriter = globalThis as typeof globalThis & { __requestLogWriter?: RequestLogWriter };
+function requestLog(): RequestLogWriter {
+  return (globalWriter.__requestLogWriter ??= new RequestLogWriter(getDb));
+}
+
+/** One request as it ended: what the request log row is made of. */
+export type Exchange = {
+  requestId: string;
+  request: Request;
+  response: Response;
+  errorCode: string | null;
+  principal: Principal;
+  /** A revoked key of ours that was presented: the row is filed under its workspace. */
+  refusedKeyId: string | null;
+  annotations: Annotations;
+  /** The body as sent, and the answer as given (before redaction). */
+  requestText: string | null;
+  answered: unknown;
+  startedAt: number;
+  now: Date;
+};
+
+/**
+ * Queues the request's row (written in batches, off the request). Bodies are kept, redacted,
+ * for failures and for writes (unless the contract says the trace holds them).
+ */
+export function logRequest(contract: RouteContract, exchange: Exchange): void {
+  const { request, response, principal, refusedKeyId, annotations } = exchange;
+  const keyCaller = contract.surface === 'account' ? 'account_key' : 'api_key';
+  const write = !['GET', 'HEAD', 'OPTIONS'].includes(request.method);
+  const keepBodies = response.status >= 400 || (write && contract.logSuccessBodies !== false);
+  requestLog().record({
+    requestId: exchange.requestId,
+    method: request.method,
+    path: new URL(request.url).pathname,
+    status: response.status,
+    errorCode: exchange.errorCode,
+    principal: refusedKeyId ? 'api_key' : principal.kind,
+    caller: refusedKeyId || principal.kind === 'api_key' ? keyCaller : principal.kind === 'session' ? 'member' : 'anonymous',
+    portal: principal.kind === 'session' && principal.viaCookie === true,
+    ip: clientAddress(request),
+    userAgent: request.headers.get('user-agent')?.slice(0, 300) ?? null,
+    requestBody: keepBodies && write ? loggedText(exchange.requestText) : null,
+    responseBody: keepBodies ? loggedJson(exchange.answered) : null,
+    apiKeyId: principal.kind === 'api_key' ? principal.keyId : refusedKeyId,
+    userId: principal.kind === 'session' ? principal.userId : null,
+    workspaceId: annotations.workspaceId ?? null,
+    projectId: annotations.projectId ?? null,
+    environmentId: annotations.environmentId ?? null,
+    businessId: annotations.businessId ?? null,
+    latencyMs: Math.round(performance.now() - exchange.startedAt),
+    createdAt: exchange.now,
+  });
+}
+
+/** The caller's address: the first hop a proxy names (`x-forwarded-for`, which next start also sets), if any. */
+function clientAddress(request: Request): string | null {
+  const forwarded = request.headers.get('x-forwarded-for');
+  return forwarded ? forwarded.split(',')[0].trim().slice(0, 100) || null : null;
+}
