@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiKeyPrincipal } from '../auth/principal';
-import type { Db, DbOrTx } from '../db/client';
+import { withTransaction, type VerbContext } from '../context/verb-context';
+import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { canonicalHash } from '../hash/canonical-hash';
@@ -24,11 +25,10 @@ const MESSAGES: Record<ProducedQuote['state'], string> = {
  * published in the key's environment it answers 404 and stores nothing (a stored replay still wins).
  */
 export async function createAccountQuote(
-  db: Db,
-  principal: ApiKeyPrincipal,
+  ctx: VerbContext<ApiKeyPrincipal>,
   input: { idempotencyKey: string; request: SimulationRequest },
-  now: Date,
 ): Promise<{ quote: ProducedQuote; replayed: boolean }> {
+  const { db, principal, now } = ctx;
   const fingerprint = canonicalHash(input.request);
   const { answer, replayed } = await createOnce({
     fingerprint,
@@ -39,7 +39,7 @@ export async function createAccountQuote(
       new ServiceError('idempotency_conflict', 'This Idempotency-Key was already used with a different request.', { param: 'Idempotency-Key' }),
     create: async () => {
       const quote = await produceQuote(db, principal, input.request, now);
-      const created = await insertAccountQuote(db, principal, quote, input.idempotencyKey, fingerprint, now);
+      const created = await insertAccountQuote(ctx, quote, input.idempotencyKey, fingerprint);
       return created ? { created: quote } : 'key_taken';
     },
   });
@@ -47,7 +47,7 @@ export async function createAccountQuote(
 }
 
 /** Prices the request against the key's published book and decides what happens to the quote. */
-async function produceQuote(db: Db, principal: ApiKeyPrincipal, request: SimulationRequest, now: Date): Promise<ProducedQuote> {
+async function produceQuote(db: DbOrTx, principal: ApiKeyPrincipal, request: SimulationRequest, now: Date): Promise<ProducedQuote> {
   const book = await requireAccountBook(db, principal);
   const simulation = simulateServices(book, request);
   const { disposition, state } = disposeQuote(simulation, book.version.book.artifact.autonomy);
@@ -79,14 +79,13 @@ async function produceQuote(db: Db, principal: ApiKeyPrincipal, request: Simulat
  * insert (ON CONFLICT) and gets false.
  */
 async function insertAccountQuote(
-  db: Db,
-  principal: ApiKeyPrincipal,
+  ctx: VerbContext<ApiKeyPrincipal>,
   quote: ProducedQuote,
   idempotencyKey: string,
   fingerprint: string,
-  now: Date,
 ): Promise<boolean> {
-  return db.$transaction(async (tx) => {
+  const { principal, now } = ctx;
+  return withTransaction(ctx, async ({ db: tx }) => {
     const rows = await tx.$queryRaw<{ id: string }[]>`
       INSERT INTO account_quotes (id, project_id, environment_id, book_version_id, idempotency_key, request_fingerprint,
         state, disposition, low_cents, high_cents, response, api_key_id, created_at)

@@ -5,11 +5,8 @@ import { apiQuoteScope } from './resolve-quote-scope';
 import type { apiQuoteRequestSchema } from './schemas';
 
 /** POST /v1/quotes: a quote in the API key's own environment; nothing can switch it. */
-export async function createApiQuote(
-  ctx: QuoteContext,
-  principal: ApiKeyPrincipal,
-  request: z.output<typeof apiQuoteRequestSchema>,
-) {
+export async function createApiQuote(ctx: QuoteContext<ApiKeyPrincipal>, request: z.output<typeof apiQuoteRequestSchema>) {
+  const { principal } = ctx;
   return createQuote(ctx, {
     resolveScope: apiQuoteScope(ctx.db, principal, request, { scope: 'api', key: request.idempotencyKey }),
     apiKey: principal,

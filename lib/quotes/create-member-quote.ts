@@ -12,9 +12,7 @@ import type { memberQuoteRequestSchema } from './schemas';
  */
 export async function createMemberQuote(
   ctx: QuoteContext,
-  access: BusinessAccess,
-  businessId: string,
-  request: z.output<typeof memberQuoteRequestSchema>,
+  { access, businessId, request }: { access: BusinessAccess; businessId: string; request: z.output<typeof memberQuoteRequestSchema> },
 ) {
   const { scope, ...created } = await createQuote(ctx, {
     // Members quote rarely: the book is read afresh for every attempt (the insert re-checks it).

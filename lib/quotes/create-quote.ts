@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { compiled } from '../books/published-version';
-import type { Db } from '../db/client';
-import type { ApiKeyPrincipal } from '../auth/principal';
+import type { ApiKeyPrincipal, Principal } from '../auth/principal';
+import type { SystemPrincipal, VerbContext } from '../context/verb-context';
 import { canonicalHash } from '../hash/canonical-hash';
 import type { EventType } from '../events/catalogue';
 import { outboxEventRow } from '../events/record-event';
@@ -20,7 +20,8 @@ const REQUIRES_INPUT_TTL_MS = 24 * 60 * 60 * 1000;
 /** The engine's outcome, or the receipt-level failure of having nothing published. */
 type QuoteOutcome = Outcome | { outcome: 'failed'; failure: { code: 'no_published_version'; message: string } };
 
-export type QuoteContext = { db: Db; requestId: string; now: Date; startedAt: number };
+/** A verb context, and when the request arrived (the receipt's latency). */
+export type QuoteContext<P extends Principal | SystemPrincipal = Principal | SystemPrincipal> = VerbContext<P> & { startedAt: number };
 
 export type CreateQuoteInput = {
   resolveScope: ScopeResolver;

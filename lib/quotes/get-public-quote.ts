@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { expireIfDue } from './expire-quote-intents';
 import { toQuoteResult } from './quote-views';
@@ -8,7 +8,7 @@ import { findQuote } from './store';
  * A quote made on the public route, for anyone holding its id. Quotes made with API keys or
  * by members are not visible here, so the anonymous surface never reveals them.
  */
-export async function getPublicQuote(db: DbOrTx, quoteIntentId: string, now: Date) {
+export async function getPublicQuote({ db, now }: VerbContext, { quoteIntentId }: { quoteIntentId: string }) {
   const stored = await findQuote(db, quoteIntentId);
   if (!stored || !stored.intent.idempotencyScope.startsWith('public:')) {
     throw new ServiceError('not_found', `Quote ${quoteIntentId} does not exist.`);

@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { listQuotesOfBusiness, type BusinessQuotesQuery } from './store';
 
 export type { BusinessQuotesQuery } from './store';
@@ -7,7 +7,7 @@ export type { BusinessQuotesQuery } from './store';
  * GET /v1/businesses/{id}/quotes: the business's quotes, newest first; the route has checked
  * that the person may read the business.
  */
-export async function listBusinessQuotes(db: DbOrTx, businessId: string, query: BusinessQuotesQuery) {
-  const { page, nextCursor } = await listQuotesOfBusiness(db, businessId, query);
+export async function listBusinessQuotes(ctx: VerbContext, { businessId, query }: { businessId: string; query: BusinessQuotesQuery }) {
+  const { page, nextCursor } = await listQuotesOfBusiness(ctx.db, businessId, query);
   return { quotes: page.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })), nextCursor };
 }

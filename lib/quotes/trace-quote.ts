@@ -1,6 +1,6 @@
 import { businessAccess, requireWorkspaceMember } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { toQuoteResult } from './quote-views';
 import { findQuote } from './store';
@@ -11,7 +11,7 @@ import { findQuote } from './store';
  * `id` may be the quote intent's id or the id of the request that created it. Workspace members
  * trace any quote of the workspace, active members of a business the quotes of that business.
  */
-export async function traceQuote(db: DbOrTx, principal: SessionPrincipal, id: string) {
+export async function traceQuote({ db, principal }: VerbContext<SessionPrincipal>, { id }: { id: string }) {
   const found = await findQuote(db, id, { byRequestToo: true });
   const notFound = `No quote or quote request ${id}.`;
   if (!found) throw new ServiceError('not_found', notFound);

@@ -1,3 +1,4 @@
+import { systemContext } from '../../lib/context/verb-context';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
@@ -97,7 +98,7 @@ describe('POST /v1/quotes', () => {
     };
     const idempotencyKey = `storm-${randomUUID()}`;
     const attempt = createQuote(
-      { db: testDb(), requestId: randomUUID(), now: new Date(), startedAt: performance.now() },
+      { ...systemContext(testDb(), 'test'), startedAt: performance.now() },
       {
         resolveScope,
         source: 'api',

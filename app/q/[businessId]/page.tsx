@@ -1,3 +1,4 @@
+import { systemContext } from '@/lib/context/verb-context';
 import type { CSSProperties } from 'react';
 import { cache } from 'react';
 import { notFound } from 'next/navigation';
@@ -45,7 +46,7 @@ async function loadLinkedQuote(businessId: string, quoteId: string | string[] | 
   if (typeof quoteId !== 'string' || !z.uuid().safeParse(quoteId).success) return 'unknown';
   const db = getDb();
   try {
-    const { result, businessId: owner } = await getPublicQuote(db, quoteId, new Date());
+    const { result, businessId: owner } = await getPublicQuote(systemContext(db, 'hosted-quote-page'), { quoteIntentId: quoteId });
     if (owner !== businessId) return 'unknown';
     const versionId = result.quoteIntent.bookVersionId;
     const offerings = versionId ? offeringsOf((await compiled(db, versionId)).artifact) : [];

@@ -11,10 +11,11 @@ export const POST = defineRoute(createPublicQuoteContract, {
     const businessId = (body as { businessId?: unknown } | null)?.businessId;
     return typeof businessId === 'string' ? tenancyOfBusiness(db, businessId) : null;
   },
-  handle: async ({ db, headers, body, requestId, now, startedAt, annotate }) => {
+  handle: async (ctx) => {
+    const { headers, body, annotate } = ctx;
     annotate({ businessId: body.businessId });
     const request = { ...body, idempotencyKey: quoteIdempotencyKey(body, headers) };
-    const { result, replayed, scope } = await createPublicQuote({ db, requestId, now, startedAt }, request);
+    const { result, replayed, scope } = await createPublicQuote(ctx, request);
     annotate(scope);
     return { data: result, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
   },

@@ -8,9 +8,10 @@ import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 export const POST = defineRoute(createApiQuoteContract, {
   // The key may come from memory: the quote's insert re-checks it (lib/quotes/store.ts).
   authenticate: (request, db, now) => authenticateQuoteKey(db, request.headers.get('authorization'), now),
-  handle: async ({ db, principal, headers, body, requestId, now, startedAt, annotate }) => {
+  handle: async (ctx) => {
+    const { headers, body, annotate } = ctx;
     const request = { ...body, idempotencyKey: quoteIdempotencyKey(body, headers) };
-    const { result, replayed, scope } = await createApiQuote({ db, requestId, now, startedAt }, principal, request);
+    const { result, replayed, scope } = await createApiQuote(ctx, request);
     // Filed under the business once the scope is found in the key's project, never as merely named.
     annotate({ businessId: scope.businessId });
     return { data: result, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };

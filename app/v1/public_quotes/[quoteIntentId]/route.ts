@@ -3,8 +3,9 @@ import { getPublicQuote } from '@/lib/quotes/get-public-quote';
 import { getPublicQuoteContract } from '../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const GET = defineRoute(getPublicQuoteContract, async ({ db, params, now, annotate }) => {
-  const { result, businessId } = await getPublicQuote(db, params.quoteIntentId, now);
+export const GET = defineRoute(getPublicQuoteContract, async (ctx) => {
+  const { params, annotate } = ctx;
+  const { result, businessId } = await getPublicQuote(ctx, { quoteIntentId: params.quoteIntentId });
   annotate({ businessId, environmentId: result.quoteIntent.environmentId, projectId: result.quoteIntent.projectId });
   return { data: result };
 });

@@ -6,8 +6,8 @@ import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(createAccountQuoteContract, {
   authorize: ({ principal, params }) => requireAccount(principal, params.id),
-  handle: async ({ db, principal, headers, body, now }) => {
-    const { quote, replayed } = await createAccountQuote(db, principal, { idempotencyKey: headers['idempotency-key'], request: body }, now);
+  handle: async (ctx) => {
+    const { quote, replayed } = await createAccountQuote(ctx, { idempotencyKey: ctx.headers['idempotency-key'], request: ctx.body });
     return { data: quote, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
   },
 });

@@ -8,9 +8,10 @@ import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(createMemberQuoteContract, {
   authorize: ({ db, principal, params }) => requireBusinessMember(db, principal, params.businessId),
-  handle: async ({ db, access, params, headers, body, requestId, now, startedAt, annotate }) => {
+  handle: async (ctx) => {
+    const { access, params, headers, body, annotate } = ctx;
     const request = { ...body, idempotencyKey: quoteIdempotencyKey(body, headers) };
-    const { result, replayed, ...scope } = await createMemberQuote({ db, requestId, now, startedAt }, access, params.businessId, request);
+    const { result, replayed, ...scope } = await createMemberQuote(ctx, { access, businessId: params.businessId, request });
     annotate(scope);
     return { data: result, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
   },
@@ -18,7 +19,7 @@ export const POST = defineRoute(createMemberQuoteContract, {
 
 export const GET = defineRoute(listBusinessQuotesContract, {
   authorize: ({ db, principal, params }) => requireBusinessReader(db, principal, params.businessId),
-  handle: async ({ db, access, query }) => ({ data: await listBusinessQuotes(db, access.business.id, query) }),
+  handle: async (ctx) => ({ data: await listBusinessQuotes(ctx, { businessId: ctx.access.business.id, query: ctx.query }) }),
 });
 
 export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET', 'POST']);

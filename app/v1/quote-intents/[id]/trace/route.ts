@@ -3,8 +3,8 @@ import { traceQuote } from '@/lib/quotes/trace-quote';
 import { traceQuoteContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const GET = defineRoute(traceQuoteContract, async ({ db, principal, params }) => ({
-  data: await traceQuote(db, principal, params.id),
+export const GET = defineRoute(traceQuoteContract, async (ctx) => ({
+  data: await traceQuote(ctx, { id: ctx.params.id }),
 }));
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);
