@@ -18,6 +18,25 @@ export function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.code === 'not_found';
 }
 
+/** The error envelope's `error`, as the API sends it. */
+export type ApiErrorBody = { code: string; message: string; requestId: string; details?: { fields?: Record<string, string[]> } };
+
+/** The ApiError for a failed answer: its envelope's error when it sent one, else the status alone. */
+export function apiErrorOf(error: ApiErrorBody | null | undefined, response: Response): ApiError {
+  return new ApiError(
+    response.status,
+    error?.code ?? 'unexpected',
+    error?.message ?? `The service answered ${response.status}.`,
+    error?.requestId ?? response.headers.get('x-request-id'),
+    error?.details?.fields ?? {},
+  );
+}
+
+/** The ApiError for a call that never reached the service. */
+export function unreachable(): ApiError {
+  return new ApiError(0, 'network', 'Could not reach the service. Check your connection and try again.', null);
+}
+
 /** Calls a /v1 route with the portal's session cookie; returns `data` or throws ApiError. */
 export async function apiFetch<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
   let response: Response;
@@ -29,22 +48,10 @@ export async function apiFetch<T>(path: string, init: { method?: string; body?: 
       body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
     });
   } catch {
-    throw new ApiError(0, 'network', 'Could not reach the service. Check your connection and try again.', null);
+    throw unreachable();
   }
-  const body = (await response.json().catch(() => null)) as
-    | { data: T }
-    | { error: { code: string; message: string; requestId: string; details?: { fields?: Record<string, string[]> } } }
-    | null;
-  if (!response.ok || !body || !('data' in body)) {
-    const error = body && 'error' in body ? body.error : null;
-    throw new ApiError(
-      response.status,
-      error?.code ?? 'unexpected',
-      error?.message ?? `The service answered ${response.status}.`,
-      error?.requestId ?? response.headers.get('x-request-id'),
-      error?.details?.fields ?? {},
-    );
-  }
+  const body = (await response.json().catch(() => null)) as { data: T } | { error: ApiErrorBody } | null;
+  if (!response.ok || !body || !('data' in body)) throw apiErrorOf(body && 'error' in body ? body.error : null, response);
   return body.data;
 }
 

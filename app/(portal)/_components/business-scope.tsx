@@ -1,8 +1,10 @@
 'use client';
 
-import { Fragment, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
+import { Options } from './form-fields';
 import { mayReadBusiness } from './portal-access';
 import { useBusinesses, useWorkspaces, type Business } from './queries';
+import { ScopePicker } from './scope-picker';
 import { Empty, ErrorMessage, Loading } from './ui';
 import { useUrlSelection } from './url-selection';
 
@@ -33,21 +35,14 @@ function BusinessScopeContent({ children }: { children: (business: Business) => 
   const business = list.find((b) => b.id === selection.selectedId);
   if (!business) return <Empty>You are not a member of any business yet. Ask a workspace admin to invite you.</Empty>;
   return (
-    <>
-      <div className="field picker">
-        <label htmlFor="business-picker">Business</label>
-        <select id="business-picker" value={business.id} onChange={(e) => selection.select(e.target.value)}>
-          {list.map((b) => (
-            <option key={b.id} value={b.id}>
-              {b.branding.displayName}
-            </option>
-          ))}
-        </select>
-      </div>
-      {selection.requestedUnknown && (
-        <p className="notice">The business in the link is not one you can see, so {business.branding.displayName} is shown instead.</p>
-      )}
-      <Fragment key={business.id}>{children(business)}</Fragment>
-    </>
+    <ScopePicker
+      noun="business"
+      label="Business"
+      selection={selection}
+      selected={{ id: business.id, name: business.branding.displayName }}
+      options={<Options choices={list.map((b) => ({ id: b.id, label: b.branding.displayName }))} />}
+    >
+      {children(business)}
+    </ScopePicker>
   );
 }

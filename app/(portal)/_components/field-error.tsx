@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useState, type ComponentProps, type ReactNode } from 'react';
 import { ApiError } from './api';
 
 /**
@@ -35,4 +35,37 @@ export function FieldError({ id, messages, explanation }: { id: string; messages
 /** Props that tie an input to its FieldError for assistive technology. */
 export function describedBy(id: string, messages: string[] | undefined) {
   return messages?.length ? { 'aria-invalid': true as const, 'aria-describedby': id } : {};
+}
+
+/**
+ * A labelled input for one field of a save the API checks: typing in it hides the field's old
+ * messages, and the API's messages show under it (after the hint). Other props go to the input.
+ */
+export function CheckedInput({ id, label, field, errors, onValue, hint, explanation, ...input }: Omit<ComponentProps<'input'>, 'id' | 'onChange'> & {
+  id: string;
+  label: ReactNode;
+  /** The field's name in the API's messages. */
+  field: string;
+  errors: ReturnType<typeof useFieldErrors>;
+  onValue: (value: string) => void;
+  hint?: ReactNode;
+  explanation?: string;
+}) {
+  const messages = errors.of(field);
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        onChange={(e) => {
+          onValue(e.target.value);
+          errors.markEdited(field);
+        }}
+        {...describedBy(`${id}-error`, messages)}
+        {...input}
+      />
+      {hint}
+      <FieldError id={`${id}-error`} messages={messages} explanation={explanation} />
+    </div>
+  );
 }

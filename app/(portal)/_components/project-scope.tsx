@@ -1,7 +1,9 @@
 'use client';
 
-import { Fragment, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
+import { Options } from './form-fields';
 import { useWorkspaces, type Workspace } from './queries';
+import { ScopePicker } from './scope-picker';
 import { Empty, ErrorMessage, Loading } from './ui';
 import { useUrlSelection } from './url-selection';
 
@@ -33,27 +35,20 @@ function ProjectScopeContent({ children }: { children: (selected: ProjectInWorks
   const selected = all.find((p) => p.project.id === selection.selectedId);
   if (!selected) return <Empty>You are not a member of a workspace with projects yet. Ask a workspace admin to add you.</Empty>;
   return (
-    <>
-      <div className="field picker">
-        <label htmlFor="project-picker">Project</label>
-        <select id="project-picker" value={selected.project.id} onChange={(e) => selection.select(e.target.value)}>
-          {workspaces.data.workspaces
-            .filter((w) => w.projects.length > 0)
-            .map((w) => (
-              <optgroup key={w.id} label={w.name}>
-                {w.projects.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.name}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
-        </select>
-      </div>
-      {selection.requestedUnknown && (
-        <p className="notice">The project in the link is not one you can see, so {selected.project.name} is shown instead.</p>
-      )}
-      <Fragment key={selected.project.id}>{children(selected)}</Fragment>
-    </>
+    <ScopePicker
+      noun="project"
+      label="Project"
+      selection={selection}
+      selected={{ id: selected.project.id, name: selected.project.name }}
+      options={workspaces.data.workspaces
+        .filter((w) => w.projects.length > 0)
+        .map((w) => (
+          <optgroup key={w.id} label={w.name}>
+            <Options choices={w.projects.map((p) => ({ id: p.id, label: p.name }))} />
+          </optgroup>
+        ))}
+    >
+      {children(selected)}
+    </ScopePicker>
   );
 }

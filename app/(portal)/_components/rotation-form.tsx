@@ -2,12 +2,30 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { ErrorMessage } from './ui';
+import { SubmitOrCancel } from './form-fields';
 
 /** How long the old credential keeps working: none, an hour, a day (the API's default), a week. */
 const OVERLAP_MINUTES = [0, 60, 24 * 60, 7 * 24 * 60];
 const DEFAULT_MINUTES = 24 * 60;
 const LABELS: Record<number, string> = { 60: '1 hour', [24 * 60]: '24 hours', [7 * 24 * 60]: '7 days' };
+
+/**
+ * Whether the rotation form of a listed credential is open. A rotation closes it, refreshes the
+ * list and hands the new secret (shown once) up.
+ */
+export function useRotationToggle<R>(refresh: () => unknown, onRotated: (revealed: R) => void) {
+  const [open, setOpen] = useState(false);
+  return {
+    open,
+    toggle: () => setOpen((wasOpen) => !wasOpen),
+    close: () => setOpen(false),
+    rotated: (revealed: R) => {
+      setOpen(false);
+      void refresh();
+      onRotated(revealed);
+    },
+  };
+}
 
 /**
  * Rotating an API key or a webhook signing secret: choose the overlap, then the caller's
@@ -63,15 +81,7 @@ export function RotationForm<T>({
           ))}
         </select>
       </div>
-      {mutation.isError && <ErrorMessage error={mutation.error} />}
-      <div className="row">
-        <button type="submit" className="primary" disabled={mutation.isPending}>
-          {mutation.isPending ? 'Rotating…' : submitLabel}
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <SubmitOrCancel error={mutation.error} submit={mutation.isPending ? 'Rotating…' : submitLabel} disabled={mutation.isPending} onCancel={onCancel} />
     </form>
   );
 }

@@ -7,6 +7,7 @@ import type { BusinessOverview } from '@/lib/businesses/business-overview';
 import { apiFetch } from '../../_components/api';
 import type { Access, PortalPage } from '../../_components/portal-access';
 import type { Business } from '../../_components/queries';
+import { TableHead } from '../../_components/table-head';
 import { ErrorMessage, Loading } from '../../_components/ui';
 
 const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
@@ -47,14 +48,7 @@ export function BusinessFigures({ business, access }: { business: Business; acce
         </div>
         <div className="sr-only">
           <table aria-label={`Live quotes per day of ${business.branding.displayName}`}>
-            <thead>
-              <tr>
-                <th>Day</th>
-                <th>Priced</th>
-                <th>Needed more answers</th>
-                <th>Could not be priced</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Day', 'Priced', 'Needed more answers', 'Could not be priced']} />
             <tbody>
               {o.quotesPerDay.map((d) => (
                 <tr key={d.day}>

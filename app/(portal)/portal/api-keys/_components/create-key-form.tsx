@@ -1,11 +1,12 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { SCOPES, type Scope } from '@/lib/auth/scopes';
 import { apiFetch } from '../../../_components/api';
-import { describedBy, FieldError, useFieldErrors } from '../../../_components/field-error';
-import { ENVIRONMENT_LABEL, ENVIRONMENTS, ErrorMessage } from '../../../_components/ui';
+import { Choice, ChoiceGroup, EnvironmentChoice, PlainFieldset } from '../../../_components/choice-group';
+import { CheckedInput, FieldError } from '../../../_components/field-error';
+import { SubmitOrCancel } from '../../../_components/form-fields';
+import { useSaveForm } from '../../../_components/save-form';
 import styles from './api-keys.module.css';
 import { apiKeysQueryKey, type ApiKey, type Environment, type RevealedSecret } from './types';
 
@@ -18,6 +19,11 @@ const SCOPE_MEANING: Record<Scope, string> = {
   'logs:read': 'read the request log',
 };
 
+const ENVIRONMENT_MEANING = {
+  test: ' — for building and trying things; uses your Test prices',
+  live: ' — for real customers; uses your Live prices',
+};
+
 export function CreateKeyForm({
   projectId,
   onCreated,
@@ -27,33 +33,21 @@ export function CreateKeyForm({
   onCreated: (revealed: RevealedSecret) => void;
   onCancel: () => void;
 }) {
-  const queryClient = useQueryClient();
   const nameRef = useRef<HTMLInputElement>(null);
   const [name, setName] = useState('');
   const [environment, setEnvironment] = useState<Environment>('test');
   const [scopes, setScopes] = useState<Scope[]>([...SCOPES]);
   useEffect(() => nameRef.current?.focus(), []);
 
-  const create = useMutation({
-    mutationFn: () =>
+  const { mutation: create, fieldErrors, submit } = useSaveForm({
+    save: () =>
       apiFetch<{ apiKey: ApiKey; secret: string }>('/v1/api-keys', {
         method: 'POST',
         body: { projectId, name: name.trim(), environment, scopes },
       }),
-    // The answer holds the secret: let it leave the mutation cache as soon as nothing watches.
-    gcTime: 0,
+    refresh: apiKeysQueryKey(projectId),
+    onSaved: (created) => onCreated({ kind: 'created', apiKey: created.apiKey, secret: created.secret }),
   });
-  const fieldErrors = useFieldErrors(create.error);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    fieldErrors.clearEdited();
-    const created = await create.mutateAsync().catch(() => null);
-    if (!created) return;
-    create.reset();
-    void queryClient.invalidateQueries({ queryKey: apiKeysQueryKey(projectId) });
-    onCreated({ kind: 'created', apiKey: created.apiKey, secret: created.secret });
-  };
   const toggleScope = (scope: Scope, on: boolean) =>
     setScopes((current) => SCOPES.filter((s) => (s === scope ? on : current.includes(s))));
 
@@ -62,60 +56,37 @@ export function CreateKeyForm({
       <h2 id="create-key-heading" style={{ marginTop: 0 }}>
         Create a key
       </h2>
-      <fieldset className={styles.plainFieldset} disabled={create.isPending}>
-        <div className="field">
-          <label htmlFor="key-name">Name</label>
-          <input
-            ref={nameRef}
-            id="key-name"
-            type="text"
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              fieldErrors.markEdited('name');
-            }}
-            maxLength={200}
-            placeholder="e.g. Checkout server"
-            className={styles.nameInput}
-            {...describedBy('key-name-error', fieldErrors.of('name'))}
-          />
-          <FieldError id="key-name-error" messages={fieldErrors.of('name')} explanation="Give the key a name that says what uses it." />
-        </div>
-        <fieldset className={styles.choiceGroup}>
-          <legend>Environment</legend>
-          {ENVIRONMENTS.map((env) => (
-            <label key={env} className={styles.choice}>
-              <input type="radio" name="environment" value={env} checked={environment === env} onChange={() => setEnvironment(env)} />
-              {ENVIRONMENT_LABEL[env]}
-              <span className="muted">
-                {env === 'test' ? ' — for building and trying things; uses your Test prices' : ' — for real customers; uses your Live prices'}
-              </span>
-            </label>
-          ))}
+      <PlainFieldset disabled={create.isPending}>
+        <CheckedInput
+          ref={nameRef}
+          id="key-name"
+          label="Name"
+          field="name"
+          errors={fieldErrors}
+          type="text"
+          value={name}
+          onValue={setName}
+          maxLength={200}
+          placeholder="e.g. Checkout server"
+          className={styles.nameInput}
+          explanation="Give the key a name that says what uses it."
+        />
+        <EnvironmentChoice name="environment" value={environment} onChange={setEnvironment} meaning={ENVIRONMENT_MEANING}>
           <FieldError id="key-environment-error" messages={fieldErrors.of('environment')} />
-        </fieldset>
-        <fieldset className={styles.choiceGroup}>
-          <legend>Scopes</legend>
+        </EnvironmentChoice>
+        <ChoiceGroup legend="Scopes">
           <p className={`muted ${styles.hint}`}>What the key may do on the account API (/v1/accounts/…). All are chosen unless you narrow them.</p>
           {SCOPES.map((scope) => (
-            <label key={scope} className={styles.choice}>
+            <Choice key={scope}>
               <input type="checkbox" checked={scopes.includes(scope)} onChange={(e) => toggleScope(scope, e.target.checked)} />
               <code>{scope}</code>
               <span className="muted"> — {SCOPE_MEANING[scope]}</span>
-            </label>
+            </Choice>
           ))}
           <FieldError id="key-scopes-error" messages={fieldErrors.of('scopes')} />
-        </fieldset>
-        {create.isError && !fieldErrors.any && <ErrorMessage error={create.error} />}
-        <div className="row">
-          <button type="submit" className="primary">
-            {create.isPending ? 'Creating…' : 'Create key'}
-          </button>
-          <button type="button" onClick={onCancel}>
-            Cancel
-          </button>
-        </div>
-      </fieldset>
+        </ChoiceGroup>
+        <SubmitOrCancel error={fieldErrors.any ? null : create.error} submit={create.isPending ? 'Creating…' : 'Create key'} onCancel={onCancel} />
+      </PlainFieldset>
     </form>
   );
 }

@@ -1,11 +1,10 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { SCOPES } from '@/lib/auth/scopes';
 import { apiFetch } from '../../../_components/api';
 import { ConfirmButton } from '../../../_components/confirm-button';
-import { RotationForm } from '../../../_components/rotation-form';
+import { RotationForm, useRotationToggle } from '../../../_components/rotation-form';
 import { ErrorMessage, formatTime } from '../../../_components/ui';
 import styles from './api-keys.module.css';
 import { apiKeysQueryKey, type ApiKey, type RevealedSecret } from './types';
@@ -36,8 +35,8 @@ export function KeyRow({
   onRotated: (revealed: RevealedSecret) => void;
 }) {
   const queryClient = useQueryClient();
-  const [rotating, setRotating] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: apiKeysQueryKey(projectId) });
+  const rotation = useRotationToggle(refresh, onRotated);
   const revoke = useMutation({
     mutationFn: () => apiFetch<{ apiKey: ApiKey }>(`/v1/api-keys/${apiKey.id}/revocation`, { method: 'POST' }),
     onSuccess: refresh,
@@ -81,9 +80,9 @@ export function KeyRow({
                 {apiKey.status === 'active' && (
                   <button
                     type="button"
-                    aria-expanded={rotating}
+                    aria-expanded={rotation.open}
                     aria-label={`Rotate ${apiKey.name} (${apiKey.displayPrefix}…${apiKey.last4})`}
-                    onClick={() => setRotating((open) => !open)}
+                    onClick={rotation.toggle}
                   >
                     Rotate…
                   </button>
@@ -101,18 +100,10 @@ export function KeyRow({
           </td>
         )}
       </tr>
-      {rotating && (
+      {rotation.open && (
         <tr>
           <td colSpan={columns}>
-            <RotateForm
-              apiKey={apiKey}
-              onCancel={() => setRotating(false)}
-              onRotated={(revealed) => {
-                setRotating(false);
-                void refresh();
-                onRotated(revealed);
-              }}
-            />
+            <RotateForm apiKey={apiKey} onCancel={rotation.close} onRotated={rotation.rotated} />
           </td>
         </tr>
       )}

@@ -1,21 +1,14 @@
 import Link from 'next/link';
 import type { BookSummary } from '../../../_components/queries';
 import { ENVIRONMENT_LABEL } from '../../../_components/ui';
+import { TableHead } from '../../../_components/table-head';
 import { BookBadges, PublishedVersion } from './book-badges';
 
 /** Books with what is published where: the Price books page and the Overview show the same table. */
 export function BooksTable({ books, ariaLabel }: { books: BookSummary[]; ariaLabel: string }) {
   return (
     <table aria-label={ariaLabel}>
-      <thead>
-        <tr>
-          <th>Book</th>
-          <th>Key</th>
-          <th>{ENVIRONMENT_LABEL.test}</th>
-          <th>{ENVIRONMENT_LABEL.live}</th>
-          <th>Latest version</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Book', 'Key', ENVIRONMENT_LABEL.test, ENVIRONMENT_LABEL.live, 'Latest version']} />
       <tbody>
         {books.map((b) => (
           <tr key={b.id}>

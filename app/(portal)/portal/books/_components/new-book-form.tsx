@@ -2,7 +2,8 @@
 
 import { useRouter } from 'next/navigation';
 import { useId, useState, type FormEvent } from 'react';
-import { describedBy, FieldError, useFieldErrors } from '../../../_components/field-error';
+import { CheckedInput, useFieldErrors } from '../../../_components/field-error';
+import { SelectField } from '../../../_components/form-fields';
 import { ErrorMessage } from '../../../_components/ui';
 import { useCreateBook } from './book-queries';
 
@@ -40,54 +41,38 @@ export function NewBookForm({ projects }: { projects: { id: string; name: string
   return (
     <form className="card" onSubmit={submit} aria-label="New book">
       {projects.length > 1 && (
-        <div className="field">
-          <label htmlFor={`${id}-project`}>Project</label>
-          <select id={`${id}-project`} value={projectId} onChange={(e) => setProjectId(e.target.value)}>
-            {projects.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField id={`${id}-project`} label="Project" value={projectId} onChange={(e) => setProjectId(e.target.value)} choices={projects.map((p) => ({ id: p.id, label: p.name }))} />
       )}
-      <div className="field">
-        <label htmlFor={`${id}-name`}>Name</label>
-        <input
-          id={`${id}-name`}
-          value={name}
-          onChange={(e) => {
-            setName(e.target.value);
-            fieldErrors.markEdited('name');
-          }}
-          required
-          maxLength={200}
-          style={{ width: '24rem', maxWidth: '100%' }}
-          {...describedBy(`${id}-name-error`, fieldErrors.of('name'))}
-        />
-        <FieldError id={`${id}-name-error`} messages={fieldErrors.of('name')} />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-key`}>Key</label>
-        <input
-          id={`${id}-key`}
-          className="mono"
-          value={effectiveKey}
-          onChange={(e) => {
-            setKey(e.target.value);
-            fieldErrors.markEdited('key');
-          }}
-          required
-          pattern="[a-z0-9][a-z0-9\-]{0,79}"
-          title="Lowercase letters, digits and hyphens, starting with a letter or digit"
-          aria-describedby={fieldErrors.of('key')?.length ? `${id}-key-hint ${id}-key-error` : `${id}-key-hint`}
-          aria-invalid={fieldErrors.of('key')?.length ? true : undefined}
-        />
-        <div id={`${id}-key-hint`} className="muted" style={{ fontSize: '0.85rem' }}>
-          Lowercase letters, digits and hyphens. Integrations use it to name the book; it cannot be changed later.
-        </div>
-        <FieldError id={`${id}-key-error`} messages={fieldErrors.of('key')} />
-      </div>
+      <CheckedInput
+        id={`${id}-name`}
+        label="Name"
+        field="name"
+        errors={fieldErrors}
+        value={name}
+        onValue={setName}
+        required
+        maxLength={200}
+        style={{ width: '24rem', maxWidth: '100%' }}
+      />
+      <CheckedInput
+        id={`${id}-key`}
+        label="Key"
+        field="key"
+        errors={fieldErrors}
+        className="mono"
+        value={effectiveKey}
+        onValue={setKey}
+        required
+        pattern="[a-z0-9][a-z0-9\-]{0,79}"
+        title="Lowercase letters, digits and hyphens, starting with a letter or digit"
+        // The hint is read with the field, before any message.
+        aria-describedby={fieldErrors.of('key')?.length ? `${id}-key-hint ${id}-key-error` : `${id}-key-hint`}
+        hint={
+          <div id={`${id}-key-hint`} className="muted" style={{ fontSize: '0.85rem' }}>
+            Lowercase letters, digits and hyphens. Integrations use it to name the book; it cannot be changed later.
+          </div>
+        }
+      />
       <div className="field">
         <label style={{ fontWeight: 400 }}>
           <input type="checkbox" checked={makePrimary} onChange={(e) => setMakePrimary(e.target.checked)} /> Make it the

@@ -2,6 +2,7 @@
 
 import { useId } from 'react';
 import { EnvironmentBadge, ErrorMessage, formatTime, Loading } from '../../../_components/ui';
+import { TableHead } from '../../../_components/table-head';
 import { usePublicationRecords, type PublicationRecord } from './book-queries';
 
 /** The audit trail: every publication, who made it, and the impact they were shown. */
@@ -20,15 +21,7 @@ export function PublicationHistory({ bookId }: { bookId: string }) {
       ) : (
         <div style={{ overflowX: 'auto' }}>
           <table aria-label="Publication history">
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Where</th>
-                <th>Version</th>
-                <th>By</th>
-                <th>Impact shown (last 7 days)</th>
-              </tr>
-            </thead>
+            <TableHead columns={['When', 'Where', 'Version', 'By', 'Impact shown (last 7 days)']} />
             <tbody>
               {records.data.publications.map((r) => (
                 <tr key={r.id}>

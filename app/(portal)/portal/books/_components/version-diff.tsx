@@ -1,6 +1,7 @@
 'use client';
 
 import { useId, useState } from 'react';
+import { SelectField } from '../../../_components/form-fields';
 import { ErrorMessage, Loading } from '../../../_components/ui';
 import { diffArtifacts, isUnchanged, type ArtifactDiff, type EntityChange, type FieldChange } from '../_lib/artifact-diff';
 import { describeField, describeValue } from '../_lib/describe-change';
@@ -32,17 +33,9 @@ export function VersionDiff({ book }: { book: BookDetail }) {
     );
   }
 
+  const versions = book.versions.map((v) => ({ id: v.id, label: `v${v.number}` }));
   const versionSelect = (label: string, value: string | undefined, onChange: (versionId: string) => void) => (
-    <div className="field">
-      <label htmlFor={`${id}-${label}`}>{label}</label>
-      <select id={`${id}-${label}`} value={value} onChange={(e) => onChange(e.target.value)}>
-        {book.versions.map((v) => (
-          <option key={v.id} value={v.id}>
-            v{v.number}
-          </option>
-        ))}
-      </select>
-    </div>
+    <SelectField id={`${id}-${label}`} label={label} value={value} onChange={(e) => onChange(e.target.value)} choices={versions} />
   );
 
   return (

@@ -2,6 +2,7 @@
 
 import { useId, useState } from 'react';
 import { ENVIRONMENT_LABEL, ENVIRONMENTS, EnvironmentBadge, ErrorMessage, formatTime } from '../../../_components/ui';
+import { TableHead } from '../../../_components/table-head';
 import { usePublish, type BookDetail, type EnvironmentKind } from './book-queries';
 import { PublishLiveDialog, type LivePublishRequest } from './impact/publish-live-dialog';
 
@@ -30,15 +31,7 @@ export function VersionHistory({ book, canPublish }: { book: BookDetail; canPubl
         <>
           {!canPublish && <p className="muted">Publishing needs the books:publish permission.</p>}
           <table aria-label="Version history">
-            <thead>
-              <tr>
-                <th>Version</th>
-                <th>Created</th>
-                <th>Hash</th>
-                <th>Published to</th>
-                {canPublish && <th>Publish</th>}
-              </tr>
-            </thead>
+            <TableHead columns={['Version', 'Created', 'Hash', 'Published to', canPublish && 'Publish']} />
             <tbody>
               {book.versions.map((v) => {
                 const environments = ENVIRONMENTS.filter((e) => book.publications[e]?.versionId === v.id);

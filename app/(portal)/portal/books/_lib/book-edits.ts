@@ -25,12 +25,13 @@ export function idFromLabel(label: string, taken: ReadonlySet<string>, fallback:
   for (let n = 2; ; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`;
 }
 
-function replaceAt<T>(list: readonly T[], index: number, item: T): T[] {
+/** The list with the item at `index` replaced. */
+export function replaceAt<T>(list: readonly T[], index: number, item: T): T[] {
   return list.map((x, i) => (i === index ? item : x));
 }
 
 /** Moves the item at `from` to `to` (both indices in the list as it is). */
-function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
+export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
   if (to < 0 || to >= list.length || from === to) return [...list];
   const copy = [...list];
   const [item] = copy.splice(from, 1);

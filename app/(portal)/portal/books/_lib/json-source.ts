@@ -90,23 +90,23 @@ function scan(text: string): JsonNode {
     throw new SyntaxProblem(pos, 'expected a value: text in double quotes, a number, true, false, null, { or [');
   };
 
-  const object = (): JsonNode => {
+  /**
+   * An object or an array from its opening bracket: members separated by commas up to `close`,
+   * each read by `member` (which adds it to `members`; `index` counts them from 0).
+   */
+  const container = (close: '}' | ']', member: (members: JsonNode['members'], index: number) => void): JsonNode => {
     const start = pos;
     const members: JsonNode['members'] = new Map();
-    pos++; // {
+    pos++; // { or [
     skipSpace();
-    if (text[pos] === '}') {
+    if (text[pos] === close) {
       pos++;
       return { start, end: pos, members };
     }
-    for (;;) {
+    for (let index = 0; ; index++) {
       skipSpace();
-      if (text[pos] === '}') throw new SyntaxProblem(pos, 'remove the comma before }');
-      if (text[pos] !== '"') throw new SyntaxProblem(pos, 'expected a field name in double quotes');
-      const keyStart = pos;
-      const key = string();
-      expect(':', `expected a colon after "${key}"`);
-      members.set(key, { keyStart, node: value() });
+      if (text[pos] === close) throw new SyntaxProblem(pos, `remove the comma before ${close}`);
+      member(members, index);
       // A missing comma is missing right after the value, not where the next text starts.
       const afterValue = pos;
       skipSpace();
@@ -114,41 +114,28 @@ function scan(text: string): JsonNode {
         pos++;
         continue;
       }
-      if (text[pos] === '}') {
+      if (text[pos] === close) {
         pos++;
         return { start, end: pos, members };
       }
-      throw new SyntaxProblem(afterValue, 'expected a comma or a closing }');
+      throw new SyntaxProblem(afterValue, `expected a comma or a closing ${close}`);
     }
   };
 
-  const array = (): JsonNode => {
-    const start = pos;
-    const members: JsonNode['members'] = new Map();
-    pos++; // [
-    skipSpace();
-    if (text[pos] === ']') {
-      pos++;
-      return { start, end: pos, members };
-    }
-    for (let index = 0; ; index++) {
-      skipSpace();
-      if (text[pos] === ']') throw new SyntaxProblem(pos, 'remove the comma before ]');
+  const object = (): JsonNode =>
+    container('}', (members) => {
+      if (text[pos] !== '"') throw new SyntaxProblem(pos, 'expected a field name in double quotes');
+      const keyStart = pos;
+      const key = string();
+      expect(':', `expected a colon after "${key}"`);
+      members.set(key, { keyStart, node: value() });
+    });
+
+  const array = (): JsonNode =>
+    container(']', (members, index) => {
       const node = value();
       members.set(String(index), { keyStart: node.start, node });
-      const afterValue = pos;
-      skipSpace();
-      if (text[pos] === ',') {
-        pos++;
-        continue;
-      }
-      if (text[pos] === ']') {
-        pos++;
-        return { start, end: pos, members };
-      }
-      throw new SyntaxProblem(afterValue, 'expected a comma or a closing ]');
-    }
-  };
+    });
 
   const root = value();
   skipSpace();

@@ -8,6 +8,12 @@ import { useWorkspaces, type Business } from '../../../_components/queries';
 import { ErrorMessage } from '../../../_components/ui';
 import { mayEditSafeguard } from '../../../_components/portal-access';
 
+/** The safeguard's two figures, in the order the sentence reads them. */
+const GUARD_FIELDS: { field: 'sharePercent' | 'changePercent'; idSuffix: string; label: string; range: [number, number] }[] = [
+  { field: 'sharePercent', idSuffix: 'share', label: 'Ask when more than (% of quotes)', range: [0, 100] },
+  { field: 'changePercent', idSuffix: 'change', label: 'change by more than (%)', range: [1, 1000] },
+];
+
 /**
  * When publishing a book to Live asks for a typed confirmation: more than `sharePercent` of the
  * last 7 days' quotes changing by more than `changePercent` (portal-access: mayEditSafeguard).
@@ -47,22 +53,17 @@ export function PublishGuardForm({ business }: { business: Business }) {
       {!editable && <p className="notice">Set by workspace members with “businesses:manage”, or by the owner of a self-run business.</p>}
       <fieldset disabled={!editable || save.isPending}>
         <div className="row" style={{ alignItems: 'flex-start' }}>
-          <WholePercentField
-            id={`${id}-share`}
-            label="Ask when more than (% of quotes)"
-            range={[0, 100]}
-            value={draft.sharePercent}
-            onChange={(value) => edit('sharePercent', value)}
-            errors={fieldErrors.of('sharePercent')}
-          />
-          <WholePercentField
-            id={`${id}-change`}
-            label="change by more than (%)"
-            range={[1, 1000]}
-            value={draft.changePercent}
-            onChange={(value) => edit('changePercent', value)}
-            errors={fieldErrors.of('changePercent')}
-          />
+          {GUARD_FIELDS.map(({ field, idSuffix, label, range }) => (
+            <WholePercentField
+              key={field}
+              id={`${id}-${idSuffix}`}
+              label={label}
+              range={range}
+              value={draft[field]}
+              onChange={(value) => edit(field, value)}
+              errors={fieldErrors.of(field)}
+            />
+          ))}
         </div>
         <button type="submit" className="primary">
           {save.isPending ? 'Saving…' : 'Save safeguard'}

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { HttpStatus } from '../../../_components/http-status';
 import { CopyId } from '../../../_components/copy-id';
 import { EnvironmentBadge } from '../../../_components/ui';
+import { hiddenHeading, num, TableHead } from '../../../_components/table-head';
 import type { RequestLog } from './use-request-logs';
 
 /** The search results, newest first. `filterHref` builds a link that narrows the search. */
@@ -11,19 +12,7 @@ export function RequestLogTable({ logs, filterHref }: { logs: RequestLog[]; filt
   return (
     <div className="table-scroll">
       <table className="compact" aria-label="Requests">
-        <thead>
-          <tr>
-            <th>Time</th>
-            <th>Request</th>
-            <th>Status</th>
-            <th>Caller</th>
-            <th className="num">Latency</th>
-            <th>Request id</th>
-            <th>
-              <span className="sr-only">Details and quote trace</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Time', 'Request', 'Status', 'Caller', num('Latency'), 'Request id', hiddenHeading('Details and quote trace')]} />
         <tbody>
           {logs.map((log) => (
             <tr key={log.requestId}>

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { formatTime } from '../../../_components/ui';
+import { hiddenHeading, num, TableHead } from '../../../_components/table-head';
 import { DeliveryStatusBadge } from '../../webhooks/_components/delivery-status';
 import { deliveryHref } from '../../webhooks/_components/links';
 import type { QuoteTrace } from './use-quote-trace';
@@ -35,18 +36,7 @@ export function CausedEvents({ events }: { events: QuoteTrace['events'] }) {
 function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
   return (
     <table className="compact" aria-label="Webhook deliveries" style={{ marginTop: '0.5rem' }}>
-      <thead>
-        <tr>
-          <th>Endpoint</th>
-          <th>Status</th>
-          <th className="num">Attempts</th>
-          <th>Next attempt</th>
-          <th>Created</th>
-          <th>
-            <span className="sr-only">Details</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={['Endpoint', 'Status', num('Attempts'), 'Next attempt', 'Created', hiddenHeading('Details')]} />
       <tbody>
         {deliveries.map((d) => (
           <tr key={d.id}>

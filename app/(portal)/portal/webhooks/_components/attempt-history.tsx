@@ -2,6 +2,7 @@
 
 import { HttpStatus } from '../../../_components/http-status';
 import { formatTime } from '../../../_components/ui';
+import { num, TableHead } from '../../../_components/table-head';
 import type { Attempt } from './types';
 import styles from './webhooks.module.css';
 
@@ -11,16 +12,7 @@ export function AttemptHistory({ attempts, label }: { attempts: Attempt[]; label
   return (
     <div className="table-scroll">
       <table className="compact" aria-label={label}>
-        <thead>
-          <tr>
-            <th className="num">#</th>
-            <th>Time</th>
-            <th>Answer</th>
-            <th className="num">Latency</th>
-            <th>Error</th>
-            <th>Response</th>
-          </tr>
-        </thead>
+        <TableHead columns={[num('#'), 'Time', 'Answer', num('Latency'), 'Error', 'Response']} />
         <tbody>
           {attempts.map((attempt) => (
             <tr key={attempt.number}>

@@ -1,10 +1,13 @@
 'use client';
 
 import { useSearchParams } from 'next/navigation';
+import { choicesOf, SelectField } from '../../../_components/form-fields';
 import { useSetSearchParam } from '../../../_components/url-selection';
 import { EVENT_TYPES } from '@/lib/events/catalogue';
 import { DELIVERY_STATUS, DELIVERY_STATUSES } from './delivery-status';
 
+const STATUS_CHOICES = choicesOf(DELIVERY_STATUSES, (s) => DELIVERY_STATUS[s].label);
+const EVENT_CHOICES = choicesOf(EVENT_TYPES);
 
 /**
  * The status and event-type filters, kept in the URL (`?status=&eventType=`) so a link can
@@ -27,28 +30,8 @@ export function useDeliveryFilters() {
 export function DeliveryFilters({ filters }: { filters: ReturnType<typeof useDeliveryFilters> }) {
   return (
     <>
-      <div className="field">
-        <label htmlFor="delivery-status">Status</label>
-        <select id="delivery-status" value={filters.status ?? ''} onChange={(e) => filters.set('status', e.target.value)}>
-          <option value="">Any status</option>
-          {DELIVERY_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {DELIVERY_STATUS[s].label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="delivery-event-type">Event</label>
-        <select id="delivery-event-type" value={filters.eventType ?? ''} onChange={(e) => filters.set('eventType', e.target.value)}>
-          <option value="">Any event</option>
-          {EVENT_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField id="delivery-status" label="Status" value={filters.status ?? ''} onChange={(e) => filters.set('status', e.target.value)} any="Any status" choices={STATUS_CHOICES} />
+      <SelectField id="delivery-event-type" label="Event" value={filters.eventType ?? ''} onChange={(e) => filters.set('eventType', e.target.value)} any="Any event" choices={EVENT_CHOICES} />
     </>
   );
 }

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { Fragment, useState } from 'react';
+import { hiddenHeading, num, TableHead } from '../../../_components/table-head';
 import { formatTime } from '../../../_components/ui';
 import { AttemptHistory } from './attempt-history';
 import { DeliveryStatusBadge } from './delivery-status';
@@ -10,7 +11,7 @@ import { ReplayButton } from './replay-button';
 import type { Delivery } from './types';
 import styles from './webhooks.module.css';
 
-const COLUMNS = ['Event', 'Status', 'Attempts', 'Next attempt', 'Created', ''];
+const COLUMNS = ['Event', 'Status', num('Attempts'), 'Next attempt', 'Created', hiddenHeading('Details')];
 
 const shortId = (id: string) => id.slice(0, 8);
 
@@ -33,15 +34,7 @@ export function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
   return (
     <div className="table-scroll">
       <table className="compact" aria-label="Deliveries">
-        <thead>
-          <tr>
-            {COLUMNS.map((column) => (
-              <th key={column} className={column === 'Attempts' ? 'num' : undefined}>
-                {column || <span className="sr-only">Details</span>}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={COLUMNS} />
         <tbody>
           {deliveries.map((delivery) => {
             const expanded = open.has(delivery.id);

@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { useRef, useState } from 'react';
 import { apiFetch } from '../../../_components/api';
 import { ConfirmButton } from '../../../_components/confirm-button';
+import { useRotationToggle } from '../../../_components/rotation-form';
 import { EnvironmentBadge, ErrorMessage, formatTime } from '../../../_components/ui';
 import { BulkReplayForm } from './bulk-replay-form';
 import { EndpointForm } from './endpoint-form';
@@ -17,11 +18,15 @@ import styles from './webhooks.module.css';
 /** One endpoint: what it receives and how it signs, and everything that can be done to it. */
 export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRotated: (revealed: RevealedSigningSecret) => void }) {
   const queryClient = useQueryClient();
-  const [rotating, setRotating] = useState(false);
   const [editing, setEditing] = useState(false);
   const [replaying, setReplaying] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: webhookQueryKeys.endpoints(endpoint.projectId) });
+  const rotation = useRotationToggle(refresh, onRotated);
+  const closeEditor = () => {
+    setEditing(false);
+    editButton.current?.focus();
+  };
   const enabled = endpoint.status === 'enabled';
 
   const setStatus = useMutation({
@@ -95,7 +100,7 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
         <button type="button" ref={editButton} aria-expanded={editing} onClick={() => setEditing((open) => !open)}>
           Edit…
         </button>
-        <button type="button" aria-expanded={rotating} onClick={() => setRotating((open) => !open)}>
+        <button type="button" aria-expanded={rotation.open} onClick={rotation.toggle}>
           Rotate secret…
         </button>
         <button type="button" aria-expanded={replaying} onClick={() => setReplaying((open) => !open)}>
@@ -139,31 +144,10 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
         </div>
       )}
       {editing && (
-        <EndpointForm
-          projectId={endpoint.projectId}
-          endpoint={endpoint}
-          onCancel={() => {
-            setEditing(false);
-            editButton.current?.focus();
-          }}
-          onSaved={() => {
-            setEditing(false);
-            editButton.current?.focus();
-          }}
-        />
+        <EndpointForm projectId={endpoint.projectId} endpoint={endpoint} onCancel={closeEditor} onSaved={closeEditor} />
       )}
       {replaying && <BulkReplayForm endpoint={endpoint} onClose={() => setReplaying(false)} />}
-      {rotating && (
-        <RotateSecretForm
-          endpoint={endpoint}
-          onCancel={() => setRotating(false)}
-          onRotated={(revealed) => {
-            setRotating(false);
-            void refresh();
-            onRotated(revealed);
-          }}
-        />
-      )}
+      {rotation.open && <RotateSecretForm endpoint={endpoint} onCancel={rotation.close} onRotated={rotation.rotated} />}
     </article>
   );
 }

@@ -36,7 +36,7 @@ import { CreateVersion } from '../create-version';
 import { IssueList } from '../issue-list';
 import { ImpactPanel } from '../impact/impact-panel';
 import { FactorsSection } from './factors-section';
-import type { Issues } from './fields';
+import type { CardListProps, Issues } from './fields';
 import { JsonView, type JsonEditorHandle } from './json-view';
 import { firstExample, LivePreview } from './live-preview';
 import { OfferingsSection } from './offerings-section';
@@ -244,6 +244,7 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
     [formBook, labels, sentenceCache],
   );
   const issuesOf = useMemo(() => indexIssues(check.issues), [check.issues]);
+  const cardList: CardListProps = { issuesOf, revealedPath, disabled: !canEdit };
 
   // --- views ----------------------------------------------------------------------------------
   const switchView = (next: View) => {
@@ -470,22 +471,18 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
                 onConditions={(conditions) => editBook((b) => ({ ...b, conditions }), 'conditions')}
               />
               <OfferingsSection
+                {...cardList}
                 offerings={formBook.offerings}
                 currency={formBook.currency}
                 factors={factorChoices}
-                issuesOf={issuesOf}
-                revealedPath={revealedPath}
-                disabled={!canEdit}
                 onChange={onOffering}
                 onMove={onMoveOffering}
                 onRemove={onRemoveOffering}
                 onAdd={(label) => editBook((b) => addOffering(b, label))}
               />
               <FactorsSection
+                {...cardList}
                 factors={formBook.factors ?? []}
-                issuesOf={issuesOf}
-                revealedPath={revealedPath}
-                disabled={!canEdit}
                 onChange={onFactor}
                 onMove={onMoveFactor}
                 onRemove={onRemoveFactor}
@@ -493,6 +490,7 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
                 onAdd={(label) => editBook((b) => addFactor(b, label))}
               />
               <RulesSection
+                {...cardList}
                 rules={formBook.rules ?? []}
                 sentences={sentences}
                 usage={usage}
@@ -500,9 +498,6 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
                 currency={formBook.currency}
                 offerings={offeringChoices}
                 factors={factorOptionChoices}
-                issuesOf={issuesOf}
-                revealedPath={revealedPath}
-                disabled={!canEdit}
                 onChange={onRule}
                 onMove={onMoveRule}
                 onDuplicate={onDuplicateRule}

@@ -1,22 +1,15 @@
 'use client';
 
 import { memo, useId } from 'react';
-import { addOption } from '../../_lib/book-edits';
+import { addOption, moveItem } from '../../_lib/book-edits';
 import { fromFactorForm, toFactorForm, type FactorForm, type FactorInput } from '../../_lib/book-form';
-import { AddByName, isRevealed, issuesAt, ItemActions, keysOf, TextField, type Issues } from './fields';
+import { AddByName, cardState, EditorSection, issuesAt, ItemActions, keysOf, NamedCard, sameCardProps, TextField, type CardListProps, type CardProps } from './fields';
 import styles from './editor.module.css';
 
-type FactorCardProps = {
+type FactorCardProps = CardProps<FactorInput> & {
   factor: FactorInput;
-  index: number;
   count: number;
-  issues: Issues | undefined;
-  issueKey: string;
-  revealed: boolean;
-  disabled: boolean;
-  onChange: (index: number, factor: FactorInput, field: string) => void;
   onMove: (from: number, to: number) => void;
-  onRemove: (index: number) => void;
   onRemoveOption: (index: number, optionId: string) => void;
 };
 
@@ -30,20 +23,14 @@ const FactorCard = memo(
     const set = (change: Partial<FactorForm>, field: string) => onChange(index, fromFactorForm({ ...form, ...change }), `${path}.${field}`);
     const optionKeys = keysOf(form.options.map((o) => o.id));
     const unknownProblems = issuesAt(issues, `${path}.whenUnknown.optionId`);
-    const moveOption = (from: number, to: number) => {
-      const options = [...form.options];
-      const [moved] = options.splice(from, 1);
-      options.splice(to, 0, moved);
-      set({ options }, 'options');
-    };
+    const moveOption = (from: number, to: number) => set({ options: moveItem(form.options, from, to) }, 'options');
     return (
-      <article className={styles.entity} aria-labelledby={`${id}-name`} data-path={path} data-revealed={revealed || undefined}>
-        <div className={styles.entityHead}>
-          <h3 id={`${id}-name`} style={{ margin: 0, fontSize: '1rem' }}>
-            {form.label || 'Untitled question'}
-          </h3>
-          <ItemActions name={`question ${form.label || index + 1}`} index={index} count={count} disabled={disabled} onMove={(to) => onMove(index, to)} onRemove={() => onRemove(index)} />
-        </div>
+      <NamedCard
+        path={path}
+        revealed={revealed}
+        name={form.label || 'Untitled question'}
+        actions={<ItemActions name={`question ${form.label || index + 1}`} index={index} count={count} disabled={disabled} onMove={(to) => onMove(index, to)} onRemove={() => onRemove(index)} />}
+      >
         <div className={styles.fields}>
           <TextField label="Question" path={`${path}.label`} issues={issues} disabled={disabled} value={form.label} onChange={(label) => set({ label }, 'label')} />
           <div className="field">
@@ -132,60 +119,25 @@ const FactorCard = memo(
           style={{ marginTop: '0.5rem' }}
           onAdd={(answer) => onChange(index, addOption(fromFactorForm(form), answer), `${path}.options`)}
         />
-      </article>
+      </NamedCard>
     );
   },
-  (a, b) =>
-    a.factor === b.factor &&
-    a.index === b.index &&
-    a.count === b.count &&
-    a.issueKey === b.issueKey &&
-    a.revealed === b.revealed &&
-    a.disabled === b.disabled &&
-    a.onChange === b.onChange &&
-    a.onMove === b.onMove &&
-    a.onRemove === b.onRemove &&
-    a.onRemoveOption === b.onRemoveOption,
+  sameCardProps,
 );
 
-export function FactorsSection({ factors, issuesOf, revealedPath, disabled, onChange, onMove, onRemove, onRemoveOption, onAdd }: {
-  factors: readonly FactorInput[];
-  issuesOf: (prefix: string) => { issues: Issues | undefined; key: string };
-  revealedPath: string | null;
-  disabled: boolean;
-  onChange: FactorCardProps['onChange'];
-  onMove: FactorCardProps['onMove'];
-  onRemove: FactorCardProps['onRemove'];
-  onRemoveOption: FactorCardProps['onRemoveOption'];
-  onAdd: (label: string) => void;
-}) {
-  const id = useId();
+export function FactorsSection({ factors, onAdd, issuesOf, revealedPath, ...shared }: CardListProps &
+  Pick<FactorCardProps, 'onChange' | 'onMove' | 'onRemove' | 'onRemoveOption'> & {
+    factors: readonly FactorInput[];
+    onAdd: (label: string) => void;
+  }) {
   const keys = keysOf(factors.map((f) => f.id));
   return (
-    <section className={styles.section} aria-labelledby={`${id}-heading`}>
-      <h2 id={`${id}-heading`}>Questions</h2>
-      <p className="muted">What a customer answers, such as home size. Offerings choose which they ask; rules use the answers.</p>
+    <EditorSection title="Questions" intro="What a customer answers, such as home size. Offerings choose which they ask; rules use the answers.">
       {factors.length === 0 && <p className="muted">No questions yet.</p>}
-      {factors.map((factor, index) => {
-        const { issues, key } = issuesOf(`factors.${index}`);
-        return (
-          <FactorCard
-            key={keys[index]}
-            factor={factor}
-            index={index}
-            count={factors.length}
-            issues={issues}
-            issueKey={key}
-            revealed={isRevealed(revealedPath, `factors.${index}`)}
-            disabled={disabled}
-            onChange={onChange}
-            onMove={onMove}
-            onRemove={onRemove}
-            onRemoveOption={onRemoveOption}
-          />
-        );
-      })}
-      <AddByName label="A new question" placeholder="New question, e.g. Home size" button="Add question" disabled={disabled} onAdd={onAdd} />
-    </section>
+      {factors.map((factor, index) => (
+        <FactorCard key={keys[index]} {...shared} {...cardState({ issuesOf, revealedPath }, `factors.${index}`)} factor={factor} index={index} count={factors.length} />
+      ))}
+      <AddByName label="A new question" placeholder="New question, e.g. Home size" button="Add question" disabled={shared.disabled} onAdd={onAdd} />
+    </EditorSection>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useState, type CSSProperties, type ReactNode } from 'react';
 import { basisPointsToText, decimalsOf, minorToText, textToBasisPoints, textToMinor } from '../../_lib/amount-text';
+import { moveItem, replaceAt } from '../../_lib/book-edits';
 import styles from './editor.module.css';
 
 /**
@@ -61,6 +62,11 @@ export function TextField({ label, path, issues, hint, disabled, className, valu
       <HintAndProblems id={id} hint={hint} problems={problems} />
     </div>
   );
+}
+
+/** An optional text, such as a description: an empty one is none. */
+export function OptionalTextField({ value, onChange, ...common }: Common & { value: string | undefined; onChange: (value: string | undefined) => void }) {
+  return <TextField {...common} multiline value={value ?? ''} onChange={(text) => onChange(text === '' ? undefined : text)} />;
 }
 
 /**
@@ -227,19 +233,14 @@ export function TextList({ legend, path, items, onChange, issues, disabled, addL
               disabled={disabled}
               data-path={`${path}.${i}`}
               aria-invalid={problems.length > 0 || undefined}
-              onChange={(e) => onChange(items.map((x, j) => (j === i ? e.target.value : x)))}
+              onChange={(e) => onChange(replaceAt(items, i, e.target.value))}
             />
             <ItemActions
               name={`${itemName} ${i + 1}`}
               index={i}
               count={items.length}
               disabled={disabled}
-              onMove={(to) => {
-                const copy = [...items];
-                const [moved] = copy.splice(i, 1);
-                copy.splice(to, 0, moved);
-                onChange(copy);
-              }}
+              onMove={(to) => onChange(moveItem(items, i, to))}
               onRemove={() => onChange(items.filter((_, j) => j !== i))}
             />
           </div>
@@ -269,6 +270,71 @@ function HintAndProblems({ id, hint, problems }: { id: string; hint: ReactNode |
 /** Whether the field being revealed is `prefix` or inside it (`rules.3` holds `rules.3.label`). */
 export function isRevealed(revealedPath: string | null, prefix: string): boolean {
   return revealedPath !== null && (revealedPath === prefix || revealedPath.startsWith(`${prefix}.`));
+}
+
+/**
+ * What every card of an entity (offering, question, rule) gets: where it is, its problems, whether
+ * the field being revealed is in it, whether editing is off, and where it reports an edit of `field`.
+ */
+export type CardProps<T> = {
+  index: number;
+  issues: Issues | undefined;
+  /** Changes when the card's problems change: cards compare this, not the object. */
+  issueKey: string;
+  revealed: boolean;
+  disabled: boolean;
+  onChange: (index: number, item: T, field: string) => void;
+  onRemove: (index: number) => void;
+};
+
+/** What the editor hands every list of cards: problems by entity, the field being revealed, and whether editing is off. */
+export type CardListProps = {
+  issuesOf: (prefix: string) => { issues: Issues | undefined; key: string };
+  revealedPath: string | null;
+  disabled: boolean;
+};
+
+/** The card at `prefix` (`rules.3`): its problems, a key that changes only when they do, and whether the field being revealed is in it. */
+export function cardState({ issuesOf, revealedPath }: Omit<CardListProps, 'disabled'>, prefix: string) {
+  const { issues, key } = issuesOf(prefix);
+  return { issues, issueKey: key, revealed: isRevealed(revealedPath, prefix) };
+}
+
+/**
+ * memo()'s comparison for the cards: every prop the same, but for `issues`, a new object on every
+ * check, which the cards compare by its `issueKey` instead.
+ */
+export function sameCardProps<P extends { issues: Issues | undefined; issueKey: string }>(a: P, b: P): boolean {
+  const keys = Object.keys(a) as (keyof P)[];
+  return keys.length === Object.keys(b).length && keys.every((key) => key === 'issues' || a[key] === b[key]);
+}
+
+/** One part of the editor (offerings, questions, rules, settings): a heading, a line on what it is for, and its content. */
+export function EditorSection({ title, intro, children }: { title: string; intro?: ReactNode; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className={styles.section} aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{title}</h2>
+      {intro && <p className="muted">{intro}</p>}
+      {children}
+    </section>
+  );
+}
+
+/** The card of an offering or a question: its name as the heading, with the item's actions beside it. */
+export function NamedCard({ path, revealed, name, actions, children }: { path: string; revealed: boolean; name: string; actions: ReactNode; children: ReactNode }) {
+  const id = useId();
+  return (
+    <article className={styles.entity} aria-labelledby={`${id}-name`} data-path={path} data-revealed={revealed || undefined}>
+      <div className={styles.entityHead}>
+        <h3 id={`${id}-name`} style={{ margin: 0, fontSize: '1rem' }}>
+          {name}
+        </h3>
+        {actions}
+      </div>
+      {children}
+    </article>
+  );
 }
 
 /** A name and a button that adds something by that name (an offering, a question, an answer). */

@@ -5,6 +5,7 @@ import { formatMoney, PriceWaterfall, ReceiptSummary } from '@/app/_components/r
 import type { BookArtifactInput, Outcome, QuoteComputation } from '@/lib/pricing';
 import type { Example } from '../../_lib/live-check';
 import type { PreviewOffering } from '../../_lib/preview-questions';
+import { SelectField } from '../../../../_components/form-fields';
 import styles from './editor.module.css';
 
 /** The select's value for "not sure" (sent as null); option ids are never empty. */
@@ -106,41 +107,27 @@ export function LivePreview({ offerings, priced, examples, outcomes, active, onA
           </div>
           {example && offering && (
             <div className={styles.example}>
-              <div className="field">
-                <label htmlFor={`${id}-offering`}>Offering</label>
-                <select id={`${id}-offering`} value={offering.id} onChange={(e) => setExample({ offeringId: e.target.value })}>
-                  {offerings.map((o) => (
-                    <option key={o.id} value={o.id}>
-                      {o.label}
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <SelectField id={`${id}-offering`} label="Offering" value={offering.id} onChange={(e) => setExample({ offeringId: e.target.value })} choices={offerings} />
               {offering.questions.map((q) => {
                 const answer = example.answers[q.factorId];
                 const value = answer === undefined ? UNANSWERED : answer === null ? NOT_SURE : answer;
                 return (
-                  <div className="field" key={q.factorId}>
-                    <label htmlFor={`${id}-${q.factorId}`}>{q.label}</label>
-                    <select
-                      id={`${id}-${q.factorId}`}
-                      value={value}
-                      onChange={(e) => {
-                        const answers = { ...example.answers };
-                        if (e.target.value === UNANSWERED) delete answers[q.factorId];
-                        else answers[q.factorId] = e.target.value === NOT_SURE ? null : e.target.value;
-                        setExample({ answers });
-                      }}
-                    >
-                      <option value={UNANSWERED}>No answer</option>
-                      <option value={NOT_SURE}>Not sure</option>
-                      {q.options.map((o) => (
-                        <option key={o.id} value={o.id}>
-                          {o.label}
-                        </option>
-                      ))}
-                    </select>
-                  </div>
+                  <SelectField
+                    key={q.factorId}
+                    id={`${id}-${q.factorId}`}
+                    label={q.label}
+                    value={value}
+                    onChange={(e) => {
+                      const answers = { ...example.answers };
+                      if (e.target.value === UNANSWERED) delete answers[q.factorId];
+                      else answers[q.factorId] = e.target.value === NOT_SURE ? null : e.target.value;
+                      setExample({ answers });
+                    }}
+                    choices={q.options}
+                  >
+                    <option value={UNANSWERED}>No answer</option>
+                    <option value={NOT_SURE}>Not sure</option>
+                  </SelectField>
                 );
               })}
               <div aria-live="polite" aria-busy={pending}>

@@ -1,26 +1,20 @@
 'use client';
 
 import { memo, useId, useState } from 'react';
+import { moveItem } from '../../_lib/book-edits';
 import { fromOfferingForm, toOfferingForm, type OfferingForm, type OfferingInput } from '../../_lib/book-form';
-import { AddByName, AmountField, isRevealed, ItemActions, keysOf, TextField, TextList, type Issues } from './fields';
+import { Options } from '../../../../_components/form-fields';
+import { AddByName, AmountField, cardState, EditorSection, ItemActions, keysOf, NamedCard, OptionalTextField, sameCardProps, TextField, TextList, type CardListProps, type CardProps } from './fields';
 import styles from './editor.module.css';
 
 export type Choice = { id: string; label: string };
 
-type OfferingCardProps = {
+type OfferingCardProps = CardProps<OfferingInput> & {
   offering: OfferingInput;
-  index: number;
   count: number;
   currency: string;
   factors: readonly Choice[];
-  issues: Issues | undefined;
-  /** Changes when the card's problems change: cards compare this, not the object. */
-  issueKey: string;
-  revealed: boolean;
-  disabled: boolean;
-  onChange: (index: number, offering: OfferingInput, field: string) => void;
   onMove: (from: number, to: number) => void;
-  onRemove: (index: number) => void;
 };
 
 const OfferingCard = memo(
@@ -32,18 +26,13 @@ const OfferingCard = memo(
     const labelOf = (factorId: string) => factors.find((f) => f.id === factorId)?.label ?? `missing question “${factorId}”`;
     const notAsked = factors.filter((f) => !form.factorIds.includes(f.id));
     const [showMore, setShowMore] = useState(Boolean(form.description) || form.conditions.length > 0);
-    const moveFactor = (from: number, to: number) => {
-      const factorIds = [...form.factorIds];
-      const [moved] = factorIds.splice(from, 1);
-      factorIds.splice(to, 0, moved);
-      set({ factorIds }, 'factorIds');
-    };
+    const moveFactor = (from: number, to: number) => set({ factorIds: moveItem(form.factorIds, from, to) }, 'factorIds');
     return (
-      <article className={styles.entity} aria-labelledby={`${id}-name`} data-path={path} data-revealed={revealed || undefined}>
-        <div className={styles.entityHead}>
-          <h3 id={`${id}-name`} style={{ margin: 0, fontSize: '1rem' }}>
-            {form.label || 'Untitled offering'}
-          </h3>
+      <NamedCard
+        path={path}
+        revealed={revealed}
+        name={form.label || 'Untitled offering'}
+        actions={
           <ItemActions
             name={`offering ${form.label || index + 1}`}
             index={index}
@@ -52,7 +41,8 @@ const OfferingCard = memo(
             onMove={(to) => onMove(index, to)}
             onRemove={count > 1 ? () => onRemove(index) : undefined}
           />
-        </div>
+        }
+      >
         <div className={styles.fields}>
           <TextField label="Name" path={`${path}.label`} issues={issues} disabled={disabled} value={form.label} onChange={(label) => set({ label }, 'label')} />
           <AmountField
@@ -103,26 +93,14 @@ const OfferingCard = memo(
                 onChange={(e) => e.target.value && set({ factorIds: [...form.factorIds, e.target.value] }, 'factorIds')}
               >
                 <option value="">Ask also…</option>
-                {notAsked.map((f) => (
-                  <option key={f.id} value={f.id}>
-                    {f.label}
-                  </option>
-                ))}
+                <Options choices={notAsked} />
               </select>
             </div>
           )}
         </div>
         {showMore ? (
           <>
-            <TextField
-              label="Description"
-              path={`${path}.description`}
-              issues={issues}
-              disabled={disabled}
-              multiline
-              value={form.description ?? ''}
-              onChange={(description) => set({ description: description === '' ? undefined : description }, 'description')}
-            />
+            <OptionalTextField label="Description" path={`${path}.description`} issues={issues} disabled={disabled} value={form.description} onChange={(description) => set({ description }, 'description')} />
             <TextList
               legend="Conditions on this offering’s receipts"
               path={`${path}.conditions`}
@@ -139,62 +117,24 @@ const OfferingCard = memo(
             Description and conditions…
           </button>
         )}
-      </article>
+      </NamedCard>
     );
   },
-  (a, b) =>
-    a.offering === b.offering &&
-    a.index === b.index &&
-    a.count === b.count &&
-    a.currency === b.currency &&
-    a.factors === b.factors &&
-    a.issueKey === b.issueKey &&
-    a.revealed === b.revealed &&
-    a.disabled === b.disabled &&
-    a.onChange === b.onChange &&
-    a.onMove === b.onMove &&
-    a.onRemove === b.onRemove,
+  sameCardProps,
 );
 
-export function OfferingsSection({ offerings, currency, factors, issuesOf, revealedPath, disabled, onChange, onMove, onRemove, onAdd }: {
-  offerings: readonly OfferingInput[];
-  currency: string;
-  factors: readonly Choice[];
-  issuesOf: (prefix: string) => { issues: Issues | undefined; key: string };
-  revealedPath: string | null;
-  disabled: boolean;
-  onChange: OfferingCardProps['onChange'];
-  onMove: OfferingCardProps['onMove'];
-  onRemove: OfferingCardProps['onRemove'];
-  onAdd: (label: string) => void;
-}) {
-  const id = useId();
+export function OfferingsSection({ offerings, onAdd, issuesOf, revealedPath, ...shared }: CardListProps &
+  Pick<OfferingCardProps, 'currency' | 'factors' | 'onChange' | 'onMove' | 'onRemove'> & {
+    offerings: readonly OfferingInput[];
+    onAdd: (label: string) => void;
+  }) {
   const keys = keysOf(offerings.map((o) => o.id));
   return (
-    <section className={styles.section} aria-labelledby={`${id}-heading`}>
-      <h2 id={`${id}-heading`}>Offerings</h2>
-      <p className="muted">What customers can ask a price for. Each starts from its base price; the rules below change it.</p>
-      {offerings.map((offering, index) => {
-        const { issues, key } = issuesOf(`offerings.${index}`);
-        return (
-          <OfferingCard
-            key={keys[index]}
-            offering={offering}
-            index={index}
-            count={offerings.length}
-            currency={currency}
-            factors={factors}
-            issues={issues}
-            issueKey={key}
-            revealed={isRevealed(revealedPath, `offerings.${index}`)}
-            disabled={disabled}
-            onChange={onChange}
-            onMove={onMove}
-            onRemove={onRemove}
-          />
-        );
-      })}
-      <AddByName label="Name of a new offering" placeholder="New offering, e.g. Gutter cleaning" button="Add offering" disabled={disabled} onAdd={onAdd} />
-    </section>
+    <EditorSection title="Offerings" intro="What customers can ask a price for. Each starts from its base price; the rules below change it.">
+      {offerings.map((offering, index) => (
+        <OfferingCard key={keys[index]} {...shared} {...cardState({ issuesOf, revealedPath }, `offerings.${index}`)} offering={offering} index={index} count={offerings.length} />
+      ))}
+      <AddByName label="Name of a new offering" placeholder="New offering, e.g. Gutter cleaning" button="Add offering" disabled={shared.disabled} onAdd={onAdd} />
+    </EditorSection>
   );
 }

@@ -1,8 +1,10 @@
 'use client';
 
 import { createContext, memo, use, useEffect, useId, useMemo, useState } from 'react';
+import { replaceAt } from '../../_lib/book-edits';
 import { effectForPhase, fromRuleForm, toRuleForm, type ConditionForm, type EffectForm, type RuleForm, type RuleInput, type RulePhase } from '../../_lib/book-form';
-import { AmountField, isRevealed, issuesAt, keysOf, PercentField, TextField, type Issues } from './fields';
+import { Options } from '../../../../_components/form-fields';
+import { AmountField, cardState, EditorSection, issuesAt, keysOf, OptionalTextField, PercentField, sameCardProps, TextField, type CardListProps, type CardProps, type Issues } from './fields';
 import type { Choice } from './offerings-section';
 import styles from './editor.module.css';
 
@@ -23,6 +25,7 @@ const RULE_PHASES: { phase: RulePhase; title: string; detail: string; add: strin
   { phase: 'guardrail', title: 'Minimum and maximum charges', detail: 'Keep the total within limits, after discounts.', add: 'Add a minimum or maximum' },
   { phase: 'paymentTerms', title: 'Deposit', detail: 'How much is due when booking. The first that matches sets it.', add: 'Add a deposit rule' },
 ];
+const PHASE_CHOICES = RULE_PHASES.map((p) => ({ id: p.phase, label: p.title }));
 
 /** Where the effect's amount sits in the artifact: validation problems name that path. */
 function effectPath(form: RuleForm): string {
@@ -41,9 +44,8 @@ function effectPath(form: RuleForm): string {
   }
 }
 
-type RuleCardProps = {
+type RuleCardProps = CardProps<RuleInput> & {
   rule: RuleInput;
-  index: number;
   position: number;
   phaseCount: number;
   sentence: string;
@@ -51,14 +53,8 @@ type RuleCardProps = {
   usage: number;
   examples: number;
   currency: string;
-  issues: Issues | undefined;
-  issueKey: string;
-  revealed: boolean;
-  disabled: boolean;
-  onChange: (index: number, rule: RuleInput, field: string) => void;
   onMove: (index: number, direction: -1 | 1) => void;
   onDuplicate: (index: number) => void;
-  onRemove: (index: number) => void;
 };
 
 const RuleCard = memo(
@@ -125,19 +121,7 @@ const RuleCard = memo(
       </article>
     );
   },
-  (a, b) =>
-    a.rule === b.rule &&
-    a.index === b.index &&
-    a.position === b.position &&
-    a.phaseCount === b.phaseCount &&
-    a.sentence === b.sentence &&
-    a.usage === b.usage &&
-    a.examples === b.examples &&
-    a.currency === b.currency &&
-    a.issueKey === b.issueKey &&
-    a.revealed === b.revealed &&
-    a.disabled === b.disabled &&
-    a.onChange === b.onChange,
+  sameCardProps,
 );
 
 function RuleEditor({ id, rule, index, currency, issues, disabled, onChange, path }: RuleCardProps & { id: string; path: string }) {
@@ -148,7 +132,7 @@ function RuleEditor({ id, rule, index, currency, issues, disabled, onChange, pat
   const whenProblems = issuesAt(issues, `${path}.when`);
   const factorOf = (factorId: string) => factors.find((f) => f.id === factorId);
   const setCondition = (i: number, condition: ConditionForm) =>
-    set({ conditions: form.conditions.map((c, j) => (j === i ? condition : c)) }, `when.${i}`);
+    set({ conditions: replaceAt(form.conditions, i, condition) }, `when.${i}`);
   const unusedFactor = factors.find((f) => !form.conditions.some((c) => c.factorId === f.id));
 
   return (
@@ -168,11 +152,7 @@ function RuleEditor({ id, rule, index, currency, issues, disabled, onChange, pat
               set({ phase, scope, effect: effectForPhase(phase, form.effect, currency) }, 'phase');
             }}
           >
-            {RULE_PHASES.map((p) => (
-              <option key={p.phase} value={p.phase}>
-                {p.title}
-              </option>
-            ))}
+            <Options choices={PHASE_CHOICES} />
           </select>
         </div>
       </div>
@@ -241,11 +221,7 @@ function RuleEditor({ id, rule, index, currency, issues, disabled, onChange, pat
                   onChange={(e) => setCondition(i, { factorId: e.target.value, optionIds: [] })}
                 >
                   {!factor && <option value={condition.factorId}>missing question “{condition.factorId}”</option>}
-                  {factors.map((f) => (
-                    <option key={f.id} value={f.id}>
-                      {f.label}
-                    </option>
-                  ))}
+                  <Options choices={factors} />
                 </select>
                 <span>is one of</span>
                 <button type="button" className="danger" disabled={disabled} onClick={() => set({ conditions: form.conditions.filter((_, j) => j !== i) }, 'when')} aria-label={`Remove condition ${i + 1}`}>
@@ -285,22 +261,24 @@ function RuleEditor({ id, rule, index, currency, issues, disabled, onChange, pat
         {factors.length === 0 && <span className="muted"> Add a question first: conditions are answers to questions.</span>}
       </fieldset>
 
-      <EffectEditor id={id} form={form} currency={currency} issues={issues} disabled={disabled} path={path} onEffect={(effect) => set({ effect }, effectPath({ ...form, effect }))} />
+      <div className={styles.fields}>
+        <EffectFields id={id} form={form} currency={currency} issues={issues} disabled={disabled} path={path} onEffect={(effect) => set({ effect }, effectPath({ ...form, effect }))} />
+      </div>
 
-      <TextField
+      <OptionalTextField
         label="Description (for your team; not on receipts)"
         path={`${path}.description`}
         issues={issues}
         disabled={disabled}
-        multiline
-        value={form.description ?? ''}
-        onChange={(description) => set({ description: description === '' ? undefined : description }, 'description')}
+        value={form.description}
+        onChange={(description) => set({ description }, 'description')}
       />
     </div>
   );
 }
 
-function EffectEditor({ id, form, currency, issues, disabled, path, onEffect }: {
+/** The fields of the rule's kind of effect (they sit in one row of fields). */
+function EffectFields({ id, form, currency, issues, disabled, path, onEffect }: {
   id: string;
   form: RuleForm;
   currency: string;
@@ -311,16 +289,13 @@ function EffectEditor({ id, form, currency, issues, disabled, path, onEffect }: 
 }) {
   const effect = form.effect;
   const valuePath = `${path}.${effectPath(form)}`;
+  const sized = { id, valuePath, currency, issues, disabled };
   switch (effect.kind) {
     case 'setPrice':
-      return (
-        <div className={styles.fields}>
-          <AmountField label="New base price" path={valuePath} issues={issues} disabled={disabled} currency={currency} value={effect.price} onChange={(price) => onEffect({ ...effect, price })} />
-        </div>
-      );
+      return <AmountField label="New base price" path={valuePath} issues={issues} disabled={disabled} currency={currency} value={effect.price} onChange={(price) => onEffect({ ...effect, price })} />;
     case 'adjust':
       return (
-        <div className={styles.fields}>
+        <>
           <div className="field">
             <label htmlFor={`${id}-direction`}>Change</label>
             <select id={`${id}-direction`} value={effect.direction} disabled={disabled} onChange={(e) => onEffect({ ...effect, direction: e.target.value as 'up' | 'down' })}>
@@ -328,28 +303,14 @@ function EffectEditor({ id, form, currency, issues, disabled, path, onEffect }: 
               <option value="down">Take off (a reduction)</option>
             </select>
           </div>
-          <ByField id={id} by={effect.by} disabled={disabled} onBy={(by) => onEffect({ ...effect, by, value: by === 'percent' ? '10' : '0' })} />
-          {effect.by === 'amount' ? (
-            <AmountField label="Amount" path={valuePath} issues={issues} disabled={disabled} currency={currency} value={effect.value} onChange={(value) => onEffect({ ...effect, value })} />
-          ) : (
-            <PercentField label="Percentage of the total so far" path={valuePath} issues={issues} disabled={disabled} value={effect.value} onChange={(value) => onEffect({ ...effect, value })} />
-          )}
-        </div>
+          <AmountOrPercent {...sized} effect={effect} onEffect={onEffect} amountLabel="Amount" percentLabel="Percentage of the total so far" />
+        </>
       );
     case 'reduce':
-      return (
-        <div className={styles.fields}>
-          <ByField id={id} by={effect.by} disabled={disabled} onBy={(by) => onEffect({ ...effect, by, value: by === 'percent' ? '10' : '0' })} />
-          {effect.by === 'amount' ? (
-            <AmountField label="Amount off" path={valuePath} issues={issues} disabled={disabled} currency={currency} value={effect.value} onChange={(value) => onEffect({ ...effect, value })} />
-          ) : (
-            <PercentField label="Percentage off" path={valuePath} issues={issues} disabled={disabled} value={effect.value} onChange={(value) => onEffect({ ...effect, value })} />
-          )}
-        </div>
-      );
+      return <AmountOrPercent {...sized} effect={effect} onEffect={onEffect} amountLabel="Amount off" percentLabel="Percentage off" />;
     case 'limit':
       return (
-        <div className={styles.fields}>
+        <>
           <div className="field">
             <label htmlFor={`${id}-limit`}>Limit</label>
             <select id={`${id}-limit`} value={effect.limit} disabled={disabled} data-path={`${path}.limit`} onChange={(e) => onEffect({ ...effect, limit: e.target.value as 'minimumTotal' | 'maximumTotal' })}>
@@ -358,46 +319,53 @@ function EffectEditor({ id, form, currency, issues, disabled, path, onEffect }: 
             </select>
           </div>
           <AmountField label="Amount" path={valuePath} issues={issues} disabled={disabled} currency={currency} value={effect.amount} onChange={(amount) => onEffect({ ...effect, amount })} />
-        </div>
+        </>
       );
     case 'deposit':
-      return (
-        <div className={styles.fields}>
-          <PercentField label="Deposit" path={valuePath} issues={issues} disabled={disabled} value={effect.percent} onChange={(percent) => onEffect({ ...effect, percent })} />
-        </div>
-      );
+      return <PercentField label="Deposit" path={valuePath} issues={issues} disabled={disabled} value={effect.percent} onChange={(percent) => onEffect({ ...effect, percent })} />;
   }
 }
 
-function ByField({ id, by, disabled, onBy }: { id: string; by: 'amount' | 'percent'; disabled: boolean; onBy: (by: 'amount' | 'percent') => void }) {
+/** A surcharge's or a discount's size: by a fixed amount or a percentage, and the field for it. */
+function AmountOrPercent<E extends Extract<EffectForm, { by: 'amount' | 'percent' }>>({ id, effect, valuePath, currency, issues, disabled, amountLabel, percentLabel, onEffect }: {
+  id: string;
+  effect: E;
+  valuePath: string;
+  currency: string;
+  issues: Issues | undefined;
+  disabled: boolean;
+  amountLabel: string;
+  percentLabel: string;
+  onEffect: (effect: E) => void;
+}) {
+  const onValue = (value: string) => onEffect({ ...effect, value });
   return (
-    <div className="field">
-      <label htmlFor={`${id}-by`}>By</label>
-      <select id={`${id}-by`} value={by} disabled={disabled} onChange={(e) => onBy(e.target.value as 'amount' | 'percent')}>
-        <option value="amount">A fixed amount</option>
-        <option value="percent">A percentage</option>
-      </select>
-    </div>
+    <>
+      <div className="field">
+        <label htmlFor={`${id}-by`}>By</label>
+        <select id={`${id}-by`} value={effect.by} disabled={disabled} onChange={(e) => onEffect({ ...effect, by: e.target.value as E['by'], value: e.target.value === 'percent' ? '10' : '0' })}>
+          <option value="amount">A fixed amount</option>
+          <option value="percent">A percentage</option>
+        </select>
+      </div>
+      {effect.by === 'amount' ? (
+        <AmountField label={amountLabel} path={valuePath} issues={issues} disabled={disabled} currency={currency} value={effect.value} onChange={onValue} />
+      ) : (
+        <PercentField label={percentLabel} path={valuePath} issues={issues} disabled={disabled} value={effect.value} onChange={onValue} />
+      )}
+    </>
   );
 }
 
-export function RulesSection({ rules, sentences, usage, examples, currency, offerings, factors, issuesOf, revealedPath, disabled, onChange, onMove, onDuplicate, onRemove, onAdd }: {
-  rules: readonly RuleInput[];
-  sentences: readonly string[];
-  usage: ReadonlyMap<string, number>;
-  examples: number;
-  currency: string;
-  offerings: readonly Choice[];
-  factors: readonly FactorChoice[];
-  issuesOf: (prefix: string) => { issues: Issues | undefined; key: string };
-  revealedPath: string | null;
-  disabled: boolean;
-  onChange: RuleCardProps['onChange'];
-  onMove: RuleCardProps['onMove'];
-  onDuplicate: RuleCardProps['onDuplicate'];
-  onRemove: RuleCardProps['onRemove'];
-  onAdd: (phase: RulePhase) => void;
-}) {
+export function RulesSection({ rules, sentences, usage, offerings, factors, onAdd, issuesOf, revealedPath, ...shared }: CardListProps &
+  Pick<RuleCardProps, 'examples' | 'currency' | 'onChange' | 'onMove' | 'onDuplicate' | 'onRemove'> & {
+    rules: readonly RuleInput[];
+    sentences: readonly string[];
+    usage: ReadonlyMap<string, number>;
+    offerings: readonly Choice[];
+    factors: readonly FactorChoice[];
+    onAdd: (phase: RulePhase) => void;
+  }) {
   const id = useId();
   const [filter, setFilter] = useState('');
   const keys = useMemo(() => keysOf(rules.map((r) => r.id)), [rules]);
@@ -416,12 +384,10 @@ export function RulesSection({ rules, sentences, usage, examples, currency, offe
   const choices = useMemo(() => ({ offerings, factors }), [offerings, factors]);
   return (
     <RuleChoices value={choices}>
-    <section className={styles.section} aria-labelledby={`${id}-heading`}>
-      <h2 id={`${id}-heading`}>Rules</h2>
-      <p className="muted">
-        Rules change an offering’s base price, in this order of kinds, and within a kind from top to bottom. Every rule, applied or not, is explained on
-        the receipt.
-      </p>
+    <EditorSection
+      title="Rules"
+      intro="Rules change an offering’s base price, in this order of kinds, and within a kind from top to bottom. Every rule, applied or not, is explained on the receipt."
+    >
       {rules.length > 8 && (
         <div className="field">
           <label htmlFor={`${id}-filter`}>Find a rule</label>
@@ -439,38 +405,26 @@ export function RulesSection({ rules, sentences, usage, examples, currency, offe
             <p className="muted" style={{ margin: '0 0 0.5rem' }}>
               {detail}
             </p>
-            {shown.map((index) => {
-              const rule = rules[index];
-              const { issues, key } = issuesOf(`rules.${index}`);
-              return (
-                <RuleCard
-                  key={keys[index]}
-                  rule={rule}
-                  index={index}
-                  position={positions.get(index)!}
-                  phaseCount={indices.length}
-                  sentence={sentences[index]}
-                  usage={usage.get(rule.id) ?? 0}
-                  examples={examples}
-                  currency={currency}
-                  issues={issues}
-                  issueKey={key}
-                  revealed={isRevealed(revealedPath, `rules.${index}`)}
-                  disabled={disabled}
-                  onChange={onChange}
-                  onMove={onMove}
-                  onDuplicate={onDuplicate}
-                  onRemove={onRemove}
-                />
-              );
-            })}
-            <button type="button" onClick={() => onAdd(phase)} disabled={disabled}>
+            {shown.map((index) => (
+              <RuleCard
+                key={keys[index]}
+                {...shared}
+                {...cardState({ issuesOf, revealedPath }, `rules.${index}`)}
+                rule={rules[index]}
+                index={index}
+                position={positions.get(index)!}
+                phaseCount={indices.length}
+                sentence={sentences[index]}
+                usage={usage.get(rules[index].id) ?? 0}
+              />
+            ))}
+            <button type="button" onClick={() => onAdd(phase)} disabled={shared.disabled}>
               {add}
             </button>
           </div>
         );
       })}
-    </section>
+    </EditorSection>
     </RuleChoices>
   );
 }

@@ -3,7 +3,7 @@
 import { memo, useId, useMemo } from 'react';
 import { ISO_4217_MINOR_UNITS } from '@/lib/pricing/currencies';
 import type { Autonomy } from '../../_lib/book-form';
-import { issuesAt, TextList, type Issues } from './fields';
+import { EditorSection, issuesAt, TextList, type Issues } from './fields';
 import styles from './editor.module.css';
 
 const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'NZD', 'CHF', 'SEK', 'NOK', 'DKK', 'JPY'];
@@ -39,8 +39,7 @@ export const SettingsSection = memo(function SettingsSection({ currency, autonom
   }, []);
   const currencyProblems = issuesAt(issues, 'currency');
   return (
-    <section className={styles.section} aria-labelledby={`${id}-heading`}>
-      <h2 id={`${id}-heading`}>Book settings</h2>
+    <EditorSection title="Book settings">
       <div className={styles.entity}>
         <div className={styles.fields}>
           <div className="field">
@@ -86,6 +85,6 @@ export const SettingsSection = memo(function SettingsSection({ currency, autonom
           itemName="Condition"
         />
       </div>
-    </section>
+    </EditorSection>
   );
 });

@@ -1,6 +1,7 @@
 'use client';
 
 import { Bar, BarChart, CartesianGrid, Cell, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { TableHead } from '../../../../_components/table-head';
 import type { Impact } from './use-impact-run';
 
 /** Down in blue, about the same in grey, up in amber: never red and green, which read as good and bad. */
@@ -59,13 +60,7 @@ export function ImpactChart({ histogram, caption }: { histogram: Impact['histogr
       </figcaption>
       <div className="sr-only">
         <table aria-label="Quotes by change in price">
-          <thead>
-            <tr>
-              <th>Change</th>
-              <th>Quotes</th>
-              <th>Distinct requests</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Change', 'Quotes', 'Distinct requests']} />
           <tbody>
             {histogram.map((b) => (
               <tr key={b.bucket}>

@@ -7,6 +7,8 @@ import { useId, useMemo, useState } from 'react';
 /** Movers shown before "Show all": enough to see the pattern without a wall of rows. */
 const MOVERS_AT_FIRST = 8;
 import { formatMoney } from '@/app/_components/receipt-view';
+import { SelectField } from '../../../../_components/form-fields';
+import { num, TableHead } from '../../../../_components/table-head';
 import { ErrorMessage } from '../../../../_components/ui';
 import { ImpactChart } from './impact-chart';
 import { GuardNote, ImpactCounts, ImpactProgress, ImpactScope, WINDOW_LABEL } from './impact-figures';
@@ -14,6 +16,9 @@ import styles from './impact.module.css';
 import { useImpactRun, type Impact, type ImpactRequestBody } from './use-impact-run';
 
 type Choice = { id: string; label: string };
+
+/** The windows as the window picker offers them: "The last 7 days". */
+const WINDOW_CHOICES = Object.entries(WINDOW_LABEL).map(([id, label]) => ({ id, label: label[0].toUpperCase() + label.slice(1) }));
 
 /**
  * "What would this draft do to real prices?": re-prices the book's recent quote requests with
@@ -69,34 +74,12 @@ export function ImpactPanel({
               measure();
             }}
           >
-            <div className="field">
-              <label htmlFor={`${id}-environment`}>Quotes from</label>
-              <select id={`${id}-environment`} value={environment} onChange={(e) => setEnvironment(e.target.value as 'live' | 'test')}>
-                <option value="live">Live (customers)</option>
-                <option value="test">Test</option>
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor={`${id}-window`}>Window</label>
-              <select id={`${id}-window`} value={window} onChange={(e) => setWindow(e.target.value as ImpactRequestBody['window'])}>
-                {Object.entries(WINDOW_LABEL).map(([value, label]) => (
-                  <option key={value} value={value}>
-                    {label[0].toUpperCase() + label.slice(1)}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor={`${id}-offering`}>Offering</label>
-              <select id={`${id}-offering`} value={offeringId} onChange={(e) => setOfferingId(e.target.value)}>
-                <option value="">All offerings</option>
-                {offerings.map((o) => (
-                  <option key={o.id} value={o.id}>
-                    {o.label}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectField id={`${id}-environment`} label="Quotes from" value={environment} onChange={(e) => setEnvironment(e.target.value as 'live' | 'test')}>
+              <option value="live">Live (customers)</option>
+              <option value="test">Test</option>
+            </SelectField>
+            <SelectField id={`${id}-window`} label="Window" value={window} onChange={(e) => setWindow(e.target.value as ImpactRequestBody['window'])} choices={WINDOW_CHOICES} />
+            <SelectField id={`${id}-offering`} label="Offering" value={offeringId} onChange={(e) => setOfferingId(e.target.value)} any="All offerings" choices={offerings} />
             <button type="submit" className="primary" disabled={artifact === null || state.status === 'running'}>
               {state.status === 'running' ? 'Measuring…' : result ? 'Measure again' : 'Measure impact'}
             </button>
@@ -157,17 +140,7 @@ function ImpactResultView({ impact, window, factors }: { impact: Impact; window:
       <h3>By offering</h3>
       <div className={styles.scroll}>
         <table aria-label="Impact by offering">
-          <thead>
-            <tr>
-              <th>Offering</th>
-              <th className="num">Quotes</th>
-              <th className="num">Changed</th>
-              <th className="num">Mean change</th>
-              <th className="num">Median change</th>
-              <th className="num">Quoted before</th>
-              <th className="num">Quoted after</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Offering', num('Quotes'), num('Changed'), num('Mean change'), num('Median change'), num('Quoted before'), num('Quoted after')]} />
           <tbody>
             {impact.offerings.map((o) => (
               <tr key={o.offeringId}>
@@ -199,15 +172,7 @@ function ImpactResultView({ impact, window, factors }: { impact: Impact; window:
       ) : (
         <div className={styles.scroll}>
           <table aria-label="Largest movers">
-            <thead>
-              <tr>
-                <th>Request</th>
-                <th className="num">Quotes</th>
-                <th>Price</th>
-                <th>Why</th>
-                <th>Trace</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Request', num('Quotes'), 'Price', 'Why', 'Trace']} />
             <tbody>
               {impact.movers.slice(0, allMovers ? undefined : MOVERS_AT_FIRST).map((m) => (
                 <tr key={m.quoteIntentId} data-testid="impact-mover">

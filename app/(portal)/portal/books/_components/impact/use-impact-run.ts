@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Impact, ImpactResult } from '@/lib/books/impact-schemas';
-import { ApiError } from '../../../../_components/api';
+import { ApiError, apiErrorOf, unreachable, type ApiErrorBody } from '../../../../_components/api';
 
 export type { Impact };
 
@@ -23,7 +23,7 @@ export type ImpactRunState =
 type Line =
   | { progress: { done: number; total: number } }
   | { data: ImpactResult; requestId: string }
-  | { error: { code: string; message: string; requestId: string; details?: { fields?: Record<string, string[]> } } };
+  | { error: ApiErrorBody };
 
 /**
  * Runs POST /v1/books/{id}/impact as a progress stream (NDJSON), so that a long window shows a
@@ -71,11 +71,11 @@ async function streamImpact(
     });
   } catch (error) {
     if (signal.aborted) throw error;
-    throw new ApiError(0, 'network', 'Could not reach the service. Check your connection and try again.', null);
+    throw unreachable();
   }
   if (!response.ok || !response.body) {
     const body = (await response.json().catch(() => null)) as Extract<Line, { error: unknown }> | null;
-    throw toApiError(body?.error, response);
+    throw apiErrorOf(body?.error, response);
   }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = '';
@@ -88,18 +88,8 @@ async function streamImpact(
       buffered = buffered.slice(newline + 1);
       if ('progress' in line) onProgress(line.progress);
       else if ('data' in line) return line.data;
-      else throw toApiError(line.error, response);
+      else throw apiErrorOf(line.error, response);
     }
     if (done) throw new ApiError(0, 'network', 'The connection ended before the impact was measured. Try again.', response.headers.get('x-request-id'));
   }
-}
-
-function toApiError(error: Extract<Line, { error: unknown }>['error'] | undefined, response: Response): ApiError {
-  return new ApiError(
-    response.status,
-    error?.code ?? 'unexpected',
-    error?.message ?? `The service answered ${response.status}.`,
-    error?.requestId ?? response.headers.get('x-request-id'),
-    error?.details?.fields ?? {},
-  );
 }
