@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { findDemoBusiness } from '@/lib/businesses/find-demo-business';
+import { systemContext } from '@/lib/context/verb-context';
 import { getDb } from '@/lib/db/client';
 import { logger } from '@/lib/observability/logger';
 
@@ -7,7 +8,7 @@ import { logger } from '@/lib/observability/logger';
 export const dynamic = 'force-dynamic';
 
 export default async function Home() {
-  const demo = await findDemoBusiness(getDb()).catch((error: unknown) => {
+  const demo = await findDemoBusiness(systemContext(getDb(), 'root-page')).catch((error: unknown) => {
     logger.warn({ err: error }, 'root page: demo business not read');
     return null;
   });

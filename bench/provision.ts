@@ -2,7 +2,7 @@
 // provisionTenant, createApiKey, createBusiness, createEndpoint): no hand-written rows.
 import { createBusiness } from '../lib/businesses/create-business';
 import type { Db } from '../lib/db/client';
-import { createPerson, createTenant } from '../lib/testing/factories';
+import { createPerson, createTenant, testContext } from '../lib/testing/factories';
 
 async function inParallel(count: number, width: number, task: (index: number) => Promise<void>): Promise<void> {
   let next = 0;
@@ -31,7 +31,7 @@ export async function provision(db: Db, options: { businesses: number; accounts:
 
   const businessIds = [tenant.businessId];
   await inParallel(options.businesses - 1, 6, async (i) => {
-    const business = await createBusiness(db, {
+    const business = await createBusiness(testContext(db), {
       workspaceId: tenant.workspaceId,
       name: `Bench business ${i + 1}`,
       connection: { projectId: tenant.projectId, kind: 'direct' },

@@ -1,3 +1,4 @@
+import { systemContext } from '../lib/context/verb-context';
 import type { Db } from '../lib/db/client';
 import { createApiKey } from '../lib/keys/create-api-key';
 import { digestOf } from '../lib/auth/secret-digest';
@@ -28,7 +29,7 @@ const secretsOf = (demo: DemoKeys) => [demo.keys.test, demo.keys.live, ...Object
 async function mintDemoKeys(db: Db, projectId: string, now: Date): Promise<DemoKeys> {
   const name = `${NAME_PREFIX} ${now.toISOString()})`;
   const mint = async (environment: 'test' | 'live', scopes?: string[], suffix = '') => {
-    const created = await createApiKey(db, { projectId, environment, name: `${name}${suffix}`, scopes }, now);
+    const created = await createApiKey(systemContext(db, 'seed', now), { projectId, environment, name: `${name}${suffix}`, scopes });
     return { key: created.secret, environment, scopes: created.apiKey.scopes };
   };
   const test = await mint('test');

@@ -1,5 +1,6 @@
 import { WORKSPACE_PERMISSIONS } from '../lib/auth/permissions';
 import { createSession } from '../lib/auth/sessions';
+import { systemContext } from '../lib/context/verb-context';
 import type { Db } from '../lib/db/client';
 import { addBusinessMember, addWorkspaceMember, ensureUser } from '../lib/members/add-members';
 import type { DemoTenant } from './seed';
@@ -18,12 +19,13 @@ export const DEMO_PEOPLE = {
  */
 export async function seedDemoPeople(db: Db, tenant: DemoTenant, now: Date) {
   const sessions = {} as Record<keyof typeof DEMO_PEOPLE, string>;
+  const ctx = systemContext(db, 'seed', now);
   for (const [role, person] of Object.entries(DEMO_PEOPLE) as [keyof typeof DEMO_PEOPLE, (typeof DEMO_PEOPLE)[keyof typeof DEMO_PEOPLE]][]) {
-    const user = await ensureUser(db, person);
+    const user = await ensureUser(ctx, person);
     if (role === 'workspaceAdmin') {
-      await addWorkspaceMember(db, { workspaceId: tenant.workspaceId, userId: user.id, permissions: WORKSPACE_PERMISSIONS });
+      await addWorkspaceMember(ctx, { workspaceId: tenant.workspaceId, userId: user.id, permissions: WORKSPACE_PERMISSIONS });
     } else {
-      await addBusinessMember(db, { businessId: tenant.businessId, userId: user.id, role });
+      await addBusinessMember(ctx, { businessId: tenant.businessId, userId: user.id, role });
     }
     sessions[role] = await createSession(db, user.id, now);
   }

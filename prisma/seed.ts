@@ -1,5 +1,6 @@
 import { provisionTenant } from '../lib/accounts/provision-tenant';
 import { demoBookArtifact } from '../lib/books/demo-book';
+import { systemContext } from '../lib/context/verb-context';
 import type { Db } from '../lib/db/client';
 import { DEMO_WORKSPACE_SLUG } from '../lib/businesses/find-demo-business';
 
@@ -27,16 +28,12 @@ export async function seedDemo(db: Db, now: Date): Promise<DemoTenant> {
       bookId: existing.projects[0].primaryBookId,
     };
   }
-  const tenant = await provisionTenant(
-    db,
-    {
-      workspace: { slug: DEMO_WORKSPACE_SLUG, name: 'Demo workspace' },
-      projectName: 'Sparkle Home Services',
-      business: { name: 'Sparkle Home Services', connectionKind: 'direct' },
-      book: { key: 'home-services', name: 'Home services price book', artifact: demoBookArtifact },
-      publishTo: ['test', 'live'],
-    },
-    now,
-  );
+  const tenant = await provisionTenant(systemContext(db, 'seed', now), {
+    workspace: { slug: DEMO_WORKSPACE_SLUG, name: 'Demo workspace' },
+    projectName: 'Sparkle Home Services',
+    business: { name: 'Sparkle Home Services', connectionKind: 'direct' },
+    book: { key: 'home-services', name: 'Home services price book', artifact: demoBookArtifact },
+    publishTo: ['test', 'live'],
+  });
   return { workspaceId: tenant.workspaceId, projectId: tenant.projectId, businessId: tenant.businessId, bookId: tenant.bookId };
 }

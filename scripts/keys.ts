@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { SCOPES } from '../lib/auth/scopes';
+import { systemContext } from '../lib/context/verb-context';
 import { createDb } from '../lib/db/client';
 import { parseOrThrow } from '../lib/errors/parse-or-throw';
 import { ServiceError } from '../lib/errors/service-error';
@@ -38,7 +39,7 @@ async function main() {
   const database = await openServiceDatabase(path.resolve(import.meta.dirname, '..'));
   const { prisma, close } = createDb(database.url);
   try {
-    const { apiKey, secret } = await createApiKey(prisma, {
+    const { apiKey, secret } = await createApiKey(systemContext(prisma, 'keys-cli'), {
       projectId: args.project,
       environment: args.environment,
       name: args.name,

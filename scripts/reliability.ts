@@ -18,7 +18,7 @@ import { demoExample } from '../lib/books/demo-book';
 import { createDb } from '../lib/db/client';
 import { findFreePort, startEmbeddedPostgres } from '../lib/db/embedded';
 import { applyMigrations } from '../lib/db/migrate';
-import { createPerson, createTenant } from '../lib/testing/factories';
+import { createPerson, createTenant, testContext } from '../lib/testing/factories';
 import { signedBy, startReceiver } from '../lib/testing/https-receiver';
 import { createEndpoint } from '../lib/webhooks/create-endpoint';
 import { ensureBuild, startNextServer, type RunningServer } from './support/next-server';
@@ -71,7 +71,8 @@ async function main() {
 
     const tenant = await createTenant({}, db.prisma);
     const admin = await createPerson(tenant, { permissions: 'all' }, db.prisma);
-    const endpoint = await createEndpoint(db.prisma, admin.principal, { projectId: tenant.projectId, environment: 'test', url: receiver.url }, new Date());
+    const asAdmin = testContext(db.prisma, { principal: admin.principal });
+    const endpoint = await createEndpoint(asAdmin, { projectId: tenant.projectId, environment: 'test', url: receiver.url });
 
     ensureBuild(root);
     const port = await findFreePort();

@@ -10,6 +10,7 @@ import { runImpact } from '../../lib/books/run-impact';
 import { impactRequestSchema } from '../../lib/books/impact-schemas';
 import type { Db } from '../../lib/db/client';
 import type { BookArtifactInput } from '../../lib/pricing';
+import { testContext } from '../../lib/testing/factories';
 import { generateBook, prng } from '../../lib/testing/generate-book';
 
 export const IMPACT_DISTINCT = 50_000;
@@ -72,9 +73,9 @@ export async function runImpactCase(
 ): Promise<ImpactBenchResult> {
   const seedStarted = Date.now();
   const artifact = generateBook(RULES);
-  const book = await createBook(db, { projectId: tenant.projectId, key: `impact-${randomUUID().slice(0, 8)}`, name: 'Impact bench book' });
-  const version = await createBookVersion(db, { bookId: book.id, artifact }, new Date());
-  await publishBookVersion(db, { bookId: book.id, versionId: version.id, environment: 'live' }, new Date());
+  const book = await createBook(testContext(db), { projectId: tenant.projectId, key: `impact-${randomUUID().slice(0, 8)}`, name: 'Impact bench book' });
+  const version = await createBookVersion(testContext(db), { bookId: book.id, artifact });
+  await publishBookVersion(testContext(db), { bookId: book.id, versionId: version.id, environment: 'live' });
   const inputs = history(IMPACT_DISTINCT, IMPACT_QUOTES);
   log(`impact: inserting ${IMPACT_QUOTES.toLocaleString('en-US')} quote intents (${IMPACT_DISTINCT.toLocaleString('en-US')} distinct answers)`);
   for (let start = 0; start < inputs.length; start += 10_000) {
@@ -117,7 +118,7 @@ export async function runImpactCase(
   for (let run = 0; run < RUNS; run++) {
     const cpu = process.cpuUsage();
     const started = performance.now();
-    const result = await runImpact(db, { id: book.id, projectId: tenant.projectId }, request, { now: new Date() });
+    const result = await runImpact(testContext(db), { book: { id: book.id, projectId: tenant.projectId }, request });
     const wallMs = performance.now() - started;
     const used = process.cpuUsage(cpu);
     if (result.impact?.requests !== IMPACT_DISTINCT) throw new Error('impact run in process saw the wrong requests');

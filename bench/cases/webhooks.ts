@@ -2,6 +2,7 @@
 // then bursts to 1 and to FAN_ENDPOINTS endpoints, one with a service process killed mid-burst.
 import { randomUUID } from 'node:crypto';
 import { demoExample } from '../../lib/books/demo-book';
+import { testContext } from '../../lib/testing/factories';
 import type { Receiver } from '../../lib/testing/https-receiver';
 import { childProcesses, lastSenderTo } from '../../lib/testing/processes';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';
@@ -43,12 +44,12 @@ export const FAN_ENDPOINTS = 8;
 
 export async function runWebhookCases(ctx: Context, receiver: Receiver): Promise<WebhookResult> {
   const { hooks, hooksPerson } = ctx.setup;
-  const now = new Date();
+  const asHooksPerson = testContext(ctx.db.prisma, { principal: hooksPerson.principal });
   const secrets = new Map<string, string>();
-  const single = await createEndpoint(ctx.db.prisma, hooksPerson.principal, { projectId: hooks.projectId, environment: 'test', url: `${receiver.url}?endpoint=single` }, now);
+  const single = await createEndpoint(asHooksPerson, { projectId: hooks.projectId, environment: 'test', url: `${receiver.url}?endpoint=single` });
   secrets.set(single.endpoint.id, single.secret);
   for (let i = 0; i < FAN_ENDPOINTS; i++) {
-    const fan = await createEndpoint(ctx.db.prisma, hooksPerson.principal, { projectId: hooks.projectId, environment: 'live', url: `${receiver.url}?endpoint=fan${i}` }, now);
+    const fan = await createEndpoint(asHooksPerson, { projectId: hooks.projectId, environment: 'live', url: `${receiver.url}?endpoint=fan${i}` });
     secrets.set(fan.endpoint.id, fan.secret);
   }
   log('webhooks: waiting for the outbox of the load cases to be dispatched');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { createApiKey } from '../../lib/keys/create-api-key';
-import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, testContext, testDb, type Tenant } from '../../lib/testing/factories';
 import { appUrl, screenshot, signIn } from '../support/portal';
 
 const windowCleaning = {
@@ -20,7 +20,7 @@ async function postQuote(key: string, body: unknown) {
 
 /** A key of the tenant's that has since been revoked: its requests answer 401. */
 async function revokedKey(tenant: Tenant) {
-  const { apiKey, secret } = await createApiKey(testDb(), { projectId: tenant.projectId, environment: 'test', name: 'retired key' }, new Date());
+  const { apiKey, secret } = await createApiKey(testContext(testDb()), { projectId: tenant.projectId, environment: 'test', name: 'retired key' });
   await testDb().apiKey.update({ where: { id: apiKey.id }, data: { status: 'revoked', revokedAt: new Date() } });
   return secret;
 }

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, testContext, testDb, type Tenant } from '../../lib/testing/factories';
 import { startReceiver, type Behaviour, type Received, type Receiver } from '../../lib/testing/https-receiver';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';
 import { appUrl, screenshot, sessionToken, signIn, takeOneTimeSecret } from '../support/portal';
@@ -262,7 +262,8 @@ test('without webhooks:manage the page says who can help', async ({ page }) => {
 test('an endpoint is edited in place: URL, events and description change, its secret and environment stay', async ({ page }) => {
   const tenant = await createTenant();
   const manager = await createPerson(tenant, { permissions: ['webhooks:manage'] });
-  const created = await createEndpoint(testDb(), manager.principal, { projectId: tenant.projectId, environment: 'test', url: 'https://hooks.example.com/old' }, new Date());
+  const asManager = testContext(testDb(), { principal: manager.principal });
+  const created = await createEndpoint(asManager, { projectId: tenant.projectId, environment: 'test', url: 'https://hooks.example.com/old' });
   await signIn(page, manager.email, `/portal/webhooks?project=${tenant.projectId}`);
 
   const card = page.getByRole('article', { name: 'Endpoint https://hooks.example.com/old' });
@@ -292,12 +293,12 @@ test('a failing endpoint shows its health and retries; its exhausted deliveries 
   receiver = await startReceiver(() => (healthy ? 200 : 503));
   const tenant = await createTenant();
   const admin = await createPerson(tenant, { permissions: ['webhooks:manage'] });
-  const { endpoint } = await createEndpoint(
-    testDb(),
-    admin.principal,
-    { projectId: tenant.projectId, environment: 'live', url: receiver.url, eventTypes: ['quote_intent.succeeded'] },
-    new Date(),
-  );
+  const { endpoint } = await createEndpoint(testContext(testDb(), { principal: admin.principal }), {
+    projectId: tenant.projectId,
+    environment: 'live',
+    url: receiver.url,
+    eventTypes: ['quote_intent.succeeded'],
+  });
   for (let i = 0; i < 3; i++) await quoteWithLiveKey(tenant);
   await expect.poll(() => receiver!.received.length, { timeout: 15_000 }).toBe(3);
 

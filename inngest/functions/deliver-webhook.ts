@@ -1,3 +1,4 @@
+import { systemContext } from '../../lib/context/verb-context';
 import { deliverThrough, type DeliveryProgress } from '../../lib/webhooks/deliver-due-webhooks';
 import { checkSigningKey } from '../../lib/webhooks/signing-key';
 import { DELIVERY_QUEUED_EVENT, type DeliveryQueuedEvent } from '../../lib/webhooks/forward-deliveries';
@@ -35,7 +36,7 @@ export function createDeliverWebhook(deps: FunctionDeps = productionDeps) {
           // before any claim, and Inngest retries it (on a healthy instance, if there is one).
           const signing = await checkSigningKey(deps.db());
           if (!signing.usable) throw new Error(`webhook delivery refused on this instance: ${signing.reason}`);
-          return deliverThrough(deps.db(), deliveryId, deps.clock());
+          return deliverThrough(systemContext(deps.db(), 'deliver-webhook', deps.clock()), { deliveryId });
         });
         if (progress.retryAt === null) break;
         await step.sleepUntil(`wait-${pass}`, progress.retryAt);

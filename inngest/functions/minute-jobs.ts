@@ -1,3 +1,4 @@
+import { systemContext } from '../../lib/context/verb-context';
 import { MINUTE_JOBS } from '../../lib/jobs/run-jobs';
 import { inngest } from '../client';
 import { productionDeps, type FunctionDeps } from './deps';
@@ -6,7 +7,7 @@ import { productionDeps, type FunctionDeps } from './deps';
 export function createMinuteJobs(deps: FunctionDeps = productionDeps) {
   return Object.entries(MINUTE_JOBS).map(([counted, job]) =>
     inngest.createFunction({ id: job.id, triggers: [{ cron: '* * * * *' }] }, async ({ step }) => ({
-      [counted]: await step.run(job.id, () => job.run(deps.db(), deps.clock())),
+      [counted]: await step.run(job.id, () => job.run(systemContext(deps.db(), job.id, deps.clock()))),
     })),
   );
 }

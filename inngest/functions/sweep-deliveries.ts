@@ -1,3 +1,4 @@
+import { systemContext } from '../../lib/context/verb-context';
 import { forwardDeliveries } from '../../lib/webhooks/forward-deliveries';
 import { dispatchOutboxEvents } from '../../lib/webhooks/dispatch-outbox';
 import { inngest } from '../client';
@@ -10,8 +11,9 @@ import { productionDeps, type FunctionDeps } from './deps';
  */
 export function createSweepDeliveries(deps: FunctionDeps = productionDeps) {
   return inngest.createFunction({ id: 'sweep-webhook-deliveries', triggers: [{ cron: '* * * * *' }] }, async ({ step }) => {
-    const dispatched = await step.run('dispatch-outbox', () => dispatchOutboxEvents(deps.db(), deps.clock()));
-    const forwarded = await step.run('forward-deliveries', () => forwardDeliveries(deps.db(), deps.clock(), deps.send));
+    const ctx = () => systemContext(deps.db(), 'sweep-webhook-deliveries', deps.clock());
+    const dispatched = await step.run('dispatch-outbox', () => dispatchOutboxEvents(ctx()));
+    const forwarded = await step.run('forward-deliveries', () => forwardDeliveries(ctx(), { send: deps.send }));
     return { ...dispatched, ...forwarded };
   });
 }

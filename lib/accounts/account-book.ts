@@ -1,5 +1,6 @@
 import type { ApiKeyPrincipal } from '../auth/principal';
 import { publishedVersionColumns, withCompiledBook, type PublishedVersion, type PublishedVersionRow } from '../books/published-version';
+import type { VerbContext } from '../context/verb-context';
 import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
@@ -27,7 +28,7 @@ async function findAccountBook(db: DbOrTx, principal: ApiKeyPrincipal): Promise<
  * The account's book, or 404 `not_found`: quote-spec, simulations and quotes all answer the same
  * way when nothing is published in the key's environment (docs/account-surface.md).
  */
-export async function requireAccountBook(db: DbOrTx, principal: ApiKeyPrincipal): Promise<AccountBook> {
+export async function requireAccountBook({ db, principal }: VerbContext<ApiKeyPrincipal>): Promise<AccountBook> {
   const book = await findAccountBook(db, principal);
   if (!book) throw new ServiceError('not_found', 'No price book is published in this environment.');
   return book;

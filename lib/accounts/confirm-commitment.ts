@@ -1,5 +1,5 @@
 import type { ApiKeyPrincipal } from '../auth/principal';
-import type { Db } from '../db/client';
+import { withTransaction, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 
@@ -7,16 +7,12 @@ import { recordEvent } from '../events/record-event';
  * POST …/quotes/{quoteId}/commitment/confirm: Live only, on a `quoted` quote. Idempotent: the
  * same external_ref confirms again with the same answer; another one answers 409.
  */
-export async function confirmCommitment(
-  db: Db,
-  principal: ApiKeyPrincipal,
-  input: { quoteId: string; externalRef: string },
-  now: Date,
-) {
+export async function confirmCommitment(ctx: VerbContext<ApiKeyPrincipal>, input: { quoteId: string; externalRef: string }) {
+  const { principal, now } = ctx;
   if (principal.environment !== 'live') {
     throw new ServiceError('forbidden', 'Commitments can only be confirmed with a Live API key.');
   }
-  return db.$transaction(async (tx) => {
+  return withTransaction(ctx, async ({ db: tx }) => {
     const [quote] = await tx.$queryRaw<{ id: string; state: string }[]>`
       SELECT id::text, state FROM account_quotes
       WHERE id = ${input.quoteId}::uuid AND environment_id = ${principal.environmentId}::uuid FOR UPDATE`;
@@ -34,7 +30,7 @@ export async function confirmCommitment(
     const created = await tx.commitment.create({ data: { accountQuoteId: quote.id, externalRef: input.externalRef, confirmedAt: now } });
     const commitment = toCommitment(created, quote.id);
     await recordEvent(
-      tx,
+      { db: tx, now },
       {
         type: 'commitment.confirmed',
         workspaceId: principal.workspaceId,
@@ -43,7 +39,6 @@ export async function confirmCommitment(
         subjectId: quote.id,
         data: { commitment },
       },
-      now,
     );
     return commitment;
   });

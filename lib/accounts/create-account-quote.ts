@@ -38,7 +38,7 @@ export async function createAccountQuote(
     conflict: () =>
       new ServiceError('idempotency_conflict', 'This Idempotency-Key was already used with a different request.', { param: 'Idempotency-Key' }),
     create: async () => {
-      const quote = await produceQuote(db, principal, input.request, now);
+      const quote = await produceQuote(ctx, input.request);
       const created = await insertAccountQuote(ctx, quote, input.idempotencyKey, fingerprint);
       return created ? { created: quote } : 'key_taken';
     },
@@ -47,8 +47,8 @@ export async function createAccountQuote(
 }
 
 /** Prices the request against the key's published book and decides what happens to the quote. */
-async function produceQuote(db: DbOrTx, principal: ApiKeyPrincipal, request: SimulationRequest, now: Date): Promise<ProducedQuote> {
-  const book = await requireAccountBook(db, principal);
+async function produceQuote(ctx: VerbContext<ApiKeyPrincipal>, request: SimulationRequest): Promise<ProducedQuote> {
+  const book = await requireAccountBook(ctx);
   const simulation = simulateServices(book, request);
   const { disposition, state } = disposeQuote(simulation, book.version.book.artifact.autonomy);
   const unpriced =
@@ -69,7 +69,7 @@ async function produceQuote(db: DbOrTx, principal: ApiKeyPrincipal, request: Sim
     book: { version_id: book.version.id },
     message: unpriced ? `${MESSAGES.new} ${unpriced.message}` : MESSAGES[state],
     unpriced_reason: unpriced,
-    created: now.toISOString(),
+    created: ctx.now.toISOString(),
   };
   return quote;
 }
@@ -96,7 +96,7 @@ async function insertAccountQuote(
       RETURNING id`;
     if (rows.length === 0) return false;
     await recordEvent(
-      tx,
+      { db: tx, now },
       {
         type: 'account_quote.created',
         workspaceId: principal.workspaceId,
@@ -105,7 +105,6 @@ async function insertAccountQuote(
         subjectId: quote.quote_id,
         data: { quote },
       },
-      now,
     );
     return true;
   });

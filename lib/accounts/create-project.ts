@@ -1,14 +1,11 @@
-import type { Db } from '../db/client';
+import { withTransaction, type VerbContext } from '../context/verb-context';
 
 /**
  * A project always has exactly two environments, Test and Live: both are created with it,
  * in one transaction, and a unique (project, kind) index keeps it so.
  */
-export async function createProject(
-  db: Db,
-  input: { workspaceId: string; name: string; entitlements?: string[] },
-) {
-  return db.$transaction(async (tx) => {
+export async function createProject(ctx: VerbContext, input: { workspaceId: string; name: string; entitlements?: string[] }) {
+  return withTransaction(ctx, async ({ db: tx }) => {
     const project = await tx.project.create({
       data: { workspaceId: input.workspaceId, name: input.name, entitlements: input.entitlements ?? ['api_access'] },
       select: { id: true, workspaceId: true, name: true },

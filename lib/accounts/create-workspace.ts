@@ -1,5 +1,5 @@
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 
-export async function createWorkspace(db: DbOrTx, input: { slug: string; name: string }) {
+export async function createWorkspace({ db }: VerbContext, input: { slug: string; name: string }) {
   return db.workspace.create({ data: input, select: { id: true, slug: true, name: true } });
 }

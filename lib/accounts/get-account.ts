@@ -1,8 +1,8 @@
 import type { ApiKeyPrincipal } from '../auth/principal';
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 
 /** Spec 2.8: the account as this key sees it. */
-export async function getAccount(db: DbOrTx, principal: ApiKeyPrincipal) {
+export async function getAccount({ db, principal }: VerbContext<ApiKeyPrincipal>) {
   const project = await db.project.findUniqueOrThrow({ where: { id: principal.projectId }, select: { id: true, name: true, entitlements: true } });
   return {
     object: 'account' as const,

@@ -1,10 +1,10 @@
 import type { ApiKeyPrincipal } from '../auth/principal';
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { requireAccountBook } from './account-book';
 
 /** GET /v1/accounts/{id}/quote-spec: what can be asked, by id and label, for the published version. */
-export async function getQuoteSpec(db: DbOrTx, principal: ApiKeyPrincipal) {
-  const book = await requireAccountBook(db, principal);
+export async function getQuoteSpec(ctx: VerbContext<ApiKeyPrincipal>) {
+  const book = await requireAccountBook(ctx);
   const { artifact } = book.version.book;
   const factors = new Map(artifact.factors.map((f) => [f.id, f]));
   return {

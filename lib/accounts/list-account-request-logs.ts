@@ -1,12 +1,8 @@
 import type { ApiKeyPrincipal } from '../auth/principal';
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 
 /** GET /v1/accounts/{id}/request-logs: this account's requests in the key's environment. */
-export async function listAccountRequestLogs(
-  db: DbOrTx,
-  principal: ApiKeyPrincipal,
-  input: { limit: number; cursor?: string },
-) {
+export async function listAccountRequestLogs({ db, principal }: VerbContext<ApiKeyPrincipal>, input: { limit: number; cursor?: string }) {
   const rows = await db.requestLog.findMany({
     where: { projectId: principal.projectId, environmentId: principal.environmentId, ...(input.cursor ? { id: { lt: BigInt(input.cursor) } } : {}) },
     orderBy: { id: 'desc' },

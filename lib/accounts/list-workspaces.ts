@@ -1,8 +1,8 @@
 import type { SessionPrincipal } from '../auth/principal';
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 
 /** The person's workspaces with their projects, environments and the person's permissions. */
-export async function listWorkspaces(db: DbOrTx, principal: SessionPrincipal) {
+export async function listWorkspaces({ db, principal }: VerbContext<SessionPrincipal>) {
   const memberships = await db.workspaceMember.findMany({
     where: { userId: principal.userId, status: 'active' },
     orderBy: { createdAt: 'asc' },

@@ -2,7 +2,7 @@ import { createBook } from '../books/create-book';
 import { createBookVersion } from '../books/create-book-version';
 import { publishBookVersion } from '../books/publish-book-version';
 import { createBusiness } from '../businesses/create-business';
-import type { Db } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import type { EnvironmentName } from '../auth/principal';
 import { createProject } from './create-project';
 import { createWorkspace } from './create-workspace';
@@ -19,10 +19,10 @@ export type ProvisionTenantInput = {
  * A workspace with one project (Test + Live), one business connected to it, and a primary
  * book whose first version is published where asked. The demo seed and test factories use it.
  */
-export async function provisionTenant(db: Db, input: ProvisionTenantInput, now: Date) {
-  const workspace = await createWorkspace(db, input.workspace);
-  const project = await createProject(db, { workspaceId: workspace.id, name: input.projectName });
-  const business = await createBusiness(db, {
+export async function provisionTenant(ctx: VerbContext, input: ProvisionTenantInput) {
+  const workspace = await createWorkspace(ctx, input.workspace);
+  const project = await createProject(ctx, { workspaceId: workspace.id, name: input.projectName });
+  const business = await createBusiness(ctx, {
     workspaceId: workspace.id,
     name: input.business.name,
     connection: {
@@ -31,10 +31,10 @@ export async function provisionTenant(db: Db, input: ProvisionTenantInput, now: 
       status: input.business.connectionStatus ?? 'active',
     },
   });
-  const book = await createBook(db, { projectId: project.id, key: input.book.key, name: input.book.name, makePrimary: true });
-  const version = await createBookVersion(db, { bookId: book.id, artifact: input.book.artifact }, now);
+  const book = await createBook(ctx, { projectId: project.id, key: input.book.key, name: input.book.name, makePrimary: true });
+  const version = await createBookVersion(ctx, { bookId: book.id, artifact: input.book.artifact });
   for (const environment of input.publishTo) {
-    await publishBookVersion(db, { bookId: book.id, versionId: version.id, environment }, now);
+    await publishBookVersion(ctx, { bookId: book.id, versionId: version.id, environment });
   }
   return {
     workspaceId: workspace.id,

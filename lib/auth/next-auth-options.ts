@@ -3,6 +3,7 @@
 import type { NextAuthOptions } from 'next-auth';
 import { getServerSession } from 'next-auth/next';
 import type { OAuthConfig } from 'next-auth/providers/oauth';
+import { systemContext } from '../context/verb-context';
 import { getDb } from '../db/client';
 import { acceptInvitations } from '../members/invite-business-member';
 import { hashedSessionAdapter } from './next-auth-adapter';
@@ -51,7 +52,7 @@ export const authOptions: NextAuthOptions = {
   pages: { signIn: '/signin' },
   events: {
     async signIn({ user }) {
-      await acceptInvitations(getDb(), user.id, new Date());
+      await acceptInvitations(systemContext(getDb(), 'sign-in'), { userId: user.id });
     },
   },
   callbacks: {

@@ -1,5 +1,6 @@
 import { requireWorkspaceMember, type WorkspacePermission } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
+import type { VerbContext } from '../context/verb-context';
 import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
@@ -10,7 +11,10 @@ import { noteTenancy } from '../observability/request-context';
  * read it, an active member of a business that quotes from the book's project will do too: a
  * business owner reads the prices their quotes came from.
  */
-export async function requireBook(db: DbOrTx, principal: SessionPrincipal, bookId: string, permission?: WorkspacePermission) {
+export async function requireBook(
+  { db, principal }: VerbContext<SessionPrincipal>,
+  { bookId, permission }: { bookId: string; permission?: WorkspacePermission },
+) {
   const book = await db.book.findUnique({
     where: { id: bookId },
     select: { id: true, projectId: true, project: { select: { workspaceId: true } } },

@@ -1,6 +1,6 @@
 import { requireWorkspaceMember } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
-import type { Db } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { Prisma } from '../db/generated/client';
 import { ServiceError } from '../errors/service-error';
 import { createBook } from './create-book';
@@ -8,19 +8,19 @@ import { getBook } from './read-books';
 
 /** POST /v1/books (`books:edit`). */
 export async function createBookAsMember(
-  db: Db,
-  principal: SessionPrincipal,
+  ctx: VerbContext<SessionPrincipal>,
   input: { projectId: string; key: string; name: string; makePrimary?: boolean },
 ) {
+  const { db, principal } = ctx;
   const project = await db.project.findUnique({ where: { id: input.projectId }, select: { workspaceId: true } });
   if (!project) throw new ServiceError('not_found', `Project ${input.projectId} does not exist.`);
   await requireWorkspaceMember(db, principal, project.workspaceId, 'books:edit', `Project ${input.projectId} does not exist.`);
-  const book = await createBook(db, input).catch((error: unknown) => {
+  const book = await createBook(ctx, input).catch((error: unknown) => {
     // The (project, key) unique index decides, also between two requests at the same moment.
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
       throw new ServiceError('conflict', `The project already has a book with key "${input.key}".`);
     }
     throw error;
   });
-  return getBook(db, book.id);
+  return getBook(ctx, { bookId: book.id });
 }

@@ -1,4 +1,5 @@
-import type { Db, DbOrTx } from '../db/client';
+import { withTransaction, type VerbContext } from '../context/verb-context';
+import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { parseOrThrow } from '../errors/parse-or-throw';
 import { bookArtifactSchema, type BookArtifact } from '../pricing';
@@ -10,13 +11,13 @@ export type CreatedBookVersion = { id: string; bookId: string; number: number; a
 /**
  * Freezes an artifact into the book's next immutable version. The artifact is validated first
  * (an invalid book can never be published) and stored with its defaults applied, so that
- * the hash covers exactly what the engine evaluates. It runs in a transaction of its own.
+ * the hash covers exactly what the engine evaluates. It runs in a transaction (its own, or the caller's).
  */
-export async function createBookVersion(db: Db, input: CreateBookVersionInput, now: Date): Promise<CreatedBookVersion> {
+export async function createBookVersion(ctx: VerbContext, input: CreateBookVersionInput): Promise<CreatedBookVersion> {
   const artifact = parseOrThrow(bookArtifactSchema, input.artifact, 'invalid_request', 'artifact');
   // The book's row lock makes versions created at the same moment take turns, so each reads
   // the latest number after the one before it committed.
-  return db.$transaction((tx) => insertNextVersion(tx, input, artifact, now));
+  return withTransaction(ctx, (tx) => insertNextVersion(tx.db, input, artifact, tx.now));
 }
 
 async function insertNextVersion(

@@ -1,20 +1,18 @@
 import type { SessionPrincipal } from '../auth/principal';
-import type { Db } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { createBookVersion } from './create-book-version';
 
 /** POST /v1/books/{id}/versions (`books:publish`, checked by the route): freezes the given artifact, or the draft. */
 export async function createVersionAsMember(
-  db: Db,
-  principal: SessionPrincipal,
-  bookId: string,
-  artifact: unknown | undefined,
-  now: Date,
+  ctx: VerbContext<SessionPrincipal>,
+  { bookId, artifact }: { bookId: string; artifact: unknown | undefined },
 ) {
+  const { db, principal } = ctx;
   const source =
     artifact !== undefined ? artifact : (await db.book.findUniqueOrThrow({ where: { id: bookId }, select: { draft: true } })).draft;
   if (source === null) throw new ServiceError('invalid_request', 'There is no draft to publish: send an artifact.');
   // Versions created at the same moment take turns on the book's row (createBookVersion).
-  const version = await createBookVersion(db, { bookId, artifact: source, createdBy: principal.email }, now);
+  const version = await createBookVersion(ctx, { bookId, artifact: source, createdBy: principal.email });
   return { ...version, createdBy: principal.email, createdAt: version.createdAt.toISOString() };
 }

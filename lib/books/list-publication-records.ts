@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { afterTimeIdCursor, timeIdPage } from '../http/cursors';
 import { impactSummarySchema, type PublicationRecordView } from './impact-schemas';
 
@@ -6,7 +6,10 @@ import { impactSummarySchema, type PublicationRecordView } from './impact-schema
  * GET /v1/books/{id}/publications: the book's publications, newest first, keyset-paginated by
  * (createdAt, id); the caller has authorized the book (requireBook).
  */
-export async function listPublicationRecords(db: DbOrTx, bookId: string, query: { limit: number; cursor?: string }) {
+export async function listPublicationRecords(
+  { db }: VerbContext,
+  { bookId, query }: { bookId: string; query: { limit: number; cursor?: string } },
+) {
   const rows = await db.publicationRecord.findMany({
     where: {
       bookId,

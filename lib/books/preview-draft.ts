@@ -1,12 +1,11 @@
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { issuesByField } from '../errors/parse-or-throw';
 import { bookArtifactSchema, compileBook, evaluate } from '../pricing';
 
 /** POST /v1/books/{id}/preview (any workspace member, checked by the route): prices against a draft, storing nothing. */
 export async function previewDraft(
-  db: DbOrTx,
-  bookId: string,
-  request: { artifact?: unknown; offeringId: string; factors: Record<string, string | null> },
+  { db }: VerbContext,
+  { bookId, request }: { bookId: string; request: { artifact?: unknown; offeringId: string; factors: Record<string, string | null> } },
 ) {
   const artifact =
     request.artifact !== undefined

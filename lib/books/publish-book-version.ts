@@ -1,4 +1,4 @@
-import type { Db } from '../db/client';
+import { withTransaction, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import type { EnvironmentName } from '../auth/principal';
@@ -20,8 +20,9 @@ export type PublishInput = {
  * the pointer; publications of one book take turns on its row, so each record names the
  * version it replaced.
  */
-export async function publishBookVersion(db: Db, input: PublishInput, now: Date) {
-  return db.$transaction(async (tx) => {
+export async function publishBookVersion(ctx: VerbContext, input: PublishInput) {
+  const { now } = ctx;
+  return withTransaction(ctx, async ({ db: tx }) => {
     await tx.$queryRaw`SELECT id FROM books WHERE id = ${input.bookId}::uuid FOR UPDATE`;
     const version = await tx.bookVersion.findFirst({
       where: { id: input.versionId, bookId: input.bookId },
@@ -55,7 +56,7 @@ export async function publishBookVersion(db: Db, input: PublishInput, now: Date)
       },
     });
     await recordEvent(
-      tx,
+      { db: tx, now },
       {
         type: 'book_version.published',
         workspaceId: version.book.project.workspaceId,
@@ -70,7 +71,6 @@ export async function publishBookVersion(db: Db, input: PublishInput, now: Date)
           environment: input.environment,
         },
       },
-      now,
     );
     return publication;
   });

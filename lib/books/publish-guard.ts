@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { sqlRows } from '../db/sql';
 import { DEFAULT_PUBLISH_GUARD, type PublishGuard } from './impact-schemas';
 
@@ -6,7 +6,7 @@ import { DEFAULT_PUBLISH_GUARD, type PublishGuard } from './impact-schemas';
  * The publishing safeguard of a project's books: the settings of the businesses it serves
  * (active connections), the strictest of them when there are several, the defaults when none.
  */
-export async function readPublishGuard(db: DbOrTx, projectId: string): Promise<PublishGuard> {
+export async function readPublishGuard({ db }: VerbContext, { projectId }: { projectId: string }): Promise<PublishGuard> {
   const [row] = await sqlRows<{ changePercent: number | null; sharePercent: number | null }>(
     db,
     `SELECT min(b.publish_guard_change_percent) AS "changePercent", min(b.publish_guard_share_percent) AS "sharePercent"

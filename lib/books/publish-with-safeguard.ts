@@ -1,5 +1,5 @@
 import type { SessionPrincipal } from '../auth/principal';
-import type { Db } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import {
   confirmationPhrase,
@@ -28,24 +28,20 @@ export type PublishRequest = {
  * then publishes with an audit record of who, what and the impact shown.
  */
 export async function publishWithSafeguard(
-  db: Db,
-  principal: SessionPrincipal,
-  book: { id: string; projectId: string },
-  request: PublishRequest,
-  now: Date,
+  ctx: VerbContext<SessionPrincipal>,
+  { book, request }: { book: { id: string; projectId: string }; request: PublishRequest },
 ) {
+  const { principal, now } = ctx;
   const asOf = impactAsOf(request.impactAsOf, now);
-  const measured = await runImpact(
-    db,
+  const measured = await runImpact(ctx, {
     book,
-    {
+    request: {
       versionId: request.versionId,
       environment: request.environment,
       from: new Date(asOf.getTime() - IMPACT_WINDOWS[PUBLISH_IMPACT_WINDOW]).toISOString(),
       to: asOf.toISOString(),
     },
-    { now },
-  );
+  });
   // A version always measures: it passed validation when it was made.
   const impact = measured.impact!;
   const phrase = confirmationPhrase(impact.candidate.number!);
@@ -58,19 +54,15 @@ export async function publishWithSafeguard(
       param: 'confirmation',
     });
   }
-  await publishBookVersion(
-    db,
-    {
-      bookId: book.id,
-      versionId: request.versionId,
-      environment: request.environment,
-      publishedBy: principal.email,
-      impact: summaryOf(impact),
-      confirmation: request.confirmation?.trim() || undefined,
-    },
-    now,
-  );
-  return getBook(db, book.id);
+  await publishBookVersion(ctx, {
+    bookId: book.id,
+    versionId: request.versionId,
+    environment: request.environment,
+    publishedBy: principal.email,
+    impact: summaryOf(impact),
+    confirmation: request.confirmation?.trim() || undefined,
+  });
+  return getBook(ctx, { bookId: book.id });
 }
 
 function impactAsOf(value: string | undefined, now: Date): Date {

@@ -1,5 +1,5 @@
 import type { SessionPrincipal } from '../auth/principal';
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import type { Prisma } from '../db/generated/client';
 import type { BookSummary } from './schemas';
@@ -39,7 +39,7 @@ function toSummary(row: SummaryRow): BookSummary {
 }
 
 /** Books of the person's workspaces, with what is published where. */
-export async function listBooks(db: DbOrTx, principal: SessionPrincipal, filter: { projectId?: string }) {
+export async function listBooks({ db, principal }: VerbContext<SessionPrincipal>, filter: { projectId?: string }) {
   const rows = await db.book.findMany({
     where: {
       projectId: filter.projectId,
@@ -52,7 +52,7 @@ export async function listBooks(db: DbOrTx, principal: SessionPrincipal, filter:
 }
 
 /** One book with its draft and version history (newest first); the caller has authorized it (requireBook). */
-export async function getBook(db: DbOrTx, bookId: string) {
+export async function getBook({ db }: VerbContext, { bookId }: { bookId: string }) {
   const row = await db.book.findUniqueOrThrow({
     where: { id: bookId },
     select: {
@@ -71,7 +71,7 @@ export async function getBook(db: DbOrTx, bookId: string) {
 }
 
 /** One immutable version, with its artifact; the caller has authorized its book (requireBook). */
-export async function getBookVersion(db: DbOrTx, bookId: string, versionId: string) {
+export async function getBookVersion({ db }: VerbContext, { bookId, versionId }: { bookId: string; versionId: string }) {
   const version = await db.bookVersion.findFirst({
     where: { id: versionId, bookId },
     select: { id: true, bookId: true, number: true, artifactHash: true, artifact: true, createdBy: true, createdAt: true },

@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Db } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
+import type { DbOrTx } from '../db/client';
 import { sqlBatches, sqlRows } from '../db/sql';
 import { issuesByField } from '../errors/parse-or-throw';
 import { ServiceError } from '../errors/service-error';
@@ -17,8 +18,9 @@ const MOVER_COUNT = 20;
 const BATCH = 2_000;
 
 export type ImpactProgress = { done: number; total: number };
-export type ImpactOptions = {
-  now: Date;
+export type ImpactInput = {
+  book: { id: string; projectId: string };
+  request: ImpactRequest;
   /** Called after each batch with quotes counted so far, of all quotes in the window. */
   onProgress?: (progress: ImpactProgress) => Promise<void> | void;
 };
@@ -32,28 +34,24 @@ type Candidate = { book: CompiledBook; descriptor: Impact['candidate'] };
  * answered is re-priced rather than its receipts read: versions are immutable and the engine
  * deterministic, so that is the receipt, without reading 50,000 of them.
  */
-export async function runImpact(
-  db: Db,
-  book: { id: string; projectId: string },
-  request: ImpactRequest,
-  options: ImpactOptions,
-): Promise<ImpactResult> {
+export async function runImpact(ctx: VerbContext, { book, request, onProgress }: ImpactInput): Promise<ImpactResult> {
+  const { db, now } = ctx;
   const candidate = await resolveCandidate(db, book.id, request);
   if ('issues' in candidate) return { valid: false, issues: candidate.issues, impact: null };
-  const window = impactWindow(request, options.now);
+  const window = impactWindow(request, now);
   const [environment] = await sqlRows<{ id: string }>(
     db,
     `SELECT id::text AS id FROM environments WHERE project_id = $1::uuid AND kind = $2::"EnvironmentKind"`,
     [book.projectId, request.environment],
   );
-  const guard = await readPublishGuard(db, book.projectId);
+  const guard = await readPublishGuard(ctx, { projectId: book.projectId });
   const scope = [book.id, environment.id, window.from, window.to, request.offeringId ?? null];
   const [{ total }] = await sqlRows<{ total: number }>(db, COUNT_SQL, scope);
 
   const tally = new ImpactTally(guard.changePercent, MOVER_COUNT);
   const baselines = new Map<string | null, { book: CompiledBook | null; quotes: number }>();
   let done = 0;
-  await options.onProgress?.({ done, total });
+  await onProgress?.({ done, total });
   await sqlBatches<DistinctRequest>(db, DISTINCT_REQUESTS_SQL, scope, BATCH, async (rows) => {
     for (const row of rows) {
       let baseline = baselines.get(row.baselineVersionId);
@@ -66,7 +64,7 @@ export async function runImpact(
       tally.add(row, before, evaluate(candidate.book, row.inputs));
       done += row.quotes;
     }
-    await options.onProgress?.({ done, total });
+    await onProgress?.({ done, total });
     await nextTurn(); // other requests of this process get their turn between batches
   });
 
@@ -127,7 +125,7 @@ const DISTINCT_REQUESTS_SQL = `SELECT inputs::jsonb AS inputs, book_version_id::
   GROUP BY inputs::jsonb, book_version_id
   ORDER BY "latestIntentId"`;
 
-async function resolveCandidate(db: Db, bookId: string, request: ImpactRequest): Promise<Candidate | { issues: Record<string, string[]> }> {
+async function resolveCandidate(db: DbOrTx, bookId: string, request: ImpactRequest): Promise<Candidate | { issues: Record<string, string[]> }> {
   if (request.versionId !== undefined) {
     const version = await db.bookVersion.findFirst({
       where: { id: request.versionId, bookId },
@@ -149,7 +147,7 @@ async function resolveCandidate(db: Db, bookId: string, request: ImpactRequest):
   };
 }
 
-async function numbersOf(db: Db, versionIds: (string | null)[]): Promise<Map<string, number>> {
+async function numbersOf(db: DbOrTx, versionIds: (string | null)[]): Promise<Map<string, number>> {
   const ids = versionIds.filter((id): id is string => id !== null);
   if (ids.length === 0) return new Map();
   const rows = await sqlRows<{ id: string; number: number }>(db, `SELECT id::text AS id, number FROM book_versions WHERE id = ANY($1::uuid[])`, [ids]);

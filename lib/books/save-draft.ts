@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { issuesByField } from '../errors/parse-or-throw';
 import { bookArtifactSchema } from '../pricing';
 
@@ -9,7 +9,7 @@ function artifactIssues(artifact: unknown): Record<string, string[]> {
 }
 
 /** PUT /v1/books/{id}/draft (`books:edit`, checked by the route): keeps any JSON object as work in progress. */
-export async function saveDraft(db: DbOrTx, bookId: string, artifact: unknown) {
+export async function saveDraft({ db }: VerbContext, { bookId, artifact }: { bookId: string; artifact: unknown }) {
   await db.book.update({ where: { id: bookId }, data: { draft: artifact as object } });
   const issues = artifactIssues(artifact);
   return { valid: Object.keys(issues).length === 0, issues };

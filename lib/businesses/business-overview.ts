@@ -1,5 +1,5 @@
 import type { BusinessAccess } from '../auth/permissions';
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { sqlRows } from '../db/sql';
 import type { BusinessOverview } from './schemas';
 
@@ -13,7 +13,7 @@ const OVERVIEW_DAYS = 14;
  * outcome, how its API calls and webhooks fare, and how far it has come in setting up. The route
  * has checked that the person may read the business (requireBusinessReader). Days are UTC.
  */
-export async function businessOverview(db: DbOrTx, access: BusinessAccess, now: Date): Promise<BusinessOverview> {
+export async function businessOverview({ db, now }: VerbContext, { access }: { access: BusinessAccess }): Promise<BusinessOverview> {
   const businessId = access.business.id;
   const projectId = access.connection?.projectId ?? null;
   const liveEnvironmentId = access.connection?.liveEnvironmentId ?? null;

@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 
 export type CreateBusinessInput = {
   workspaceId: string;
@@ -7,7 +7,7 @@ export type CreateBusinessInput = {
   connection?: { projectId: string; kind: 'direct' | 'managed'; status?: 'active' | 'inactive' };
 };
 
-export async function createBusiness(db: DbOrTx, input: CreateBusinessInput) {
+export async function createBusiness({ db }: VerbContext, input: CreateBusinessInput) {
   const business = await db.business.create({
     data: { workspaceId: input.workspaceId, name: input.name, displayName: input.name },
     select: { id: true, workspaceId: true, name: true },

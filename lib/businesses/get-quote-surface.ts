@@ -1,5 +1,5 @@
 import { findPublishedVersion } from '../books/published-version';
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { resolvePublicQuoteScope } from '../quotes/resolve-quote-scope';
 import type { BookArtifact } from '../pricing';
 
@@ -8,7 +8,7 @@ import type { BookArtifact } from '../pricing';
  * Live book's offerings and factors, by id and label only — never a price.
  * Throws `quote_surface_unavailable` exactly when POST /v1/public_quotes would.
  */
-export async function getQuoteSurface(db: DbOrTx, businessId: string) {
+export async function getQuoteSurface({ db }: VerbContext, { businessId }: { businessId: string }) {
   const scope = await resolvePublicQuoteScope(db, businessId);
   const [business, version] = await Promise.all([
     db.business.findUniqueOrThrow({

@@ -1,9 +1,9 @@
 import type { SessionPrincipal } from '../auth/principal';
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { businessSelect, toBusinessView } from './business-view';
 
 /** Businesses a person can see: those of their workspaces, and those they are a member of. */
-export async function listBusinesses(db: DbOrTx, principal: SessionPrincipal) {
+export async function listBusinesses({ db, principal }: VerbContext<SessionPrincipal>) {
   const rows = await db.business.findMany({
     where: {
       OR: [

@@ -1,6 +1,6 @@
 import type { BusinessAccess } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
-import type { Db } from '../db/client';
+import { withTransaction, type VerbContext } from '../context/verb-context';
 import { recordEvent } from '../events/record-event';
 import { businessSelect, toBusinessView } from './business-view';
 import type { Branding } from './schemas';
@@ -9,9 +9,10 @@ import type { Branding } from './schemas';
  * Sets the business's branding (the route has checked requireBusinessSettingsEditor); the hosted quote
  * page shows it from the next request on.
  */
-export async function setBranding(db: Db, principal: SessionPrincipal, access: BusinessAccess, branding: Branding, now: Date) {
+export async function setBranding(ctx: VerbContext<SessionPrincipal>, { access, branding }: { access: BusinessAccess; branding: Branding }) {
+  const { principal, now } = ctx;
   const businessId = access.business.id;
-  return db.$transaction(async (tx) => {
+  return withTransaction(ctx, async ({ db: tx }) => {
     const { nextStep, ...look } = branding;
     const row = await tx.business.update({
       where: { id: businessId },
@@ -21,7 +22,7 @@ export async function setBranding(db: Db, principal: SessionPrincipal, access: B
     });
     const view = toBusinessView(row);
     await recordEvent(
-      tx,
+      { db: tx, now },
       {
         type: 'business.branding_updated',
         workspaceId: access.business.workspaceId,
@@ -32,7 +33,6 @@ export async function setBranding(db: Db, principal: SessionPrincipal, access: B
         subjectId: businessId,
         data: { businessId, branding: view.branding, changedBy: principal.userId },
       },
-      now,
     );
     return view;
   });

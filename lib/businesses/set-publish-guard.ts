@@ -1,5 +1,5 @@
 import type { BusinessAccess } from '../auth/permissions';
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import type { PublishGuard } from '../books/impact-schemas';
 import { businessSelect, toBusinessView } from './business-view';
 
@@ -7,7 +7,7 @@ import { businessSelect, toBusinessView } from './business-view';
  * Sets the business's publishing safeguard (the route has checked requireBusinessSettingsEditor):
  * the next publication to Live of a book the business quotes from is measured against it.
  */
-export async function setPublishGuard(db: DbOrTx, access: BusinessAccess, guard: PublishGuard, now: Date) {
+export async function setPublishGuard({ db, now }: VerbContext, { access, guard }: { access: BusinessAccess; guard: PublishGuard }) {
   const row = await db.business.update({
     where: { id: access.business.id },
     data: { publishGuardChangePercent: guard.changePercent, publishGuardSharePercent: guard.sharePercent, updatedAt: now },

@@ -44,7 +44,10 @@ export async function withTransaction<C extends VerbContext, T>(
   return (ctx.db as Db).$transaction((tx) => fn({ ...ctx, db: tx }), options);
 }
 
-/** Prisma's transaction client has no `$transaction` of its own (it cannot nest). */
+/**
+ * Prisma's transaction client cannot connect or disconnect. (It does have a `$transaction`,
+ * which would open a savepoint: joining is what callers here mean.)
+ */
 export function isTransaction(db: DbOrTx): boolean {
-  return typeof (db as Partial<Db>).$transaction !== 'function';
+  return typeof (db as Partial<Db>).$connect !== 'function';
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import type { EventType } from './catalogue';
 import { insertEvent, type OutboxEventRow } from './store';
 
@@ -37,7 +37,7 @@ export function outboxEventRow(event: DomainEvent, now: Date): OutboxEventRow {
  * the change that causes the event, so all commit or none does; sending happens later, off the
  * request.
  */
-export async function recordEvent(db: DbOrTx, event: DomainEvent, now: Date): Promise<string> {
+export async function recordEvent({ db, now }: Pick<VerbContext, 'db' | 'now'>, event: DomainEvent): Promise<string> {
   const row = outboxEventRow(event, now);
   await insertEvent(db, row);
   return row.id;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { VerbContext } from '../context/verb-context';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { canonicalHash } from '../hash/canonical-hash';
@@ -77,7 +78,7 @@ export async function releaseIdempotencyKey(db: DbOrTx, claimId: string): Promis
 }
 
 /** Deletes answers past their retention (the job runner's sweep). */
-export async function sweepIdempotentRequests(db: DbOrTx, now: Date): Promise<number> {
+export async function sweepIdempotentRequests({ db, now }: VerbContext): Promise<number> {
   return db.$executeRaw`
     DELETE FROM idempotent_requests WHERE created_at < ${new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS)}`;
 }

@@ -1,4 +1,5 @@
 import { inngest } from '../../inngest/client';
+import { systemContext } from '../context/verb-context';
 import { getDb } from '../db/client';
 import { logger } from '../observability/logger';
 import { forwardDeliveries, type DeliveryQueuedEvent } from '../webhooks/forward-deliveries';
@@ -28,7 +29,7 @@ export function forwardQueuedDeliveries(): void {
   void (async () => {
     do {
       forwarding.again = false;
-      await forwardDeliveries(getDb(), new Date(), sendToInngest).catch((error: unknown) =>
+      await forwardDeliveries(systemContext(getDb(), 'forward-deliveries'), { send: sendToInngest }).catch((error: unknown) =>
         logger.warn({ err: error }, 'webhook deliveries not handed to Inngest yet; the minute sweep retries'),
       );
     } while (forwarding.again);

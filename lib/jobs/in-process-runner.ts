@@ -1,3 +1,4 @@
+import { systemContext } from '../context/verb-context';
 import type { Db } from '../db/client';
 import { isTransientDatabaseError } from '../db/transient-error';
 import { logger } from '../observability/logger';
@@ -43,8 +44,8 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
   const sending = new Set<Promise<void>>();
 
   const webhookTick = async () => {
-    const now = clock();
-    await dispatchOutboxEvents(db, now);
+    const ctx = systemContext(db, 'webhooks', clock());
+    await dispatchOutboxEvents(ctx);
     if (mayDeliver === undefined) {
       const state = await signingKey(db);
       mayDeliver = state.usable;
@@ -55,7 +56,7 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
     // A claim may open a lane for each endpoint it returns: together at most MAX_LANES.
     const maxEndpoints = MAX_LANES - lanes.size;
     if (maxEndpoints <= 0) return;
-    const groups = await claimDueDeliveries(db, now, { busyEndpoints: busy, limit: CLAIM_LIMIT, maxEndpoints, owner });
+    const groups = await claimDueDeliveries(ctx, { busyEndpoints: busy, limit: CLAIM_LIMIT, maxEndpoints, owner });
     for (const group of groups) {
       let lane = lanes.get(group.endpointId);
       if (!lane) {
@@ -67,13 +68,13 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
       claimLane.claims++;
       if (group.leasedUntil > claimLane.lastLease) claimLane.lastLease = group.leasedUntil;
       // Attempts are stamped from when sending starts, not from before the fan-out and the claim.
-      const done: Promise<void> = deliverGroup(db, group, clock(), claimLane.window).finally(async () => {
+      const done: Promise<void> = deliverGroup({ ...ctx, now: clock() }, { group, window: claimLane.window }).finally(async () => {
         sending.delete(done);
         if (group.leasedUntil > claimLane.lastLease) claimLane.lastLease = group.leasedUntil; // renewed while sending
         if (--claimLane.claims === 0) {
           lanes.delete(group.endpointId);
           // Its last send has ended: another process may take the endpoint from here.
-          await releaseEndpoint(db, group.endpointId, owner, claimLane.lastLease);
+          await releaseEndpoint(ctx, { endpointId: group.endpointId, owner, lastLease: claimLane.lastLease });
         }
       });
       sending.add(done);
@@ -119,7 +120,7 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
     };
   };
   const webhooks = loop('webhooks', tickMs, webhookTick);
-  const minute = loop('minute', minuteMs, () => runMinuteJobs(db, clock()));
+  const minute = loop('minute', minuteMs, () => runMinuteJobs(systemContext(db, 'minute-jobs', clock())));
   return {
     /**
      * Stops claiming, hands back the deliveries not yet sent and waits for the sends in flight

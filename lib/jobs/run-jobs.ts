@@ -1,4 +1,4 @@
-import type { Db } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { sweepIdempotentRequests } from '../idempotency/idempotent-requests';
 import { sweepRotatedKeys } from '../keys/sweep-rotated-keys';
 import { expireQuoteIntents } from '../quotes/expire-quote-intents';
@@ -8,9 +8,9 @@ import { deliverDueWebhooks } from '../webhooks/deliver-due-webhooks';
 import { dispatchOutboxEvents } from '../webhooks/dispatch-outbox';
 
 /** One pass of the frequent job, for tests and tools: fan new events out, then attempt every delivery that is due. */
-export async function runWebhookJobs(db: Db, now: Date) {
-  const dispatched = await dispatchOutboxEvents(db, now);
-  const delivered = await deliverDueWebhooks(db, now);
+export async function runWebhookJobs(ctx: VerbContext) {
+  const dispatched = await dispatchOutboxEvents(ctx);
+  const delivered = await deliverDueWebhooks(ctx);
   return { ...dispatched, attempted: delivered.attempted };
 }
 
@@ -23,14 +23,15 @@ export async function runWebhookJobs(db: Db, now: Date) {
  */
 export const MINUTE_JOBS = {
   keysRevoked: { id: 'sweep-rotated-keys', run: sweepRotatedKeys },
+  // The quote domain's sweep takes (db, now) still.
   intentsExpired: { id: 'expire-quote-intents', run: expireQuoteIntents },
   deliveriesCanceled: { id: 'cancel-undeliverable-deliveries', run: cancelDeliveriesOfInactiveEndpoints },
   idempotentRequestsForgotten: { id: 'forget-idempotent-requests', run: sweepIdempotentRequests },
   requestBodiesForgotten: { id: 'forget-request-log-bodies', run: forgetRequestLogBodies },
-} satisfies Record<string, { id: string; run: (db: Db, now: Date) => Promise<number> }>;
+} satisfies Record<string, { id: string; run: (ctx: VerbContext) => Promise<number> }>;
 
-export async function runMinuteJobs(db: Db, now: Date): Promise<Record<keyof typeof MINUTE_JOBS, number>> {
+export async function runMinuteJobs(ctx: VerbContext): Promise<Record<keyof typeof MINUTE_JOBS, number>> {
   const counts = {} as Record<keyof typeof MINUTE_JOBS, number>;
-  for (const [name, job] of Object.entries(MINUTE_JOBS)) counts[name as keyof typeof MINUTE_JOBS] = await job.run(db, now);
+  for (const [name, job] of Object.entries(MINUTE_JOBS)) counts[name as keyof typeof MINUTE_JOBS] = await job.run(ctx);
   return counts;
 }

@@ -1,6 +1,6 @@
 import { requireWorkspaceMember } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
-import type { Db } from '../db/client';
+import { withTransaction, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { createApiKey, type CreateApiKeyInput } from './create-api-key';
@@ -9,12 +9,8 @@ import { createApiKey, type CreateApiKeyInput } from './create-api-key';
  * POST /v1/api-keys: a workspace member with `api_keys:create` mints a key; secret shown once.
  * Checks the person and the api_access feature and records `api_key.created`, around createApiKey.
  */
-export async function createApiKeyAsMember(
-  db: Db,
-  principal: SessionPrincipal,
-  input: Omit<CreateApiKeyInput, 'createdBy'>,
-  now: Date,
-) {
+export async function createApiKeyAsMember(ctx: VerbContext<SessionPrincipal>, input: Omit<CreateApiKeyInput, 'createdBy'>) {
+  const { db, principal, now } = ctx;
   const project = await db.project.findUnique({ where: { id: input.projectId }, select: { workspaceId: true, entitlements: true } });
   if (!project) throw new ServiceError('not_found', `Project ${input.projectId} does not exist.`);
   await requireWorkspaceMember(db, principal, project.workspaceId, 'api_keys:create', `Project ${input.projectId} does not exist.`);
@@ -22,8 +18,8 @@ export async function createApiKeyAsMember(
   if (!project.entitlements.includes('api_access')) {
     throw new ServiceError('forbidden', 'This account does not have the api_access feature, so API keys cannot be created for it.');
   }
-  return db.$transaction(async (tx) => {
-    const created = await createApiKey(tx, { ...input, createdBy: principal.userId }, now);
+  return withTransaction(ctx, async (tx) => {
+    const created = await createApiKey(tx, { ...input, createdBy: principal.userId });
     await recordEvent(
       tx,
       {
@@ -34,7 +30,6 @@ export async function createApiKeyAsMember(
         subjectId: created.apiKey.id,
         data: { apiKey: created.apiKey, createdBy: principal.userId },
       },
-      now,
     );
     return { apiKey: created.apiKey, secret: created.secret };
   });

@@ -1,5 +1,5 @@
 import { SCOPES } from '../auth/scopes';
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import type { EnvironmentName } from '../auth/principal';
 import { mintKeySecret } from './secrets';
@@ -20,7 +20,7 @@ export type CreateApiKeyInput = {
  * permission check and no event: for rotation, scripts, seeds and tests; a person's request
  * goes through createApiKeyAsMember.
  */
-export async function createApiKey(db: DbOrTx, input: CreateApiKeyInput, now = new Date()) {
+export async function createApiKey({ db, now }: VerbContext, input: CreateApiKeyInput) {
   const environment = await db.environment.findUnique({
     where: { projectId_kind: { projectId: input.projectId, kind: input.environment } },
     select: { id: true, project: { select: { workspaceId: true } } },

@@ -1,13 +1,11 @@
 import type { SessionPrincipal } from '../auth/principal';
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { toApiKeyView } from './to-api-key-view';
 
 /** Keys of the projects in the person's workspaces; never a secret. Newest first. */
 export async function listApiKeys(
-  db: DbOrTx,
-  principal: SessionPrincipal,
+  { db, principal, now }: VerbContext<SessionPrincipal>,
   filter: { projectId?: string; environment?: 'test' | 'live' },
-  now: Date,
 ) {
   const rows = await db.apiKey.findMany({
     where: {

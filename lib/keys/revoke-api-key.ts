@@ -1,5 +1,5 @@
 import type { SessionPrincipal } from '../auth/principal';
-import type { Db } from '../db/client';
+import { withTransaction, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { toApiKeyView } from './to-api-key-view';
@@ -9,8 +9,9 @@ import { toApiKeyView } from './to-api-key-view';
  * revocation time; a rotating key's future `revokedAt` is brought forward to now. The route has
  * checked the person may manage the key (requireKeyManager).
  */
-export async function revokeApiKey(db: Db, principal: SessionPrincipal, keyId: string, now: Date) {
-  return db.$transaction(async (tx) => {
+export async function revokeApiKey(ctx: VerbContext<SessionPrincipal>, { keyId }: { keyId: string }) {
+  const { principal, now } = ctx;
+  return withTransaction(ctx, async ({ db: tx }) => {
     const [key] = await tx.$queryRaw<{ id: string; workspace_id: string }[]>`
       SELECT id::text, workspace_id::text FROM api_keys WHERE id = ${keyId}::uuid FOR UPDATE`;
     if (!key) throw new ServiceError('not_found', `API key ${keyId} does not exist.`);
@@ -25,7 +26,7 @@ export async function revokeApiKey(db: Db, principal: SessionPrincipal, keyId: s
     // Told once, when the stored status becomes revoked (a key past its grace may await the sweep).
     if (current.status !== 'revoked') {
       await recordEvent(
-        tx,
+        { db: tx, now },
         {
           type: 'api_key.revoked',
           workspaceId: key.workspace_id,
@@ -34,7 +35,6 @@ export async function revokeApiKey(db: Db, principal: SessionPrincipal, keyId: s
           subjectId: key.id,
         data: { apiKey, reason: 'revoked', revokedBy: principal.userId },
         },
-        now,
       );
     }
     return apiKey;

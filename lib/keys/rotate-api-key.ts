@@ -1,5 +1,5 @@
 import type { SessionPrincipal } from '../auth/principal';
-import type { Db } from '../db/client';
+import { withTransaction, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { createApiKey } from './create-api-key';
@@ -14,38 +14,30 @@ export const MAX_GRACE_MINUTES = 168 * 60;
  * `revokedAt`; with `graceMinutes: 0` the old key is revoked at once. The route has checked the
  * person may manage the key (requireKeyManager).
  */
-export async function rotateApiKey(
-  db: Db,
-  principal: SessionPrincipal,
-  input: { keyId: string; graceMinutes: number },
-  now: Date,
-) {
-  return db.$transaction(async (tx) => {
+export async function rotateApiKey(ctx: VerbContext<SessionPrincipal>, input: { keyId: string; graceMinutes: number }) {
+  const { principal, now } = ctx;
+  return withTransaction(ctx, async (tx) => {
     // Row lock: two concurrent rotations of one key cannot both mint a successor.
-    const [key] = await tx.$queryRaw<{ id: string; workspace_id: string }[]>`
+    const [key] = await tx.db.$queryRaw<{ id: string; workspace_id: string }[]>`
       SELECT id::text, workspace_id::text FROM api_keys WHERE id = ${input.keyId}::uuid FOR UPDATE`;
     if (!key) throw new ServiceError('not_found', `API key ${input.keyId} does not exist.`);
-    const old = await tx.apiKey.findUniqueOrThrow({
+    const old = await tx.db.apiKey.findUniqueOrThrow({
       where: { id: key.id },
       select: { id: true, name: true, projectId: true, environmentId: true, status: true, revokedAt: true, scopes: true, environment: { select: { kind: true } } },
     });
     if (old.status !== 'active' || (old.revokedAt !== null && old.revokedAt <= now)) {
       throw new ServiceError('conflict', `Only an active key can be rotated; this one is ${old.status}.`);
     }
-    const successor = await createApiKey(
-      tx,
-      {
-        projectId: old.projectId,
-        environment: old.environment.kind,
-        name: old.name,
-        scopes: old.scopes,
-        createdBy: principal.userId,
-        predecessorId: old.id,
-      },
-      now,
-    );
+    const successor = await createApiKey(tx, {
+      projectId: old.projectId,
+      environment: old.environment.kind,
+      name: old.name,
+      scopes: old.scopes,
+      createdBy: principal.userId,
+      predecessorId: old.id,
+    });
     const revokedAt = new Date(now.getTime() + input.graceMinutes * 60_000);
-    const updated = await tx.apiKey.update({
+    const updated = await tx.db.apiKey.update({
       where: { id: old.id },
       data: { status: input.graceMinutes > 0 ? 'rotating' : 'revoked', revokedAt },
       include: { environment: { select: { kind: true } } },
@@ -61,7 +53,6 @@ export async function rotateApiKey(
         subjectId: old.id,
         data: { apiKey, successor: successor.apiKey, graceMinutes: input.graceMinutes, rotatedBy: principal.userId },
       },
-      now,
     );
     if (input.graceMinutes === 0) {
       await recordEvent(
@@ -74,7 +65,6 @@ export async function rotateApiKey(
           subjectId: old.id,
           data: { apiKey, reason: 'rotated_without_grace', revokedBy: principal.userId },
         },
-        now,
       );
     }
     return { apiKey, successor: successor.apiKey, secret: successor.secret };

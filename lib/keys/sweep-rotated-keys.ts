@@ -1,4 +1,4 @@
-import type { Db } from '../db/client';
+import { withTransaction, type VerbContext } from '../context/verb-context';
 import { recordEvent } from '../events/record-event';
 import { toApiKeyView } from './to-api-key-view';
 
@@ -7,8 +7,9 @@ import { toApiKeyView } from './to-api-key-view';
  * Authentication already refuses them from `revokedAt` on; the sweep makes the status say so
  * and tells webhooks. Safe to run from several instances at once (SKIP LOCKED).
  */
-export async function sweepRotatedKeys(db: Db, now: Date): Promise<number> {
-  return db.$transaction(async (tx) => {
+export async function sweepRotatedKeys(ctx: VerbContext): Promise<number> {
+  const { now } = ctx;
+  return withTransaction(ctx, async ({ db: tx }) => {
     const due = await tx.$queryRaw<{ id: string }[]>`
       SELECT id::text FROM api_keys WHERE status = 'rotating' AND revoked_at <= ${now}::timestamptz
       ORDER BY revoked_at LIMIT 500 FOR UPDATE SKIP LOCKED`;
@@ -19,7 +20,7 @@ export async function sweepRotatedKeys(db: Db, now: Date): Promise<number> {
         include: { environment: { select: { kind: true } } },
       });
       await recordEvent(
-        tx,
+        { db: tx, now },
         {
           type: 'api_key.revoked',
           workspaceId: row.workspaceId,
@@ -28,7 +29,6 @@ export async function sweepRotatedKeys(db: Db, now: Date): Promise<number> {
           subjectId: id,
           data: { apiKey: toApiKeyView(row, now), reason: 'rotation_grace_ended' },
         },
-        now,
       );
     }
     return due.length;

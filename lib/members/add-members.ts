@@ -1,8 +1,8 @@
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import type { WorkspacePermission } from '../auth/permissions';
 
 /** The person with this email, created on first sight (sign-in, invitation, seed). */
-export async function ensureUser(db: DbOrTx, input: { email: string; name?: string | null }) {
+export async function ensureUser({ db }: VerbContext, input: { email: string; name?: string | null }) {
   const email = input.email.trim().toLowerCase();
   return db.user.upsert({
     where: { email },
@@ -13,7 +13,7 @@ export async function ensureUser(db: DbOrTx, input: { email: string; name?: stri
 }
 
 export async function addWorkspaceMember(
-  db: DbOrTx,
+  { db }: VerbContext,
   input: { workspaceId: string; userId: string; permissions: readonly WorkspacePermission[] },
 ) {
   return db.workspaceMember.upsert({
@@ -25,7 +25,7 @@ export async function addWorkspaceMember(
 }
 
 export async function addBusinessMember(
-  db: DbOrTx,
+  { db }: VerbContext,
   input: { businessId: string; userId: string; role: 'owner' | 'editor' | 'viewer' },
 ) {
   return db.businessMember.upsert({

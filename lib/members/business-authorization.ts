@@ -1,6 +1,6 @@
 import { businessAccess, type BusinessAccess } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 
 /**
@@ -14,7 +14,10 @@ import { ServiceError } from '../errors/service-error';
  * - branding: `businesses:manage`, or an owner or editor on a direct (self-run) connection; the
  *   publishing safeguard: `businesses:manage`, or an owner on a direct connection.
  */
-export async function requireBusinessReader(db: DbOrTx, principal: SessionPrincipal, businessId: string): Promise<BusinessAccess> {
+export async function requireBusinessReader(
+  { db, principal }: VerbContext<SessionPrincipal>,
+  { businessId }: { businessId: string },
+): Promise<BusinessAccess> {
   const access = await businessAccess(db, principal, businessId);
   if (!access || (!access.membership && !access.workspacePermissions.includes('businesses:manage'))) {
     throw new ServiceError('not_found', `Business ${businessId} does not exist.`);
@@ -22,15 +25,18 @@ export async function requireBusinessReader(db: DbOrTx, principal: SessionPrinci
   return access;
 }
 
-export async function requireBusinessOwner(db: DbOrTx, principal: SessionPrincipal, businessId: string): Promise<BusinessAccess> {
-  const access = await requireBusinessReader(db, principal, businessId);
+export async function requireBusinessOwner(ctx: VerbContext<SessionPrincipal>, { businessId }: { businessId: string }): Promise<BusinessAccess> {
+  const access = await requireBusinessReader(ctx, { businessId });
   if (access.membership?.role !== 'owner') {
     throw new ServiceError('not_business_owner', 'Only an owner of this business can change its members.');
   }
   return access;
 }
 
-export async function requireMembershipChanger(db: DbOrTx, principal: SessionPrincipal, businessId: string): Promise<BusinessAccess> {
+export async function requireMembershipChanger(
+  { db, principal }: VerbContext<SessionPrincipal>,
+  { businessId }: { businessId: string },
+): Promise<BusinessAccess> {
   const access = await businessAccess(db, principal, businessId);
   if (!access || access.membership?.role !== 'owner') {
     throw new ServiceError('not_business_owner', 'Only an owner of this business can change or remove its members.');
@@ -38,19 +44,20 @@ export async function requireMembershipChanger(db: DbOrTx, principal: SessionPri
   return access;
 }
 
-export async function requireBusinessMember(db: DbOrTx, principal: SessionPrincipal, businessId: string): Promise<BusinessAccess> {
+export async function requireBusinessMember(
+  { db, principal }: VerbContext<SessionPrincipal>,
+  { businessId }: { businessId: string },
+): Promise<BusinessAccess> {
   const access = await businessAccess(db, principal, businessId);
   if (!access?.membership) throw new ServiceError('quote_scope_not_found', `You are not a member of business ${businessId}.`);
   return access;
 }
 
 export async function requireBusinessSettingsEditor(
-  db: DbOrTx,
-  principal: SessionPrincipal,
-  businessId: string,
-  setting: { name: string; roles: readonly ('owner' | 'editor')[] },
+  ctx: VerbContext<SessionPrincipal>,
+  { businessId, setting }: { businessId: string; setting: { name: string; roles: readonly ('owner' | 'editor')[] } },
 ): Promise<BusinessAccess> {
-  const access = await requireBusinessReader(db, principal, businessId);
+  const access = await requireBusinessReader(ctx, { businessId });
   const selfRun = access.connection?.kind === 'direct';
   const role = access.membership?.role;
   const byRole = selfRun && role !== undefined && (setting.roles as readonly string[]).includes(role);

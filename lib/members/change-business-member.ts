@@ -1,5 +1,6 @@
 import type { SessionPrincipal } from '../auth/principal';
-import type { Db, DbOrTx } from '../db/client';
+import { withTransaction, type VerbContext } from '../context/verb-context';
+import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { requireBusinessOwner } from './business-authorization';
@@ -14,17 +15,16 @@ type Change = { role: BusinessMemberView['role'] } | { remove: true };
  * A removed member loses access at once: every request checks membership afresh.
  */
 export async function changeBusinessMember(
-  db: Db,
-  principal: SessionPrincipal,
+  ctx: VerbContext<SessionPrincipal>,
   input: { businessId: string; membershipId: string; change: Change },
-  now: Date,
 ) {
-  return db.$transaction(async (tx) => {
+  const { principal, now } = ctx;
+  return withTransaction(ctx, async (tx) => {
     // Lock the business's owner rows first, then check the caller is (still) an owner: two owners
     // demoting or removing each other at once take turns, and the second sees the first's change.
-    await tx.$queryRaw`SELECT id FROM business_members WHERE business_id = ${input.businessId}::uuid AND role = 'owner' FOR UPDATE`;
-    const access = await requireBusinessOwner(tx, principal, input.businessId);
-    const member = await tx.businessMember.findFirst({
+    await tx.db.$queryRaw`SELECT id FROM business_members WHERE business_id = ${input.businessId}::uuid AND role = 'owner' FOR UPDATE`;
+    const access = await requireBusinessOwner(tx, { businessId: input.businessId });
+    const member = await tx.db.businessMember.findFirst({
       where: { id: input.membershipId, businessId: input.businessId, status: { not: 'removed' } },
       select: { id: true, role: true, status: true },
     });
@@ -32,10 +32,10 @@ export async function changeBusinessMember(
     // Only losing an active owner can leave the business unowned; an invited owner may go freely.
     const losesOwner =
       member.role === 'owner' && member.status === 'active' && ('remove' in input.change || input.change.role !== 'owner');
-    if (losesOwner && (await activeOwners(tx, input.businessId)) <= 1) {
+    if (losesOwner && (await activeOwners(tx.db, input.businessId)) <= 1) {
       throw new ServiceError('conflict', 'A business must keep at least one owner: make someone else owner first.');
     }
-    const row = await tx.businessMember.update({
+    const row = await tx.db.businessMember.update({
       where: { id: member.id },
       data: 'remove' in input.change ? { status: 'removed', updatedAt: now } : { role: input.change.role, updatedAt: now },
       select: businessMemberSelect,
@@ -53,7 +53,6 @@ export async function changeBusinessMember(
         subjectId: view.id,
         data: { member: view, changedBy: principal.userId },
       },
-      now,
     );
     return view;
   });

@@ -1,6 +1,6 @@
 import type { BusinessAccess } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
-import type { Db, DbOrTx } from '../db/client';
+import { withTransaction, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { ensureUser } from './add-members';
@@ -12,22 +12,20 @@ import { businessMemberSelect, toBusinessMemberView } from './business-member-vi
  * workspace's identity provider), which makes it `active`.
  */
 export async function inviteBusinessMember(
-  db: Db,
-  principal: SessionPrincipal,
-  access: BusinessAccess,
-  input: { businessId: string; email: string; role: 'owner' | 'editor' | 'viewer' },
-  now: Date,
+  ctx: VerbContext<SessionPrincipal>,
+  { access, ...input }: { access: BusinessAccess; businessId: string; email: string; role: 'owner' | 'editor' | 'viewer' },
 ) {
-  return db.$transaction(async (tx) => {
+  const { principal, now } = ctx;
+  return withTransaction(ctx, async (tx) => {
     const user = await ensureUser(tx, { email: input.email });
-    const existing = await tx.businessMember.findUnique({
+    const existing = await tx.db.businessMember.findUnique({
       where: { businessId_userId: { businessId: input.businessId, userId: user.id } },
       select: { status: true },
     });
     if (existing && existing.status !== 'removed') {
       throw new ServiceError('conflict', `${user.email} is already ${existing.status === 'invited' ? 'invited' : 'a member'}.`);
     }
-    const row = await tx.businessMember.upsert({
+    const row = await tx.db.businessMember.upsert({
       where: { businessId_userId: { businessId: input.businessId, userId: user.id } },
       create: { businessId: input.businessId, userId: user.id, role: input.role, status: 'invited', createdAt: now, updatedAt: now },
       update: { role: input.role, status: 'invited', updatedAt: now },
@@ -45,14 +43,13 @@ export async function inviteBusinessMember(
         subjectId: member.id,
         data: { member, invitedBy: principal.userId },
       },
-      now,
     );
     return member;
   });
 }
 
 /** On sign-in: the person's pending invitations become active memberships. */
-export async function acceptInvitations(db: DbOrTx, userId: string, now: Date): Promise<number> {
+export async function acceptInvitations({ db, now }: VerbContext, { userId }: { userId: string }): Promise<number> {
   const { count } = await db.businessMember.updateMany({
     where: { userId, status: 'invited' },
     data: { status: 'active', updatedAt: now },

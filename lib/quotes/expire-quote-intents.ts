@@ -1,3 +1,4 @@
+import type { VerbContext } from '../context/verb-context';
 import type { DbOrTx } from '../db/client';
 import { markDueExpired, markExpired } from './store';
 
@@ -16,7 +17,7 @@ export async function expireIfDue<T extends { id: string; status: string; expire
   return { ...intent, status: 'expired' };
 }
 
-/** Expires every due intent; returns how many changed. */
-export async function expireQuoteIntents(db: DbOrTx, now: Date): Promise<number> {
+/** The minute job: expires every due intent; returns how many changed. */
+export async function expireQuoteIntents({ db, now }: VerbContext): Promise<number> {
   return markDueExpired(db, now);
 }

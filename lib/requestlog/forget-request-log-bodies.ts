@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { sqlRows } from '../db/sql';
 
 /** How long the request log keeps bodies; the rows themselves stay. */
@@ -7,7 +7,7 @@ export const REQUEST_BODY_RETENTION_DAYS = 30;
 const BATCH = 5_000;
 
 /** Part of the minute job: forgets the bodies of requests older than the retention. */
-export async function forgetRequestLogBodies(db: DbOrTx, now: Date): Promise<number> {
+export async function forgetRequestLogBodies({ db, now }: VerbContext): Promise<number> {
   const cutoff = new Date(now.getTime() - REQUEST_BODY_RETENTION_DAYS * 86_400_000);
   const rows = await sqlRows<{ id: bigint }>(
     db,

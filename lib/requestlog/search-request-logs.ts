@@ -1,3 +1,4 @@
+import type { VerbContext } from '../context/verb-context';
 import type { DbOrTx } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import { ServiceError } from '../errors/service-error';
@@ -9,7 +10,7 @@ import type { RequestLogQuery } from './schemas';
  * Request-log search over the given workspaces (those where the person holds `logs:read`, found
  * by the route), newest first, keyset-paginated on the log's sequence (`nextCursor`).
  */
-export async function searchRequestLogs(db: DbOrTx, workspaceIds: string[], query: RequestLogQuery) {
+export async function searchRequestLogs({ db }: VerbContext, { workspaceIds, query }: { workspaceIds: string[]; query: RequestLogQuery }) {
   const environments = await db.environment.findMany({
     where: { project: { workspaceId: { in: workspaceIds } }, ...(query.environment ? { kind: query.environment } : {}) },
     select: { id: true, kind: true },
@@ -40,7 +41,7 @@ export async function searchRequestLogs(db: DbOrTx, workspaceIds: string[], quer
  * GET /v1/request-logs/{requestId}: one request with its address, user agent and the bodies the
  * log kept, in the workspaces where the person holds `logs:read` (found by the route).
  */
-export async function getRequestLog(db: DbOrTx, workspaceIds: string[], requestId: string) {
+export async function getRequestLog({ db }: VerbContext, { workspaceIds, requestId }: { workspaceIds: string[]; requestId: string }) {
   const row = await db.requestLog.findFirst({
     where: { requestId, workspaceId: { in: workspaceIds } },
     select: { ...listSelect, ip: true, userAgent: true, requestBody: true, responseBody: true },

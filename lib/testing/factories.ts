@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { provisionTenant } from '../accounts/provision-tenant';
 import { demoBookArtifact, demoExample } from '../books/demo-book';
-import { createDb, type Db } from '../db/client';
+import { createDb, type Db, type DbOrTx } from '../db/client';
 import { WORKSPACE_PERMISSIONS, type WorkspacePermission } from '../auth/permissions';
-import type { SessionPrincipal } from '../auth/principal';
+import type { Principal, SessionPrincipal } from '../auth/principal';
+import { systemContext, type SystemPrincipal, type VerbContext } from '../context/verb-context';
 import { createSession } from '../auth/sessions';
 import { createApiKey } from '../keys/create-api-key';
 import { addBusinessMember, addWorkspaceMember, ensureUser } from '../members/add-members';
@@ -22,6 +23,17 @@ export function testDb() {
   return shared.prisma;
 }
 
+/**
+ * A verb context for a test, on `db` at `now`: the system's (job `test`), or, given a principal,
+ * that person's or key's, as a route would pass it.
+ */
+export function testContext(db: DbOrTx, options?: { now?: Date }): VerbContext<SystemPrincipal>;
+export function testContext<P extends Principal>(db: DbOrTx, options: { now?: Date; principal: P }): VerbContext<P>;
+export function testContext(db: DbOrTx, options: { now?: Date; principal?: Principal } = {}): VerbContext {
+  const ctx = systemContext(db, 'test', options.now);
+  return options.principal ? { ...ctx, principal: options.principal } : ctx;
+}
+
 export type TenantOptions = {
   artifact?: unknown;
   publishTo?: EnvironmentName[];
@@ -34,20 +46,16 @@ export type TenantOptions = {
  */
 export async function createTenant(options: TenantOptions = {}, db: Db = testDb()) {
   const suffix = randomUUID().slice(0, 8);
-  const now = new Date();
-  const tenant = await provisionTenant(
-    db,
-    {
-      workspace: { slug: `test-${suffix}`, name: `Test workspace ${suffix}` },
-      projectName: `Project ${suffix}`,
-      business: { name: `Business ${suffix}`, connectionStatus: options.connectionStatus },
-      book: { key: `book-${suffix}`, name: `Book ${suffix}`, artifact: options.artifact ?? demoBookArtifact },
-      publishTo: options.publishTo ?? ['test', 'live'],
-    },
-    now,
-  );
-  const test = await createApiKey(db, { projectId: tenant.projectId, environment: 'test', name: 'test key' }, now);
-  const live = await createApiKey(db, { projectId: tenant.projectId, environment: 'live', name: 'live key' }, now);
+  const ctx = testContext(db);
+  const tenant = await provisionTenant(ctx, {
+    workspace: { slug: `test-${suffix}`, name: `Test workspace ${suffix}` },
+    projectName: `Project ${suffix}`,
+    business: { name: `Business ${suffix}`, connectionStatus: options.connectionStatus },
+    book: { key: `book-${suffix}`, name: `Book ${suffix}`, artifact: options.artifact ?? demoBookArtifact },
+    publishTo: options.publishTo ?? ['test', 'live'],
+  });
+  const test = await createApiKey(ctx, { projectId: tenant.projectId, environment: 'test', name: 'test key' });
+  const live = await createApiKey(ctx, { projectId: tenant.projectId, environment: 'live', name: 'live key' });
   return { ...tenant, keys: { test: test.secret, live: live.secret }, keyIds: { test: test.apiKey.id, live: live.apiKey.id } };
 }
 
@@ -71,13 +79,14 @@ export async function createPerson(
   options: PersonOptions = {},
   db: Db = testDb(),
 ) {
-  const user = await ensureUser(db, { email: `person-${randomUUID()}@example.test`, name: 'Test Person' });
+  const ctx = testContext(db);
+  const user = await ensureUser(ctx, { email: `person-${randomUUID()}@example.test`, name: 'Test Person' });
   if (options.permissions) {
     const permissions = options.permissions === 'all' ? WORKSPACE_PERMISSIONS : options.permissions;
-    await addWorkspaceMember(db, { workspaceId: tenant.workspaceId, userId: user.id, permissions });
+    await addWorkspaceMember(ctx, { workspaceId: tenant.workspaceId, userId: user.id, permissions });
   }
   const membership = options.businessRole
-    ? await addBusinessMember(db, { businessId: tenant.businessId, userId: user.id, role: options.businessRole })
+    ? await addBusinessMember(ctx, { businessId: tenant.businessId, userId: user.id, role: options.businessRole })
     : null;
   const token = await createSession(db, user.id, new Date());
   const principal: SessionPrincipal = { kind: 'session', sessionId: '', userId: user.id, email: user.email, name: user.name };

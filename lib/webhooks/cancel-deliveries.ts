@@ -1,4 +1,4 @@
-import type { Db, DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { sqlRows } from '../db/sql';
 
 /**
@@ -31,7 +31,7 @@ const CANCEL_ALL_SQL = cancelSql(`${PENDING_OF_INACTIVE} ORDER BY d.id FOR UPDAT
  * deleting an endpoint call it in their own transaction; the senders call it when a claimed
  * delivery's endpoint turns out disabled or deleted.
  */
-export async function cancelDeliveriesOfInactiveEndpoint(db: DbOrTx, endpointId: string, now: Date): Promise<number> {
+export async function cancelDeliveriesOfInactiveEndpoint({ db, now }: VerbContext, { endpointId }: { endpointId: string }): Promise<number> {
   const [{ n }] = await sqlRows<{ n: number }>(db, CANCEL_OF_ENDPOINT_SQL, [now, endpointId]);
   return n;
 }
@@ -41,7 +41,7 @@ export async function cancelDeliveriesOfInactiveEndpoint(db: DbOrTx, endpointId:
  * deleted at that moment (a fan-out that read the endpoint before the change committed), or by
  * an older version of the service. The claim never takes such a delivery; this gives it its final state.
  */
-export async function cancelDeliveriesOfInactiveEndpoints(db: Db, now: Date): Promise<number> {
+export async function cancelDeliveriesOfInactiveEndpoints({ db, now }: VerbContext): Promise<number> {
   const [{ n }] = await sqlRows<{ n: number }>(db, CANCEL_ALL_SQL, [now]);
   return n;
 }

@@ -1,6 +1,6 @@
 import { requireWorkspaceMember } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
-import type { Db } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import type { EnvironmentName } from '../auth/principal';
 import { secretColumns } from './endpoint-secret-columns';
@@ -10,11 +10,10 @@ import { requireSigningKey } from './signing-key';
 
 /** POST /v1/webhook-endpoints: bound to one environment; the secret is shown here once. */
 export async function createEndpoint(
-  db: Db,
-  principal: SessionPrincipal,
+  ctx: VerbContext<SessionPrincipal>,
   input: { projectId: string; environment: EnvironmentName; url: string; eventTypes?: string[]; description?: string },
-  now: Date,
 ) {
+  const { db, principal, now } = ctx;
   const environment = await db.environment.findUnique({
     where: { projectId_kind: { projectId: input.projectId, kind: input.environment } },
     select: { id: true, project: { select: { workspaceId: true } } },
@@ -22,7 +21,7 @@ export async function createEndpoint(
   const notFound = `Project ${input.projectId} does not exist.`;
   if (!environment) throw new ServiceError('not_found', notFound);
   await requireWorkspaceMember(db, principal, environment.project.workspaceId, 'webhooks:manage', notFound);
-  await requireSigningKey(db);
+  await requireSigningKey(ctx);
   const secret = mintSigningSecret();
   const row = await db.webhookEndpoint.create({
     data: {

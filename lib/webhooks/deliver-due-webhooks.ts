@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
+import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
 import { logger } from '../observability/logger';
 import { cancelDeliveriesOfInactiveEndpoint } from './cancel-deliveries';
@@ -71,7 +72,7 @@ const ENDPOINT_TARGET_SQL = `SELECT url, secret_ciphertext, previous_secret_ciph
   FROM webhook_endpoints WHERE id = $1::uuid AND status = 'enabled' AND deleted_at IS NULL`;
 
 /** The endpoint as it is now, or null once it is disabled or deleted. */
-async function readEndpointTarget(db: Db, endpointId: string): Promise<EndpointTarget | null> {
+async function readEndpointTarget(db: DbOrTx, endpointId: string): Promise<EndpointTarget | null> {
   const [row] = await sqlRows<EndpointTarget>(db, ENDPOINT_TARGET_SQL, [endpointId]);
   return row ?? null;
 }
@@ -172,8 +173,7 @@ const CLAIM_THROUGH_SQL = claimSql(true);
  * deliveries up to that one in outbox order (so the earlier ones still go first).
  */
 export async function claimDueDeliveries(
-  db: Db,
-  now: Date,
+  { db, now }: VerbContext,
   options: { limit?: number; busyEndpoints?: Iterable<string>; maxEndpoints?: number; owner?: string; through?: string } = {},
 ): Promise<ClaimedGroup[]> {
   const leasedUntil = new Date(now.getTime() + LEASE_MS);
@@ -227,7 +227,7 @@ export class SendWindow {
   private target: { value: Promise<EndpointTarget | null>; readAt: number } | undefined;
 
   constructor(
-    private readonly db: Db,
+    private readonly db: DbOrTx,
     readonly size = SEND_WINDOW,
     /** Told how many sends are queued or in flight each time a send ends (the runner refills on it). */
     private readonly onSendEnded?: (pending: number) => void,
@@ -317,7 +317,7 @@ class StartMarks {
   private readonly numbers = new Map<string, Promise<number | null>>();
 
   constructor(
-    private readonly db: Db,
+    private readonly db: DbOrTx,
     private readonly group: ClaimedGroup,
   ) {
     for (const row of group.deliveries) if (row.started_number !== null) this.numbers.set(row.id, Promise.resolve(row.started_number));
@@ -352,10 +352,14 @@ class StartMarks {
 
 /**
  * Sends one endpoint's claimed deliveries through a window (a new one unless the caller shares
- * one across claims): they start in outbox order, up to the window's size at once. `now` is the
+ * one across claims): they start in outbox order, up to the window's size at once. `ctx.now` is the
  * claim's clock reading; each attempt is stamped (and signed) when it is sent: `now` plus the time since.
  */
-export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, window = new SendWindow(db)): Promise<void> {
+export async function deliverGroup(
+  ctx: VerbContext,
+  { group, window = new SendWindow(ctx.db) }: { group: ClaimedGroup; window?: SendWindow },
+): Promise<void> {
+  const { db, now } = ctx;
   const started = performance.now();
   const clock = () => new Date(now.getTime() + Math.round(performance.now() - started));
   window.claimed(group.endpoint, started);
@@ -415,11 +419,11 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
   ).finally(() => clearInterval(renewal));
   if (handedBack.length > 0) {
     const unsentMarked = marks.marked.filter((id) => !sent.has(id));
-    await releaseLeases(db, group, handedBack, unsentMarked, clock());
+    await releaseLeases({ ...ctx, now: clock() }, group, handedBack, unsentMarked);
   } else if (failed) {
     // Sends in flight when the endpoint was disabled or deleted were recorded as failures after
     // the disabling canceled the rest: they are canceled now rather than by the minute job.
-    await cancelUndeliverable(db, group.endpointId, clock());
+    await cancelUndeliverable({ ...ctx, now: clock() }, group.endpointId);
   }
 }
 
@@ -428,7 +432,7 @@ export async function deliverGroup(db: Db, group: ClaimedGroup, now: Date, windo
  * statements so that neither holds one lock while waiting for another. A failure is logged, and
  * sends stop before the old lease ends.
  */
-async function renewLease(db: Db, group: ClaimedGroup, now: Date): Promise<void> {
+async function renewLease(db: DbOrTx, group: ClaimedGroup, now: Date): Promise<void> {
   const until = new Date(now.getTime() + LEASE_MS);
   try {
     await sqlRows(
@@ -452,10 +456,14 @@ async function renewLease(db: Db, group: ClaimedGroup, now: Date): Promise<void>
  * One pass for tests and tools: claim, send every group (endpoints in parallel, each in order),
  * then give the endpoints' send leases back.
  */
-export async function deliverDueWebhooks(db: Db, now: Date, limit = 100): Promise<{ attempted: number }> {
+export async function deliverDueWebhooks(ctx: VerbContext, { limit = 100 }: { limit?: number } = {}): Promise<{ attempted: number }> {
   const owner = randomUUID();
-  const groups = await claimDueDeliveries(db, now, { limit, owner });
-  await Promise.all(groups.map((group) => deliverGroup(db, group, now).finally(() => releaseEndpoint(db, group.endpointId, owner, group.leasedUntil))));
+  const groups = await claimDueDeliveries(ctx, { limit, owner });
+  await Promise.all(
+    groups.map((group) =>
+      deliverGroup(ctx, { group }).finally(() => releaseEndpoint(ctx, { endpointId: group.endpointId, owner, lastLease: group.leasedUntil })),
+    ),
+  );
   return { attempted: groups.reduce((n, g) => n + g.deliveryIds.length, 0) };
 }
 
@@ -471,11 +479,15 @@ const HELD_RECHECK_MS = 30_000;
  * it stands: settled, or pending with the moment to look again — its next attempt, the end of
  * another worker's lease on it, or soon if another worker holds its endpoint (which sends it).
  */
-export async function deliverThrough(db: Db, deliveryId: string, now: Date, owner: string = randomUUID()): Promise<DeliveryProgress> {
+export async function deliverThrough(
+  ctx: VerbContext,
+  { deliveryId, owner = randomUUID() }: { deliveryId: string; owner?: string },
+): Promise<DeliveryProgress> {
+  const { db, now } = ctx;
   const started = performance.now();
-  const groups = await claimDueDeliveries(db, now, { owner, through: deliveryId, maxEndpoints: 1, limit: CLAIM_PER_ENDPOINT });
+  const groups = await claimDueDeliveries(ctx, { owner, through: deliveryId, maxEndpoints: 1, limit: CLAIM_PER_ENDPOINT });
   for (const group of groups) {
-    await deliverGroup(db, group, now).finally(() => releaseEndpoint(db, group.endpointId, owner, group.leasedUntil));
+    await deliverGroup(ctx, { group }).finally(() => releaseEndpoint(ctx, { endpointId: group.endpointId, owner, lastLease: group.leasedUntil }));
   }
   const attempted = groups.reduce((n, g) => n + g.deliveryIds.length, 0);
   const at = new Date(now.getTime() + Math.round(performance.now() - started));
@@ -501,7 +513,10 @@ export async function deliverThrough(db: Db, deliveryId: string, now: Date, owne
  * Gives an endpoint's send lease back, if `owner` still holds the lease its last claim took (a
  * claim made since, which extended it, keeps it): another worker may send to it at once.
  */
-export async function releaseEndpoint(db: Db, endpointId: string, owner: string, lastLease?: Date): Promise<void> {
+export async function releaseEndpoint(
+  { db }: VerbContext,
+  { endpointId, owner, lastLease }: { endpointId: string; owner: string; lastLease?: Date },
+): Promise<void> {
   await sqlRows(
     db,
     `UPDATE webhook_endpoints SET send_lease_until = NULL, send_lease_owner = NULL
@@ -515,11 +530,11 @@ export async function releaseEndpoint(db: Db, endpointId: string, owner: string,
  * has been disabled or deleted, its pending deliveries are canceled instead (disabling or
  * deleting it normally has done so already).
  */
-async function releaseLeases(db: Db, group: ClaimedGroup, deliveryIds: string[], markedUnsent: string[], now: Date) {
+async function releaseLeases(ctx: VerbContext, group: ClaimedGroup, deliveryIds: string[], markedUnsent: string[]) {
   logger.warn({ deliveryIds }, 'webhook deliveries handed back unsent (stopping, endpoint disabled or deleted, or their lease could not be renewed)');
   try {
     await sqlRows(
-      db,
+      ctx.db,
       `UPDATE webhook_deliveries d SET leased_until = NULL, lease_token = NULL,
          attempts_started = d.attempts_started - CASE WHEN d.id = ANY($3::uuid[]) THEN 1 ELSE 0 END
        WHERE d.id IN (SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND status = 'pending' AND lease_token = $2::uuid ORDER BY id FOR UPDATE)`,
@@ -530,13 +545,13 @@ async function releaseLeases(db: Db, group: ClaimedGroup, deliveryIds: string[],
     return;
   }
   // No longer held, they can be canceled (the claim never takes a disabled endpoint's meanwhile).
-  await cancelUndeliverable(db, group.endpointId, now);
+  await cancelUndeliverable(ctx, group.endpointId);
 }
 
 /** Cancels the endpoint's pending deliveries if it is disabled or deleted (nothing otherwise); the minute job retries a failure. */
-async function cancelUndeliverable(db: Db, endpointId: string, now: Date) {
+async function cancelUndeliverable(ctx: VerbContext, endpointId: string) {
   try {
-    const canceled = await cancelDeliveriesOfInactiveEndpoint(db, endpointId, now);
+    const canceled = await cancelDeliveriesOfInactiveEndpoint(ctx, { endpointId });
     if (canceled > 0) logger.info({ endpointId, canceled }, 'webhook deliveries of a disabled or deleted endpoint canceled');
   } catch (error) {
     logger.warn({ err: error, endpointId }, 'webhook deliveries of a disabled or deleted endpoint not canceled yet; the minute job will');
@@ -549,7 +564,7 @@ async function cancelUndeliverable(db: Db, endpointId: string, now: Date) {
  * ran out (and whose delivery another worker also sent) still records its attempt, and a settled
  * delivery keeps its outcome. The fifth attempt started is the last.
  */
-async function recordAttempts(db: Db, attempts: AttemptResult[]) {
+async function recordAttempts(db: DbOrTx, attempts: AttemptResult[]) {
   const acknowledged = attempts.map(({ result }) => result.status !== null && result.status >= 200 && result.status < 300);
   const rows = await sqlRows<{ id: string; number: number; status: string }>(
     db,

@@ -1,4 +1,4 @@
-import type { Db } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { sqlRows } from '../db/sql';
 import { fanOutSql } from '../events/store';
 
@@ -27,7 +27,10 @@ const DISPATCH_SQL = `WITH turn AS (
  * whose filter accepts the type. One statement, by one worker at a time (another finds it
  * busy and dispatches nothing this time): events in outbox order, marked with their deliveries.
  */
-export async function dispatchOutboxEvents(db: Db, now: Date, limit = 500): Promise<{ events: number; deliveries: number }> {
+export async function dispatchOutboxEvents(
+  { db, now }: VerbContext,
+  { limit = 500 }: { limit?: number } = {},
+): Promise<{ events: number; deliveries: number }> {
   const [counts] = await sqlRows<{ events: number; deliveries: number }>(db, DISPATCH_SQL, [now, limit]);
   return counts;
 }

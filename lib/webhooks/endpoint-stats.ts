@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { sqlRows } from '../db/sql';
 import type { AuthorizedEndpoint } from './require-endpoint';
 import type { EndpointStats } from './schemas';
@@ -9,7 +9,7 @@ export type { EndpointStats };
  * GET /v1/webhook-endpoints/{id}/stats: how the endpoint has answered over the last 24 hours,
  * and its last failed attempt (whenever it was). The route has found the endpoint (requireEndpoint).
  */
-export async function endpointStats(db: DbOrTx, endpoint: AuthorizedEndpoint, now: Date): Promise<EndpointStats> {
+export async function endpointStats({ db, now }: VerbContext, { endpoint }: { endpoint: AuthorizedEndpoint }): Promise<EndpointStats> {
   const since = new Date(now.getTime() - 86_400_000);
   const [[figures], [waiting], [failure]] = await Promise.all([
     sqlRows<{ attempts: number; succeeded: number; p50: number | null; p95: number | null }>(

@@ -1,4 +1,4 @@
-import type { Db } from '../db/client';
+import { withTransaction, type VerbContext } from '../context/verb-context';
 import { sqlRows } from '../db/sql';
 
 /** The Inngest event that starts a delivery's run (inngest/functions/deliver-webhook.ts). */
@@ -45,11 +45,13 @@ const MARK_FORWARDED_SQL = `UPDATE webhook_deliveries SET forwarded_at = $2::tim
  * when Inngest is unreachable nothing is lost — the next forward (after the next write, or the
  * minute sweep) sends it again, under the same event id.
  */
-export async function forwardDeliveries(db: Db, now: Date, send: SendToInngest): Promise<{ forwarded: number }> {
+export async function forwardDeliveries(ctx: VerbContext, { send }: { send: SendToInngest }): Promise<{ forwarded: number }> {
+  const { now } = ctx;
   let forwarded = 0;
   for (;;) {
-    const batch = await db.$transaction(
-      async (tx) => {
+    const batch = await withTransaction(
+      ctx,
+      async ({ db: tx }) => {
         const rows = await sqlRows<{ id: string; endpoint_id: string; forward_count: number }>(tx, DUE_FOR_FORWARDING_SQL, [
           now.toISOString(),
           new Date(now.getTime() - OVERDUE_MS).toISOString(),

@@ -1,5 +1,5 @@
 import { afterTimeIdCursor, timeIdPage } from '../http/cursors';
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { deliverySelect, toDeliveryView } from './delivery-view';
 import type { DeliveryView } from './schemas';
 
@@ -8,9 +8,14 @@ import type { DeliveryView } from './schemas';
  * workspaces where the person manages webhooks (found by the route).
  */
 export async function listDeliveries(
-  db: DbOrTx,
-  workspaceIds: string[],
-  query: { endpointId?: string; eventId?: string; eventType?: string; status?: DeliveryView['status']; limit: number; cursor?: string },
+  { db }: VerbContext,
+  {
+    workspaceIds,
+    query,
+  }: {
+    workspaceIds: string[];
+    query: { endpointId?: string; eventId?: string; eventType?: string; status?: DeliveryView['status']; limit: number; cursor?: string };
+  },
 ) {
   const rows = await db.webhookDelivery.findMany({
     where: {

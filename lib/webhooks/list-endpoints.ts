@@ -1,13 +1,11 @@
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import type { EnvironmentName } from '../auth/principal';
 import { endpointSelect, toEndpointView } from './endpoint-view';
 
 /** The endpoints of the workspaces where the person manages webhooks (found by the route). */
 export async function listEndpoints(
-  db: DbOrTx,
-  workspaceIds: string[],
-  filter: { projectId?: string; environment?: EnvironmentName },
-  now: Date,
+  { db, now }: VerbContext,
+  { workspaceIds, filter }: { workspaceIds: string[]; filter: { projectId?: string; environment?: EnvironmentName } },
 ) {
   const rows = await db.webhookEndpoint.findMany({
     where: {

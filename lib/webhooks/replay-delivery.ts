@@ -1,4 +1,4 @@
-import type { Db } from '../db/client';
+import { withTransaction, type VerbContext } from '../context/verb-context';
 import { deliverySelect, toDeliveryView } from './delivery-view';
 import type { AuthorizedDelivery } from './require-delivery';
 import { requireEndpointReceiving } from './require-endpoint-receiving';
@@ -8,10 +8,11 @@ import { requireEndpointReceiving } from './require-endpoint-receiving';
  * endpoint, linked to the original; the original and its attempts stay as they were. A delivery
  * whose endpoint is deleted cannot be replayed (there is nowhere to send it), nor one whose endpoint is disabled.
  */
-export async function replayDelivery(db: Db, original: AuthorizedDelivery, now: Date) {
-  return db.$transaction(async (tx) => {
-    await requireEndpointReceiving(tx, original.endpointId, original.id);
-    const replay = await tx.webhookDelivery.create({
+export async function replayDelivery(ctx: VerbContext, { delivery: original }: { delivery: AuthorizedDelivery }) {
+  const { now } = ctx;
+  return withTransaction(ctx, async (tx) => {
+    await requireEndpointReceiving(tx, { endpointId: original.endpointId, replayOf: original.id });
+    const replay = await tx.db.webhookDelivery.create({
       data: {
         endpointId: original.endpointId,
         eventId: original.eventId,

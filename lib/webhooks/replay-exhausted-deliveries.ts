@@ -1,4 +1,4 @@
-import type { Db } from '../db/client';
+import { withTransaction, type VerbContext } from '../context/verb-context';
 import { sqlRows } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
 import { requireEndpointReceiving } from './require-endpoint-receiving';
@@ -17,17 +17,16 @@ const MAX_BULK_REPLAY = 1_000;
  * answers how many would be replayed, and replays none.
  */
 export async function replayExhaustedDeliveries(
-  db: Db,
-  endpoint: AuthorizedEndpoint,
-  input: { since: string; dryRun: boolean },
-  now: Date,
+  ctx: VerbContext,
+  { endpoint, ...input }: { endpoint: AuthorizedEndpoint; since: string; dryRun: boolean },
 ): Promise<BulkReplayResult> {
-  return db.$transaction(async (tx) => {
-    await requireEndpointReceiving(tx, endpoint.id);
-    const [{ matched }] = await sqlRows<{ matched: number }>(tx, `SELECT count(*)::int AS matched FROM (${WAITING_SQL}) w`, [endpoint.id, input.since]);
+  const { now } = ctx;
+  return withTransaction(ctx, async (tx) => {
+    await requireEndpointReceiving(tx, { endpointId: endpoint.id });
+    const [{ matched }] = await sqlRows<{ matched: number }>(tx.db, `SELECT count(*)::int AS matched FROM (${WAITING_SQL}) w`, [endpoint.id, input.since]);
     if (input.dryRun || matched === 0) return { matched, replayed: 0, deliveryIds: [] };
     const rows = await sqlRows<{ id: string }>(
-      tx,
+      tx.db,
       `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, status, attempt_count, next_attempt_at, replay_of_id, created_at, updated_at)
        SELECT gen_random_uuid(), w.endpoint_id, w.event_id, w.event_type, 'pending', 0, $3::timestamptz, w.id, $3::timestamptz, $3::timestamptz
          FROM (${WAITING_SQL} ORDER BY d.created_at, d.id LIMIT $4::int) w

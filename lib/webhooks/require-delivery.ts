@@ -1,10 +1,10 @@
 import { requireWorkspaceMember } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 
 /** The delivery, if it exists and the person may manage webhooks in its workspace (404 / 403 otherwise). */
-export async function requireDelivery(db: DbOrTx, principal: SessionPrincipal, deliveryId: string) {
+export async function requireDelivery({ db, principal }: VerbContext<SessionPrincipal>, { deliveryId }: { deliveryId: string }) {
   const delivery = await db.webhookDelivery.findUnique({
     where: { id: deliveryId },
     select: { id: true, endpointId: true, eventId: true, eventType: true, endpoint: { select: { workspaceId: true } } },

@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 
 /**
@@ -8,8 +8,11 @@ import { ServiceError } from '../errors/service-error';
  * UPDATE) and then reads its outcome; one that starts later waits for this transaction and
  * cancels the delivery it writes. Either way none is left pending.
  */
-export async function requireEndpointReceiving(tx: DbOrTx, endpointId: string, replayOf?: string): Promise<void> {
-  const [row] = await tx.$queryRaw<{ deleted: boolean; enabled: boolean }[]>`
+export async function requireEndpointReceiving(
+  { db }: VerbContext,
+  { endpointId, replayOf }: { endpointId: string; replayOf?: string },
+): Promise<void> {
+  const [row] = await db.$queryRaw<{ deleted: boolean; enabled: boolean }[]>`
     SELECT deleted_at IS NOT NULL AS deleted, status = 'enabled' AS enabled FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR KEY SHARE`;
   if (row.deleted && replayOf) throw new ServiceError('conflict', `Webhook delivery ${replayOf} cannot be replayed: its endpoint has been deleted.`);
   if (row.deleted) throw new ServiceError('not_found', `Webhook endpoint ${endpointId} does not exist.`);

@@ -1,11 +1,11 @@
 import { requireWorkspaceMember } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
-import type { DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { endpointSelect } from './endpoint-view';
 
 /** The endpoint, if it exists and the person may manage webhooks in its workspace. */
-export async function requireEndpoint(db: DbOrTx, principal: SessionPrincipal, endpointId: string) {
+export async function requireEndpoint({ db, principal }: VerbContext<SessionPrincipal>, { endpointId }: { endpointId: string }) {
   const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, deletedAt: null }, select: endpointSelect });
   const notFound = `Webhook endpoint ${endpointId} does not exist.`;
   if (!endpoint) throw new ServiceError('not_found', notFound);

@@ -1,5 +1,5 @@
 import type { SessionPrincipal } from '../auth/principal';
-import type { Db } from '../db/client';
+import { withTransaction, type VerbContext } from '../context/verb-context';
 import { secretColumns } from './endpoint-secret-columns';
 import { endpointSelect, toEndpointView } from './endpoint-view';
 import { requireEndpoint } from './require-endpoint';
@@ -11,21 +11,19 @@ import { requireSigningKey } from './signing-key';
  * every delivery carries two v1 values and receivers can switch without losing any.
  */
 export async function rotateEndpointSecret(
-  db: Db,
-  principal: SessionPrincipal,
-  endpointId: string,
-  overlapMinutes: number,
-  now: Date,
+  ctx: VerbContext<SessionPrincipal>,
+  { endpointId, overlapMinutes }: { endpointId: string; overlapMinutes: number },
 ) {
-  await requireSigningKey(db);
-  return db.$transaction(async (tx) => {
+  const { now } = ctx;
+  await requireSigningKey(ctx);
+  return withTransaction(ctx, async (tx) => {
     // NO KEY UPDATE serialises rotations without blocking the deliveries that quotes write for
     // this endpoint (their foreign-key check holds KEY SHARE on the row).
-    await tx.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR NO KEY UPDATE`;
-    await requireEndpoint(tx, principal, endpointId);
-    const current = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId }, select: { secretCiphertext: true } });
+    await tx.db.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR NO KEY UPDATE`;
+    await requireEndpoint(tx, { endpointId });
+    const current = await tx.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId }, select: { secretCiphertext: true } });
     const secret = mintSigningSecret();
-    const row = await tx.webhookEndpoint.update({
+    const row = await tx.db.webhookEndpoint.update({
       where: { id: endpointId },
       data: {
         ...secretColumns(secret),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/client';
+import { withTransaction, type VerbContext } from '../context/verb-context';
 import { deliverySelect, toDeliveryView } from './delivery-view';
 import type { AuthorizedEndpoint } from './require-endpoint';
 import { requireEndpointReceiving } from './require-endpoint-receiving';
@@ -8,11 +8,12 @@ import { requireEndpointReceiving } from './require-endpoint-receiving';
  * POST /v1/webhook-endpoints/{id}/test-events: a `webhook.test` event delivered to that endpoint
  * only (the route has found it with requireEndpoint).
  */
-export async function sendTestEvent(db: Db, endpoint: AuthorizedEndpoint, now: Date) {
-  return db.$transaction(async (tx) => {
-    await requireEndpointReceiving(tx, endpoint.id);
+export async function sendTestEvent(ctx: VerbContext, { endpoint }: { endpoint: AuthorizedEndpoint }) {
+  const { now } = ctx;
+  return withTransaction(ctx, async (tx) => {
+    await requireEndpointReceiving(tx, { endpointId: endpoint.id });
     // Written already dispatched: the fan-out must not send it to the environment's other endpoints.
-    const event = await tx.outboxEvent.create({
+    const event = await tx.db.outboxEvent.create({
       data: {
         id: randomUUID(),
         type: 'webhook.test',
@@ -26,7 +27,7 @@ export async function sendTestEvent(db: Db, endpoint: AuthorizedEndpoint, now: D
       },
       select: { id: true },
     });
-    const delivery = await tx.webhookDelivery.create({
+    const delivery = await tx.db.webhookDelivery.create({
       data: { endpointId: endpoint.id, eventId: event.id, eventType: 'webhook.test', nextAttemptAt: now, createdAt: now, updatedAt: now },
       select: deliverySelect,
     });

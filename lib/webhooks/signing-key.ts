@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Db } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
+import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
 import { openSecret, secretKeyCheckValue, secretKeyProblem } from './secret-box';
@@ -18,7 +19,7 @@ const cache = globalThis as typeof globalThis & { __quoteServiceSigningKey?: Pro
  * check value (after opening an existing secret with it, for databases from before the check);
  * every later instance compares with that. A failed database read is not remembered.
  */
-export function checkSigningKey(db: Db): Promise<SigningKeyState> {
+export function checkSigningKey(db: DbOrTx): Promise<SigningKeyState> {
   if (!cache.__quoteServiceSigningKey) {
     const check = compareWithDatabase(db);
     cache.__quoteServiceSigningKey = check;
@@ -34,7 +35,7 @@ export function forgetSigningKeyCheck(): void {
   cache.__quoteServiceSigningKey = undefined;
 }
 
-async function compareWithDatabase(db: Db): Promise<SigningKeyState> {
+async function compareWithDatabase(db: DbOrTx): Promise<SigningKeyState> {
   const problem = secretKeyProblem();
   if (problem) return { usable: false, reason: problem };
   const ours = secretKeyCheckValue();
@@ -62,7 +63,7 @@ function opens(sealed: string): boolean {
 }
 
 /** For writes that seal a new secret: refuses (503) rather than seal one that other instances could not open. */
-export async function requireSigningKey(db: Db): Promise<void> {
+export async function requireSigningKey({ db }: VerbContext): Promise<void> {
   const state = await checkSigningKey(db);
   if (!state.usable) throw new ServiceError('service_unavailable', `Webhook signing secrets cannot be made on this instance: ${state.reason}.`);
 }

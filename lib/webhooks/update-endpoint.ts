@@ -1,4 +1,4 @@
-import type { Db, DbOrTx } from '../db/client';
+import type { VerbContext } from '../context/verb-context';
 import { cancelDeliveriesOfInactiveEndpoint } from './cancel-deliveries';
 import { endpointSelect, toEndpointView } from './endpoint-view';
 import { withEndpointLocked } from './with-endpoint-locked';
@@ -9,16 +9,19 @@ import { withEndpointLocked } from './with-endpoint-locked';
  * deliveries in the same transaction (they can be replayed once it is enabled again).
  */
 export async function updateEndpoint(
-  db: Db,
-  endpointId: string,
-  changes: { url?: string; eventTypes?: string[]; description?: string | null; status?: 'enabled' | 'disabled' },
-  now: Date,
+  ctx: VerbContext,
+  {
+    endpointId,
+    changes,
+  }: { endpointId: string; changes: { url?: string; eventTypes?: string[]; description?: string | null; status?: 'enabled' | 'disabled' } },
 ) {
-  const update = (tx: DbOrTx) => tx.webhookEndpoint.update({ where: { id: endpointId }, data: { ...changes, updatedAt: now }, select: endpointSelect });
-  if (changes.status !== 'disabled') return toEndpointView(await update(db), now);
-  return withEndpointLocked(db, endpointId, async (tx) => {
+  const { now } = ctx;
+  const update = ({ db }: VerbContext) =>
+    db.webhookEndpoint.update({ where: { id: endpointId }, data: { ...changes, updatedAt: now }, select: endpointSelect });
+  if (changes.status !== 'disabled') return toEndpointView(await update(ctx), now);
+  return withEndpointLocked(ctx, endpointId, async (tx) => {
     const row = await update(tx);
-    await cancelDeliveriesOfInactiveEndpoint(tx, endpointId, now);
+    await cancelDeliveriesOfInactiveEndpoint(tx, { endpointId });
     return toEndpointView(row, now);
   });
 }

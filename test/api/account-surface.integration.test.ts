@@ -5,7 +5,7 @@ import { createBookVersion } from '../../lib/books/create-book-version';
 import { publishBookVersion } from '../../lib/books/publish-book-version';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { api, type ApiResponse } from '../../lib/testing/api-client';
-import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, testDb, type Tenant, testContext } from '../../lib/testing/factories';
 import { eventually } from '../../lib/testing/eventually';
 
 const priced = { service: 'window_cleaning', selections: { home_size: 'medium', storeys: '2', frequency: 'monthly', access: 'difficult' } };
@@ -19,7 +19,7 @@ function expectAccountError(res: ApiResponse, status: number, code: string, para
 }
 
 async function key(tenant: Tenant, environment: 'test' | 'live', scopes?: string[]) {
-  return (await createApiKey(testDb(), { projectId: tenant.projectId, environment, name: 'account key', scopes })).secret;
+  return (await createApiKey(testContext(testDb()), { projectId: tenant.projectId, environment, name: 'account key', scopes })).secret;
 }
 
 describe('account-scoped surface (spec 4.3)', () => {
@@ -51,7 +51,7 @@ describe('account-scoped surface (spec 4.3)', () => {
   it('answers 401 invalid_api_key and, past revoked_at, revoked_api_key — in the account error shape', async () => {
     expectAccountError(await api('GET', '/v1/accounts/current'), 401, 'invalid_api_key');
     expectAccountError(await api('GET', '/v1/accounts/current', { key: 'sk_live_nope' }), 401, 'invalid_api_key');
-    const graceOver = await createApiKey(testDb(), { projectId: tenant.projectId, environment: 'test', name: 'rotated' });
+    const graceOver = await createApiKey(testContext(testDb()), { projectId: tenant.projectId, environment: 'test', name: 'rotated' });
     await testDb().apiKey.update({ where: { id: graceOver.apiKey.id }, data: { status: 'rotating', revokedAt: new Date(Date.now() - 1000) } });
     expectAccountError(await api('GET', '/v1/accounts/current', { key: graceOver.secret }), 401, 'revoked_api_key');
     // elsewhere the same key is simply invalid
@@ -125,8 +125,8 @@ describe('account-scoped surface (spec 4.3)', () => {
     // A second version, 10% dearer, published to Live only: Live prices with it, Test stays on 1.
     const dearer = structuredClone(demoBookArtifact) as { offerings: { basePriceMinor: number }[] };
     for (const offering of dearer.offerings) offering.basePriceMinor = Math.round(offering.basePriceMinor * 1.1);
-    const version = await createBookVersion(testDb(), { bookId: testOnly.bookId, artifact: dearer }, new Date());
-    await publishBookVersion(testDb(), { bookId: testOnly.bookId, versionId: version.id, environment: 'live' }, new Date());
+    const version = await createBookVersion(testContext(testDb()), { bookId: testOnly.bookId, artifact: dearer });
+    await publishBookVersion(testContext(testDb()), { bookId: testOnly.bookId, versionId: version.id, environment: 'live' });
     const live = (await simulate(testOnly.keys.live)).body;
     expect(live).toMatchObject({ decision: 'priced', book: { version: 2, currency: 'USD', artifact_hash: version.artifactHash } });
     expect(live.total).toMatchObject({ currency: 'USD' });

@@ -8,7 +8,7 @@ import { createApiKey } from '../../lib/keys/create-api-key';
 import { createQuote } from '../../lib/quotes/create-quote';
 import { ServiceError } from '../../lib/errors/service-error';
 import { api } from '../../lib/testing/api-client';
-import { createPerson, createTenant, quoteRequest, testDb, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, quoteRequest, testDb, type Tenant, testContext } from '../../lib/testing/factories';
 
 
 describe('POST /v1/quotes', () => {
@@ -65,8 +65,8 @@ describe('POST /v1/quotes', () => {
 
     const cheaper = structuredClone(demoBookArtifact) as typeof demoBookArtifact;
     cheaper.offerings[0].basePriceMinor = 6000;
-    const v2 = await createBookVersion(testDb(), { bookId: own.bookId, artifact: cheaper }, new Date());
-    await publishBookVersion(testDb(), { bookId: own.bookId, versionId: v2.id, environment: 'test' }, new Date());
+    const v2 = await createBookVersion(testContext(testDb()), { bookId: own.bookId, artifact: cheaper });
+    await publishBookVersion(testContext(testDb()), { bookId: own.bookId, versionId: v2.id, environment: 'test' });
 
     const second = await api('POST', '/v1/quotes', { key: own.keys.test, body: quoteRequest(own) });
     expect(second.body.data.quoteIntent.bookVersionId).toBe(v2.id);
@@ -143,7 +143,7 @@ describe('POST /v1/quotes', () => {
 
   it('refuses a key the moment it is revoked, however recently it was used', async () => {
     const own = await createTenant();
-    const key = await createApiKey(testDb(), { projectId: own.projectId, environment: 'test', name: 'busy key' });
+    const key = await createApiKey(testContext(testDb()), { projectId: own.projectId, environment: 'test', name: 'busy key' });
     const idempotencyKey = `busy-${randomUUID()}`;
     // Used many times (every service process has seen it), with one idempotency key among them.
     await api('POST', '/v1/quotes', { key: key.secret, body: quoteRequest(own, { idempotencyKey }) });
@@ -169,16 +169,16 @@ describe('POST /v1/quotes', () => {
 
   it('refuses missing, malformed, unknown and revoked keys with 401 invalid_api_key', async () => {
     const own = await createTenant();
-    const revoked = await createApiKey(testDb(), { projectId: own.projectId, environment: 'test', name: 'to revoke' });
+    const revoked = await createApiKey(testContext(testDb()), { projectId: own.projectId, environment: 'test', name: 'to revoke' });
     const admin = await createPerson(own, { permissions: ['api_keys:create'] });
     const revocation = await api('POST', `/v1/api-keys/${revoked.apiKey.id}/revocation`, { key: admin.token });
     expect(revocation.status).toBe(200);
-    const graceOver = await createApiKey(testDb(), { projectId: own.projectId, environment: 'live', name: 'grace over' });
+    const graceOver = await createApiKey(testContext(testDb()), { projectId: own.projectId, environment: 'live', name: 'grace over' });
     await testDb().apiKey.update({
       where: { id: graceOver.apiKey.id },
       data: { status: 'rotating', revokedAt: new Date(Date.now() - 1000) },
     });
-    const inGrace = await createApiKey(testDb(), { projectId: own.projectId, environment: 'live', name: 'in grace' });
+    const inGrace = await createApiKey(testContext(testDb()), { projectId: own.projectId, environment: 'live', name: 'in grace' });
     await testDb().apiKey.update({
       where: { id: inGrace.apiKey.id },
       data: { status: 'rotating', revokedAt: new Date(Date.now() + 60_000) },

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sweepRotatedKeys } from '../../lib/keys/sweep-rotated-keys';
 import { api } from '../../lib/testing/api-client';
-import { quoteRequest, createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { quoteRequest, createPerson, createTenant, testDb, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 
 describe('API key lifecycle (spec 2.5, 3.2)', () => {
   let tenant: Tenant;
@@ -52,7 +52,7 @@ describe('API key lifecycle (spec 2.5, 3.2)', () => {
     const listed = await api('GET', `/v1/api-keys?projectId=${tenant.projectId}`, { key: admin.token });
     expect(listed.body.data.apiKeys.find((k: { id: string }) => k.id === apiKey.id).status).toBe('revoked');
 
-    expect(await sweepRotatedKeys(testDb(), new Date())).toBeGreaterThanOrEqual(1);
+    expect(await sweepRotatedKeys(testContext(testDb()))).toBeGreaterThanOrEqual(1);
     expect((await testDb().apiKey.findUniqueOrThrow({ where: { id: apiKey.id } })).status).toBe('revoked');
     expect(await testDb().outboxEvent.count({ where: { type: 'api_key.revoked', data: { path: ['apiKey', 'id'], equals: apiKey.id } } })).toBe(1);
   });

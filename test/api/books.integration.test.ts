@@ -4,7 +4,7 @@ import { publishBookVersion } from '../../lib/books/publish-book-version';
 import { canonicalHash } from '../../lib/hash/canonical-hash';
 import { storedBookArtifactSchema } from '../../lib/pricing';
 import { api } from '../../lib/testing/api-client';
-import { quoteRequest, createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { quoteRequest, createPerson, createTenant, testDb, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 
 describe('book authoring and publication (workspace session)', () => {
   let tenant: Tenant;
@@ -116,7 +116,7 @@ describe('book authoring and publication (workspace session)', () => {
     const legacy = await testDb().bookVersion.create({
       data: { bookId: own.bookId, number: 2, artifact, artifactHash: canonicalHash(artifact), createdAt: new Date() },
     });
-    await publishBookVersion(testDb(), { bookId: own.bookId, versionId: legacy.id, environment: 'test' }, new Date());
+    await publishBookVersion(testContext(testDb()), { bookId: own.bookId, versionId: legacy.id, environment: 'test' });
     const quote = await api('POST', '/v1/quotes', { key: own.keys.test, body: quoteRequest(own) });
     expect(quote.status).toBe(201);
     expect(quote.body.data.quoteReceipt).toMatchObject({ outcome: 'succeeded', bookVersionId: legacy.id, computation: { currency: 'ABC' } });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { api, type ApiResponse } from '../../lib/testing/api-client';
-import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 import { rawExchange } from '../../lib/testing/raw-http';
 
 // Crafted and careless input, each answered in the envelope with a 4xx that names what is wrong;
@@ -188,8 +188,9 @@ describe('hardening: authentication, then authorization, then validation', () =>
     });
     expect(otherAccount.status).toBe(404);
     expect(otherAccount.body.error).toMatchObject({ code: 'not_found', request_id: otherAccount.headers.get('x-request-id') });
-    const scopeless = (await createApiKey(testDb(), { projectId: tenant.projectId, environment: 'test', name: 'read only', scopes: ['accounts:read'] }))
-      .secret;
+    const scopeless = (
+      await createApiKey(testContext(testDb()), { projectId: tenant.projectId, environment: 'test', name: 'read only', scopes: ['accounts:read'] })
+    ).secret;
     const noScope = await api('POST', `/v1/accounts/${tenant.projectId}/quote-simulations`, { key: scopeless, body: { services: 'none' } });
     expect(noScope.status).toBe(403);
     expect(noScope.body.error.code).toBe('insufficient_scope');

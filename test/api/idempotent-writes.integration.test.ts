@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { api } from '../../lib/testing/api-client';
-import { createPerson, createTenant, testDb } from '../../lib/testing/factories';
+import { createPerson, createTenant, testDb, testContext } from '../../lib/testing/factories';
 import { createWorld, fixturesOfRegistry, type World } from '../support/route-fixtures';
 
 // Spec 4.4.4: every write that creates something takes an Idempotency-Key header. The same key
@@ -104,7 +104,7 @@ describe('Idempotency-Key on every creating write', () => {
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
 
     // Two Live keys of one account: a retry through the sibling replays.
-    const sibling = (await createApiKey(testDb(), { projectId: world.tenant.projectId, environment: 'live', name: 'sibling' })).secret;
+    const sibling = (await createApiKey(testContext(testDb()), { projectId: world.tenant.projectId, environment: 'live', name: 'sibling' })).secret;
     const confirm = (apiKey: string) =>
       api('POST', `/v1/accounts/${world.tenant.projectId}/quotes/${world.accountQuoteId}/commitment/confirm`, {
         key: apiKey,

@@ -4,7 +4,7 @@ import { demoExample } from '../../lib/books/demo-book';
 import { api } from '../../lib/testing/api-client';
 import { createSession } from '../../lib/auth/sessions';
 import { acceptInvitations } from '../../lib/members/invite-business-member';
-import { createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, testDb, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 
 describe('business member routes (spec 4.1, 4.2, 5.2)', () => {
   let tenant: Tenant;
@@ -74,7 +74,7 @@ describe('business member routes (spec 4.1, 4.2, 5.2)', () => {
     const invitee = invited.body.data.member.userId;
     const token = await createSession(testDb(), invitee, new Date());
     expect((await api('GET', url, { key: token })).status).toBe(404);
-    await acceptInvitations(testDb(), invitee, new Date()); // what every sign-in does
+    await acceptInvitations(testContext(testDb()), { userId: invitee }); // what every sign-in does
     const roster = await api('GET', url, { key: token });
     expect(roster.status).toBe(200);
     expect(roster.body.data.members.find((m: { userId: string }) => m.userId === invitee).status).toBe('active');

@@ -4,7 +4,7 @@ import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { createBookVersion } from '../../lib/books/create-book-version';
 import { publishBookVersion } from '../../lib/books/publish-book-version';
 import { api } from '../../lib/testing/api-client';
-import { quoteRequest, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+import { quoteRequest, createTenant, testDb, type Tenant, testContext } from '../../lib/testing/factories';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -101,8 +101,8 @@ describe('POST /v1/public_quotes', () => {
     const first = await api('POST', '/v1/public_quotes', { body: { businessId: own.businessId, ...demoExample } });
     const cheaper = structuredClone(demoBookArtifact) as typeof demoBookArtifact;
     cheaper.offerings[0].basePriceMinor = 6000;
-    const v2 = await createBookVersion(testDb(), { bookId: own.bookId, artifact: cheaper }, new Date());
-    await publishBookVersion(testDb(), { bookId: own.bookId, versionId: v2.id, environment: 'live' }, new Date());
+    const v2 = await createBookVersion(testContext(testDb()), { bookId: own.bookId, artifact: cheaper });
+    await publishBookVersion(testContext(testDb()), { bookId: own.bookId, versionId: v2.id, environment: 'live' });
     const second = await api('POST', '/v1/public_quotes', { body: { businessId: own.businessId, ...demoExample } });
     expect(second.body.data.quoteIntent.bookVersionId).toBe(v2.id);
     expect(second.body.data.quoteReceipt.computation.totalMinor).toBeLessThan(

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { api } from '../../lib/testing/api-client';
 import { createApiKey } from '../../lib/keys/create-api-key';
-import { quoteRequest, createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+import { quoteRequest, createPerson, createTenant, testDb, type Tenant, testContext } from '../../lib/testing/factories';
 import { eventually } from '../../lib/testing/eventually';
 
 /** The request log is written in batches off the request path: wait for the row. */
@@ -74,7 +74,7 @@ describe('request log', () => {
   });
 
   it('files a request with a revoked key under that key, so its workspace can see what still uses it', async () => {
-    const { apiKey, secret } = await createApiKey(testDb(), { projectId: tenant.projectId, environment: 'live', name: 'retired key' }, new Date());
+    const { apiKey, secret } = await createApiKey(testContext(testDb()), { projectId: tenant.projectId, environment: 'live', name: 'retired key' });
     await testDb().apiKey.update({ where: { id: apiKey.id }, data: { status: 'revoked', revokedAt: new Date() } });
     const refused = await api('POST', '/v1/quotes', { key: secret, body: quoteRequest(tenant) });
     expect(refused.status).toBe(401);
@@ -204,7 +204,7 @@ describe('request log: who called, what they sent, what they got', () => {
     const { forgetRequestLogBodies } = await import('../../lib/requestlog/forget-request-log-bodies');
     expect((await testDb().requestLog.findUnique({ where: { requestId: portalId } }))!.requestBody).not.toBeNull();
     // A pass clears at most 5,000 rows, and other tests' rows share the database: pass until done.
-    while ((await forgetRequestLogBodies(testDb(), new Date(Date.now() + 31 * 86_400_000))) === 5_000);
+    while ((await forgetRequestLogBodies(testContext(testDb(), { now: new Date(Date.now() + 31 * 86_400_000) }))) === 5_000);
     const forgotten = await testDb().requestLog.findUnique({ where: { requestId: portalId } });
     expect(forgotten).toMatchObject({ requestBody: null, responseBody: null, status: 400, portal: true });
   });

@@ -5,7 +5,7 @@ import { businessAccess } from '../../lib/auth/permissions';
 import { setBranding } from '../../lib/businesses/set-branding';
 import { changeBusinessMember } from '../../lib/members/change-business-member';
 import { inviteBusinessMember } from '../../lib/members/invite-business-member';
-import { createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, testDb, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 
 /**
  * pg deprecates (and pg@9 removes) sending a query on a connection that is still running one:
@@ -56,9 +56,10 @@ describe('one query at a time on a connection', () => {
   it('invites, changes a member and sets branding without overlapping queries', async () => {
     const now = new Date();
     const access = (await businessAccess(testDb(), owner.principal, tenant.businessId))!;
-    const invited = await inviteBusinessMember(testDb(), owner.principal, access, { businessId: tenant.businessId, email: `m-${randomUUID()}@example.test`, role: 'viewer' }, now);
-    await changeBusinessMember(testDb(), owner.principal, { businessId: tenant.businessId, membershipId: invited.id, change: { role: 'editor' } }, now);
-    await setBranding(testDb(), owner.principal, access, { displayName: 'Brand', logoUrl: null, primaryColor: '#112233', accentColor: '#445566' }, now);
+    const asOwner = testContext(testDb(), { now, principal: owner.principal });
+    const invited = await inviteBusinessMember(asOwner, { access, businessId: tenant.businessId, email: `m-${randomUUID()}@example.test`, role: 'viewer' });
+    await changeBusinessMember(asOwner, { businessId: tenant.businessId, membershipId: invited.id, change: { role: 'editor' } });
+    await setBranding(asOwner, { access, branding: { displayName: 'Brand', logoUrl: null, primaryColor: '#112233', accentColor: '#445566' } });
     await new Promise((resolve) => setImmediate(resolve)); // a warning is emitted on the next tick
     expect(overlaps).toEqual([]);
     expect(warnings).toEqual([]);

@@ -5,7 +5,7 @@ import type { Db } from '../../lib/db/client';
 import { findFreePort } from '../../lib/db/embedded';
 import { eventually } from '../../lib/testing/eventually';
 import { childProcesses, descendantProcesses, processAlive } from '../../lib/testing/processes';
-import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { sendTestEvent } from '../../lib/webhooks/send-test-event';
@@ -42,7 +42,8 @@ afterAll(async () => {
 
 describe('stopping the service', () => {
   it('SIGTERM: the started process exits last, after its workers finished and recorded the sends in flight', async () => {
-    const { endpoint } = await createEndpoint(db, admin.principal, { projectId: tenant.projectId, environment: 'live', url: receiver.url, eventTypes: ['webhook.test'] }, new Date());
+    const asAdmin = () => testContext(db, { principal: admin.principal });
+    const { endpoint } = await createEndpoint(asAdmin(), { projectId: tenant.projectId, environment: 'live', url: receiver.url, eventTypes: ['webhook.test'] });
     server = await startNextServer({
       root,
       port: await findFreePort(),
@@ -53,7 +54,7 @@ describe('stopping the service', () => {
     const workers = childProcesses(primary.pid!);
     expect(workers).toHaveLength(2);
     const deliveries = [];
-    for (let i = 0; i < 3; i++) deliveries.push(await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), new Date()));
+    for (let i = 0; i < 3; i++) deliveries.push(await sendTestEvent(asAdmin(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: endpoint.id }) }));
     await eventually(() => receiver.load.inFlight === 1, 10_000, 20);
 
     const exited = new Promise<number>((resolve) => primary.once('exit', () => resolve(Date.now())));
@@ -72,11 +73,12 @@ describe('stopping the service', () => {
       ['pending', null, 0],
       ['pending', null, 0],
     ]);
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, new Date());
+    await updateEndpoint(testContext(db), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   }, 60_000);
 
   it('npm start, stopped with SIGTERM, returns only after every process under it has stopped', async () => {
-    const { endpoint } = await createEndpoint(db, admin.principal, { projectId: tenant.projectId, environment: 'live', url: receiver.url, eventTypes: ['webhook.test'] }, new Date());
+    const asAdmin = () => testContext(db, { principal: admin.principal });
+    const { endpoint } = await createEndpoint(asAdmin(), { projectId: tenant.projectId, environment: 'live', url: receiver.url, eventTypes: ['webhook.test'] });
     const port = await findFreePort();
     const npm = spawn('npm', ['start'], {
       cwd: root,
@@ -87,7 +89,7 @@ describe('stopping the service', () => {
     await eventually(async () => (await fetch(`http://127.0.0.1:${port}/v1/status`).catch(() => null))?.ok === true, 60_000, 200);
     const tree = descendantProcesses(npm.pid!);
     expect(tree.length).toBeGreaterThanOrEqual(4); // start script, primary, two workers
-    const delivery = await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), new Date());
+    const delivery = await sendTestEvent(asAdmin(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: endpoint.id }) });
     await eventually(() => receiver.load.inFlight === 1, 10_000, 20);
 
     const signalled = Date.now();

@@ -11,7 +11,7 @@ import { createApiKey } from '../../lib/keys/create-api-key';
 import { revokeApiKey } from '../../lib/keys/revoke-api-key';
 import { eventually } from '../../lib/testing/eventually';
 import { childProcesses, lastSenderTo } from '../../lib/testing/processes';
-import { createPerson, createTenant, quoteRequest, type Person, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, quoteRequest, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { LEASE_MS } from '../../lib/webhooks/deliver-due-webhooks';
@@ -65,12 +65,12 @@ beforeAll(async () => {
   tenant = await createTenant({}, db);
   admin = await createPerson(tenant, { permissions: 'all' }, db);
   receiver = await startReceiver(() => 200);
-  const created = await createEndpoint(
-    db,
-    admin.principal,
-    { projectId: tenant.projectId, environment: 'live', url: receiver.url, eventTypes: ['quote_intent.succeeded'] },
-    new Date(),
-  );
+  const created = await createEndpoint(testContext(db, { principal: admin.principal }), {
+    projectId: tenant.projectId,
+    environment: 'live',
+    url: receiver.url,
+    eventTypes: ['quote_intent.succeeded'],
+  });
   endpointId = created.endpoint.id;
   deadlocksBefore = await deadlocks();
   [a, b, c] = await Promise.all([instance('a'), instance('b'), instance('c', { WEBHOOK_SECRET_KEY: 'ab'.repeat(32), WEB_CONCURRENCY: '1' })]);
@@ -117,15 +117,15 @@ describe('several instances on one database', () => {
   });
 
   it('a revoked key is refused by every instance at once, and a new publication is priced by every instance at once', async () => {
-    const key = await createApiKey(db, { projectId: tenant.projectId, environment: 'live', name: 'soon revoked' }, new Date());
+    const key = await createApiKey(testContext(db), { projectId: tenant.projectId, environment: 'live', name: 'soon revoked' });
     for (const server of [a, b, c]) expect((await quote(server, key.secret)).status).toBe(201); // remembered by each
-    await revokeApiKey(db, admin.principal, key.apiKey.id, new Date());
+    await revokeApiKey(testContext(db, { principal: admin.principal }), { keyId: key.apiKey.id });
     for (const server of [a, b, c]) expect((await quote(server, key.secret)).status).toBe(401);
 
     const cheaper = structuredClone(demoBookArtifact) as typeof demoBookArtifact;
     cheaper.offerings[0].basePriceMinor = 6000;
-    const v2 = await createBookVersion(db, { bookId: tenant.bookId, artifact: cheaper }, new Date());
-    await publishBookVersion(db, { bookId: tenant.bookId, versionId: v2.id, environment: 'live' }, new Date());
+    const v2 = await createBookVersion(testContext(db), { bookId: tenant.bookId, artifact: cheaper });
+    await publishBookVersion(testContext(db), { bookId: tenant.bookId, versionId: v2.id, environment: 'live' });
     for (const server of [a, b, c]) expect((await quote(server, tenant.keys.live)).body.data.quoteIntent.bookVersionId).toBe(v2.id);
   });
 

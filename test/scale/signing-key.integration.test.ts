@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
-import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';
 import { checkSigningKey, forgetSigningKeyCheck } from '../../lib/webhooks/signing-key';
@@ -53,14 +53,14 @@ describe('the webhook secret key check', () => {
 
   it('on a database from before the check, tries the key on a stored secret before recording it', async () => {
     withKey(configured);
-    await createEndpoint(db, admin.principal, { projectId: tenant.projectId, environment: 'live', url: 'https://hooks.example.com/a' }, new Date());
+    await createEndpoint(testContext(db, { principal: admin.principal }), { projectId: tenant.projectId, environment: 'live', url: 'https://hooks.example.com/a' });
     await db.keyCheck.deleteMany();
 
     withKey(otherKey);
     expect(await checkSigningKey(db)).toMatchObject({ usable: false });
     expect(await db.keyCheck.count()).toBe(0); // the wrong key is never recorded
     await expect(
-      createEndpoint(db, admin.principal, { projectId: tenant.projectId, environment: 'live', url: 'https://hooks.example.com/b' }, new Date()),
+      createEndpoint(testContext(db, { principal: admin.principal }), { projectId: tenant.projectId, environment: 'live', url: 'https://hooks.example.com/b' }),
     ).rejects.toMatchObject({ code: 'service_unavailable', status: 503 });
 
     withKey(configured);

@@ -4,7 +4,7 @@ import type { RouteContract } from '../../lib/http/contract';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { api } from '../../lib/testing/api-client';
-import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 
 /**
  * One tenant with a resource of every kind and a person or key for every right, so that each
@@ -44,7 +44,7 @@ export async function createWorld(): Promise<World> {
     createPerson(tenant, { permissions: [] }),
   ]);
   const db = testDb();
-  const key = async (scopes?: string[]) => createApiKey(db, { projectId: tenant.projectId, environment: 'test', name: 'suite key', scopes });
+  const key = async (scopes?: string[]) => createApiKey(testContext(db), { projectId: tenant.projectId, environment: 'test', name: 'suite key', scopes });
   const [accountsReadOnly, noAccountsRead, spare] = await Promise.all([
     key(['accounts:read']),
     key(['simulations:write', 'quotes:write', 'commitments:write', 'logs:read', 'quote-spec:read']),

@@ -5,7 +5,7 @@ import { recordEvent } from '../../lib/events/record-event';
 import { runMinuteJobs, runWebhookJobs } from '../../lib/jobs/run-jobs';
 import { api } from '../../lib/testing/api-client';
 import { eventually } from '../../lib/testing/eventually';
-import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { RETRY_DELAYS_MS, SEND_WINDOW, SendWindow, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
@@ -118,13 +118,16 @@ describe('deleting an endpoint, with the delivery routine', () => {
   const receivers: Receiver[] = [];
   const T0 = new Date('2031-01-01T00:00:00Z');
   const at = (ms: number) => new Date(T0.getTime() + ms);
+  /** Verb contexts on this database at `now`: the system's, and the admin's (who manages the endpoints). */
+  const system = (now: Date = T0) => testContext(db, { now });
+  const asAdmin = (now: Date = T0) => testContext(db, { now, principal: admin.principal });
 
   beforeAll(async () => {
     iso = await createIsolatedDatabase();
     db = iso.db;
     tenant = await createTenant({}, db);
     admin = await createPerson(tenant, { permissions: ['webhooks:manage'] }, db);
-    await runWebhookJobs(db, T0); // the tenant's own set-up events, before any endpoint exists
+    await runWebhookJobs(system()); // the tenant's own set-up events, before any endpoint exists
   });
 
   afterAll(async () => {
@@ -135,37 +138,32 @@ describe('deleting an endpoint, with the delivery routine', () => {
   async function endpointWith(status: number | (() => number)) {
     const r = await startReceiver(typeof status === 'number' ? () => status : status);
     receivers.push(r);
-    const { endpoint } = await createEndpoint(
-      db,
-      admin.principal,
-      { projectId: tenant.projectId, environment: 'live', url: r.url, eventTypes: ['webhook.test'] },
-      T0,
-    );
+    const { endpoint } = await createEndpoint(asAdmin(), { projectId: tenant.projectId, environment: 'live', url: r.url, eventTypes: ['webhook.test'] });
     return { r, endpoint };
   }
 
   const testEvents = async (endpointId: string, n: number) => {
     const deliveries = [];
-    for (let i = 0; i < n; i++) deliveries.push(await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpointId), T0));
+    for (let i = 0; i < n; i++) deliveries.push(await sendTestEvent(system(), { endpoint: await requireEndpoint(asAdmin(), { endpointId }) }));
     return deliveries;
   };
 
   it('a failing endpoint’s deliveries waiting for a retry are canceled, keep their attempts and are never claimed again', async () => {
     const { r, endpoint } = await endpointWith(500);
     await testEvents(endpoint.id, 3);
-    await runWebhookJobs(db, T0);
+    await runWebhookJobs(system());
     expect(r.received).toHaveLength(3);
     expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'pending', attemptCount: 1 } })).toBe(3);
 
-    await deleteEndpoint(db, admin.principal, endpoint.id, at(1_000));
+    await deleteEndpoint(asAdmin(at(1_000)), { endpointId: endpoint.id });
     const rows = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id }, include: { attempts: true } });
     for (const row of rows) {
       expect(row).toMatchObject({ status: 'canceled', canceledAt: at(1_000), nextAttemptAt: null, leasedUntil: null, attemptCount: 1 });
       expect(row.attempts).toHaveLength(1);
     }
     for (const delay of RETRY_DELAYS_MS) {
-      expect(await claimDueDeliveries(db, at(delay + 3_600_000))).toEqual([]);
-      await runWebhookJobs(db, at(delay + 3_600_000));
+      expect(await claimDueDeliveries(system(at(delay + 3_600_000)))).toEqual([]);
+      await runWebhookJobs(system(at(delay + 3_600_000)));
     }
     expect(r.received).toHaveLength(3);
   });
@@ -173,10 +171,10 @@ describe('deleting an endpoint, with the delivery routine', () => {
   it('deliveries claimed before the deletion are canceled, and their claim sends none of them', async () => {
     const { r, endpoint } = await endpointWith(200);
     await testEvents(endpoint.id, 5);
-    const [group] = await claimDueDeliveries(db, T0);
+    const [group] = await claimDueDeliveries(system());
     expect(group.deliveryIds).toHaveLength(5);
-    await deleteEndpoint(db, admin.principal, endpoint.id, T0);
-    await deliverGroup(db, group, T0, new SendWindow(db, SEND_WINDOW, undefined, 0));
+    await deleteEndpoint(asAdmin(), { endpointId: endpoint.id });
+    await deliverGroup(system(), { group, window: new SendWindow(db, SEND_WINDOW, undefined, 0) });
     expect(r.received).toHaveLength(0);
     expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'canceled', leasedUntil: null } })).toBe(5);
   });
@@ -184,9 +182,9 @@ describe('deleting an endpoint, with the delivery routine', () => {
   it('a claim whose endpoint was deleted without canceling (an older version) cancels instead of handing back', async () => {
     const { r, endpoint } = await endpointWith(200);
     await testEvents(endpoint.id, 4);
-    const [group] = await claimDueDeliveries(db, T0);
+    const [group] = await claimDueDeliveries(system());
     await db.$executeRaw`UPDATE webhook_endpoints SET deleted_at = ${T0}, status = 'disabled' WHERE id = ${endpoint.id}::uuid`;
-    await deliverGroup(db, group, T0, new SendWindow(db, SEND_WINDOW, undefined, 0));
+    await deliverGroup(system(), { group, window: new SendWindow(db, SEND_WINDOW, undefined, 0) });
     expect(r.received).toHaveLength(0);
     const rows = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
     expect(rows.map((d) => [d.status, d.leasedUntil, d.nextAttemptAt])).toEqual(Array(4).fill(['canceled', null, null]));
@@ -194,16 +192,16 @@ describe('deleting an endpoint, with the delivery routine', () => {
 
   it('a delivery born pending for an endpoint deleted meanwhile is never claimed, and the minute job cancels it', async () => {
     const { r, endpoint } = await endpointWith(200);
-    await deleteEndpoint(db, admin.principal, endpoint.id, T0);
+    await deleteEndpoint(asAdmin(), { endpointId: endpoint.id });
     // What a fan-out that read the endpoint just before the deletion committed writes after it.
-    const eventId = await recordEvent(db, { type: 'webhook.test', workspaceId: tenant.workspaceId, environmentId: null, data: {} }, T0);
+    const eventId = await recordEvent({ db, now: T0 }, { type: 'webhook.test', workspaceId: tenant.workspaceId, environmentId: null, data: {} });
     await db.webhookDelivery.create({ data: { endpointId: endpoint.id, eventId, eventType: 'webhook.test', nextAttemptAt: T0, createdAt: T0, updatedAt: T0 } });
-    expect(await claimDueDeliveries(db, at(1_000))).toEqual([]);
-    expect(await runMinuteJobs(db, at(60_000))).toMatchObject({ deliveriesCanceled: 1 });
+    expect(await claimDueDeliveries(system(at(1_000)))).toEqual([]);
+    expect(await runMinuteJobs(system(at(60_000)))).toMatchObject({ deliveriesCanceled: 1 });
     const [row] = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
     expect(row).toMatchObject({ status: 'canceled', canceledAt: at(60_000), nextAttemptAt: null });
-    expect(await runMinuteJobs(db, at(120_000))).toMatchObject({ deliveriesCanceled: 0 });
-    await runWebhookJobs(db, at(120_000));
+    expect(await runMinuteJobs(system(at(120_000)))).toMatchObject({ deliveriesCanceled: 0 });
+    await runWebhookJobs(system(at(120_000)));
     expect(r.received).toHaveLength(0);
   });
 
@@ -218,7 +216,7 @@ describe('deleting an endpoint, with the delivery routine', () => {
       await other.query("SET deadlock_timeout = '10s'");
       await other.query('BEGIN');
       await other.query('SELECT id FROM webhook_deliveries WHERE id = $1 FOR UPDATE', [ids.at(-1)]);
-      const deleting = deleteEndpoint(db, admin.principal, endpoint.id, T0);
+      const deleting = deleteEndpoint(asAdmin(), { endpointId: endpoint.id });
       await eventually(async () => {
         const waiting = await db.$queryRaw<{ n: number }[]>`
           SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%canceled%' AND datname = current_database()`;

@@ -6,7 +6,7 @@ import type { EventType } from '../../lib/events/catalogue';
 import { recordEvent } from '../../lib/events/record-event';
 import { startInProcessRunner } from '../../lib/jobs/in-process-runner';
 import { runWebhookJobs } from '../../lib/jobs/run-jobs';
-import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 import { signedBy, startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import {
@@ -42,13 +42,16 @@ let admin: Person;
 const receivers: Receiver[] = [];
 const T0 = new Date('2031-01-01T00:00:00Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
+/** Verb contexts on this database at `now`: the system's, and the admin's (who manages the endpoints). */
+const system = (now: Date = T0) => testContext(db, { now });
+const asAdmin = (now: Date = T0) => testContext(db, { now, principal: admin.principal });
 
 beforeAll(async () => {
   iso = await createIsolatedDatabase();
   db = iso.db;
   tenant = await createTenant({}, db);
   admin = await createPerson(tenant, { permissions: ['webhooks:manage'] }, db);
-  await runWebhookJobs(db, T0); // the tenant's own set-up events, before any endpoint exists
+  await runWebhookJobs(system()); // the tenant's own set-up events, before any endpoint exists
 });
 
 afterAll(async () => {
@@ -63,20 +66,11 @@ async function receiver(behaviour?: (index: number) => Behaviour) {
 }
 
 async function endpointFor(r: Receiver, options: { environment?: 'test' | 'live'; eventTypes?: string[] } = {}) {
-  return createEndpoint(
-    db,
-    admin.principal,
-    { projectId: tenant.projectId, environment: options.environment ?? 'live', url: r.url, eventTypes: options.eventTypes },
-    T0,
-  );
+  return createEndpoint(asAdmin(), { projectId: tenant.projectId, environment: options.environment ?? 'live', url: r.url, eventTypes: options.eventTypes });
 }
 
 async function emit(type: EventType, environment: 'test' | 'live', data: Record<string, unknown> = {}, now = T0) {
-  return recordEvent(
-    db,
-    { type, workspaceId: tenant.workspaceId, projectId: tenant.projectId, environmentId: tenant.environments[environment], businessId: tenant.businessId, data },
-    now,
-  );
+  return recordEvent({ db, now }, { type, workspaceId: tenant.workspaceId, projectId: tenant.projectId, environmentId: tenant.environments[environment], businessId: tenant.businessId, data });
 }
 
 
@@ -85,7 +79,7 @@ describe('webhook delivery', () => {
     const r = await receiver();
     const { endpoint, secret } = await endpointFor(r);
     const eventId = await emit('quote_intent.succeeded', 'live', { quoteIntent: { id: 'q1' } });
-    await runWebhookJobs(db, T0);
+    await runWebhookJobs(system());
     expect(r.received).toHaveLength(1);
     const [got] = r.received;
     expect(got.headers['service-event-id']).toBe(eventId);
@@ -106,27 +100,27 @@ describe('webhook delivery', () => {
     // The attempt keeps the headers it sent and those the receiver answered with.
     expect(delivery.attempts[0].requestHeaders).toMatchObject({ 'Service-Event-Id': eventId, 'Service-Attempt': '1', 'content-type': 'application/json' });
     expect(delivery.attempts[0].responseHeaders).toMatchObject({ 'content-type': 'text/plain' });
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
 
   it('retries on the fixed schedule and exhausts after the fifth failure', async () => {
     const r = await receiver(() => 500);
     const { endpoint } = await endpointFor(r);
     const eventId = await emit('api_key.created', 'live');
-    await runWebhookJobs(db, T0);
+    await runWebhookJobs(system());
     expect(r.received).toHaveLength(1);
     // Each attempt is stamped when it is sent (the claim's time plus the real time since, a
     // millisecond or two on a busy machine): the next one is due its delay after that stamp.
     const nextAttemptAt = async () => (await db.webhookDelivery.findFirstOrThrow({ where: { eventId, endpointId: endpoint.id } })).nextAttemptAt!;
     for (const [i, delay] of RETRY_DELAYS_MS.entries()) {
       const due = await nextAttemptAt();
-      await runWebhookJobs(db, new Date(due.getTime() - 1000)); // not yet due
+      await runWebhookJobs(system(new Date(due.getTime() - 1000))); // not yet due
       expect(r.received).toHaveLength(i + 1);
-      await runWebhookJobs(db, due);
+      await runWebhookJobs(system(due));
       expect(r.received).toHaveLength(i + 2);
       expect(due.getTime() - T0.getTime()).toBeGreaterThanOrEqual(RETRY_DELAYS_MS.slice(0, i + 1).reduce((a, b) => a + b, 0));
     }
-    await runWebhookJobs(db, at(9_330_000 + 24 * 3600_000));
+    await runWebhookJobs(system(at(9_330_000 + 24 * 3600_000)));
     expect(r.received).toHaveLength(MAX_ATTEMPTS);
     const delivery = await db.webhookDelivery.findFirstOrThrow({
       where: { eventId, endpointId: endpoint.id },
@@ -142,7 +136,7 @@ describe('webhook delivery', () => {
     expect(delivery.attempts.every((a) => a.responseStatus === 500 && a.responseExcerpt === 'receiver says no')).toBe(true);
     // every attempt carried the same body
     expect(new Set(r.received.map((x) => x.rawBody)).size).toBe(1);
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
 
   it('counts a 10-second silence and a closed connection as failures, stamping each attempt when it is sent', async () => {
@@ -150,10 +144,10 @@ describe('webhook delivery', () => {
     const r = await receiver((i) => (i < SEND_WINDOW ? 'hang' : 'close'));
     const { endpoint, secret } = await endpointFor(r, { eventTypes: ['webhook.test'] });
     const silent = [];
-    for (let i = 0; i < SEND_WINDOW; i++) silent.push(await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), T0));
-    const dropped = await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), T0);
+    for (let i = 0; i < SEND_WINDOW; i++) silent.push(await sendTestEvent(system(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: endpoint.id }) }));
+    const dropped = await sendTestEvent(system(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: endpoint.id }) });
     const started = Date.now();
-    await runWebhookJobs(db, T0);
+    await runWebhookJobs(system());
     expect(Date.now() - started).toBeGreaterThanOrEqual(9_900);
     const first = await db.webhookAttempt.findMany({ where: { deliveryId: { in: silent.map((d) => d.id) } } });
     const [second] = await db.webhookAttempt.findMany({ where: { deliveryId: dropped.id } });
@@ -175,7 +169,7 @@ describe('webhook delivery', () => {
       expect(pending).toMatchObject({ status: 'pending', attemptCount: 1, leasedUntil: null });
       expect(pending.nextAttemptAt!.getTime() - pending.attempts[0].startedAt.getTime()).toBe(30_000);
     }
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   }, 30_000);
 
   it(`claims at most ${CLAIM_PER_ENDPOINT} deliveries of one endpoint at a time, and skips endpoints still being sent to`, async () => {
@@ -183,22 +177,22 @@ describe('webhook delivery', () => {
     const other = await receiver();
     const a = (await endpointFor(slow, { eventTypes: ['webhook.test'] })).endpoint;
     const b = (await endpointFor(other, { eventTypes: ['webhook.test'] })).endpoint;
-    for (let i = 0; i < CLAIM_PER_ENDPOINT + 2; i++) await sendTestEvent(db, await requireEndpoint(db, admin.principal, a.id), T0);
-    await sendTestEvent(db, await requireEndpoint(db, admin.principal, b.id), T0);
+    for (let i = 0; i < CLAIM_PER_ENDPOINT + 2; i++) await sendTestEvent(system(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: a.id }) });
+    await sendTestEvent(system(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: b.id }) });
     const owner = randomUUID();
-    const groups = await claimDueDeliveries(db, T0, { busyEndpoints: [], owner });
+    const groups = await claimDueDeliveries(system(), { busyEndpoints: [], owner });
     expect(groups.map((g) => [g.endpointId, g.deliveryIds.length]).sort()).toEqual([[a.id, CLAIM_PER_ENDPOINT], [b.id, 1]].sort());
     // another worker gets neither endpoint while this one holds their send leases
-    expect(await claimDueDeliveries(db, T0, { busyEndpoints: [] })).toEqual([]);
+    expect(await claimDueDeliveries(system(), { busyEndpoints: [] })).toEqual([]);
     // the claimed ones are leased: the owner's second claim gets only the rest, and none of a busy endpoint's
-    expect(await claimDueDeliveries(db, T0, { busyEndpoints: [a.id], owner })).toEqual([]);
-    const rest = await claimDueDeliveries(db, T0, { busyEndpoints: [], owner });
+    expect(await claimDueDeliveries(system(), { busyEndpoints: [a.id], owner })).toEqual([]);
+    const rest = await claimDueDeliveries(system(), { busyEndpoints: [], owner });
     expect(rest.map((g) => [g.endpointId, g.deliveryIds.length])).toEqual([[a.id, 2]]);
-    for (const group of [...groups, ...rest]) await deliverGroup(db, group, T0);
-    for (const group of [...groups, ...rest]) await releaseEndpoint(db, group.endpointId, owner, group.leasedUntil);
+    for (const group of [...groups, ...rest]) await deliverGroup(system(), { group });
+    for (const group of [...groups, ...rest]) await releaseEndpoint(system(), { endpointId: group.endpointId, owner, lastLease: group.leasedUntil });
     expect(slow.received).toHaveLength(CLAIM_PER_ENDPOINT + 2);
     expect(other.received).toHaveLength(1);
-    for (const endpoint of [a, b]) await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    for (const endpoint of [a, b]) await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
 
   it('claims for at most maxEndpoints endpoints at a time, those with the oldest due events first', async () => {
@@ -207,21 +201,21 @@ describe('webhook delivery', () => {
     for (let i = 0; i < 3; i++) endpoints.push((await endpointFor(r, { eventTypes: ['webhook.test'] })).endpoint);
     const [first, second, third] = endpoints;
     // Oldest events: the third endpoint's, then the first's (twice), then the second's.
-    await sendTestEvent(db, await requireEndpoint(db, admin.principal, third.id), T0);
-    await sendTestEvent(db, await requireEndpoint(db, admin.principal, first.id), T0);
-    await sendTestEvent(db, await requireEndpoint(db, admin.principal, first.id), T0);
-    await sendTestEvent(db, await requireEndpoint(db, admin.principal, second.id), T0);
+    await sendTestEvent(system(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: third.id }) });
+    await sendTestEvent(system(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: first.id }) });
+    await sendTestEvent(system(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: first.id }) });
+    await sendTestEvent(system(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: second.id }) });
     const owner = randomUUID();
-    const groups = await claimDueDeliveries(db, T0, { maxEndpoints: 2, owner });
+    const groups = await claimDueDeliveries(system(), { maxEndpoints: 2, owner });
     expect(groups.map((g) => [g.endpointId, g.deliveryIds.length])).toEqual([
       [third.id, 1],
       [first.id, 2],
     ]);
-    const rest = await claimDueDeliveries(db, T0, { maxEndpoints: 2, owner });
+    const rest = await claimDueDeliveries(system(), { maxEndpoints: 2, owner });
     expect(rest.map((g) => [g.endpointId, g.deliveryIds.length])).toEqual([[second.id, 1]]);
-    for (const group of [...groups, ...rest]) await deliverGroup(db, group, T0);
+    for (const group of [...groups, ...rest]) await deliverGroup(system(), { group });
     expect(r.received).toHaveLength(4);
-    for (const endpoint of endpoints) await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    for (const endpoint of endpoints) await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
 
   it('replays a delivery as a new one linked to the original, which never changes', async () => {
@@ -230,15 +224,15 @@ describe('webhook delivery', () => {
     const { endpoint, secret } = await endpointFor(r, { eventTypes: ['api_key.revoked'] });
     await emit('api_key.revoked', 'live', { apiKey: { id: 'k1' } });
     let elapsed = 0;
-    await runWebhookJobs(db, at(elapsed));
-    for (const delay of RETRY_DELAYS_MS) await runWebhookJobs(db, at((elapsed += delay)));
+    await runWebhookJobs(system(at(elapsed)));
+    for (const delay of RETRY_DELAYS_MS) await runWebhookJobs(system(at((elapsed += delay))));
     const original = await db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id }, include: { attempts: true } });
     expect(original.status).toBe('exhausted');
 
     healthy = true;
-    const replay = await replayDelivery(db, await requireDelivery(db, admin.principal, original.id), at(elapsed + 1000));
+    const replay = await replayDelivery(system(at(elapsed + 1000)), { delivery: await requireDelivery(asAdmin(), { deliveryId: original.id }) });
     expect(replay).toMatchObject({ status: 'pending', replayOfId: original.id, eventId: original.eventId, attemptCount: 0 });
-    await runWebhookJobs(db, at(elapsed + 1000));
+    await runWebhookJobs(system(at(elapsed + 1000)));
     expect(r.received).toHaveLength(6);
     expect(r.received[5].rawBody).toBe(r.received[0].rawBody);
     expect(r.received[5].headers['service-event-id']).toBe(original.eventId);
@@ -246,7 +240,7 @@ describe('webhook delivery', () => {
     const after = await db.webhookDelivery.findUniqueOrThrow({ where: { id: original.id }, include: { attempts: true } });
     expect(after).toEqual(original);
     expect((await db.webhookDelivery.findUniqueOrThrow({ where: { id: replay.id } })).status).toBe('succeeded');
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
 
   it('replays every exhausted delivery since a moment, once, after counting them; and says how the endpoint has answered', async () => {
@@ -255,36 +249,36 @@ describe('webhook delivery', () => {
     const { endpoint } = await endpointFor(r, { eventTypes: ['business.branding_updated'] });
     for (let i = 0; i < 3; i++) await emit('business.branding_updated', 'live', { n: i });
     let elapsed = 0;
-    await runWebhookJobs(db, at(elapsed));
-    for (const delay of RETRY_DELAYS_MS) await runWebhookJobs(db, at((elapsed += delay)));
+    await runWebhookJobs(system(at(elapsed)));
+    for (const delay of RETRY_DELAYS_MS) await runWebhookJobs(system(at((elapsed += delay))));
     // The endpoint's sends take turns, so the three may not all be due in the same pass: let them finish.
     while ((await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'pending' } })) > 0) {
-      await runWebhookJobs(db, at((elapsed += 3 * 3600_000)));
+      await runWebhookJobs(system(at((elapsed += 3 * 3600_000))));
     }
-    const found = await requireEndpoint(db, admin.principal, endpoint.id);
-    const failing = await endpointStats(db, found, at(elapsed));
+    const found = await requireEndpoint(asAdmin(), { endpointId: endpoint.id });
+    const failing = await endpointStats(system(at(elapsed)), { endpoint: found });
     expect(failing).toMatchObject({ succeeded: 0, successRate: 0, retrying: 0, exhausted: 3 });
     expect(failing.attempts).toBeGreaterThan(0); // those of the last 24 hours of this clock
     expect(failing.lastFailure).toMatchObject({ eventType: 'business.branding_updated', responseStatus: 500 });
     expect(failing.p50LatencyMs).toBeGreaterThanOrEqual(0);
 
     const since = T0.toISOString();
-    expect(await replayExhaustedDeliveries(db, found, { since, dryRun: true }, at(elapsed))).toEqual({ matched: 3, replayed: 0, deliveryIds: [] });
-    expect((await replayExhaustedDeliveries(db, found, { since: at(elapsed).toISOString(), dryRun: true }, at(elapsed))).matched).toBe(0);
+    expect(await replayExhaustedDeliveries(system(at(elapsed)), { endpoint: found, since, dryRun: true })).toEqual({ matched: 3, replayed: 0, deliveryIds: [] });
+    expect((await replayExhaustedDeliveries(system(at(elapsed)), { endpoint: found, since: at(elapsed).toISOString(), dryRun: true })).matched).toBe(0);
     healthy = true;
-    const replayed = await replayExhaustedDeliveries(db, found, { since, dryRun: false }, at(elapsed + 1000));
+    const replayed = await replayExhaustedDeliveries(system(at(elapsed + 1000)), { endpoint: found, since, dryRun: false });
     expect(replayed).toMatchObject({ matched: 3, replayed: 3 });
     // A second run finds each one already replayed: nothing is sent twice.
-    expect((await replayExhaustedDeliveries(db, found, { since, dryRun: false }, at(elapsed + 1000))).replayed).toBe(0);
-    await runWebhookJobs(db, at(elapsed + 1000));
+    expect((await replayExhaustedDeliveries(system(at(elapsed + 1000)), { endpoint: found, since, dryRun: false })).replayed).toBe(0);
+    await runWebhookJobs(system(at(elapsed + 1000)));
     expect(r.received).toHaveLength(18);
     const replays = await db.webhookDelivery.findMany({ where: { id: { in: replayed.deliveryIds } } });
     expect(replays.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
     expect(new Set(replays.map((d) => d.replayOfId)).size).toBe(3);
-    const healed = await endpointStats(db, found, at(elapsed + 2000));
+    const healed = await endpointStats(system(at(elapsed + 2000)), { endpoint: found });
     expect(healed).toMatchObject({ attempts: failing.attempts + 3, succeeded: 3, exhausted: 3 });
     expect(healed.successRate).toBe(Math.round((3 * 1000) / (failing.attempts + 3)) / 10);
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
 
   it('starts the sends to an endpoint in outbox order, keeps Test and Live apart, and honours event type filters', async () => {
@@ -299,7 +293,7 @@ describe('webhook delivery', () => {
     const liveEvents: string[] = [];
     for (let i = 0; i < 6; i++) liveEvents.push(await emit(i % 3 === 0 ? 'book_version.published' : 'quote_intent.failed', 'live', { n: i }));
     const testEvent = await emit('quote_intent.failed', 'test', { n: 'test' });
-    await runWebhookJobs(db, T0);
+    await runWebhookJobs(system());
     // several sends are in flight at once, so arrivals may interleave; the sends start in order
     expect(live.received.map((x) => x.headers['service-event-id']).sort()).toEqual([...liveEvents].sort());
     const attempts = await db.webhookAttempt.findMany({ where: { delivery: { endpointId: endpoints[0].endpoint.id } }, include: { delivery: true } });
@@ -311,12 +305,12 @@ describe('webhook delivery', () => {
     // a window of one sends them one after another: they arrive in outbox order
     const more: string[] = [];
     for (let i = 0; i < 6; i++) more.push(await emit('quote_intent.failed', 'live', { n: 6 + i }));
-    await dispatchOutboxEvents(db, T0);
-    const groups = await claimDueDeliveries(db, T0);
+    await dispatchOutboxEvents(system());
+    const groups = await claimDueDeliveries(system());
     expect(groups.map((g) => g.endpointId)).toEqual([endpoints[0].endpoint.id]);
-    await deliverGroup(db, groups[0], T0, new SendWindow(db, 1));
+    await deliverGroup(system(), { group: groups[0], window: new SendWindow(db, 1) });
     expect(live.received.slice(6).map((x) => x.headers['service-event-id'])).toEqual(more);
-    for (const { endpoint } of endpoints) await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    for (const { endpoint } of endpoints) await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
 
   it('dispatches events written without deliveries one dispatcher at a time, in outbox order', async () => {
@@ -334,34 +328,34 @@ describe('webhook delivery', () => {
     try {
       await other.query('BEGIN');
       await other.query('SELECT pg_advisory_xact_lock($1)', [DISPATCH_LOCK]);
-      expect(await dispatchOutboxEvents(db, T0)).toEqual({ events: 0, deliveries: 0 });
+      expect(await dispatchOutboxEvents(system())).toEqual({ events: 0, deliveries: 0 });
       await other.query('COMMIT');
     } finally {
       await other.end();
     }
-    expect(await dispatchOutboxEvents(db, T0)).toEqual({ events: 5, deliveries: 5 });
-    await runWebhookJobs(db, T0);
+    expect(await dispatchOutboxEvents(system())).toEqual({ events: 5, deliveries: 5 });
+    await runWebhookJobs(system());
     expect(r.received.map((x) => x.headers['service-event-id'])).toEqual(events.map((e) => e.id));
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
 
   it('signs with both secrets during a rotation overlap, and with the new one only after it', async () => {
     const r = await receiver();
     const { endpoint, secret: oldSecret } = await endpointFor(r, { eventTypes: ['webhook.test'] });
-    const { secret: newSecret } = await rotateEndpointSecret(db, admin.principal, endpoint.id, 60, T0);
-    await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), T0);
-    await runWebhookJobs(db, T0);
+    const { secret: newSecret } = await rotateEndpointSecret(asAdmin(), { endpointId: endpoint.id, overlapMinutes: 60 });
+    await sendTestEvent(system(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: endpoint.id }) });
+    await runWebhookJobs(system());
     const during = r.received[0];
     expect(String(during.headers['service-signature']).match(/v1=/g)).toHaveLength(2);
     expect(signedBy(during, oldSecret) && signedBy(during, newSecret)).toBe(true);
 
-    await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), at(61 * 60_000));
-    await runWebhookJobs(db, at(61 * 60_000));
+    await sendTestEvent(system(at(61 * 60_000)), { endpoint: await requireEndpoint(asAdmin(), { endpointId: endpoint.id }) });
+    await runWebhookJobs(system(at(61 * 60_000)));
     const after = r.received[1];
     expect(String(after.headers['service-signature']).match(/v1=/g)).toHaveLength(1);
     expect(signedBy(after, newSecret)).toBe(true);
     expect(signedBy(after, oldSecret)).toBe(false);
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
 
   it('refuses loopback targets unless private targets are allowed', async () => {
@@ -370,22 +364,22 @@ describe('webhook delivery', () => {
     const previous = process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS;
     process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = 'false';
     try {
-      const delivery = await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), T0);
-      await runWebhookJobs(db, T0);
+      const delivery = await sendTestEvent(system(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: endpoint.id }) });
+      await runWebhookJobs(system());
       expect(r.received).toHaveLength(0);
       const [attempt] = await db.webhookAttempt.findMany({ where: { deliveryId: delivery.id } });
       expect(attempt.error).toMatch(/non-public address 127\.0\.0\.1/);
     } finally {
       process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = previous;
     }
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
 });
 
 describe('a window of sends to one endpoint', () => {
   async function testEvents(endpointId: string, n: number) {
     const deliveries = [];
-    for (let i = 0; i < n; i++) deliveries.push(await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpointId), T0));
+    for (let i = 0; i < n; i++) deliveries.push(await sendTestEvent(system(), { endpoint: await requireEndpoint(asAdmin(), { endpointId }) }));
     return deliveries;
   }
 
@@ -394,15 +388,15 @@ describe('a window of sends to one endpoint', () => {
     const r = await receiver(() => ({ status: 200, afterMs: 50 }));
     const { endpoint, secret } = await endpointFor(r, { eventTypes: ['webhook.test'] });
     const deliveries = await testEvents(endpoint.id, 40);
-    await runWebhookJobs(db, T0);
-    await runWebhookJobs(db, T0);
+    await runWebhookJobs(system());
+    await runWebhookJobs(system());
     expect(r.received).toHaveLength(40);
     expect(r.load.peakInFlight).toBe(SEND_WINDOW);
     expect(r.received.filter((x) => !signedBy(x, secret))).toEqual([]);
     expect(new Set(r.received.map((x) => x.headers['service-delivery-id']))).toEqual(new Set(deliveries.map((d) => d.id)));
     const settled = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id }, include: { attempts: true } });
     expect(settled.every((d) => d.status === 'succeeded' && d.attemptCount === 1 && d.attempts.length === 1 && d.leasedUntil === null)).toBe(true);
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
 
   it('retries a failed delivery of the window on the schedule, and the others go on', async () => {
@@ -411,7 +405,7 @@ describe('a window of sends to one endpoint', () => {
     const { endpoint, secret } = await endpointFor(r, { eventTypes: ['webhook.test'] });
     const deliveries = await testEvents(endpoint.id, 20);
     failing = deliveries[3].id;
-    await runWebhookJobs(db, T0);
+    await runWebhookJobs(system());
     expect(r.received).toHaveLength(20);
     const failed = await db.webhookDelivery.findUniqueOrThrow({ where: { id: failing }, include: { attempts: true } });
     expect(failed).toMatchObject({ status: 'pending', attemptCount: 1, leasedUntil: null });
@@ -419,17 +413,17 @@ describe('a window of sends to one endpoint', () => {
     expect(failed.nextAttemptAt!.getTime() - failed.attempts[0].startedAt.getTime()).toBe(RETRY_DELAYS_MS[0]);
     expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(19);
 
-    await runWebhookJobs(db, new Date(failed.nextAttemptAt!.getTime() - 1000)); // not yet due
+    await runWebhookJobs(system(new Date(failed.nextAttemptAt!.getTime() - 1000))); // not yet due
     expect(r.received).toHaveLength(20);
     failing = undefined;
-    await runWebhookJobs(db, failed.nextAttemptAt!);
+    await runWebhookJobs(system(failed.nextAttemptAt!));
     expect(r.received).toHaveLength(21);
     expect(r.received[20].headers['service-delivery-id']).toBe(deliveries[3].id);
     expect(r.received[20].headers['service-attempt']).toBe('2');
     expect(signedBy(r.received[20], secret)).toBe(true);
     const retried = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveries[3].id } });
     expect(retried).toMatchObject({ status: 'succeeded', attemptCount: 2 });
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
 
   it('records every result of a window, even a receiver reply that PostgreSQL text cannot hold as sent', async () => {
@@ -440,13 +434,13 @@ describe('a window of sends to one endpoint', () => {
     const { endpoint } = await endpointFor(r, { eventTypes: ['webhook.test'] });
     const deliveries = await testEvents(endpoint.id, 20);
     odd = deliveries[5].id;
-    await runWebhookJobs(db, T0);
+    await runWebhookJobs(system());
     expect(r.received).toHaveLength(20);
     expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(19);
     const failed = await db.webhookDelivery.findUniqueOrThrow({ where: { id: odd }, include: { attempts: true } });
     expect(failed).toMatchObject({ status: 'pending', attemptCount: 1, leasedUntil: null });
     expect(failed.attempts[0]).toMatchObject({ responseStatus: 500, responseExcerpt: 'broken\uFFFDreply' });
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
 
   it('a silent receiver holds its endpoint for the attempt timeout, then the next events go, in order', async () => {
@@ -454,14 +448,14 @@ describe('a window of sends to one endpoint', () => {
     const { endpoint } = await endpointFor(r, { eventTypes: ['webhook.test'] });
     const deliveries = await testEvents(endpoint.id, 5);
     const started = Date.now();
-    await runWebhookJobs(db, T0);
+    await runWebhookJobs(system());
     // One send at a time: the others waited the ten seconds the first had to answer.
     expect(Date.now() - started).toBeGreaterThanOrEqual(9_900);
     expect(r.received.map((x) => x.headers['service-delivery-id'])).toEqual(deliveries.map((d) => d.id));
     const [attempt] = await db.webhookAttempt.findMany({ where: { deliveryId: deliveries[0].id } });
     expect(attempt.error).toBe('no answer within 10 s');
     expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(4);
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   }, 30_000);
 
   it('a stopping runner finishes the sends in flight, hands the rest back unsent, and a restart sends each once', async () => {
@@ -494,13 +488,13 @@ describe('a window of sends to one endpoint', () => {
     expect(ids).toHaveLength(n);
     expect(new Set(ids)).toEqual(new Set(deliveries.map((d) => d.id)));
     expect(r.received.every((x) => x.headers['service-attempt'] === '1')).toBe(true);
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   }, 60_000);
 
   it('sends to the endpoint as it is now: a new URL, or disabling it, reaches deliveries already claimed', async () => {
     const owner = randomUUID();
     const claimOf = async (endpointId: string) => {
-      const groups = await claimDueDeliveries(db, T0, { owner });
+      const groups = await claimDueDeliveries(system(), { owner });
       expect(groups.map((g) => g.endpointId)).toEqual([endpointId]);
       return groups[0];
     };
@@ -510,9 +504,9 @@ describe('a window of sends to one endpoint', () => {
     const moved = await receiver();
     const { endpoint, secret } = await endpointFor(old, { eventTypes: ['webhook.test'] });
     const deliveries = await testEvents(endpoint.id, 20);
-    const sending = deliverGroup(db, await claimOf(endpoint.id), T0, freshWindow());
+    const sending = deliverGroup(system(), { group: await claimOf(endpoint.id), window: freshWindow() });
     await eventually(() => old.received.length === SEND_WINDOW, 5_000);
-    await updateEndpoint(db, endpoint.id, { url: moved.url }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { url: moved.url } });
     await sending;
     expect(old.received).toHaveLength(SEND_WINDOW); // only the sends already made when the URL changed
     expect(moved.received).toHaveLength(20 - SEND_WINDOW);
@@ -522,11 +516,11 @@ describe('a window of sends to one endpoint', () => {
 
     // Disabled with a claim partly sent: the send in flight is recorded, the rest is canceled unsent.
     const slow: Receiver = await receiver(() => ({ status: 200, afterMs: 500 }));
-    await updateEndpoint(db, endpoint.id, { url: slow.url }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { url: slow.url } });
     const more = await testEvents(endpoint.id, 20);
-    const sendingMore = deliverGroup(db, await claimOf(endpoint.id), T0, freshWindow());
+    const sendingMore = deliverGroup(system(), { group: await claimOf(endpoint.id), window: freshWindow() });
     await eventually(() => slow.received.length === SEND_WINDOW, 5_000);
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
     await sendingMore;
     expect(slow.received).toHaveLength(SEND_WINDOW);
     const after = await db.webhookDelivery.findMany({ where: { id: { in: more.map((d) => d.id) } } });
@@ -534,7 +528,7 @@ describe('a window of sends to one endpoint', () => {
     const canceled = after.filter((d) => d.status === 'canceled');
     expect(canceled).toHaveLength(20 - SEND_WINDOW);
     expect(canceled.every((d) => d.leasedUntil === null && d.nextAttemptAt === null && d.attemptCount === 0)).toBe(true);
-    await releaseEndpoint(db, endpoint.id, owner);
+    await releaseEndpoint(system(), { endpointId: endpoint.id, owner });
   }, 30_000);
 
   it('the in-process runner claims more while the window drains, sharing one window per endpoint', async () => {
@@ -554,6 +548,6 @@ describe('a window of sends to one endpoint', () => {
     expect(r.received.filter((x) => !signedBy(x, secret))).toEqual([]);
     expect(new Set(r.received.map((x) => x.headers['service-delivery-id']))).toEqual(new Set(deliveries.map((d) => d.id)));
     expect(await db.webhookAttempt.count({ where: { delivery: { endpointId: endpoint.id } } })).toBe(n);
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   }, 60_000);
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
 import { startInProcessRunner } from '../../lib/jobs/in-process-runner';
 import { eventually } from '../../lib/testing/eventually';
-import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 import { signedBy, startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../lib/webhooks/deliver-due-webhooks';
@@ -97,7 +97,7 @@ const inngestFunction: Engine = {
   async drive(db, clock, deliveryId, afterAttempt) {
     // The delivery reaches Inngest as the forwarder sends it: one event, after the write.
     const sent: DeliveryQueuedEvent[] = [];
-    await forwardDeliveries(db, clock.now, async (events) => void sent.push(...events));
+    await forwardDeliveries(testContext(db, { now: clock.now }), { send: async (events) => void sent.push(...events) });
     const event = sent.find((e) => e.data.deliveryId === deliveryId);
     expect(event).toBeDefined();
     const sleptUntil = new Map<string, string>();
@@ -154,8 +154,8 @@ const scenarios: Scenario[] = [
     statuses: [500, 500, 500, 500, 500],
     final: 'exhausted',
     async then({ db, admin, clock, receiver, deliveryId, engine }) {
-      const original = await requireDelivery(db, admin.principal, deliveryId);
-      const replay = await replayDelivery(db, original, clock.now);
+      const original = await requireDelivery(testContext(db, { principal: admin.principal }), { deliveryId });
+      const replay = await replayDelivery(testContext(db, { now: clock.now }), { delivery: original });
       await engine.drive(db, clock, replay.id, async () => {});
       expect((await attemptsOf(db, replay.id)).map((a) => a.responseStatus)).toEqual([200]);
       expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: replay.id } })).toMatchObject({ status: 'succeeded', replayOfId: deliveryId });
@@ -167,7 +167,10 @@ const scenarios: Scenario[] = [
     name: 'a secret rotated mid-schedule: the next attempt is signed with the new and the old secret',
     receiver: (i) => (i < 1 ? 500 : 200),
     async afterAttempt(n, context) {
-      if (n === 1) context.rotatedSecret = (await rotateEndpointSecret(context.db, context.admin.principal, context.endpointId, 60, context.clock.now)).secret;
+      if (n === 1) {
+        const asAdmin = testContext(context.db, { now: context.clock.now, principal: context.admin.principal });
+        context.rotatedSecret = (await rotateEndpointSecret(asAdmin, { endpointId: context.endpointId, overlapMinutes: 60 })).secret;
+      }
     },
     statuses: [500, 200],
     final: 'succeeded',
@@ -184,7 +187,7 @@ const scenarios: Scenario[] = [
     name: 'its endpoint deleted mid-schedule: canceled, never attempted again',
     receiver: () => 500,
     async afterAttempt(n, { db, admin, endpointId, clock }) {
-      if (n === 1) await deleteEndpoint(db, admin.principal, endpointId, clock.now);
+      if (n === 1) await deleteEndpoint(testContext(db, { now: clock.now, principal: admin.principal }), { endpointId });
     },
     statuses: [500],
     final: 'canceled',
@@ -216,13 +219,9 @@ describe.each([inProcessRunner, inngestFunction])('$name', (engine) => {
     const clock = new TestClock(new Date(Date.UTC(2031, 0, 1 + 2 * day++)));
     const receiver = await startReceiver(scenario.receiver);
     receivers.push(receiver);
-    const { endpoint, secret } = await createEndpoint(
-      db,
-      admin.principal,
-      { projectId: tenant.projectId, environment: 'live', url: receiver.url, eventTypes: ['webhook.test'] },
-      clock.now,
-    );
-    const delivery = await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), clock.now);
+    const asAdmin = testContext(db, { now: clock.now, principal: admin.principal });
+    const { endpoint, secret } = await createEndpoint(asAdmin, { projectId: tenant.projectId, environment: 'live', url: receiver.url, eventTypes: ['webhook.test'] });
+    const delivery = await sendTestEvent(asAdmin, { endpoint: await requireEndpoint(asAdmin, { endpointId: endpoint.id }) });
     const context: Context = { db, admin, clock, receiver, endpointId: endpoint.id, secret, deliveryId: delivery.id, engine };
 
     await engine.drive(db, clock, delivery.id, (n) => scenario.afterAttempt?.(n, context) ?? Promise.resolve());

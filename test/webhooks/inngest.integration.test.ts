@@ -8,7 +8,7 @@ import type { Db } from '../../lib/db/client';
 import { findFreePort } from '../../lib/db/embedded';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { eventually } from '../../lib/testing/eventually';
-import { createPerson, createTenant, quoteRequest, type Person, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, quoteRequest, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { DELIVERY_QUEUED_EVENT, forwardDeliveries, OVERDUE_MS, type DeliveryQueuedEvent } from '../../lib/webhooks/forward-deliveries';
 import { sendTestEvent } from '../../lib/webhooks/send-test-event';
@@ -75,14 +75,15 @@ async function settle(deliveries: { id: string }[]) {
 }
 
 async function endpointWithDeliveries(n: number, now: Date) {
-  const { endpoint } = await createEndpoint(
-    db,
-    admin.principal,
-    { projectId: tenant.projectId, environment: 'live', url: 'https://hooks.example.com/inngest', eventTypes: ['webhook.test'] },
-    now,
-  );
+  const asAdmin = testContext(db, { now, principal: admin.principal });
+  const { endpoint } = await createEndpoint(asAdmin, {
+    projectId: tenant.projectId,
+    environment: 'live',
+    url: 'https://hooks.example.com/inngest',
+    eventTypes: ['webhook.test'],
+  });
   const deliveries = [];
-  for (let i = 0; i < n; i++) deliveries.push(await sendTestEvent(db, await requireEndpoint(db, admin.principal, endpoint.id), now));
+  for (let i = 0; i < n; i++) deliveries.push(await sendTestEvent(asAdmin, { endpoint: await requireEndpoint(asAdmin, { endpointId: endpoint.id }) }));
   return { endpoint, deliveries };
 }
 
@@ -94,7 +95,7 @@ describe('handing deliveries to Inngest (the outbox stays the source of truth)',
     const now = new Date('2032-01-01T00:00:00Z');
     const { endpoint, deliveries } = await endpointWithDeliveries(3, now);
     const before = inngestApi.events().length;
-    expect(await forwardDeliveries(db, now, send)).toEqual({ forwarded: 3 });
+    expect(await forwardDeliveries(testContext(db, { now }), { send })).toEqual({ forwarded: 3 });
     const sent = inngestApi.events().slice(before);
     expect(inngestApi.received.at(-1)!.key).toBe('test-event-key');
     expect(sent).toMatchObject(
@@ -103,7 +104,7 @@ describe('handing deliveries to Inngest (the outbox stays the source of truth)',
     const rows = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
     expect(rows.map((r) => [r.forwardCount, r.forwardedAt?.toISOString()])).toEqual(Array(3).fill([1, now.toISOString()]));
     // Nothing left to hand over.
-    expect(await forwardDeliveries(db, now, send)).toEqual({ forwarded: 0 });
+    expect(await forwardDeliveries(testContext(db, { now }), { send })).toEqual({ forwarded: 0 });
     expect(inngestApi.events()).toHaveLength(before + 3);
     await settle(deliveries);
   });
@@ -112,13 +113,13 @@ describe('handing deliveries to Inngest (the outbox stays the source of truth)',
     const now = new Date('2032-01-02T00:00:00Z');
     const { deliveries } = await endpointWithDeliveries(2, now);
     inngestApi.down = true;
-    await expect(forwardDeliveries(db, now, send)).rejects.toThrow();
+    await expect(forwardDeliveries(testContext(db, { now }), { send })).rejects.toThrow();
     inngestApi.down = false;
     const unmarked = await db.webhookDelivery.findMany({ where: { id: { in: deliveries.map((d) => d.id) } } });
     expect(unmarked.every((d) => d.forwardedAt === null && d.forwardCount === 0)).toBe(true);
 
     const before = inngestApi.events().length;
-    expect(await forwardDeliveries(db, new Date(now.getTime() + 60_000), send)).toEqual({ forwarded: 2 });
+    expect(await forwardDeliveries(testContext(db, { now: new Date(now.getTime() + 60_000) }), { send })).toEqual({ forwarded: 2 });
     // The same ids as the attempt that failed: had Inngest taken them after all, it drops the repeats.
     expect(inngestApi.events().slice(before).map((e) => e.id)).toEqual(deliveries.map((d) => `delivery-${d.id}-0`));
     await settle(deliveries);
@@ -127,12 +128,12 @@ describe('handing deliveries to Inngest (the outbox stays the source of truth)',
   it('hands over again a delivery whose run was lost, once it is overdue, under a new event id', async () => {
     const now = new Date('2032-01-03T00:00:00Z');
     const { deliveries } = await endpointWithDeliveries(1, now);
-    await forwardDeliveries(db, now, send);
+    await forwardDeliveries(testContext(db, { now }), { send });
     const before = inngestApi.events().length;
     // Still pending at its time, and a little later: its run may yet be on its way.
-    expect(await forwardDeliveries(db, new Date(now.getTime() + OVERDUE_MS - 1_000), send)).toEqual({ forwarded: 0 });
+    expect(await forwardDeliveries(testContext(db, { now: new Date(now.getTime() + OVERDUE_MS - 1_000) }), { send })).toEqual({ forwarded: 0 });
     // Overdue, and no sender holds it: the run is taken for lost.
-    expect(await forwardDeliveries(db, new Date(now.getTime() + OVERDUE_MS + 1_000), send)).toEqual({ forwarded: 1 });
+    expect(await forwardDeliveries(testContext(db, { now: new Date(now.getTime() + OVERDUE_MS + 1_000) }), { send })).toEqual({ forwarded: 1 });
     expect(inngestApi.events().slice(before).map((e) => e.id)).toEqual([`delivery-${deliveries[0].id}-1`]);
     await settle(deliveries);
   });
@@ -171,7 +172,7 @@ describe('the cron functions', () => {
       'forget-idempotent-requests',
       'forget-request-log-bodies',
     ]);
-    const key = await createApiKey(db, { projectId: tenant.projectId, environment: 'live', name: 'grace over' });
+    const key = await createApiKey(testContext(db), { projectId: tenant.projectId, environment: 'live', name: 'grace over' });
     await db.apiKey.update({ where: { id: key.apiKey.id }, data: { status: 'rotating', revokedAt: new Date(Date.now() - 1) } });
     const { result } = await new InngestTestEngine({ function: jobs[0] }).execute();
     expect(result).toEqual({ keysRevoked: 1 });

@@ -3,7 +3,7 @@ import { createDb, type Db } from '../../lib/db/client';
 import { recordEvent } from '../../lib/events/record-event';
 import { startInProcessRunner } from '../../lib/jobs/in-process-runner';
 import { eventually } from '../../lib/testing/eventually';
-import { createPerson, createTenant, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, type Tenant, testContext } from '../../lib/testing/factories';
 import { startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { randomUUID } from 'node:crypto';
@@ -21,6 +21,9 @@ let tenant: Tenant;
 let admin: Awaited<ReturnType<typeof createPerson>>;
 const receivers: Receiver[] = [];
 const T0 = new Date('2032-01-01T00:00:00Z');
+/** Verb contexts on this database at `now`: the system's, and the admin's (who manages the endpoints). */
+const system = (now: Date = T0) => testContext(db, { now });
+const asAdmin = (now: Date = T0) => testContext(db, { now, principal: admin.principal });
 
 beforeAll(async () => {
   iso = await createIsolatedDatabase();
@@ -47,20 +50,16 @@ function twoRunners(clock: () => Date) {
 async function setUp(behaviour: (index: number) => Behaviour, count: number) {
   const receiver = await startReceiver(behaviour);
   receivers.push(receiver);
-  const { endpoint } = await createEndpoint(
-    db,
-    admin.principal,
-    { projectId: tenant.projectId, environment: 'live', url: receiver.url, eventTypes: ['business.branding_updated'] },
-    T0,
-  );
+  const { endpoint } = await createEndpoint(asAdmin(), {
+    projectId: tenant.projectId,
+    environment: 'live',
+    url: receiver.url,
+    eventTypes: ['business.branding_updated'],
+  });
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     ids.push(
-      await recordEvent(
-        db,
-        { type: 'business.branding_updated', workspaceId: tenant.workspaceId, projectId: tenant.projectId, environmentId: tenant.environments.live, data: { n: i } },
-        T0,
-      ),
+      await recordEvent({ db, now: T0 }, { type: 'business.branding_updated', workspaceId: tenant.workspaceId, projectId: tenant.projectId, environmentId: tenant.environments.live, data: { n: i } }),
     );
   }
   return { receiver, endpoint, ids };
@@ -96,19 +95,19 @@ describe('delivery order per endpoint', () => {
     expect(inversions(arrivals(receiver), ids)).toBe(0);
     expect(receiver.load.peakInFlight).toBe(1);
     expect(await db.webhookAttempt.count({ where: { delivery: { endpointId: endpoint.id } } })).toBe(40); // none sent twice
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   }, 90_000);
 
   it('a crashed worker’s claim runs out after LEASE_MS and another worker sends what it held', async () => {
     const { receiver, endpoint, ids } = await setUp(() => 200, MARK_AHEAD + 2);
     // A worker claims and dies before sending anything.
-    const crashed = await claimDueDeliveries(db, T0, { owner: randomUUID() });
+    const crashed = await claimDueDeliveries(system(), { owner: randomUUID() });
     expect(crashed.map((g) => g.deliveryIds.length)).toEqual([MARK_AHEAD + 2]);
     const other = randomUUID();
-    expect(await claimDueDeliveries(db, new Date(T0.getTime() + LEASE_MS - 1_000), { owner: other })).toEqual([]);
-    const [takeover] = await claimDueDeliveries(db, new Date(T0.getTime() + LEASE_MS + 1), { owner: other });
+    expect(await claimDueDeliveries(system(new Date(T0.getTime() + LEASE_MS - 1_000)), { owner: other })).toEqual([]);
+    const [takeover] = await claimDueDeliveries(system(new Date(T0.getTime() + LEASE_MS + 1)), { owner: other });
     expect(takeover.deliveryIds).toEqual(crashed[0].deliveryIds);
-    await deliverGroup(db, takeover, new Date(T0.getTime() + LEASE_MS + 1));
+    await deliverGroup(system(new Date(T0.getTime() + LEASE_MS + 1)), { group: takeover });
     expect(arrivals(receiver)).toEqual(ids);
     // The dead claim had marked its first MARK_AHEAD started (one of them may have been in
     // flight): their sends say attempt 2, so a receiver can tell a possible re-send; the rest are first attempts.
@@ -116,7 +115,7 @@ describe('delivery order per endpoint', () => {
     expect(receiver.received.map((r) => Number(r.headers['service-attempt']))).toEqual(expected);
     const attempts = await db.webhookAttempt.findMany({ where: { deliveryId: { in: takeover.deliveryIds } } });
     expect(takeover.deliveryIds.map((id) => attempts.find((a) => a.deliveryId === id)?.number)).toEqual(expected);
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
 
   it('a failed event is retried later; only it moves, the others keep their order', async () => {
@@ -150,6 +149,6 @@ describe('delivery order per endpoint', () => {
     expect(firstArrivals).toEqual(ids);
     // ...and the retry came after events that followed it in the outbox.
     expect(got.lastIndexOf(ids[9])).toBeGreaterThan(got.indexOf(ids[10]));
-    await updateEndpoint(db, endpoint.id, { status: 'disabled' }, T0);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   }, 90_000);
 });

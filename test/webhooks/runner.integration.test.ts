@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../lib/db/embedded';
 import { createApiKey } from '../../lib/keys/create-api-key';
-import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 import { signedBy, startReceiver, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
@@ -119,7 +119,7 @@ describe('in-process job runner', () => {
   }, 90_000);
 
   it('ends rotation grace windows in the sweep', async () => {
-    const key = await createApiKey(iso.db, { projectId: tenant.projectId, environment: 'test', name: 'rotating' });
+    const key = await createApiKey(testContext(iso.db), { projectId: tenant.projectId, environment: 'test', name: 'rotating' });
     await iso.db.apiKey.update({ where: { id: key.apiKey.id }, data: { status: 'rotating', revokedAt: new Date(Date.now() - 1000) } });
     // the minute job runs at start; restart so that it runs now
     await server!.stop();

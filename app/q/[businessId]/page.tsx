@@ -21,7 +21,7 @@ type Props = { params: Promise<{ businessId: string }>; searchParams: Promise<{ 
 const loadQuoteSurface = cache(async (businessId: string) => {
   if (!z.uuid().safeParse(businessId).success) return null;
   try {
-    return await getQuoteSurface(getDb(), businessId);
+    return await getQuoteSurface(systemContext(getDb(), 'hosted-quote-page'), { businessId });
   } catch (error) {
     if (error instanceof ServiceError && error.code === 'quote_surface_unavailable') return null;
     throw error;

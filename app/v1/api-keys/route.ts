@@ -7,11 +7,11 @@ import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(createApiKeyContract, {
   authorize: ({ db, principal }) => requirePermissionSomewhere(db, principal, 'api_keys:create'),
-  handle: async ({ db, principal, body, now }) => ({ data: await createApiKeyAsMember(db, principal, body, now) }),
+  handle: async (ctx) => ({ data: await createApiKeyAsMember(ctx, ctx.body) }),
 });
 
-export const GET = defineRoute(listApiKeysContract, async ({ db, principal, query, now }) => ({
-  data: { apiKeys: await listApiKeys(db, principal, query, now) },
+export const GET = defineRoute(listApiKeysContract, async (ctx) => ({
+  data: { apiKeys: await listApiKeys(ctx, ctx.query) },
 }));
 
 export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET', 'POST']);

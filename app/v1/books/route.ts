@@ -5,13 +5,13 @@ import { defineRoute } from '@/lib/http/define-route';
 import { createBookContract, listBooksContract } from './contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const GET = defineRoute(listBooksContract, async ({ db, principal, query }) => ({
-  data: { books: await listBooks(db, principal, query) },
+export const GET = defineRoute(listBooksContract, async (ctx) => ({
+  data: { books: await listBooks(ctx, ctx.query) },
 }));
 
 export const POST = defineRoute(createBookContract, {
   authorize: ({ db, principal }) => requirePermissionSomewhere(db, principal, 'books:edit'),
-  handle: async ({ db, principal, body }) => ({ data: { book: await createBookAsMember(db, principal, body) } }),
+  handle: async (ctx) => ({ data: { book: await createBookAsMember(ctx, ctx.body) } }),
 });
 
 export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET', 'POST']);

@@ -3,8 +3,8 @@ import { defineRoute } from '@/lib/http/define-route';
 import { listBusinessesContract } from './contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const GET = defineRoute(listBusinessesContract, async ({ db, principal }) => ({
-  data: { businesses: await listBusinesses(db, principal) },
+export const GET = defineRoute(listBusinessesContract, async (ctx) => ({
+  data: { businesses: await listBusinesses(ctx) },
 }));
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -7,7 +7,7 @@ import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 export const GET = defineRoute(searchRequestLogsContract, {
   // Without `logs:read` anywhere the answer is 403, never an empty search.
   authorize: ({ db, principal }) => requirePermissionSomewhere(db, principal, 'logs:read'),
-  handle: async ({ db, access, query }) => ({ data: await searchRequestLogs(db, access, query) }),
+  handle: async (ctx) => ({ data: await searchRequestLogs(ctx, { workspaceIds: ctx.access, query: ctx.query }) }),
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -6,7 +6,7 @@ import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(listDeliveriesContract, {
   authorize: ({ db, principal }) => requirePermissionSomewhere(db, principal, 'webhooks:manage'),
-  handle: async ({ db, access, query }) => ({ data: await listDeliveries(db, access, query) }),
+  handle: async (ctx) => ({ data: await listDeliveries(ctx, { workspaceIds: ctx.access, query: ctx.query }) }),
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

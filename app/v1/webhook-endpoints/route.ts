@@ -7,12 +7,12 @@ import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(createEndpointContract, {
   authorize: ({ db, principal }) => requirePermissionSomewhere(db, principal, 'webhooks:manage'),
-  handle: async ({ db, principal, body, now }) => ({ data: await createEndpoint(db, principal, body, now) }),
+  handle: async (ctx) => ({ data: await createEndpoint(ctx, ctx.body) }),
 });
 
 export const GET = defineRoute(listEndpointsContract, {
   authorize: ({ db, principal }) => requirePermissionSomewhere(db, principal, 'webhooks:manage'),
-  handle: async ({ db, access, query, now }) => ({ data: { endpoints: await listEndpoints(db, access, query, now) } }),
+  handle: async (ctx) => ({ data: { endpoints: await listEndpoints(ctx, { workspaceIds: ctx.access, filter: ctx.query }) } }),
 });
 
 export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET', 'POST']);

@@ -2,6 +2,7 @@
 // Answers 404 wherever it is disabled (see lib/auth/dev-sign-in.ts), so it is invisible there.
 import { devSignInEnabled } from '@/lib/auth/dev-sign-in';
 import { SESSION_MAX_AGE_SECONDS, createSession } from '@/lib/auth/sessions';
+import { systemContext } from '@/lib/context/verb-context';
 import { getDb } from '@/lib/db/client';
 import { ensureUser } from '@/lib/members/add-members';
 import { acceptInvitations } from '@/lib/members/invite-business-member';
@@ -19,8 +20,10 @@ export async function POST(request: Request): Promise<Response> {
   if (!/^[^\s@]+@[^\s@]+$/.test(email)) return new Response('Enter an email address', { status: 400 });
   const now = new Date();
   const db = getDb();
-  const user = await ensureUser(db, { email, name: email.split('@')[0] });
-  await acceptInvitations(db, user.id, now);
+  // Signing in is done before there is a session: the system does it, for the person.
+  const ctx = systemContext(db, 'dev-sign-in', now);
+  const user = await ensureUser(ctx, { email, name: email.split('@')[0] });
+  await acceptInvitations(ctx, { userId: user.id });
   const token = await createSession(db, user.id, now);
   const expires = new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000);
   const location = new URL(next.startsWith('/') && !next.startsWith('//') ? next : '/portal', appUrl);

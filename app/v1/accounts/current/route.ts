@@ -3,8 +3,8 @@ import { defineRoute } from '@/lib/http/define-route';
 import { currentAccountContract } from '../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
-export const GET = defineRoute(currentAccountContract, async ({ db, principal }) => ({
-  data: await getAccount(db, principal),
+export const GET = defineRoute(currentAccountContract, async (ctx) => ({
+  data: await getAccount(ctx),
 }));
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

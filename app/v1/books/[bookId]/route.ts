@@ -5,8 +5,8 @@ import { getBookContract } from '../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(getBookContract, {
-  authorize: ({ db, principal, params }) => requireBook(db, principal, params.bookId),
-  handle: async ({ db, access }) => ({ data: { book: await getBook(db, access.id) } }),
+  authorize: (ctx) => requireBook(ctx, { bookId: ctx.params.bookId }),
+  handle: async (ctx) => ({ data: { book: await getBook(ctx, { bookId: ctx.access.id }) } }),
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

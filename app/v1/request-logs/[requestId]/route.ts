@@ -6,7 +6,7 @@ import { getRequestLogContract } from '../contract';
 
 export const GET = defineRoute(getRequestLogContract, {
   authorize: ({ db, principal }) => requirePermissionSomewhere(db, principal, 'logs:read'),
-  handle: async ({ db, access, params }) => ({ data: { log: await getRequestLog(db, access, params.requestId) } }),
+  handle: async (ctx) => ({ data: { log: await getRequestLog(ctx, { workspaceIds: ctx.access, requestId: ctx.params.requestId }) } }),
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

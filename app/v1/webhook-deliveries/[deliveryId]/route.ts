@@ -5,8 +5,8 @@ import { getDeliveryContract } from '../../webhook-endpoints/contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(getDeliveryContract, {
-  authorize: ({ db, principal, params }) => requireDelivery(db, principal, params.deliveryId),
-  handle: async ({ db, access }) => ({ data: { delivery: await getDelivery(db, access.id) } }),
+  authorize: (ctx) => requireDelivery(ctx, { deliveryId: ctx.params.deliveryId }),
+  handle: async (ctx) => ({ data: { delivery: await getDelivery(ctx, { deliveryId: ctx.access.id }) } }),
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

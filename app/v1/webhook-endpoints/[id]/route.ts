@@ -7,19 +7,19 @@ import { deleteEndpointContract, getEndpointContract, updateEndpointContract } f
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(getEndpointContract, {
-  authorize: ({ db, principal, params }) => requireEndpoint(db, principal, params.id),
+  authorize: (ctx) => requireEndpoint(ctx, { endpointId: ctx.params.id }),
   handle: async ({ access, now }) => ({ data: { endpoint: toEndpointView(access, now) } }),
 });
 
 export const PATCH = defineRoute(updateEndpointContract, {
-  authorize: ({ db, principal, params }) => requireEndpoint(db, principal, params.id),
-  handle: async ({ db, access, body, now }) => ({ data: { endpoint: await updateEndpoint(db, access.id, body, now) } }),
+  authorize: (ctx) => requireEndpoint(ctx, { endpointId: ctx.params.id }),
+  handle: async (ctx) => ({ data: { endpoint: await updateEndpoint(ctx, { endpointId: ctx.access.id, changes: ctx.body }) } }),
 });
 
 // The verb checks again under its lock on the endpoint: a concurrent deletion answers 404.
 export const DELETE = defineRoute(deleteEndpointContract, {
-  authorize: ({ db, principal, params }) => requireEndpoint(db, principal, params.id),
-  handle: async ({ db, principal, access, now }) => ({ data: { endpoint: await deleteEndpoint(db, principal, access.id, now) } }),
+  authorize: (ctx) => requireEndpoint(ctx, { endpointId: ctx.params.id }),
+  handle: async (ctx) => ({ data: { endpoint: await deleteEndpoint(ctx, { endpointId: ctx.access.id }) } }),
 });
 
 export const { POST, PUT, OPTIONS } = methodsNotAllowed(['GET', 'PATCH', 'DELETE']);

@@ -5,8 +5,8 @@ import { simulateContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(simulateContract, {
-  authorize: ({ principal, params }) => requireAccount(principal, params.id),
-  handle: async ({ db, principal, body }) => ({ data: await simulateQuote(db, principal, body) }),
+  authorize: (ctx) => requireAccount(ctx, { accountId: ctx.params.id }),
+  handle: async (ctx) => ({ data: await simulateQuote(ctx, ctx.body) }),
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

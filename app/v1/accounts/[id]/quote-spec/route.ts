@@ -5,8 +5,8 @@ import { quoteSpecContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(quoteSpecContract, {
-  authorize: ({ principal, params }) => requireAccount(principal, params.id),
-  handle: async ({ db, principal }) => ({ data: await getQuoteSpec(db, principal) }),
+  authorize: (ctx) => requireAccount(ctx, { accountId: ctx.params.id }),
+  handle: async (ctx) => ({ data: await getQuoteSpec(ctx) }),
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

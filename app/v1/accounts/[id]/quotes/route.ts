@@ -5,7 +5,7 @@ import { createAccountQuoteContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(createAccountQuoteContract, {
-  authorize: ({ principal, params }) => requireAccount(principal, params.id),
+  authorize: (ctx) => requireAccount(ctx, { accountId: ctx.params.id }),
   handle: async (ctx) => {
     const { quote, replayed } = await createAccountQuote(ctx, { idempotencyKey: ctx.headers['idempotency-key'], request: ctx.body });
     return { data: quote, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };

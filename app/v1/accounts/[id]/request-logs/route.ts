@@ -5,8 +5,8 @@ import { accountRequestLogsContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(accountRequestLogsContract, {
-  authorize: ({ principal, params }) => requireAccount(principal, params.id),
-  handle: async ({ db, principal, query }) => ({ data: await listAccountRequestLogs(db, principal, query) }),
+  authorize: (ctx) => requireAccount(ctx, { accountId: ctx.params.id }),
+  handle: async (ctx) => ({ data: await listAccountRequestLogs(ctx, ctx.query) }),
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

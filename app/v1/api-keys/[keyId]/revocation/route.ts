@@ -5,8 +5,8 @@ import { revokeApiKeyContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(revokeApiKeyContract, {
-  authorize: ({ db, principal, params }) => requireKeyManager(db, principal, params.keyId),
-  handle: async ({ db, principal, access, now }) => ({ data: { apiKey: await revokeApiKey(db, principal, access.id, now) } }),
+  authorize: (ctx) => requireKeyManager(ctx, { keyId: ctx.params.keyId }),
+  handle: async (ctx) => ({ data: { apiKey: await revokeApiKey(ctx, { keyId: ctx.access.id }) } }),
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

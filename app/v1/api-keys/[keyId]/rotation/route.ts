@@ -5,9 +5,9 @@ import { rotateApiKeyContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(rotateApiKeyContract, {
-  authorize: ({ db, principal, params }) => requireKeyManager(db, principal, params.keyId),
-  handle: async ({ db, principal, access, body, now }) => ({
-    data: await rotateApiKey(db, principal, { keyId: access.id, graceMinutes: body.graceMinutes }, now),
+  authorize: (ctx) => requireKeyManager(ctx, { keyId: ctx.params.keyId }),
+  handle: async (ctx) => ({
+    data: await rotateApiKey(ctx, { keyId: ctx.access.id, graceMinutes: ctx.body.graceMinutes }),
   }),
 });
 

@@ -5,8 +5,8 @@ import { saveDraftContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const PUT = defineRoute(saveDraftContract, {
-  authorize: ({ db, principal, params }) => requireBook(db, principal, params.bookId, 'books:edit'),
-  handle: async ({ db, access, body }) => ({ data: await saveDraft(db, access.id, body.artifact) }),
+  authorize: (ctx) => requireBook(ctx, { bookId: ctx.params.bookId, permission: 'books:edit' }),
+  handle: async (ctx) => ({ data: await saveDraft(ctx, { bookId: ctx.access.id, artifact: ctx.body.artifact }) }),
 });
 
 export const { GET, POST, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['PUT']);

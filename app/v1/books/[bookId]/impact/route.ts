@@ -5,8 +5,8 @@ import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 import { impactContract } from '../../contract';
 
 export const POST = defineRoute(impactContract, {
-  authorize: ({ db, principal, params }) => requireBook(db, principal, params.bookId, 'books:publish'),
-  handle: async ({ db, access, body, now }) => ({ progress: (report) => runImpact(db, access, body, { now, onProgress: report }) }),
+  authorize: (ctx) => requireBook(ctx, { bookId: ctx.params.bookId, permission: 'books:publish' }),
+  handle: async (ctx) => ({ progress: (report) => runImpact(ctx, { book: ctx.access, request: ctx.body, onProgress: report }) }),
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

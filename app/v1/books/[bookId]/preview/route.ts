@@ -5,8 +5,8 @@ import { previewContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(previewContract, {
-  authorize: ({ db, principal, params }) => requireBook(db, principal, params.bookId),
-  handle: async ({ db, access, body }) => ({ data: await previewDraft(db, access.id, body) }),
+  authorize: (ctx) => requireBook(ctx, { bookId: ctx.params.bookId }),
+  handle: async (ctx) => ({ data: await previewDraft(ctx, { bookId: ctx.access.id, request: ctx.body }) }),
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

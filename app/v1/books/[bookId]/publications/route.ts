@@ -6,13 +6,13 @@ import { listPublicationsContract, publishContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(publishContract, {
-  authorize: ({ db, principal, params }) => requireBook(db, principal, params.bookId, 'books:publish'),
-  handle: async ({ db, principal, access, body, now }) => ({ data: { book: await publishWithSafeguard(db, principal, access, body, now) } }),
+  authorize: (ctx) => requireBook(ctx, { bookId: ctx.params.bookId, permission: 'books:publish' }),
+  handle: async (ctx) => ({ data: { book: await publishWithSafeguard(ctx, { book: ctx.access, request: ctx.body }) } }),
 });
 
 export const GET = defineRoute(listPublicationsContract, {
-  authorize: ({ db, principal, params }) => requireBook(db, principal, params.bookId),
-  handle: async ({ db, access, query }) => ({ data: await listPublicationRecords(db, access.id, query) }),
+  authorize: (ctx) => requireBook(ctx, { bookId: ctx.params.bookId }),
+  handle: async (ctx) => ({ data: await listPublicationRecords(ctx, { bookId: ctx.access.id, query: ctx.query }) }),
 });
 
 export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET', 'POST']);

@@ -5,9 +5,9 @@ import { createVersionContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(createVersionContract, {
-  authorize: ({ db, principal, params }) => requireBook(db, principal, params.bookId, 'books:publish'),
-  handle: async ({ db, principal, access, body, now }) => ({
-    data: { version: await createVersionAsMember(db, principal, access.id, body.artifact, now) },
+  authorize: (ctx) => requireBook(ctx, { bookId: ctx.params.bookId, permission: 'books:publish' }),
+  handle: async (ctx) => ({
+    data: { version: await createVersionAsMember(ctx, { bookId: ctx.access.id, artifact: ctx.body.artifact }) },
   }),
 });
 

@@ -5,8 +5,8 @@ import { setBrandingContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const PUT = defineRoute(setBrandingContract, {
-  authorize: ({ db, principal, params }) => requireBusinessSettingsEditor(db, principal, params.businessId, BRANDING),
-  handle: async ({ db, principal, access, body, now }) => ({ data: { business: await setBranding(db, principal, access, body, now) } }),
+  authorize: (ctx) => requireBusinessSettingsEditor(ctx, { businessId: ctx.params.businessId, setting: BRANDING }),
+  handle: async (ctx) => ({ data: { business: await setBranding(ctx, { access: ctx.access, branding: ctx.body }) } }),
 });
 
 export const { GET, POST, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['PUT']);

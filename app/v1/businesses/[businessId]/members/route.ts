@@ -6,14 +6,14 @@ import { inviteMemberContract, listMembersContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(listMembersContract, {
-  authorize: ({ db, principal, params }) => requireBusinessReader(db, principal, params.businessId),
-  handle: async ({ db, access }) => ({ data: { members: await listBusinessMembers(db, access.business.id) } }),
+  authorize: (ctx) => requireBusinessReader(ctx, { businessId: ctx.params.businessId }),
+  handle: async (ctx) => ({ data: { members: await listBusinessMembers(ctx, { businessId: ctx.access.business.id }) } }),
 });
 
 export const POST = defineRoute(inviteMemberContract, {
-  authorize: ({ db, principal, params }) => requireBusinessOwner(db, principal, params.businessId),
-  handle: async ({ db, principal, access, params, body, now }) => ({
-    data: { member: await inviteBusinessMember(db, principal, access, { businessId: params.businessId, ...body }, now) },
+  authorize: (ctx) => requireBusinessOwner(ctx, { businessId: ctx.params.businessId }),
+  handle: async (ctx) => ({
+    data: { member: await inviteBusinessMember(ctx, { access: ctx.access, businessId: ctx.params.businessId, ...ctx.body }) },
   }),
 });
 

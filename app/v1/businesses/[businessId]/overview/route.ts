@@ -5,8 +5,8 @@ import { requireBusinessReader } from '@/lib/members/business-authorization';
 import { businessOverviewContract } from '../../contract';
 
 export const GET = defineRoute(businessOverviewContract, {
-  authorize: ({ db, principal, params }) => requireBusinessReader(db, principal, params.businessId),
-  handle: async ({ db, access, now }) => ({ data: { overview: await businessOverview(db, access, now) } }),
+  authorize: (ctx) => requireBusinessReader(ctx, { businessId: ctx.params.businessId }),
+  handle: async (ctx) => ({ data: { overview: await businessOverview(ctx, { access: ctx.access }) } }),
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -5,8 +5,8 @@ import { PUBLISH_GUARD, requireBusinessSettingsEditor } from '@/lib/members/busi
 import { setPublishGuardContract } from '../../contract';
 
 export const PUT = defineRoute(setPublishGuardContract, {
-  authorize: ({ db, principal, params }) => requireBusinessSettingsEditor(db, principal, params.businessId, PUBLISH_GUARD),
-  handle: async ({ db, access, body, now }) => ({ data: { business: await setPublishGuard(db, access, body, now) } }),
+  authorize: (ctx) => requireBusinessSettingsEditor(ctx, { businessId: ctx.params.businessId, setting: PUBLISH_GUARD }),
+  handle: async (ctx) => ({ data: { business: await setPublishGuard(ctx, { access: ctx.access, guard: ctx.body }) } }),
 });
 
 export const { GET, POST, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['PUT']);

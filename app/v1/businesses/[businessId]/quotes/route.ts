@@ -7,7 +7,7 @@ import { createMemberQuoteContract, listBusinessQuotesContract } from '../../con
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(createMemberQuoteContract, {
-  authorize: ({ db, principal, params }) => requireBusinessMember(db, principal, params.businessId),
+  authorize: (ctx) => requireBusinessMember(ctx, { businessId: ctx.params.businessId }),
   handle: async (ctx) => {
     const { access, params, headers, body, annotate } = ctx;
     const request = { ...body, idempotencyKey: quoteIdempotencyKey(body, headers) };
@@ -18,7 +18,7 @@ export const POST = defineRoute(createMemberQuoteContract, {
 });
 
 export const GET = defineRoute(listBusinessQuotesContract, {
-  authorize: ({ db, principal, params }) => requireBusinessReader(db, principal, params.businessId),
+  authorize: (ctx) => requireBusinessReader(ctx, { businessId: ctx.params.businessId }),
   handle: async (ctx) => ({ data: await listBusinessQuotes(ctx, { businessId: ctx.access.business.id, query: ctx.query }) }),
 });
 

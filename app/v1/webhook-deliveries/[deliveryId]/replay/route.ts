@@ -5,8 +5,8 @@ import { replayDeliveryContract } from '../../../webhook-endpoints/contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(replayDeliveryContract, {
-  authorize: ({ db, principal, params }) => requireDelivery(db, principal, params.deliveryId),
-  handle: async ({ db, access, now }) => ({ data: { delivery: await replayDelivery(db, access, now) } }),
+  authorize: (ctx) => requireDelivery(ctx, { deliveryId: ctx.params.deliveryId }),
+  handle: async (ctx) => ({ data: { delivery: await replayDelivery(ctx, { delivery: ctx.access }) } }),
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

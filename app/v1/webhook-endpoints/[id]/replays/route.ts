@@ -5,8 +5,8 @@ import { replayExhaustedDeliveries } from '@/lib/webhooks/replay-exhausted-deliv
 import { replayExhaustedContract } from '../../contract';
 
 export const POST = defineRoute(replayExhaustedContract, {
-  authorize: ({ db, principal, params }) => requireEndpoint(db, principal, params.id),
-  handle: async ({ db, access, body, now }) => ({ data: await replayExhaustedDeliveries(db, access, body, now) }),
+  authorize: (ctx) => requireEndpoint(ctx, { endpointId: ctx.params.id }),
+  handle: async (ctx) => ({ data: await replayExhaustedDeliveries(ctx, { endpoint: ctx.access, ...ctx.body }) }),
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

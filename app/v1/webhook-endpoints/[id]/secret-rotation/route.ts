@@ -6,8 +6,8 @@ import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 // The verb checks again under its lock on the endpoint: rotations take turns.
 export const POST = defineRoute(rotateEndpointSecretContract, {
-  authorize: ({ db, principal, params }) => requireEndpoint(db, principal, params.id),
-  handle: async ({ db, principal, access, body, now }) => ({ data: await rotateEndpointSecret(db, principal, access.id, body.overlapMinutes, now) }),
+  authorize: (ctx) => requireEndpoint(ctx, { endpointId: ctx.params.id }),
+  handle: async (ctx) => ({ data: await rotateEndpointSecret(ctx, { endpointId: ctx.access.id, overlapMinutes: ctx.body.overlapMinutes }) }),
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

@@ -5,8 +5,8 @@ import { requireEndpoint } from '@/lib/webhooks/require-endpoint';
 import { endpointStatsContract } from '../../contract';
 
 export const GET = defineRoute(endpointStatsContract, {
-  authorize: ({ db, principal, params }) => requireEndpoint(db, principal, params.id),
-  handle: async ({ db, access, now }) => ({ data: { stats: await endpointStats(db, access, now) } }),
+  authorize: (ctx) => requireEndpoint(ctx, { endpointId: ctx.params.id }),
+  handle: async (ctx) => ({ data: { stats: await endpointStats(ctx, { endpoint: ctx.access }) } }),
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -5,8 +5,8 @@ import { sendTestEventContract } from '../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(sendTestEventContract, {
-  authorize: ({ db, principal, params }) => requireEndpoint(db, principal, params.id),
-  handle: async ({ db, access, now }) => ({ data: { delivery: await sendTestEvent(db, access, now) } }),
+  authorize: (ctx) => requireEndpoint(ctx, { endpointId: ctx.params.id }),
+  handle: async (ctx) => ({ data: { delivery: await sendTestEvent(ctx, { endpoint: ctx.access }) } }),
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

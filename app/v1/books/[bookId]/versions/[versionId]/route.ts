@@ -5,8 +5,8 @@ import { getVersionContract } from '../../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(getVersionContract, {
-  authorize: ({ db, principal, params }) => requireBook(db, principal, params.bookId),
-  handle: async ({ db, access, params }) => ({ data: { version: await getBookVersion(db, access.id, params.versionId) } }),
+  authorize: (ctx) => requireBook(ctx, { bookId: ctx.params.bookId }),
+  handle: async (ctx) => ({ data: { version: await getBookVersion(ctx, { bookId: ctx.access.id, versionId: ctx.params.versionId }) } }),
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

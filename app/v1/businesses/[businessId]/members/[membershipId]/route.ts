@@ -6,16 +6,16 @@ import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 // The verb checks ownership again under its lock on the owners (two owners demoting each other).
 export const PATCH = defineRoute(updateMemberContract, {
-  authorize: ({ db, principal, params }) => requireMembershipChanger(db, principal, params.businessId),
-  handle: async ({ db, principal, params, body, now }) => ({
-    data: { member: await changeBusinessMember(db, principal, { ...params, change: { role: body.role } }, now) },
+  authorize: (ctx) => requireMembershipChanger(ctx, { businessId: ctx.params.businessId }),
+  handle: async (ctx) => ({
+    data: { member: await changeBusinessMember(ctx, { ...ctx.params, change: { role: ctx.body.role } }) },
   }),
 });
 
 export const DELETE = defineRoute(removeMemberContract, {
-  authorize: ({ db, principal, params }) => requireMembershipChanger(db, principal, params.businessId),
-  handle: async ({ db, principal, params, now }) => ({
-    data: { member: await changeBusinessMember(db, principal, { ...params, change: { remove: true } }, now) },
+  authorize: (ctx) => requireMembershipChanger(ctx, { businessId: ctx.params.businessId }),
+  handle: async (ctx) => ({
+    data: { member: await changeBusinessMember(ctx, { ...ctx.params, change: { remove: true } }) },
   }),
 });
 

@@ -5,9 +5,9 @@ import { confirmCommitmentContract } from '../../../../../contract';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(confirmCommitmentContract, {
-  authorize: ({ principal, params }) => requireAccount(principal, params.id),
-  handle: async ({ db, principal, params, body, now }) => ({
-    data: await confirmCommitment(db, principal, { quoteId: params.quoteId, externalRef: body.external_ref }, now),
+  authorize: (ctx) => requireAccount(ctx, { accountId: ctx.params.id }),
+  handle: async (ctx) => ({
+    data: await confirmCommitment(ctx, { quoteId: ctx.params.quoteId, externalRef: ctx.body.external_ref }),
   }),
 });
 
