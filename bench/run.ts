@@ -18,7 +18,7 @@ import { findFreePort, startEmbeddedPostgres } from '../lib/db/embedded';
 import { applyMigrations } from '../lib/db/migrate';
 import { bookArtifactSchema, compileBook, evaluate } from '../lib/pricing';
 import { startReceiver } from '../lib/testing/https-receiver';
-import { ensureBuild, startNextServer } from '../scripts/support/next-server';
+import { ensureBuild, startNextServer, throwawayServiceEnv } from '../scripts/support/next-server';
 import { writeTestCertificates } from '../scripts/support/test-certificates';
 import { runEngineCases } from './cases/engine';
 import { runHttpCases, type HttpCase } from './cases/http';
@@ -406,16 +406,7 @@ async function main() {
       await waitForHttp(`${referenceUrl}/status`);
 
       const nextPort = await findFreePort();
-      const nextEnv = {
-        DATABASE_URL: database.url,
-        WEBHOOK_SECRET_KEY: webhookKey,
-        WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
-        NODE_EXTRA_CA_CERTS: certs.caFile,
-        NEXTAUTH_URL: `http://127.0.0.1:${nextPort}`,
-        NEXTAUTH_SECRET: randomBytes(32).toString('hex'),
-        LOG_LEVEL: 'warn',
-        JOB_RUNNER: 'in-process',
-      };
+      const nextEnv = throwawayServiceEnv({ databaseUrl: database.url, webhookKey, caFile: certs.caFile, port: nextPort });
       log(`service: next start on port ${nextPort}`);
       const next = await startNextServer({ root, port: nextPort, env: nextEnv, logFile: path.join(tmp, 'next.log') });
       const ctx: Context = {

@@ -21,7 +21,7 @@ import { applyMigrations } from '../lib/db/migrate';
 import { createPerson, createTenant, testContext } from '../lib/testing/factories';
 import { signedBy, startReceiver } from '../lib/testing/https-receiver';
 import { createEndpoint } from '../lib/webhooks/create-endpoint';
-import { ensureBuild, startNextServer, type RunningServer } from './support/next-server';
+import { ensureBuild, startNextServer, throwawayServiceEnv, type RunningServer } from './support/next-server';
 import { writeTestCertificates } from './support/test-certificates';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -76,16 +76,7 @@ async function main() {
 
     ensureBuild(root);
     const port = await findFreePort();
-    const env = {
-      DATABASE_URL: database.url,
-      WEBHOOK_SECRET_KEY: webhookKey,
-      WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
-      NODE_EXTRA_CA_CERTS: certs.caFile,
-      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
-      NEXTAUTH_SECRET: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'warn',
-      JOB_RUNNER: 'in-process',
-    };
+    const env = throwawayServiceEnv({ databaseUrl: database.url, webhookKey, caFile: certs.caFile, port });
     const start = () => startNextServer({ root, port, env, logFile: path.join(tmp, 'service.log') });
     let service: RunningServer = await start();
     cleanups.push(() => service.stop());

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, readdirSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
 const SOURCES = ['app', 'lib', 'inngest', 'instrumentation.ts', 'prisma/schema.prisma', 'next.config.mjs', 'package.json', 'tsconfig.json'];
@@ -14,6 +15,24 @@ function newestMtime(target: string): number {
     newest = Math.max(newest, newestMtime(path.join(target, entry)));
   }
   return newest;
+}
+
+/**
+ * The settings of a throwaway service on this machine (the bench, the reliability run): its own
+ * database and webhook key, private webhook targets allowed (receivers on loopback, trusted
+ * through the test CA), quiet logs, the in-process job runner.
+ */
+export function throwawayServiceEnv(options: { databaseUrl: string; webhookKey: string; caFile: string; port: number }): Record<string, string> {
+  return {
+    DATABASE_URL: options.databaseUrl,
+    WEBHOOK_SECRET_KEY: options.webhookKey,
+    WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
+    NODE_EXTRA_CA_CERTS: options.caFile,
+    NEXTAUTH_URL: `http://127.0.0.1:${options.port}`,
+    NEXTAUTH_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    JOB_RUNNER: 'in-process',
+  };
 }
 
 /** Runs `next build` unless the last build is newer than every source file. */
