@@ -1,10 +1,10 @@
 import { requireWorkspaceMember } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
 import type { VerbContext } from '../context/verb-context';
-import { Prisma } from '../db/generated/client';
 import { ServiceError } from '../errors/service-error';
 import { createBook } from './create-book';
 import { getBook } from './read-books';
+import { findProjectWorkspaceId, isUniqueViolation } from './store';
 
 /** POST /v1/books (`books:edit`). */
 export async function createBookAsMember(
@@ -12,14 +12,12 @@ export async function createBookAsMember(
   input: { projectId: string; key: string; name: string; makePrimary?: boolean },
 ) {
   const { db, principal } = ctx;
-  const project = await db.project.findUnique({ where: { id: input.projectId }, select: { workspaceId: true } });
-  if (!project) throw new ServiceError('not_found', `Project ${input.projectId} does not exist.`);
-  await requireWorkspaceMember(db, principal, project.workspaceId, 'books:edit', `Project ${input.projectId} does not exist.`);
+  const workspaceId = await findProjectWorkspaceId(db, input.projectId);
+  if (workspaceId === null) throw new ServiceError('not_found', `Project ${input.projectId} does not exist.`);
+  await requireWorkspaceMember(db, principal, workspaceId, 'books:edit', `Project ${input.projectId} does not exist.`);
   const book = await createBook(ctx, input).catch((error: unknown) => {
     // The (project, key) unique index decides, also between two requests at the same moment.
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-      throw new ServiceError('conflict', `The project already has a book with key "${input.key}".`);
-    }
+    if (isUniqueViolation(error)) throw new ServiceError('conflict', `The project already has a book with key "${input.key}".`);
     throw error;
   });
   return getBook(ctx, { bookId: book.id });

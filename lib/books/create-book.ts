@@ -1,15 +1,11 @@
 import type { VerbContext } from '../context/verb-context';
+import { insertBook, setPrimaryBook } from './store';
 
 export type CreateBookInput = { projectId: string; key: string; name: string; makePrimary?: boolean };
 
 /** Creates an empty book in a project; optionally the project's primary book. */
 export async function createBook({ db }: VerbContext, input: CreateBookInput) {
-  const book = await db.book.create({
-    data: { projectId: input.projectId, key: input.key, name: input.name },
-    select: { id: true, projectId: true, key: true, name: true, createdAt: true },
-  });
-  if (input.makePrimary) {
-    await db.project.update({ where: { id: input.projectId }, data: { primaryBookId: book.id } });
-  }
+  const book = await insertBook(db, input);
+  if (input.makePrimary) await setPrimaryBook(db, input.projectId, book.id);
   return book;
 }

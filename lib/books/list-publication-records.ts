@@ -1,6 +1,6 @@
 import type { VerbContext } from '../context/verb-context';
-import { afterTimeIdCursor, timeIdPage } from '../http/cursors';
 import { impactSummarySchema, type PublicationRecordView } from './impact-schemas';
+import { environmentKinds, findPublicationRecords, versionNumbers } from './store';
 
 /**
  * GET /v1/books/{id}/publications: the book's publications, newest first, keyset-paginated by
@@ -10,23 +10,12 @@ export async function listPublicationRecords(
   { db }: VerbContext,
   { bookId, query }: { bookId: string; query: { limit: number; cursor?: string } },
 ) {
-  const rows = await db.publicationRecord.findMany({
-    where: {
-      bookId,
-      ...afterTimeIdCursor(query.cursor),
-    },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: query.limit + 1,
-    select: { id: true, environmentId: true, bookVersionId: true, previousVersionId: true, publishedBy: true, impact: true, confirmation: true, createdAt: true },
-  });
-  const { page, nextCursor } = timeIdPage(rows, query.limit);
+  const { page, nextCursor } = await findPublicationRecords(db, bookId, query);
   const versionIds = [...new Set(page.flatMap((r) => (r.previousVersionId ? [r.bookVersionId, r.previousVersionId] : [r.bookVersionId])))];
-  const [versions, environments] = await Promise.all([
-    db.bookVersion.findMany({ where: { id: { in: versionIds } }, select: { id: true, number: true } }),
-    db.environment.findMany({ where: { id: { in: [...new Set(page.map((r) => r.environmentId))] } }, select: { id: true, kind: true } }),
+  const [number, kind] = await Promise.all([
+    versionNumbers(db, versionIds),
+    environmentKinds(db, [...new Set(page.map((r) => r.environmentId))]),
   ]);
-  const number = new Map(versions.map((v) => [v.id, v.number]));
-  const kind = new Map(environments.map((e) => [e.id, e.kind]));
   return {
     publications: page.map(
       (r): PublicationRecordView => ({

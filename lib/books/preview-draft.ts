@@ -1,16 +1,14 @@
 import type { VerbContext } from '../context/verb-context';
 import { issuesByField } from '../errors/parse-or-throw';
 import { bookArtifactSchema, compileBook, evaluate } from '../pricing';
+import { readDraft } from './store';
 
 /** POST /v1/books/{id}/preview (any workspace member, checked by the route): prices against a draft, storing nothing. */
 export async function previewDraft(
   { db }: VerbContext,
   { bookId, request }: { bookId: string; request: { artifact?: unknown; offeringId: string; factors: Record<string, string | null> } },
 ) {
-  const artifact =
-    request.artifact !== undefined
-      ? request.artifact
-      : (await db.book.findUniqueOrThrow({ where: { id: bookId }, select: { draft: true } })).draft;
+  const artifact = request.artifact !== undefined ? request.artifact : await readDraft(db, bookId);
   const parsed = bookArtifactSchema.safeParse(artifact);
   if (!parsed.success) {
     return { valid: false, issues: issuesByField(parsed.error, 'artifact'), outcome: null, computation: null, missingInputs: [], failure: null };

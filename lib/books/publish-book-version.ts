@@ -3,6 +3,14 @@ import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import type { EnvironmentName } from '../auth/principal';
 import type { ImpactSummary } from './impact-schemas';
+import {
+  environmentIdOf,
+  findVersionOfBook,
+  insertPublicationRecord,
+  lockBook,
+  publishedVersionIdOf,
+  upsertPublication,
+} from './store';
 
 export type PublishInput = {
   bookId: string;
@@ -23,45 +31,29 @@ export type PublishInput = {
 export async function publishBookVersion(ctx: VerbContext, input: PublishInput) {
   const { now } = ctx;
   return withTransaction(ctx, async ({ db: tx }) => {
-    await tx.$queryRaw`SELECT id FROM books WHERE id = ${input.bookId}::uuid FOR UPDATE`;
-    const version = await tx.bookVersion.findFirst({
-      where: { id: input.versionId, bookId: input.bookId },
-      select: { id: true, number: true, artifactHash: true, book: { select: { projectId: true, project: { select: { workspaceId: true } } } } },
-    });
+    await lockBook(tx, input.bookId);
+    const version = await findVersionOfBook(tx, input.bookId, input.versionId);
     if (!version) throw new ServiceError('not_found', `Version ${input.versionId} of book ${input.bookId} does not exist.`);
-    const environment = await tx.environment.findUniqueOrThrow({
-      where: { projectId_kind: { projectId: version.book.projectId, kind: input.environment } },
-      select: { id: true },
-    });
-    const previous = await tx.publication.findUnique({
-      where: { bookId_environmentId: { bookId: input.bookId, environmentId: environment.id } },
-      select: { bookVersionId: true },
-    });
-    const publication = await tx.publication.upsert({
-      where: { bookId_environmentId: { bookId: input.bookId, environmentId: environment.id } },
-      create: { bookId: input.bookId, environmentId: environment.id, bookVersionId: version.id, updatedAt: now },
-      update: { bookVersionId: version.id, updatedAt: now },
-      select: { id: true, bookId: true, environmentId: true, bookVersionId: true, updatedAt: true },
-    });
-    await tx.publicationRecord.create({
-      data: {
-        bookId: input.bookId,
-        environmentId: environment.id,
-        bookVersionId: version.id,
-        previousVersionId: previous?.bookVersionId ?? null,
-        publishedBy: input.publishedBy ?? null,
-        impact: input.impact,
-        confirmation: input.confirmation ?? null,
-        createdAt: now,
-      },
+    const environmentId = await environmentIdOf(tx, version.projectId, input.environment);
+    const previousVersionId = await publishedVersionIdOf(tx, input.bookId, environmentId);
+    const publication = await upsertPublication(tx, { bookId: input.bookId, environmentId, bookVersionId: version.id, updatedAt: now });
+    await insertPublicationRecord(tx, {
+      bookId: input.bookId,
+      environmentId,
+      bookVersionId: version.id,
+      previousVersionId,
+      publishedBy: input.publishedBy ?? null,
+      impact: input.impact,
+      confirmation: input.confirmation ?? null,
+      createdAt: now,
     });
     await recordEvent(
       { db: tx, now },
       {
         type: 'book_version.published',
-        workspaceId: version.book.project.workspaceId,
-        projectId: version.book.projectId,
-        environmentId: environment.id,
+        workspaceId: version.workspaceId,
+        projectId: version.projectId,
+        environmentId,
         subjectId: version.id,
         data: {
           bookId: input.bookId,

@@ -1,16 +1,24 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { VerbContext } from '../context/verb-context';
 import type { DbOrTx } from '../db/client';
-import { sqlBatches, sqlRows } from '../db/sql';
 import { issuesByField } from '../errors/parse-or-throw';
 import { ServiceError } from '../errors/service-error';
 import { canonicalHash } from '../hash/canonical-hash';
 import { bookArtifactSchema, compileBook, evaluate, type CompiledBook, type Outcome, type QuoteInputs } from '../pricing';
 import { ruleDifferences, totalOf, type ChangeKind, type PricedOutcome } from '../pricing/compare';
 import { IMPACT_WINDOWS, type Impact, type ImpactRequest, type ImpactResult, type PublishGuard } from './impact-schemas';
-import { ImpactTally, type DistinctRequest, type KindCounts, type MoverCandidate } from './impact-tally';
-import { compiled } from './published-version';
+import { ImpactTally, type KindCounts, type MoverCandidate } from './impact-tally';
 import { readPublishGuard } from './publish-guard';
+import {
+  compiled,
+  countWindowQuotes,
+  environmentIdOf,
+  findVersionOfBook,
+  readDistinctRequests,
+  readDraft,
+  versionNumbers,
+  type ImpactWindow,
+} from './store';
 
 /** How many movers an impact run explains. */
 const MOVER_COUNT = 20;
@@ -38,21 +46,16 @@ export async function runImpact(ctx: VerbContext, { book, request, onProgress }:
   const { db, now } = ctx;
   const candidate = await resolveCandidate(db, book.id, request);
   if ('issues' in candidate) return { valid: false, issues: candidate.issues, impact: null };
-  const window = impactWindow(request, now);
-  const [environment] = await sqlRows<{ id: string }>(
-    db,
-    `SELECT id::text AS id FROM environments WHERE project_id = $1::uuid AND kind = $2::"EnvironmentKind"`,
-    [book.projectId, request.environment],
-  );
+  const environmentId = await environmentIdOf(db, book.projectId, request.environment);
+  const window: ImpactWindow = { bookId: book.id, environmentId, ...impactWindow(request, now), offeringId: request.offeringId ?? null };
   const guard = await readPublishGuard(ctx, { projectId: book.projectId });
-  const scope = [book.id, environment.id, window.from, window.to, request.offeringId ?? null];
-  const [{ total }] = await sqlRows<{ total: number }>(db, COUNT_SQL, scope);
+  const total = await countWindowQuotes(db, window);
 
   const tally = new ImpactTally(guard.changePercent, MOVER_COUNT);
   const baselines = new Map<string | null, { book: CompiledBook | null; quotes: number }>();
   let done = 0;
   await onProgress?.({ done, total });
-  await sqlBatches<DistinctRequest>(db, DISTINCT_REQUESTS_SQL, scope, BATCH, async (rows) => {
+  await readDistinctRequests(db, window, BATCH, async (rows) => {
     for (const row of rows) {
       let baseline = baselines.get(row.baselineVersionId);
       if (!baseline) {
@@ -69,7 +72,7 @@ export async function runImpact(ctx: VerbContext, { book, request, onProgress }:
   });
 
   const figures = tally.figures();
-  const versionNumbers = await numbersOf(db, [...baselines.keys()]);
+  const numbers = await versionNumbers(db, [...baselines.keys()].filter((id) => id !== null));
   const significantlyChangedPercent = figures.quotes === 0 ? 0 : Math.round((figures.significantlyChangedQuotes * 10_000) / figures.quotes) / 100;
   const labels = labelReader([candidate.book, ...[...baselines.values()].flatMap((b) => (b.book ? [b.book] : []))]);
   return {
@@ -82,7 +85,7 @@ export async function runImpact(ctx: VerbContext, { book, request, onProgress }:
       offeringId: request.offeringId ?? null,
       candidate: candidate.descriptor,
       baselineVersions: [...baselines]
-        .map(([versionId, b]) => ({ versionId, number: versionId ? (versionNumbers.get(versionId) ?? null) : null, quotes: b.quotes }))
+        .map(([versionId, b]) => ({ versionId, number: versionId ? (numbers.get(versionId) ?? null) : null, quotes: b.quotes }))
         .sort((a, b) => (b.number ?? -1) - (a.number ?? -1)),
       requests: figures.requests,
       quotes: figures.quotes,
@@ -91,7 +94,7 @@ export async function runImpact(ctx: VerbContext, { book, request, onProgress }:
       histogram: figures.histogram,
       offerings: figures.offerings.map((o) => ({ ...o, label: labels.offering(o.offeringId) })),
       movers: tally.largestMovers().map((mover) =>
-        explainMover(mover, baselines.get(mover.request.baselineVersionId)!.book, candidate.book, versionNumbers, labels),
+        explainMover(mover, baselines.get(mover.request.baselineVersionId)!.book, candidate.book, numbers, labels),
       ),
       guard: {
         ...guard,
@@ -113,31 +116,15 @@ function impactWindow(request: Pick<ImpactRequest, 'window' | 'from' | 'to'>, no
   return { from: new Date(now.getTime() - IMPACT_WINDOWS[request.window ?? '7d']), to: now };
 }
 
-const WINDOW_FILTER = `book_id = $1::uuid AND environment_id = $2::uuid AND created_at >= $3::timestamptz AND created_at < $4::timestamptz
-  AND ($5::text IS NULL OR inputs->>'offeringId' = $5::text)`;
-
-const COUNT_SQL = `SELECT count(*)::int AS total FROM quote_intents WHERE ${WINDOW_FILTER}`;
-
-// Answers compare as jsonb, so that the order of a request's keys does not make it distinct.
-const DISTINCT_REQUESTS_SQL = `SELECT inputs::jsonb AS inputs, book_version_id::text AS "baselineVersionId",
-    count(*)::int AS quotes, (array_agg(id ORDER BY created_at DESC, id DESC))[1]::text AS "latestIntentId"
-  FROM quote_intents WHERE ${WINDOW_FILTER}
-  GROUP BY inputs::jsonb, book_version_id
-  ORDER BY "latestIntentId"`;
-
 async function resolveCandidate(db: DbOrTx, bookId: string, request: ImpactRequest): Promise<Candidate | { issues: Record<string, string[]> }> {
   if (request.versionId !== undefined) {
-    const version = await db.bookVersion.findFirst({
-      where: { id: request.versionId, bookId },
-      select: { id: true, number: true, artifactHash: true },
-    });
+    const version = await findVersionOfBook(db, bookId, request.versionId);
     if (!version) throw new ServiceError('not_found', `Version ${request.versionId} of book ${bookId} does not exist.`);
     const book = await compiled(db, version.id);
     return { book, descriptor: { source: 'version', versionId: version.id, number: version.number, artifactHash: version.artifactHash, currency: book.artifact.currency } };
   }
   const source = request.artifact !== undefined ? 'artifact' : 'draft';
-  const artifact =
-    request.artifact ?? (await db.book.findUniqueOrThrow({ where: { id: bookId }, select: { draft: true } })).draft;
+  const artifact = request.artifact ?? (await readDraft(db, bookId));
   if (artifact === null) throw new ServiceError('invalid_request', 'The book has no saved draft: send versionId or artifact.');
   const parsed = bookArtifactSchema.safeParse(artifact);
   if (!parsed.success) return { issues: issuesByField(parsed.error, 'artifact') };
@@ -145,13 +132,6 @@ async function resolveCandidate(db: DbOrTx, bookId: string, request: ImpactReque
     book: compileBook(parsed.data),
     descriptor: { source, versionId: null, number: null, artifactHash: canonicalHash(artifact), currency: parsed.data.currency },
   };
-}
-
-async function numbersOf(db: DbOrTx, versionIds: (string | null)[]): Promise<Map<string, number>> {
-  const ids = versionIds.filter((id): id is string => id !== null);
-  if (ids.length === 0) return new Map();
-  const rows = await sqlRows<{ id: string; number: number }>(db, `SELECT id::text AS id, number FROM book_versions WHERE id = ANY($1::uuid[])`, [ids]);
-  return new Map(rows.map((r) => [r.id, r.number]));
 }
 
 const KIND_FIELD: Record<ChangeKind, keyof Impact['counts']> = {

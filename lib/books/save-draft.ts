@@ -1,6 +1,7 @@
 import type { VerbContext } from '../context/verb-context';
 import { issuesByField } from '../errors/parse-or-throw';
 import { bookArtifactSchema } from '../pricing';
+import { writeDraft } from './store';
 
 /** What is wrong with an artifact, by field; empty when it would publish. */
 function artifactIssues(artifact: unknown): Record<string, string[]> {
@@ -10,7 +11,7 @@ function artifactIssues(artifact: unknown): Record<string, string[]> {
 
 /** PUT /v1/books/{id}/draft (`books:edit`, checked by the route): keeps any JSON object as work in progress. */
 export async function saveDraft({ db }: VerbContext, { bookId, artifact }: { bookId: string; artifact: unknown }) {
-  await db.book.update({ where: { id: bookId }, data: { draft: artifact as object } });
+  await writeDraft(db, bookId, artifact);
   const issues = artifactIssues(artifact);
   return { valid: Object.keys(issues).length === 0, issues };
 }
