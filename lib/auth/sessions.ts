@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { DbOrTx } from '../db/client';
 import { digestOf } from './secret-digest';
 import type { SessionPrincipal } from './principal';
+import { findSessionWithUser, insertSession } from './store';
 
 /** Cookie names next-auth uses for a database session (plain http, and https). */
 const SESSION_COOKIES = ['next-auth.session-token', '__Secure-next-auth.session-token'];
@@ -16,25 +17,15 @@ export function mintSessionToken(): string {
 /** Opens a session for a user and returns its token (shown to the caller only). */
 export async function createSession(db: DbOrTx, userId: string, now: Date, maxAgeSeconds = SESSION_MAX_AGE_SECONDS) {
   const token = mintSessionToken();
-  await db.session.create({
-    data: { sessionToken: digestOf(token), userId, expires: new Date(now.getTime() + maxAgeSeconds * 1000) },
-  });
+  await insertSession(db, { tokenDigest: digestOf(token), userId, expires: new Date(now.getTime() + maxAgeSeconds * 1000) });
   return token;
 }
 
 /** The session a token names, if it exists and has not expired. */
 export async function findSession(db: DbOrTx, token: string, now: Date): Promise<SessionPrincipal | null> {
-  const session = await db.session.findUnique({
-    where: { sessionToken: digestOf(token) },
-    select: { id: true, expires: true, user: { select: { id: true, email: true, name: true } } },
-  });
+  const session = await findSessionWithUser(db, digestOf(token));
   if (!session || session.expires <= now) return null;
   return { kind: 'session', sessionId: session.id, userId: session.user.id, email: session.user.email, name: session.user.name };
-}
-
-/** Signs a session out everywhere at once. */
-export async function deleteSession(db: DbOrTx, token: string): Promise<void> {
-  await db.session.deleteMany({ where: { sessionToken: digestOf(token) } });
 }
 
 /** The session token of a request: `Authorization: Bearer <token>` or next-auth's cookie. */

@@ -1,10 +1,9 @@
-import { LRUCache } from 'lru-cache';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { DbOrTx } from '../db/client';
-import { sqlRows } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
 import { digestOf, digestsEqual } from '../auth/secret-digest';
 import { environmentOfSecret } from './secrets';
+import { readKeyAfresh, rememberedKey, rememberKey } from './store';
 
 /**
  * A revoked key of ours was presented. The request is still refused, but the request log files
@@ -20,22 +19,15 @@ export class RefusedApiKeyError extends ServiceError {
   }
 }
 
-/** A key seen valid recently, by digest; only writes that re-check the key trust it (rememberedApiKey). */
-type RememberedKey = { principal: ApiKeyPrincipal; lastUsedAt: Date | null };
-const rememberedKeys = new LRUCache<string, RememberedKey>({ max: 10_000 });
-
 /**
- * A key this process found valid recently, without a query, or null (unknown, or its last use
- * is due to be written: then it is read afresh, since nothing is written for a key before it has
- * been found valid). Only a caller whose write re-checks the key may trust it: the quote store.
- * Each call returns a new principal object, so that callers can tell requests apart.
+ * A key this process found valid recently, without a query, or null (then it is read afresh).
+ * Only a caller whose write re-checks the key may trust it: the quote store.
  */
 export function rememberedApiKey(authorization: string | null, now: Date): ApiKeyPrincipal | null {
   const secret = bearerToken(authorization);
   const environment = secret ? environmentOfSecret(secret) : null;
   if (!secret || !environment) return null;
-  const known = rememberedKeys.get(digestOf(secret));
-  return known && known.principal.environment === environment && !useIsDue(known, now) ? { ...known.principal } : null;
+  return rememberedKey(digestOf(secret), environment, now);
 }
 
 /**
@@ -53,17 +45,7 @@ export async function authenticateApiKey(
   const environment = secret ? environmentOfSecret(secret) : null;
   if (!secret || !environment) throw invalid();
   const digest = digestOf(secret);
-  rememberedKeys.delete(digest);
-  // Every authenticated request starts here: one indexed lookup, by digest, with its environment.
-  const [key] = await sqlRows<KeyRow>(
-    db,
-    `SELECT k.id::text AS id, k.digest, k.workspace_id::text AS "workspaceId", k.project_id::text AS "projectId",
-       k.environment_id::text AS "environmentId", k.status::text AS status, k.scopes, k.revoked_at AS "revokedAt",
-       k.last_used_at AS "lastUsedAt", e.kind::text AS kind
-     FROM api_keys k JOIN environments e ON e.id = k.environment_id
-     WHERE k.digest = $1::text`,
-    [digest],
-  );
+  const key = await readKeyAfresh(db, digest);
   if (!key || !digestsEqual(key.digest, digest) || key.kind !== environment) throw invalid();
   const revoked = key.status === 'revoked' || (key.revokedAt !== null && key.revokedAt <= now);
   if (revoked) {
@@ -81,37 +63,9 @@ export async function authenticateApiKey(
     environment,
     scopes: key.scopes,
   };
-  const remembered = { principal, lastUsedAt: key.lastUsedAt };
-  noteUse(db, remembered, now);
-  rememberedKeys.set(digest, remembered);
+  rememberKey(db, digest, principal, key.lastUsedAt, now);
   return principal;
 }
-
-/** Last use is kept to the minute so that authentication is not a write on every request. */
-function useIsDue(key: RememberedKey, now: Date): boolean {
-  return !key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000;
-}
-
-function noteUse(db: DbOrTx, key: RememberedKey, now: Date): void {
-  if (!useIsDue(key, now)) return;
-  key.lastUsedAt = now;
-  void sqlRows(db, 'UPDATE api_keys SET last_used_at = $2::timestamptz WHERE id = $1::uuid', [key.principal.keyId, now]).catch(
-    () => undefined,
-  );
-}
-
-type KeyRow = {
-  id: string;
-  digest: string;
-  workspaceId: string;
-  projectId: string;
-  environmentId: string;
-  status: 'active' | 'rotating' | 'revoked';
-  scopes: string[];
-  revokedAt: Date | null;
-  lastUsedAt: Date | null;
-  kind: 'test' | 'live';
-};
 
 function bearerToken(authorization: string | null): string | null {
   if (!authorization) return null;

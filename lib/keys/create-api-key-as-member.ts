@@ -4,6 +4,7 @@ import { withTransaction, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { createApiKey, type CreateApiKeyInput } from './create-api-key';
+import { findProjectForKeys } from './store';
 
 /**
  * POST /v1/api-keys: a workspace member with `api_keys:create` mints a key; secret shown once.
@@ -11,7 +12,7 @@ import { createApiKey, type CreateApiKeyInput } from './create-api-key';
  */
 export async function createApiKeyAsMember(ctx: VerbContext<SessionPrincipal>, input: Omit<CreateApiKeyInput, 'createdBy'>) {
   const { db, principal, now } = ctx;
-  const project = await db.project.findUnique({ where: { id: input.projectId }, select: { workspaceId: true, entitlements: true } });
+  const project = await findProjectForKeys(db, input.projectId);
   if (!project) throw new ServiceError('not_found', `Project ${input.projectId} does not exist.`);
   await requireWorkspaceMember(db, principal, project.workspaceId, 'api_keys:create', `Project ${input.projectId} does not exist.`);
   // Spec 5.3: keys are minted only for accounts with the api_access feature.

@@ -3,6 +3,7 @@ import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import type { EnvironmentName } from '../auth/principal';
 import { mintKeySecret } from './secrets';
+import { findKeyEnvironment, insertApiKey } from './store';
 import { toApiKeyView } from './to-api-key-view';
 
 export type CreateApiKeyInput = {
@@ -21,27 +22,21 @@ export type CreateApiKeyInput = {
  * goes through createApiKeyAsMember.
  */
 export async function createApiKey({ db, now }: VerbContext, input: CreateApiKeyInput) {
-  const environment = await db.environment.findUnique({
-    where: { projectId_kind: { projectId: input.projectId, kind: input.environment } },
-    select: { id: true, project: { select: { workspaceId: true } } },
-  });
+  const environment = await findKeyEnvironment(db, input.projectId, input.environment);
   if (!environment) throw new ServiceError('not_found', `Project ${input.projectId} does not exist.`);
   const minted = mintKeySecret(input.environment);
-  const row = await db.apiKey.create({
-    data: {
-      workspaceId: environment.project.workspaceId,
-      projectId: input.projectId,
-      environmentId: environment.id,
-      name: input.name,
-      digest: minted.digest,
-      displayPrefix: minted.displayPrefix,
-      last4: minted.last4,
-      scopes: input.scopes ?? [...SCOPES],
-      createdBy: input.createdBy,
-      predecessorId: input.predecessorId,
-      createdAt: now,
-    },
-    include: { environment: { select: { kind: true } } },
+  const row = await insertApiKey(db, {
+    workspaceId: environment.workspaceId,
+    projectId: input.projectId,
+    environmentId: environment.id,
+    name: input.name,
+    digest: minted.digest,
+    displayPrefix: minted.displayPrefix,
+    last4: minted.last4,
+    scopes: input.scopes ?? [...SCOPES],
+    createdBy: input.createdBy,
+    predecessorId: input.predecessorId,
+    createdAt: now,
   });
   return { apiKey: toApiKeyView(row, now), secret: minted.secret, environmentId: environment.id };
 }

@@ -1,5 +1,7 @@
 import type { SessionPrincipal } from '../auth/principal';
+import { findActiveWorkspaceIds } from '../auth/store';
 import type { VerbContext } from '../context/verb-context';
+import { listKeys } from './store';
 import { toApiKeyView } from './to-api-key-view';
 
 /** Keys of the projects in the person's workspaces; never a secret. Newest first. */
@@ -7,15 +9,7 @@ export async function listApiKeys(
   { db, principal, now }: VerbContext<SessionPrincipal>,
   filter: { projectId?: string; environment?: 'test' | 'live' },
 ) {
-  const rows = await db.apiKey.findMany({
-    where: {
-      projectId: filter.projectId,
-      environment: filter.environment ? { kind: filter.environment } : undefined,
-      workspaceId: { in: (await db.workspaceMember.findMany({ where: { userId: principal.userId, status: 'active' }, select: { workspaceId: true } })).map((m) => m.workspaceId) },
-    },
-    orderBy: { createdAt: 'desc' },
-    take: 500,
-    include: { environment: { select: { kind: true } } },
-  });
+  const workspaceIds = await findActiveWorkspaceIds(db, principal.userId);
+  const rows = await listKeys(db, { ...filter, workspaceIds });
   return rows.map((row) => ({ ...toApiKeyView(row, now), projectId: row.projectId, predecessorId: row.predecessorId }));
 }

@@ -2,6 +2,7 @@ import type { SessionPrincipal } from '../auth/principal';
 import { withTransaction, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
+import { lockApiKey, setKeyStatus } from './store';
 import { toApiKeyView } from './to-api-key-view';
 
 /**
@@ -11,31 +12,22 @@ import { toApiKeyView } from './to-api-key-view';
  */
 export async function revokeApiKey(ctx: VerbContext<SessionPrincipal>, { keyId }: { keyId: string }) {
   const { principal, now } = ctx;
-  return withTransaction(ctx, async ({ db: tx }) => {
-    const [key] = await tx.$queryRaw<{ id: string; workspace_id: string }[]>`
-      SELECT id::text, workspace_id::text FROM api_keys WHERE id = ${keyId}::uuid FOR UPDATE`;
-    if (!key) throw new ServiceError('not_found', `API key ${keyId} does not exist.`);
-    const current = await tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: { status: true, revokedAt: true } });
+  return withTransaction(ctx, async (tx) => {
+    const current = await lockApiKey(tx.db, keyId);
+    if (!current) throw new ServiceError('not_found', `API key ${keyId} does not exist.`);
     const alreadyRevoked = current.status === 'revoked' || (current.revokedAt !== null && current.revokedAt <= now);
-    const row = await tx.apiKey.update({
-      where: { id: key.id },
-      data: { status: 'revoked', revokedAt: alreadyRevoked ? (current.revokedAt ?? now) : now },
-      include: { environment: { select: { kind: true } } },
-    });
+    const row = await setKeyStatus(tx.db, current.id, { status: 'revoked', revokedAt: alreadyRevoked ? (current.revokedAt ?? now) : now });
     const apiKey = toApiKeyView(row, now);
     // Told once, when the stored status becomes revoked (a key past its grace may await the sweep).
     if (current.status !== 'revoked') {
-      await recordEvent(
-        { db: tx, now },
-        {
-          type: 'api_key.revoked',
-          workspaceId: key.workspace_id,
-          projectId: row.projectId,
-          environmentId: row.environmentId,
-          subjectId: key.id,
+      await recordEvent(tx, {
+        type: 'api_key.revoked',
+        workspaceId: current.workspaceId,
+        projectId: row.projectId,
+        environmentId: row.environmentId,
+        subjectId: current.id,
         data: { apiKey, reason: 'revoked', revokedBy: principal.userId },
-        },
-      );
+      });
     }
     return apiKey;
   });

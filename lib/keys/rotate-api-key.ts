@@ -3,6 +3,7 @@ import { withTransaction, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { createApiKey } from './create-api-key';
+import { lockApiKey, setKeyStatus } from './store';
 import { toApiKeyView } from './to-api-key-view';
 
 export const DEFAULT_GRACE_MINUTES = 24 * 60;
@@ -18,13 +19,8 @@ export async function rotateApiKey(ctx: VerbContext<SessionPrincipal>, input: { 
   const { principal, now } = ctx;
   return withTransaction(ctx, async (tx) => {
     // Row lock: two concurrent rotations of one key cannot both mint a successor.
-    const [key] = await tx.db.$queryRaw<{ id: string; workspace_id: string }[]>`
-      SELECT id::text, workspace_id::text FROM api_keys WHERE id = ${input.keyId}::uuid FOR UPDATE`;
-    if (!key) throw new ServiceError('not_found', `API key ${input.keyId} does not exist.`);
-    const old = await tx.db.apiKey.findUniqueOrThrow({
-      where: { id: key.id },
-      select: { id: true, name: true, projectId: true, environmentId: true, status: true, revokedAt: true, scopes: true, environment: { select: { kind: true } } },
-    });
+    const old = await lockApiKey(tx.db, input.keyId);
+    if (!old) throw new ServiceError('not_found', `API key ${input.keyId} does not exist.`);
     if (old.status !== 'active' || (old.revokedAt !== null && old.revokedAt <= now)) {
       throw new ServiceError('conflict', `Only an active key can be rotated; this one is ${old.status}.`);
     }
@@ -37,35 +33,16 @@ export async function rotateApiKey(ctx: VerbContext<SessionPrincipal>, input: { 
       predecessorId: old.id,
     });
     const revokedAt = new Date(now.getTime() + input.graceMinutes * 60_000);
-    const updated = await tx.db.apiKey.update({
-      where: { id: old.id },
-      data: { status: input.graceMinutes > 0 ? 'rotating' : 'revoked', revokedAt },
-      include: { environment: { select: { kind: true } } },
-    });
+    const updated = await setKeyStatus(tx.db, old.id, { status: input.graceMinutes > 0 ? 'rotating' : 'revoked', revokedAt });
     const apiKey = toApiKeyView(updated, now);
-    await recordEvent(
-      tx,
-      {
-        type: 'api_key.rotated',
-        workspaceId: key.workspace_id,
-        projectId: old.projectId,
-        environmentId: old.environmentId,
-        subjectId: old.id,
-        data: { apiKey, successor: successor.apiKey, graceMinutes: input.graceMinutes, rotatedBy: principal.userId },
-      },
-    );
+    const subject = { workspaceId: old.workspaceId, projectId: old.projectId, environmentId: old.environmentId, subjectId: old.id };
+    await recordEvent(tx, {
+      type: 'api_key.rotated',
+      ...subject,
+      data: { apiKey, successor: successor.apiKey, graceMinutes: input.graceMinutes, rotatedBy: principal.userId },
+    });
     if (input.graceMinutes === 0) {
-      await recordEvent(
-        tx,
-        {
-          type: 'api_key.revoked',
-          workspaceId: key.workspace_id,
-          projectId: old.projectId,
-          environmentId: old.environmentId,
-          subjectId: old.id,
-          data: { apiKey, reason: 'rotated_without_grace', revokedBy: principal.userId },
-        },
-      );
+      await recordEvent(tx, { type: 'api_key.revoked', ...subject, data: { apiKey, reason: 'rotated_without_grace', revokedBy: principal.userId } });
     }
     return { apiKey, successor: successor.apiKey, secret: successor.secret };
   });

@@ -1,5 +1,6 @@
 import { withTransaction, type VerbContext } from '../context/verb-context';
 import { recordEvent } from '../events/record-event';
+import { lockEndedGraces, setKeyStatus } from './store';
 import { toApiKeyView } from './to-api-key-view';
 
 /**
@@ -9,27 +10,18 @@ import { toApiKeyView } from './to-api-key-view';
  */
 export async function sweepRotatedKeys(ctx: VerbContext): Promise<number> {
   const { now } = ctx;
-  return withTransaction(ctx, async ({ db: tx }) => {
-    const due = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id::text FROM api_keys WHERE status = 'rotating' AND revoked_at <= ${now}::timestamptz
-      ORDER BY revoked_at LIMIT 500 FOR UPDATE SKIP LOCKED`;
-    for (const { id } of due) {
-      const row = await tx.apiKey.update({
-        where: { id },
-        data: { status: 'revoked' },
-        include: { environment: { select: { kind: true } } },
+  return withTransaction(ctx, async (tx) => {
+    const due = await lockEndedGraces(tx.db, now);
+    for (const id of due) {
+      const row = await setKeyStatus(tx.db, id, { status: 'revoked' });
+      await recordEvent(tx, {
+        type: 'api_key.revoked',
+        workspaceId: row.workspaceId,
+        projectId: row.projectId,
+        environmentId: row.environmentId,
+        subjectId: id,
+        data: { apiKey: toApiKeyView(row, now), reason: 'rotation_grace_ended' },
       });
-      await recordEvent(
-        { db: tx, now },
-        {
-          type: 'api_key.revoked',
-          workspaceId: row.workspaceId,
-          projectId: row.projectId,
-          environmentId: row.environmentId,
-          subjectId: id,
-          data: { apiKey: toApiKeyView(row, now), reason: 'rotation_grace_ended' },
-        },
-      );
     }
     return due.length;
   });

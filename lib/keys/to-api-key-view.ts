@@ -1,17 +1,5 @@
 import type { ApiKeyView } from './schemas';
-
-type ApiKeyRow = {
-  id: string;
-  name: string;
-  status: ApiKeyView['status'];
-  displayPrefix: string;
-  last4: string;
-  scopes: string[];
-  createdAt: Date;
-  revokedAt: Date | null;
-  lastUsedAt: Date | null;
-  environment: { kind: 'test' | 'live' };
-};
+import type { ApiKeyRow } from './store';
 
 /** The public view of a key row. A key whose grace window has ended reads as revoked. */
 export function toApiKeyView(row: ApiKeyRow, now: Date): ApiKeyView {
