@@ -2,6 +2,7 @@ import type { ApiKeyPrincipal } from '../auth/principal';
 import { withTransaction, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
+import { findCommitment, insertCommitment, lockAccountQuote, type CommitmentRow } from './store';
 
 /**
  * POST …/quotes/{quoteId}/commitment/confirm: Live only, on a `quoted` quote. Idempotent: the
@@ -13,11 +14,9 @@ export async function confirmCommitment(ctx: VerbContext<ApiKeyPrincipal>, input
     throw new ServiceError('forbidden', 'Commitments can only be confirmed with a Live API key.');
   }
   return withTransaction(ctx, async ({ db: tx }) => {
-    const [quote] = await tx.$queryRaw<{ id: string; state: string }[]>`
-      SELECT id::text, state FROM account_quotes
-      WHERE id = ${input.quoteId}::uuid AND environment_id = ${principal.environmentId}::uuid FOR UPDATE`;
+    const quote = await lockAccountQuote(tx, { id: input.quoteId, environmentId: principal.environmentId });
     if (!quote) throw new ServiceError('not_found', `No quote ${input.quoteId} in this account.`, { param: 'quoteId' });
-    const existing = await tx.commitment.findUnique({ where: { accountQuoteId: quote.id } });
+    const existing = await findCommitment(tx, quote.id);
     if (existing) {
       if (existing.externalRef !== input.externalRef) {
         throw new ServiceError('conflict', 'This quote is already committed with another external_ref.', { param: 'external_ref' });
@@ -27,7 +26,7 @@ export async function confirmCommitment(ctx: VerbContext<ApiKeyPrincipal>, input
     if (quote.state !== 'quoted') {
       throw new ServiceError('conflict', `Only a quoted quote can be committed; this one is ${quote.state}.`, { param: 'quoteId' });
     }
-    const created = await tx.commitment.create({ data: { accountQuoteId: quote.id, externalRef: input.externalRef, confirmedAt: now } });
+    const created = await insertCommitment(tx, { accountQuoteId: quote.id, externalRef: input.externalRef, confirmedAt: now });
     const commitment = toCommitment(created, quote.id);
     await recordEvent(
       { db: tx, now },
@@ -44,7 +43,7 @@ export async function confirmCommitment(ctx: VerbContext<ApiKeyPrincipal>, input
   });
 }
 
-function toCommitment(row: { id: string; externalRef: string; confirmedAt: Date }, quoteId: string) {
+function toCommitment(row: CommitmentRow, quoteId: string) {
   return {
     object: 'commitment' as const,
     commitment_id: row.id,

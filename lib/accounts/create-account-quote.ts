@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import { withTransaction, type VerbContext } from '../context/verb-context';
-import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { canonicalHash } from '../hash/canonical-hash';
@@ -10,6 +9,7 @@ import type { ProducedQuote, SimulationRequest } from './account-schemas';
 import { requireAccountBook } from './account-book';
 import { disposeQuote } from './dispose-quote';
 import { simulateServices } from './simulate-services';
+import { findAccountQuoteByKey, insertAccountQuote } from './store';
 
 const MESSAGES: Record<ProducedQuote['state'], string> = {
   quoted: 'The quote is ready to send to the customer.',
@@ -32,14 +32,14 @@ export async function createAccountQuote(
   const fingerprint = canonicalHash(input.request);
   const { answer, replayed } = await createOnce({
     fingerprint,
-    find: () => findByKey(db, principal, input.idempotencyKey),
+    find: () => findAccountQuoteByKey(db, { environmentId: principal.environmentId, idempotencyKey: input.idempotencyKey }),
     fingerprintOf: (stored) => stored.requestFingerprint,
     replay: (stored) => stored.response as ProducedQuote,
     conflict: () =>
       new ServiceError('idempotency_conflict', 'This Idempotency-Key was already used with a different request.', { param: 'Idempotency-Key' }),
     create: async () => {
       const quote = await produceQuote(ctx, input.request);
-      const created = await insertAccountQuote(ctx, quote, input.idempotencyKey, fingerprint);
+      const created = await storeQuote(ctx, quote, input.idempotencyKey, fingerprint);
       return created ? { created: quote } : 'key_taken';
     },
   });
@@ -78,23 +78,25 @@ async function produceQuote(ctx: VerbContext<ApiKeyPrincipal>, request: Simulati
  * The quote and its event commit together; a concurrent request with the same key loses the
  * insert (ON CONFLICT) and gets false.
  */
-async function insertAccountQuote(
-  ctx: VerbContext<ApiKeyPrincipal>,
-  quote: ProducedQuote,
-  idempotencyKey: string,
-  fingerprint: string,
-): Promise<boolean> {
+async function storeQuote(ctx: VerbContext<ApiKeyPrincipal>, quote: ProducedQuote, idempotencyKey: string, fingerprint: string): Promise<boolean> {
   const { principal, now } = ctx;
   return withTransaction(ctx, async ({ db: tx }) => {
-    const rows = await tx.$queryRaw<{ id: string }[]>`
-      INSERT INTO account_quotes (id, project_id, environment_id, book_version_id, idempotency_key, request_fingerprint,
-        state, disposition, low_cents, high_cents, response, api_key_id, created_at)
-      VALUES (${quote.quote_id}::uuid, ${principal.projectId}::uuid, ${principal.environmentId}::uuid, ${quote.book.version_id}::uuid,
-        ${idempotencyKey}, ${fingerprint}, ${quote.state}, ${quote.disposition}, ${quote.total.low_cents}::bigint, ${quote.total.high_cents}::bigint,
-        ${JSON.stringify(quote)}::jsonb, ${principal.keyId}::uuid, ${now}::timestamptz)
-      ON CONFLICT (environment_id, idempotency_key) DO NOTHING
-      RETURNING id`;
-    if (rows.length === 0) return false;
+    const inserted = await insertAccountQuote(tx, {
+      id: quote.quote_id,
+      projectId: principal.projectId,
+      environmentId: principal.environmentId,
+      bookVersionId: quote.book.version_id,
+      idempotencyKey,
+      requestFingerprint: fingerprint,
+      state: quote.state,
+      disposition: quote.disposition,
+      lowCents: quote.total.low_cents,
+      highCents: quote.total.high_cents,
+      response: quote,
+      apiKeyId: principal.keyId,
+      createdAt: now,
+    });
+    if (!inserted) return false;
     await recordEvent(
       { db: tx, now },
       {
@@ -107,12 +109,5 @@ async function insertAccountQuote(
       },
     );
     return true;
-  });
-}
-
-function findByKey(db: DbOrTx, principal: ApiKeyPrincipal, idempotencyKey: string) {
-  return db.accountQuote.findUnique({
-    where: { environmentId_idempotencyKey: { environmentId: principal.environmentId, idempotencyKey } },
-    select: { requestFingerprint: true, response: true },
   });
 }

@@ -1,4 +1,5 @@
 import { withTransaction, type VerbContext } from '../context/verb-context';
+import { insertEnvironment, insertProject } from './store';
 
 /**
  * A project always has exactly two environments, Test and Live: both are created with it,
@@ -6,12 +7,9 @@ import { withTransaction, type VerbContext } from '../context/verb-context';
  */
 export async function createProject(ctx: VerbContext, input: { workspaceId: string; name: string; entitlements?: string[] }) {
   return withTransaction(ctx, async ({ db: tx }) => {
-    const project = await tx.project.create({
-      data: { workspaceId: input.workspaceId, name: input.name, entitlements: input.entitlements ?? ['api_access'] },
-      select: { id: true, workspaceId: true, name: true },
-    });
-    const test = await tx.environment.create({ data: { projectId: project.id, kind: 'test' }, select: { id: true } });
-    const live = await tx.environment.create({ data: { projectId: project.id, kind: 'live' }, select: { id: true } });
+    const project = await insertProject(tx, { workspaceId: input.workspaceId, name: input.name, entitlements: input.entitlements ?? ['api_access'] });
+    const test = await insertEnvironment(tx, project.id, 'test');
+    const live = await insertEnvironment(tx, project.id, 'live');
     return { ...project, environments: { test: test.id, live: live.id } };
   });
 }

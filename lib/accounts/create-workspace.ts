@@ -1,5 +1,6 @@
 import type { VerbContext } from '../context/verb-context';
+import { insertWorkspace } from './store';
 
 export async function createWorkspace({ db }: VerbContext, input: { slug: string; name: string }) {
-  return db.workspace.create({ data: input, select: { id: true, slug: true, name: true } });
+  return insertWorkspace(db, input);
 }

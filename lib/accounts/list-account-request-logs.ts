@@ -1,13 +1,10 @@
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { VerbContext } from '../context/verb-context';
+import { findRequestLogsOfEnvironment } from '../requestlog/store';
 
 /** GET /v1/accounts/{id}/request-logs: this account's requests in the key's environment. */
 export async function listAccountRequestLogs({ db, principal }: VerbContext<ApiKeyPrincipal>, input: { limit: number; cursor?: string }) {
-  const rows = await db.requestLog.findMany({
-    where: { projectId: principal.projectId, environmentId: principal.environmentId, ...(input.cursor ? { id: { lt: BigInt(input.cursor) } } : {}) },
-    orderBy: { id: 'desc' },
-    take: input.limit + 1,
-  });
+  const rows = await findRequestLogsOfEnvironment(db, principal, { beforeId: input.cursor ? BigInt(input.cursor) : undefined, take: input.limit + 1 });
   const page = rows.slice(0, input.limit);
   return {
     object: 'list' as const,

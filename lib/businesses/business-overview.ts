@@ -1,7 +1,7 @@
 import type { BusinessAccess } from '../auth/permissions';
 import type { VerbContext } from '../context/verb-context';
-import { sqlRows } from '../db/sql';
 import type { BusinessOverview } from './schemas';
+import { countApiCalls, countQuotesPerDay, countWebhookAttempts, readSetupChecklist } from './store';
 
 export type { BusinessOverview };
 
@@ -19,40 +19,11 @@ export async function businessOverview({ db, now }: VerbContext, { access }: { a
   const liveEnvironmentId = access.connection?.liveEnvironmentId ?? null;
   const firstDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (OVERVIEW_DAYS - 1)));
   const week = new Date(now.getTime() - 7 * 86_400_000);
-  const [perDay, [calls], [hooks], [setup]] = await Promise.all([
-    sqlRows<{ day: string; succeeded: number; requiresInput: number; failed: number }>(
-      db,
-      `SELECT to_char(date_trunc('day', qi.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day,
-              count(*) FILTER (WHERE r.outcome = 'succeeded')::int AS succeeded,
-              count(*) FILTER (WHERE r.outcome = 'requires_input')::int AS "requiresInput",
-              count(*) FILTER (WHERE r.outcome = 'failed')::int AS failed
-         FROM quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id
-        WHERE qi.business_id = $1::uuid AND qi.created_at >= $2::timestamptz AND qi.environment_id = $3::uuid
-        GROUP BY 1`,
-      [businessId, firstDay, liveEnvironmentId],
-    ),
-    sqlRows<{ total: number; failed: number }>(
-      db,
-      `SELECT count(*)::int AS total, count(*) FILTER (WHERE status >= 400)::int AS failed
-         FROM request_logs WHERE workspace_id = $1::uuid AND business_id = $2::uuid AND created_at >= $3::timestamptz AND NOT portal`,
-      [access.business.workspaceId, businessId, week],
-    ),
-    sqlRows<{ attempts: number; succeeded: number }>(
-      db,
-      `SELECT count(*)::int AS attempts, count(*) FILTER (WHERE a.response_status BETWEEN 200 AND 299)::int AS succeeded
-         FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN webhook_endpoints e ON e.id = d.endpoint_id
-        WHERE e.environment_id = $1::uuid AND a.started_at >= $2::timestamptz`,
-      [liveEnvironmentId, week],
-    ),
-    sqlRows<{ bookPublished: boolean; apiKeyCreated: boolean; quoteMade: boolean; endpointAdded: boolean }>(
-      db,
-      `SELECT EXISTS (SELECT 1 FROM publications p JOIN projects pr ON pr.primary_book_id = p.book_id
-                       WHERE pr.id = $2::uuid AND p.environment_id = $3::uuid) AS "bookPublished",
-              EXISTS (SELECT 1 FROM api_keys k WHERE k.project_id = $2::uuid AND k.status <> 'revoked') AS "apiKeyCreated",
-              EXISTS (SELECT 1 FROM quote_intents qi WHERE qi.business_id = $1::uuid) AS "quoteMade",
-              EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.project_id = $2::uuid AND e.deleted_at IS NULL) AS "endpointAdded"`,
-      [businessId, projectId, liveEnvironmentId],
-    ),
+  const [perDay, calls, hooks, setup] = await Promise.all([
+    countQuotesPerDay(db, businessId, liveEnvironmentId, firstDay),
+    countApiCalls(db, access.business, week),
+    countWebhookAttempts(db, liveEnvironmentId, week),
+    readSetupChecklist(db, businessId, projectId, liveEnvironmentId),
   ]);
   const byDay = new Map(perDay.map((d) => [d.day, d]));
   return {

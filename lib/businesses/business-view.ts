@@ -1,43 +1,7 @@
-import type { Prisma } from '../db/generated/client';
 import type { BusinessView } from './schemas';
+import type { BusinessRow } from './store';
 
-export const businessSelect = {
-  id: true,
-  workspaceId: true,
-  name: true,
-  displayName: true,
-  logoUrl: true,
-  primaryColor: true,
-  accentColor: true,
-  nextStepLabel: true,
-  nextStepUrl: true,
-  publishGuardChangePercent: true,
-  publishGuardSharePercent: true,
-  createdAt: true,
-  connections: {
-    orderBy: [{ status: 'asc' }, { createdAt: 'asc' }],
-    take: 1,
-    select: { projectId: true, kind: true, status: true },
-  },
-} satisfies Prisma.BusinessSelect;
-
-type Row = {
-  id: string;
-  workspaceId: string;
-  name: string;
-  displayName: string | null;
-  logoUrl: string | null;
-  primaryColor: string | null;
-  accentColor: string | null;
-  nextStepLabel: string | null;
-  nextStepUrl: string | null;
-  publishGuardChangePercent: number;
-  publishGuardSharePercent: number;
-  createdAt: Date;
-  connections: { projectId: string; kind: 'direct' | 'managed'; status: 'active' | 'inactive' }[];
-};
-
-export function toBusinessView(row: Row): BusinessView {
+export function toBusinessView(row: BusinessRow): BusinessView {
   return {
     id: row.id,
     workspaceId: row.workspaceId,

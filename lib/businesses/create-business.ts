@@ -1,4 +1,5 @@
 import type { VerbContext } from '../context/verb-context';
+import { insertBusiness, insertConnection } from './store';
 
 export type CreateBusinessInput = {
   workspaceId: string;
@@ -8,18 +9,13 @@ export type CreateBusinessInput = {
 };
 
 export async function createBusiness({ db }: VerbContext, input: CreateBusinessInput) {
-  const business = await db.business.create({
-    data: { workspaceId: input.workspaceId, name: input.name, displayName: input.name },
-    select: { id: true, workspaceId: true, name: true },
-  });
+  const business = await insertBusiness(db, { workspaceId: input.workspaceId, name: input.name, displayName: input.name });
   if (input.connection) {
-    await db.connection.create({
-      data: {
-        businessId: business.id,
-        projectId: input.connection.projectId,
-        kind: input.connection.kind,
-        status: input.connection.status ?? 'active',
-      },
+    await insertConnection(db, {
+      businessId: business.id,
+      projectId: input.connection.projectId,
+      kind: input.connection.kind,
+      status: input.connection.status ?? 'active',
     });
   }
   return business;

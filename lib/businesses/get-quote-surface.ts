@@ -2,6 +2,7 @@ import { findPublishedVersion } from '../books/published-version';
 import type { VerbContext } from '../context/verb-context';
 import { resolvePublicQuoteScope } from '../quotes/resolve-quote-scope';
 import type { BookArtifact } from '../pricing';
+import { findBranding } from './store';
 
 /**
  * What the hosted quote page may show before a quote is made: the business's branding and the
@@ -11,10 +12,7 @@ import type { BookArtifact } from '../pricing';
 export async function getQuoteSurface({ db }: VerbContext, { businessId }: { businessId: string }) {
   const scope = await resolvePublicQuoteScope(db, businessId);
   const [business, version] = await Promise.all([
-    db.business.findUniqueOrThrow({
-      where: { id: businessId },
-      select: { name: true, displayName: true, logoUrl: true, primaryColor: true, accentColor: true, nextStepLabel: true, nextStepUrl: true },
-    }),
+    findBranding(db, businessId),
     findPublishedVersion(db, scope.bookId, scope.environmentId),
   ]);
   if (!version) return null;

@@ -2,8 +2,9 @@ import type { BusinessAccess } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
 import { withTransaction, type VerbContext } from '../context/verb-context';
 import { recordEvent } from '../events/record-event';
-import { businessSelect, toBusinessView } from './business-view';
+import { toBusinessView } from './business-view';
 import type { Branding } from './schemas';
+import { updateBranding } from './store';
 
 /**
  * Sets the business's branding (the route has checked requireBusinessSettingsEditor); the hosted quote
@@ -13,14 +14,7 @@ export async function setBranding(ctx: VerbContext<SessionPrincipal>, { access, 
   const { principal, now } = ctx;
   const businessId = access.business.id;
   return withTransaction(ctx, async ({ db: tx }) => {
-    const { nextStep, ...look } = branding;
-    const row = await tx.business.update({
-      where: { id: businessId },
-      // An omitted next step stays as it is: clients that predate it do not erase it.
-      data: { ...look, ...(nextStep === undefined ? {} : { nextStepLabel: nextStep?.label ?? null, nextStepUrl: nextStep?.url ?? null }), updatedAt: now },
-      select: businessSelect,
-    });
-    const view = toBusinessView(row);
+    const view = toBusinessView(await updateBranding(tx, businessId, branding, now));
     await recordEvent(
       { db: tx, now },
       {

@@ -3,6 +3,7 @@ import type { VerbContext } from '../context/verb-context';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { canonicalHash } from '../hash/canonical-hash';
+import { completeClaim, deleteClaimsBefore, deleteOpenClaim, findClaim, insertClaim } from './store';
 
 /** How long a completed answer is kept for replays (Stripe keeps 24 hours too). */
 const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -27,20 +28,13 @@ export async function claimIdempotencyKey(db: DbOrTx, write: IdempotentWrite, no
   // Two tries: the row seen as a conflict may be released (its write failed) before it is read.
   for (let attempt = 0; attempt < 2; attempt++) {
     const id = randomUUID();
-    const claimed = await db.$queryRaw<{ id: string }[]>`
-      INSERT INTO idempotent_requests (id, scope, key, fingerprint, locked_until, created_at)
-      VALUES (${id}::uuid, ${write.scope}, ${write.key}, ${fingerprint}, ${new Date(now.getTime() + CLAIM_LEASE_MS)}, ${now})
-      ON CONFLICT (scope, key) DO UPDATE
-        SET id = EXCLUDED.id, fingerprint = EXCLUDED.fingerprint, locked_until = EXCLUDED.locked_until,
-            created_at = EXCLUDED.created_at, response_status = NULL, response = NULL
-        WHERE idempotent_requests.created_at < ${expiredBefore}
-           OR (idempotent_requests.response_status IS NULL AND idempotent_requests.locked_until < ${now}
-               AND idempotent_requests.fingerprint = EXCLUDED.fingerprint)
-      RETURNING id`;
-    if (claimed.length > 0) return { kind: 'claimed', id: claimed[0].id };
-    const [existing] = await db.$queryRaw<{ fingerprint: string; responseStatus: number | null; response: unknown }[]>`
-      SELECT fingerprint, response_status AS "responseStatus", response
-      FROM idempotent_requests WHERE scope = ${write.scope} AND key = ${write.key}`;
+    const claimed = await insertClaim(
+      db,
+      { id, scope: write.scope, key: write.key, fingerprint, responseStatus: null, response: null, lockedUntil: new Date(now.getTime() + CLAIM_LEASE_MS), createdAt: now },
+      { expiredBefore },
+    );
+    if (claimed) return { kind: 'claimed', id };
+    const existing = await findClaim(db, write);
     if (!existing) continue;
     if (existing.fingerprint !== fingerprint) {
       throw new ServiceError(
@@ -66,19 +60,15 @@ function stillRunning() {
 
 /** Stores the answer of a claimed write (one-time secrets already withheld by the caller). */
 export async function completeIdempotencyKey(db: DbOrTx, claimId: string, status: number, data: unknown): Promise<void> {
-  await db.$executeRaw`
-    UPDATE idempotent_requests
-    SET response_status = ${status}, response = ${JSON.stringify(data ?? null)}::jsonb, locked_until = NULL
-    WHERE id = ${claimId}::uuid`;
+  await completeClaim(db, claimId, status, data);
 }
 
 /** Gives a claim back when its write failed, so that a corrected retry with the same key can run. */
 export async function releaseIdempotencyKey(db: DbOrTx, claimId: string): Promise<void> {
-  await db.$executeRaw`DELETE FROM idempotent_requests WHERE id = ${claimId}::uuid AND response_status IS NULL`;
+  await deleteOpenClaim(db, claimId);
 }
 
 /** Deletes answers past their retention (the job runner's sweep). */
 export async function sweepIdempotentRequests({ db, now }: VerbContext): Promise<number> {
-  return db.$executeRaw`
-    DELETE FROM idempotent_requests WHERE created_at < ${new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS)}`;
+  return deleteClaimsBefore(db, new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS));
 }

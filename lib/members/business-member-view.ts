@@ -1,29 +1,7 @@
-import type { Prisma } from '../db/generated/client';
 import type { BusinessMemberView } from './schemas';
+import type { BusinessMemberRow } from './store';
 
-export const businessMemberSelect = {
-  id: true,
-  businessId: true,
-  userId: true,
-  role: true,
-  status: true,
-  createdAt: true,
-  updatedAt: true,
-  user: { select: { email: true, name: true } },
-} satisfies Prisma.BusinessMemberSelect;
-
-type Row = {
-  id: string;
-  businessId: string;
-  userId: string;
-  role: BusinessMemberView['role'];
-  status: BusinessMemberView['status'];
-  createdAt: Date;
-  updatedAt: Date;
-  user: { email: string; name: string | null };
-};
-
-export function toBusinessMemberView(row: Row): BusinessMemberView {
+export function toBusinessMemberView(row: BusinessMemberRow): BusinessMemberView {
   return {
     id: row.id,
     businessId: row.businessId,

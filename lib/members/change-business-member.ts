@@ -1,11 +1,11 @@
 import type { SessionPrincipal } from '../auth/principal';
 import { withTransaction, type VerbContext } from '../context/verb-context';
-import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { requireBusinessOwner } from './business-authorization';
-import { businessMemberSelect, toBusinessMemberView } from './business-member-view';
+import { toBusinessMemberView } from './business-member-view';
 import type { BusinessMemberView } from './schemas';
+import { countActiveOwners, findCurrentMembership, lockOwners, updateMembership } from './store';
 
 type Change = { role: BusinessMemberView['role'] } | { remove: true };
 
@@ -22,24 +22,17 @@ export async function changeBusinessMember(
   return withTransaction(ctx, async (tx) => {
     // Lock the business's owner rows first, then check the caller is (still) an owner: two owners
     // demoting or removing each other at once take turns, and the second sees the first's change.
-    await tx.db.$queryRaw`SELECT id FROM business_members WHERE business_id = ${input.businessId}::uuid AND role = 'owner' FOR UPDATE`;
+    await lockOwners(tx.db, input.businessId);
     const access = await requireBusinessOwner(tx, { businessId: input.businessId });
-    const member = await tx.db.businessMember.findFirst({
-      where: { id: input.membershipId, businessId: input.businessId, status: { not: 'removed' } },
-      select: { id: true, role: true, status: true },
-    });
+    const member = await findCurrentMembership(tx.db, input.businessId, input.membershipId);
     if (!member) throw new ServiceError('not_found', `Membership ${input.membershipId} does not exist.`);
     // Only losing an active owner can leave the business unowned; an invited owner may go freely.
     const losesOwner =
       member.role === 'owner' && member.status === 'active' && ('remove' in input.change || input.change.role !== 'owner');
-    if (losesOwner && (await activeOwners(tx.db, input.businessId)) <= 1) {
+    if (losesOwner && (await countActiveOwners(tx.db, input.businessId)) <= 1) {
       throw new ServiceError('conflict', 'A business must keep at least one owner: make someone else owner first.');
     }
-    const row = await tx.db.businessMember.update({
-      where: { id: member.id },
-      data: 'remove' in input.change ? { status: 'removed', updatedAt: now } : { role: input.change.role, updatedAt: now },
-      select: businessMemberSelect,
-    });
+    const row = await updateMembership(tx.db, member.id, 'remove' in input.change ? { status: 'removed' } : { role: input.change.role }, now);
     const view = toBusinessMemberView(row);
     await recordEvent(
       tx,
@@ -56,8 +49,4 @@ export async function changeBusinessMember(
     );
     return view;
   });
-}
-
-async function activeOwners(db: DbOrTx, businessId: string): Promise<number> {
-  return db.businessMember.count({ where: { businessId, role: 'owner', status: 'active' } });
 }

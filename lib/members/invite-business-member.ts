@@ -4,7 +4,8 @@ import { withTransaction, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { ensureUser } from './add-members';
-import { businessMemberSelect, toBusinessMemberView } from './business-member-view';
+import { toBusinessMemberView } from './business-member-view';
+import { activateInvitations, findMembershipStatus, upsertInvitation } from './store';
 
 /**
  * POST /v1/businesses/{id}/members (owner only: the route's requireBusinessOwner): invites a person by email with a role. The
@@ -18,20 +19,11 @@ export async function inviteBusinessMember(
   const { principal, now } = ctx;
   return withTransaction(ctx, async (tx) => {
     const user = await ensureUser(tx, { email: input.email });
-    const existing = await tx.db.businessMember.findUnique({
-      where: { businessId_userId: { businessId: input.businessId, userId: user.id } },
-      select: { status: true },
-    });
+    const existing = await findMembershipStatus(tx.db, input.businessId, user.id);
     if (existing && existing.status !== 'removed') {
       throw new ServiceError('conflict', `${user.email} is already ${existing.status === 'invited' ? 'invited' : 'a member'}.`);
     }
-    const row = await tx.db.businessMember.upsert({
-      where: { businessId_userId: { businessId: input.businessId, userId: user.id } },
-      create: { businessId: input.businessId, userId: user.id, role: input.role, status: 'invited', createdAt: now, updatedAt: now },
-      update: { role: input.role, status: 'invited', updatedAt: now },
-      select: businessMemberSelect,
-    });
-    const member = toBusinessMemberView(row);
+    const member = toBusinessMemberView(await upsertInvitation(tx.db, { businessId: input.businessId, userId: user.id, role: input.role }, now));
     await recordEvent(
       tx,
       {
@@ -50,9 +42,5 @@ export async function inviteBusinessMember(
 
 /** On sign-in: the person's pending invitations become active memberships. */
 export async function acceptInvitations({ db, now }: VerbContext, { userId }: { userId: string }): Promise<number> {
-  const { count } = await db.businessMember.updateMany({
-    where: { userId, status: 'invited' },
-    data: { status: 'active', updatedAt: now },
-  });
-  return count;
+  return activateInvitations(db, userId, now);
 }

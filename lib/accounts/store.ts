@@ -1,0 +1,163 @@
+import { publishedVersionColumns, type PublishedVersionRow } from '../books/store';
+import type { DbOrTx } from '../db/client';
+import type { Prisma } from '../db/generated/client';
+import { sqlRows } from '../db/sql';
+import { Statement, Table } from '../db/statement';
+
+/**
+ * The accounts' store: the only place with SQL for workspaces, projects and their environments,
+ * the account surface's quotes (`account_quotes`) and their commitments. Verbs (one per file in
+ * this folder) read as flow over it.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Workspaces and projects
+
+export async function insertWorkspace(db: DbOrTx, workspace: { slug: string; name: string }) {
+  return db.workspace.create({ data: workspace, select: { id: true, slug: true, name: true } });
+}
+
+export async function insertProject(db: DbOrTx, project: { workspaceId: string; name: string; entitlements: string[] }) {
+  return db.project.create({ data: project, select: { id: true, workspaceId: true, name: true } });
+}
+
+export async function insertEnvironment(db: DbOrTx, projectId: string, kind: 'test' | 'live'): Promise<{ id: string }> {
+  return db.environment.create({ data: { projectId, kind }, select: { id: true } });
+}
+
+/** The project an account is; throws (Prisma's not-found) when there is none: a key's project always exists. */
+export async function findAccountProject(db: DbOrTx, projectId: string) {
+  return db.project.findUniqueOrThrow({ where: { id: projectId }, select: { id: true, name: true, entitlements: true } });
+}
+
+/** The person's active memberships, oldest first, with their workspaces' projects and environments. */
+export async function listMembershipsWithWorkspaces(db: DbOrTx, userId: string) {
+  return db.workspaceMember.findMany({
+    where: { userId, status: 'active' },
+    orderBy: { createdAt: 'asc' },
+    select: {
+      permissions: true,
+      workspace: {
+        select: {
+          id: true,
+          slug: true,
+          name: true,
+          projects: {
+            orderBy: { createdAt: 'asc' },
+            select: { id: true, name: true, primaryBookId: true, environments: { orderBy: { kind: 'asc' }, select: { id: true, kind: true } } },
+          },
+        },
+      },
+    },
+  });
+}
+
+// One statement: the project's primary book and the version its publication in the environment
+// points at; no row when there is no primary book or it is not published there.
+const ACCOUNT_BOOK_SQL = `SELECT b.key, ${publishedVersionColumns}
+  FROM projects pr
+  JOIN books b ON b.id = pr.primary_book_id
+  JOIN publications p ON p.book_id = b.id AND p.environment_id = $2::uuid
+  JOIN book_versions v ON v.id = p.book_version_id
+  WHERE pr.id = $1::uuid`;
+
+/** The project's primary book's key and the version published in the environment, if any. */
+export async function findAccountBookVersion(
+  db: DbOrTx,
+  projectId: string,
+  environmentId: string,
+): Promise<({ key: string } & PublishedVersionRow) | null> {
+  const [row] = await sqlRows<{ key: string } & PublishedVersionRow>(db, ACCOUNT_BOOK_SQL, [projectId, environmentId]);
+  return row ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Account quotes and their column map
+
+/** A produced quote as stored; `response` is the answer replayed for its Idempotency-Key. */
+export type AccountQuoteRow = {
+  id: string;
+  projectId: string;
+  environmentId: string;
+  bookVersionId: string | null;
+  idempotencyKey: string;
+  /** sha256 of the canonical request: the same key with another fingerprint is a conflict. */
+  requestFingerprint: string;
+  state: string;
+  disposition: string;
+  lowCents: number;
+  highCents: number;
+  response: unknown;
+  apiKeyId: string | null;
+  createdAt: Date;
+};
+
+const accountQuotes = new Table<AccountQuoteRow>('account_quotes', {
+  id: ['id', 'uuid'],
+  projectId: ['project_id', 'uuid'],
+  environmentId: ['environment_id', 'uuid'],
+  bookVersionId: ['book_version_id', 'uuid'],
+  idempotencyKey: ['idempotency_key', 'text'],
+  requestFingerprint: ['request_fingerprint', 'text'],
+  state: ['state', 'text'],
+  disposition: ['disposition', 'text'],
+  // Books allow amounts up to 10^12 minor units: beyond a 32-bit integer.
+  lowCents: ['low_cents', 'bigint'],
+  highCents: ['high_cents', 'bigint'],
+  response: ['response', 'jsonb'],
+  apiKeyId: ['api_key_id', 'uuid'],
+  createdAt: ['created_at', 'timestamptz'],
+});
+
+type AccountQuoteKey = { environmentId: string; idempotencyKey: string };
+
+const FIND_BY_KEY = new Statement<{ key: AccountQuoteKey }>(
+  (sql) => `SELECT ${accountQuotes.selectList('aq', ['requestFingerprint', 'response'])} FROM account_quotes aq
+     WHERE aq.environment_id = ${sql.param('key', 'environmentId', 'uuid')} AND aq.idempotency_key = ${sql.param('key', 'idempotencyKey', 'text')}`,
+);
+
+/** What an Idempotency-Key already names in the environment: its request's digest and answer. */
+export async function findAccountQuoteByKey(
+  db: DbOrTx,
+  key: AccountQuoteKey,
+): Promise<Pick<AccountQuoteRow, 'requestFingerprint' | 'response'> | null> {
+  const [row] = await sqlRows<Pick<AccountQuoteRow, 'requestFingerprint' | 'response'>>(db, FIND_BY_KEY.text, FIND_BY_KEY.values({ key }));
+  return row ?? null;
+}
+
+const INSERT_ACCOUNT_QUOTE = new Statement<{ quote: AccountQuoteRow }>(
+  (sql) => `${sql.insert(accountQuotes, 'quote')} ON CONFLICT (environment_id, idempotency_key) DO NOTHING RETURNING id`,
+);
+
+/** Writes a quote; false when a concurrent request took its Idempotency-Key first. */
+export async function insertAccountQuote(db: DbOrTx, quote: AccountQuoteRow): Promise<boolean> {
+  const rows = await sqlRows<{ id: string }>(db, INSERT_ACCOUNT_QUOTE.text, INSERT_ACCOUNT_QUOTE.values({ quote }));
+  return rows.length > 0;
+}
+
+const LOCK_QUOTE = new Statement<{ key: { id: string; environmentId: string } }>(
+  (sql) => `SELECT ${accountQuotes.selectList('aq', ['id', 'state'])} FROM account_quotes aq
+     WHERE aq.id = ${sql.param('key', 'id', 'uuid')} AND aq.environment_id = ${sql.param('key', 'environmentId', 'uuid')} FOR UPDATE`,
+);
+
+/** The quote's state, its row locked until the transaction ends: commitments to it take turns. */
+export async function lockAccountQuote(db: DbOrTx, key: { id: string; environmentId: string }): Promise<Pick<AccountQuoteRow, 'id' | 'state'> | null> {
+  const [row] = await sqlRows<Pick<AccountQuoteRow, 'id' | 'state'>>(db, LOCK_QUOTE.text, LOCK_QUOTE.values({ key }));
+  return row ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commitments
+
+const commitmentSelect = { id: true, externalRef: true, confirmedAt: true } satisfies Prisma.CommitmentSelect;
+
+/** What a commitment's view shows. */
+export type CommitmentRow = Prisma.CommitmentGetPayload<{ select: typeof commitmentSelect }>;
+
+export async function findCommitment(db: DbOrTx, accountQuoteId: string): Promise<CommitmentRow | null> {
+  return db.commitment.findUnique({ where: { accountQuoteId }, select: commitmentSelect });
+}
+
+export async function insertCommitment(db: DbOrTx, commitment: { accountQuoteId: string; externalRef: string; confirmedAt: Date }): Promise<CommitmentRow> {
+  return db.commitment.create({ data: commitment, select: commitmentSelect });
+}

@@ -1,0 +1,233 @@
+import type { DbOrTx } from '../db/client';
+import type { Prisma } from '../db/generated/client';
+import { sqlRows } from '../db/sql';
+import { Table } from '../db/statement';
+import type { RequestLogQuery } from './schemas';
+
+/**
+ * The request log's store: the only place with SQL for `request_logs` (the batched insert, the
+ * searches, forgetting bodies) and for the names a log row's view shows (its quote, its key's
+ * name, its member's email). Verbs and the writer (request-log-writer.ts) read as flow over it.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Rows and the column map
+
+/** Who called, as the portal names it: an API key on the account surface is an `account_key`. */
+export type Caller = 'api_key' | 'account_key' | 'member' | 'anonymous';
+
+/**
+ * One /v1 request as the request log keeps it: ids and outcome, and redacted, capped bodies of
+ * writes and failures (redact-body.ts); never credentials.
+ */
+export type RequestLogEntry = {
+  requestId: string;
+  method: string;
+  path: string;
+  status: number;
+  errorCode: string | null;
+  principal: 'anonymous' | 'api_key' | 'session';
+  caller: Caller;
+  portal: boolean;
+  ip: string | null;
+  userAgent: string | null;
+  requestBody: string | null;
+  responseBody: string | null;
+  apiKeyId: string | null;
+  userId: string | null;
+  workspaceId: string | null;
+  projectId: string | null;
+  environmentId: string | null;
+  businessId: string | null;
+  latencyMs: number;
+  createdAt: Date;
+};
+
+const requestLogs = new Table<RequestLogEntry>('request_logs', {
+  requestId: ['request_id', 'text'],
+  method: ['method', 'text'],
+  path: ['path', 'text'],
+  status: ['status', 'int'],
+  errorCode: ['error_code', 'text'],
+  principal: ['principal', 'text'],
+  caller: ['caller', 'text'],
+  portal: ['portal', 'boolean'],
+  ip: ['ip', 'text'],
+  userAgent: ['user_agent', 'text'],
+  requestBody: ['request_body', 'text'],
+  responseBody: ['response_body', 'text'],
+  apiKeyId: ['api_key_id', 'uuid'],
+  userId: ['user_id', 'uuid'],
+  workspaceId: ['workspace_id', 'uuid'],
+  projectId: ['project_id', 'uuid'],
+  environmentId: ['environment_id', 'uuid'],
+  businessId: ['business_id', 'uuid'],
+  latencyMs: ['latency_ms', 'int'],
+  createdAt: ['created_at', 'timestamptz'],
+});
+
+/** What a log row's view shows; bodies and the caller's address only in the detail. */
+const listSelect = {
+  id: true,
+  requestId: true,
+  method: true,
+  path: true,
+  status: true,
+  errorCode: true,
+  principal: true,
+  caller: true,
+  portal: true,
+  apiKeyId: true,
+  userId: true,
+  workspaceId: true,
+  projectId: true,
+  environmentId: true,
+  businessId: true,
+  latencyMs: true,
+  createdAt: true,
+} satisfies Prisma.RequestLogSelect;
+
+const detailSelect = { ...listSelect, ip: true, userAgent: true, requestBody: true, responseBody: true } satisfies Prisma.RequestLogSelect;
+
+export type RequestLogListRow = Prisma.RequestLogGetPayload<{ select: typeof listSelect }>;
+export type RequestLogDetailRow = Prisma.RequestLogGetPayload<{ select: typeof detailSelect }>;
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+/**
+ * One statement for a whole batch, one array parameter per column unnested: the same text
+ * whatever the batch's size, so it is prepared once per connection.
+ */
+const INSERT_REQUEST_LOGS = `INSERT INTO ${requestLogs.name} (${requestLogs.fields.map((field) => requestLogs.columns[field][0]).join(', ')})
+     SELECT * FROM unnest(${requestLogs.fields.map((field, i) => `$${i + 1}::${requestLogs.columns[field][1]}[]`).join(', ')})
+     ON CONFLICT (request_id) DO NOTHING`;
+
+export async function insertRequestLogs(db: DbOrTx, batch: RequestLogEntry[]): Promise<void> {
+  await sqlRows(
+    db,
+    INSERT_REQUEST_LOGS,
+    requestLogs.fields.map((field) => batch.map((entry) => entry[field])),
+  );
+}
+
+const FORGET_BODIES_SQL = `UPDATE request_logs SET request_body = NULL, response_body = NULL
+  WHERE id IN (SELECT id FROM request_logs
+                WHERE (request_body IS NOT NULL OR response_body IS NOT NULL) AND created_at < $1::timestamptz
+                LIMIT $2::int)
+  RETURNING id`;
+
+/** Forgets the bodies of at most `limit` requests made before `cutoff`; returns how many. */
+export async function forgetBodiesBefore(db: DbOrTx, cutoff: Date, limit: number): Promise<number> {
+  const rows = await sqlRows<{ id: bigint }>(db, FORGET_BODIES_SQL, [cutoff, limit]);
+  return rows.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Searching
+
+/** The environments of the workspaces (of one kind, when named): what the views name as Test or Live. */
+export async function findEnvironmentKinds(
+  db: DbOrTx,
+  where: { workspaceIds: string[]; kind?: 'test' | 'live' } | { id: string },
+): Promise<{ id: string; kind: 'test' | 'live' }[]> {
+  return db.environment.findMany({
+    where: 'id' in where ? { id: where.id } : { project: { workspaceId: { in: where.workspaceIds } }, ...(where.kind ? { kind: where.kind } : {}) },
+    select: { id: true, kind: true },
+  });
+}
+
+/**
+ * The query's rows in the workspaces, newest first by the log's sequence: `query.limit + 1` of
+ * them, so that the caller sees whether there is a next page. `environmentIds` are those of
+ * the queried environment kind, when the query names one.
+ */
+export async function findRequestLogs(
+  db: DbOrTx,
+  { workspaceIds, query, environmentIds }: { workspaceIds: string[]; query: RequestLogQuery; environmentIds: string[] },
+): Promise<RequestLogListRow[]> {
+  const statusRange = query.statusClass ? Number(query.statusClass[0]) * 100 : null;
+  const where: Prisma.RequestLogWhereInput = {
+    workspaceId: { in: workspaceIds },
+    requestId: query.requestId,
+    method: query.method,
+    caller: query.caller,
+    portal: query.portal === undefined ? undefined : query.portal === 'only',
+    status: query.status ?? (statusRange ? { gte: statusRange, lt: statusRange + 100 } : undefined),
+    path: query.path ? { startsWith: query.path } : undefined,
+    apiKeyId: query.apiKeyId,
+    projectId: query.projectId,
+    businessId: query.businessId,
+    environmentId: query.environment ? { in: environmentIds } : undefined,
+    createdAt: query.from || query.to ? { gte: query.from ? new Date(query.from) : undefined, lte: query.to ? new Date(query.to) : undefined } : undefined,
+    id: { ...(await idRangeOf(db, query)), ...(query.cursor ? { lt: BigInt(query.cursor) } : {}) },
+  };
+  return db.requestLog.findMany({ where, orderBy: { id: 'desc' }, take: query.limit + 1, select: listSelect });
+}
+
+/**
+ * A time window as a range of log ids (ids grow with time): the newest-first scan then starts
+ * and stops inside the window instead of walking every newer row. Rows are written in batches
+ * up to a moment after their request, so the id bounds come from a window widened by a minute;
+ * the exact created_at condition still applies.
+ */
+const WRITE_DELAY_SLACK_MS = 60_000;
+async function idRangeOf(db: DbOrTx, query: RequestLogQuery): Promise<{ gte?: bigint; lte?: bigint }> {
+  const [first, last] = await Promise.all([
+    query.from
+      ? db.requestLog.findFirst({
+          where: { createdAt: { gte: new Date(Date.parse(query.from) - WRITE_DELAY_SLACK_MS) } },
+          orderBy: { createdAt: 'asc' },
+          select: { id: true },
+        })
+      : null,
+    query.to
+      ? db.requestLog.findFirst({
+          where: { createdAt: { lte: new Date(Date.parse(query.to) + WRITE_DELAY_SLACK_MS) } },
+          orderBy: { createdAt: 'desc' },
+          select: { id: true },
+        })
+      : null,
+  ]);
+  return {
+    ...(query.from ? { gte: first?.id ?? BigInt('9223372036854775807') } : {}),
+    ...(query.to ? { lte: last?.id ?? 0n } : {}),
+  };
+}
+
+/** One request, with what the log kept of its exchange, if it is in one of the workspaces. */
+export async function findRequestLog(db: DbOrTx, workspaceIds: string[], requestId: string): Promise<RequestLogDetailRow | null> {
+  return db.requestLog.findFirst({ where: { requestId, workspaceId: { in: workspaceIds } }, select: detailSelect });
+}
+
+/** An account's requests in one environment, newest first: `take` rows older than `beforeId`. */
+export async function findRequestLogsOfEnvironment(
+  db: DbOrTx,
+  { projectId, environmentId }: { projectId: string; environmentId: string },
+  { beforeId, take }: { beforeId?: bigint; take: number },
+): Promise<RequestLogListRow[]> {
+  return db.requestLog.findMany({
+    where: { projectId, environmentId, ...(beforeId !== undefined ? { id: { lt: beforeId } } : {}) },
+    orderBy: { id: 'desc' },
+    take,
+    select: listSelect,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the views name: a row's quote, its key's name, its member's email
+
+/** The quotes the requests created, by request id. */
+export async function findQuotesOfRequests(db: DbOrTx, requestIds: string[]): Promise<{ id: string; requestCorrelationId: string }[]> {
+  return db.quoteIntent.findMany({ where: { requestCorrelationId: { in: requestIds } }, select: { id: true, requestCorrelationId: true } });
+}
+
+/** Keys' names (no query for none). */
+export async function findKeyNames(db: DbOrTx, keyIds: string[]): Promise<{ id: string; name: string }[]> {
+  return keyIds.length ? db.apiKey.findMany({ where: { id: { in: keyIds } }, select: { id: true, name: true } }) : [];
+}
+
+/** People's emails (no query for none). */
+export async function findUserEmails(db: DbOrTx, userIds: string[]): Promise<{ id: string; email: string }[]> {
+  return userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, email: true } }) : [];
+}
