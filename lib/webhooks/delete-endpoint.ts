@@ -1,8 +1,9 @@
 import type { SessionPrincipal } from '../auth/principal';
 import type { VerbContext } from '../context/verb-context';
 import { cancelDeliveriesOfInactiveEndpoint } from './cancel-deliveries';
-import { endpointSelect, toEndpointView } from './endpoint-view';
+import { toEndpointView } from './endpoint-view';
 import { requireEndpoint } from './require-endpoint';
+import { markEndpointDeleted } from './store';
 import { withEndpointLocked } from './with-endpoint-locked';
 
 /**
@@ -13,11 +14,7 @@ export async function deleteEndpoint(ctx: VerbContext<SessionPrincipal>, { endpo
   const { now } = ctx;
   return withEndpointLocked(ctx, endpointId, async (tx) => {
     await requireEndpoint(tx, { endpointId });
-    const row = await tx.db.webhookEndpoint.update({
-      where: { id: endpointId },
-      data: { deletedAt: now, status: 'disabled', updatedAt: now },
-      select: endpointSelect,
-    });
+    const row = await markEndpointDeleted(tx.db, endpointId, now);
     await cancelDeliveriesOfInactiveEndpoint(tx, { endpointId });
     return toEndpointView(row, now);
   });

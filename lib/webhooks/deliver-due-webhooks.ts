@@ -1,13 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { VerbContext } from '../context/verb-context';
 import type { DbOrTx } from '../db/client';
-import { sqlRows } from '../db/sql';
 import { logger } from '../observability/logger';
 import { cancelDeliveriesOfInactiveEndpoint } from './cancel-deliveries';
 import { deliveryBody } from './envelope';
 import { openSecret } from './secret-box';
 import { ATTEMPT_TIMEOUT_MS, sendWebhook, type SendResult } from './send-webhook';
 import { SIGNATURE_HEADER, signatureHeader } from './signature';
+import {
+  claimDeliveries,
+  extendLeases,
+  MARK_AHEAD,
+  markAttemptsStarted,
+  readDeliveryStanding,
+  readEndpointTarget,
+  releaseDeliveryLeases,
+  releaseEndpointLease,
+  writeAttempts,
+  type ClaimedDelivery,
+  type EndpointTarget,
+} from './store';
 import { privateTargetsAllowed } from './target-policy';
 
 /** The fixed schedule: after the 1st..4th failure, wait this long; the 5th failure exhausts. */
@@ -36,8 +48,6 @@ const LEASE_RENEW_MS = 2_000;
  * sends the same delivery meanwhile.
  */
 const RECORD_MARGIN_MS = 1_000;
-/** Attempts marked started ahead of their send, in one statement (what a crash may count unsent). */
-export const MARK_AHEAD = 8;
 /** Attempt results written by one statement at most. */
 const RECORD_BATCH = 100;
 /**
@@ -45,37 +55,6 @@ const RECORD_BATCH = 100;
  * deleting reach deliveries already claimed (a claim can take minutes to send) within it.
  */
 const ENDPOINT_FRESH_MS = 1_000;
-
-/** What a send needs of its endpoint. */
-type EndpointTarget = {
-  url: string;
-  secret_ciphertext: string;
-  previous_secret_ciphertext: string | null;
-  previous_secret_expires_at: Date | null;
-};
-
-/** One claimed delivery with what its attempt needs of its event (its endpoint is the group's). */
-export type ClaimedDelivery = {
-  id: string;
-  endpoint_id: string;
-  /** Its attempt's number, when the claim marked it started (the first MARK_AHEAD of its endpoint). */
-  started_number: number | null;
-  event_id: string;
-  type: string;
-  version: number;
-  created_at: Date;
-  business_id: string | null;
-  data: unknown;
-};
-
-const ENDPOINT_TARGET_SQL = `SELECT url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at
-  FROM webhook_endpoints WHERE id = $1::uuid AND status = 'enabled' AND deleted_at IS NULL`;
-
-/** The endpoint as it is now, or null once it is disabled or deleted. */
-async function readEndpointTarget(db: DbOrTx, endpointId: string): Promise<EndpointTarget | null> {
-  const [row] = await sqlRows<EndpointTarget>(db, ENDPOINT_TARGET_SQL, [endpointId]);
-  return row ?? null;
-}
 
 /**
  * Deliveries of one endpoint claimed together, in outbox order, under one lease; `endpoint` is
@@ -95,74 +74,6 @@ export type ClaimedGroup = {
 };
 
 /**
- * The claiming statement. `through` scopes it to one delivery's endpoint and to the deliveries
- * up to and including that one in outbox order (an Inngest run for that delivery); otherwise
- * every endpoint with due deliveries is a candidate (the in-process runner).
- */
-function claimSql(through: boolean): string {
-  const target = through
-    ? `target AS (
-      SELECT x.endpoint_id, e.seq FROM webhook_deliveries x JOIN outbox_events e ON e.id = x.event_id WHERE x.id = $9::uuid
-    ), `
-    : '';
-  const dueScope = through ? 'AND d.endpoint_id = (SELECT endpoint_id FROM target) AND e.seq <= (SELECT seq FROM target)' : '';
-  const claimScope = through ? 'AND e.seq <= (SELECT seq FROM target)' : '';
-  return `WITH ${target}due AS (
-      SELECT d.endpoint_id, MIN(e.seq) AS first_seq
-      FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id
-      WHERE d.status = 'pending' AND d.next_attempt_at <= $2::timestamptz
-        AND (d.leased_until IS NULL OR d.leased_until < $2::timestamptz)
-        AND NOT (d.endpoint_id = ANY($3::uuid[])) ${dueScope}
-      GROUP BY d.endpoint_id
-    ), ready AS (
-      -- endpoints in the order of their oldest due event, free or already this owner's
-      SELECT w.id FROM webhook_endpoints w JOIN due ON due.endpoint_id = w.id
-      WHERE w.status = 'enabled' AND w.deleted_at IS NULL
-        AND (w.send_lease_until IS NULL OR w.send_lease_until < $2::timestamptz OR w.send_lease_owner = $7::uuid)
-      ORDER BY due.first_seq, w.id
-      LIMIT $6::int
-      -- NO KEY UPDATE: a quote inserting this endpoint's deliveries (KEY SHARE) is not kept waiting
-      FOR NO KEY UPDATE OF w SKIP LOCKED
-    ), leased AS (
-      UPDATE webhook_endpoints w SET send_lease_until = $1::timestamptz, send_lease_owner = $7::uuid
-      FROM ready WHERE w.id = ready.id
-      RETURNING w.id
-    ), locked AS (
-      -- every statement that locks several deliveries locks them in id order: none waits in a cycle
-      SELECT d.id, picked.rank FROM webhook_deliveries d
-      JOIN (
-        SELECT id, rank FROM (
-          SELECT d2.id, e.seq, ROW_NUMBER() OVER (PARTITION BY d2.endpoint_id ORDER BY e.seq, d2.created_at) AS rank
-          FROM webhook_deliveries d2 JOIN outbox_events e ON e.id = d2.event_id
-          WHERE d2.endpoint_id IN (SELECT id FROM leased) AND d2.status = 'pending' AND d2.next_attempt_at <= $2::timestamptz
-            AND (d2.leased_until IS NULL OR d2.leased_until < $2::timestamptz) ${claimScope}
-        ) ranked
-        WHERE rank <= $4::int
-        ORDER BY seq
-        LIMIT $5::int
-      ) picked ON picked.id = d.id
-      WHERE d.status = 'pending' AND (d.leased_until IS NULL OR d.leased_until < $2::timestamptz)
-      ORDER BY d.id
-      FOR UPDATE OF d
-    ), claimed AS (
-      -- the first few of each endpoint are marked started here (StartMarks marks the others)
-      UPDATE webhook_deliveries d SET leased_until = $1::timestamptz, lease_token = $8::uuid,
-        attempts_started = d.attempts_started + CASE WHEN locked.rank <= ${MARK_AHEAD} THEN 1 ELSE 0 END
-      FROM locked WHERE d.id = locked.id
-      RETURNING d.id, d.endpoint_id, d.event_id, d.created_at,
-        CASE WHEN locked.rank <= ${MARK_AHEAD} THEN d.attempts_started END AS started_number
-    )
-    SELECT c.id::text, c.endpoint_id::text, c.started_number, w.url, w.secret_ciphertext, w.previous_secret_ciphertext,
-      w.previous_secret_expires_at, e.id::text AS event_id, e.type, e.version, e.created_at, e.business_id::text AS business_id, e.data
-    FROM claimed c
-    JOIN webhook_endpoints w ON w.id = c.endpoint_id
-    JOIN outbox_events e ON e.id = c.event_id
-    ORDER BY e.seq, c.created_at`;
-}
-const CLAIM_ANY_SQL = claimSql(false);
-const CLAIM_THROUGH_SQL = claimSql(true);
-
-/**
  * Claims due deliveries: at most `maxEndpoints` endpoints (those with the oldest due events) and
  * CLAIM_PER_ENDPOINT deliveries of each, oldest events first, and reads what their attempts need
  * in the same statement. An endpoint is claimed with its send lease, for `owner`: another
@@ -177,24 +88,19 @@ export async function claimDueDeliveries(
   options: { limit?: number; busyEndpoints?: Iterable<string>; maxEndpoints?: number; owner?: string; through?: string } = {},
 ): Promise<ClaimedGroup[]> {
   const leasedUntil = new Date(now.getTime() + LEASE_MS);
-  const busy = [...(options.busyEndpoints ?? [])];
   const owner = options.owner ?? randomUUID();
   const leaseToken = randomUUID();
-  const parameters: unknown[] = [
-    leasedUntil.toISOString(),
-    now.toISOString(),
-    busy,
-    CLAIM_PER_ENDPOINT,
-    options.limit ?? 100,
-    options.maxEndpoints ?? 2 ** 31 - 1,
-    owner,
+  const claimed = await claimDeliveries(db, {
+    now,
+    leasedUntil,
     leaseToken,
-  ];
-  const claimed = await sqlRows<ClaimedDelivery & EndpointTarget>(
-    db,
-    options.through === undefined ? CLAIM_ANY_SQL : CLAIM_THROUGH_SQL,
-    options.through === undefined ? parameters : [...parameters, options.through],
-  );
+    owner,
+    busy: [...(options.busyEndpoints ?? [])],
+    perEndpoint: CLAIM_PER_ENDPOINT,
+    limit: options.limit ?? 100,
+    maxEndpoints: options.maxEndpoints ?? 2 ** 31 - 1,
+    through: options.through,
+  });
   const groups = new Map<string, ClaimedGroup>();
   for (const { url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at, ...delivery } of claimed) {
     let group = groups.get(delivery.endpoint_id);
@@ -339,13 +245,7 @@ class StartMarks {
     const first = this.group.deliveryIds[index];
     if (first === undefined || this.numbers.has(first)) return; // past the end, or marked already
     const ids = this.group.deliveryIds.slice(index, index + MARK_AHEAD).filter((id) => !this.numbers.has(id));
-    const marking = sqlRows<{ id: string; attempts_started: number }>(
-      this.db,
-      `UPDATE webhook_deliveries SET attempts_started = attempts_started + 1
-       WHERE id IN (SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND lease_token = $2::uuid AND status = 'pending' ORDER BY id FOR UPDATE)
-       RETURNING id::text, attempts_started`,
-      [ids, this.group.leaseToken],
-    ).then((rows) => new Map(rows.map((r) => [r.id, r.attempts_started])));
+    const marking = markAttemptsStarted(this.db, ids, this.group.leaseToken);
     for (const id of ids) this.numbers.set(id, marking.then((numbers) => numbers.get(id) ?? null));
   }
 }
@@ -428,24 +328,13 @@ export async function deliverGroup(
 }
 
 /**
- * Moves a claim's lease (its endpoint's, then its deliveries') on to LEASE_MS from `now`, in two
- * statements so that neither holds one lock while waiting for another. A failure is logged, and
- * sends stop before the old lease ends.
+ * Moves a claim's lease (its endpoint's, then its deliveries') on to LEASE_MS from `now`. A
+ * failure is logged, and sends stop before the old lease ends.
  */
 async function renewLease(db: DbOrTx, group: ClaimedGroup, now: Date): Promise<void> {
   const until = new Date(now.getTime() + LEASE_MS);
   try {
-    await sqlRows(
-      db,
-      `UPDATE webhook_endpoints SET send_lease_until = GREATEST(send_lease_until, $1::timestamptz) WHERE id = $2::uuid AND send_lease_owner = $3::uuid`,
-      [until.toISOString(), group.endpointId, group.owner],
-    );
-    await sqlRows(
-      db,
-      `UPDATE webhook_deliveries SET leased_until = $2::timestamptz
-       WHERE id IN (SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND lease_token = $3::uuid AND status = 'pending' ORDER BY id FOR UPDATE)`,
-      [group.deliveryIds, until.toISOString(), group.leaseToken],
-    );
+    await extendLeases(db, group, until);
     if (until > group.leasedUntil) group.leasedUntil = until;
   } catch (error) {
     logger.warn({ err: error, endpointId: group.endpointId }, 'webhook lease not renewed');
@@ -491,12 +380,7 @@ export async function deliverThrough(
   }
   const attempted = groups.reduce((n, g) => n + g.deliveryIds.length, 0);
   const at = new Date(now.getTime() + Math.round(performance.now() - started));
-  const [row] = await sqlRows<{ status: DeliveryProgress['status']; next_attempt_at: Date | null; leased_until: Date | null; send_lease_until: Date | null; held_by_other: boolean }>(
-    db,
-    `SELECT d.status::text, d.next_attempt_at, d.leased_until, w.send_lease_until, w.send_lease_owner IS DISTINCT FROM $2::uuid AS held_by_other
-     FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.id = $1::uuid`,
-    [deliveryId, owner],
-  );
+  const row = await readDeliveryStanding(db, deliveryId, owner);
   if (!row) return { status: 'missing', retryAt: null, attempted };
   if (row.status !== 'pending') return { status: row.status, retryAt: null, attempted };
   const later = (time: Date | null) => (time && time > at ? time : null);
@@ -517,12 +401,9 @@ export async function releaseEndpoint(
   { db }: VerbContext,
   { endpointId, owner, lastLease }: { endpointId: string; owner: string; lastLease?: Date },
 ): Promise<void> {
-  await sqlRows(
-    db,
-    `UPDATE webhook_endpoints SET send_lease_until = NULL, send_lease_owner = NULL
-      WHERE id = $1::uuid AND send_lease_owner = $2::uuid AND ($3::timestamptz IS NULL OR send_lease_until <= $3::timestamptz)`,
-    [endpointId, owner, lastLease?.toISOString() ?? null],
-  ).catch((error: unknown) => logger.warn({ err: error, endpointId }, 'webhook endpoint lease not given back; it runs out by itself'));
+  await releaseEndpointLease(db, endpointId, owner, lastLease).catch((error: unknown) =>
+    logger.warn({ err: error, endpointId }, 'webhook endpoint lease not given back; it runs out by itself'),
+  );
 }
 
 /**
@@ -533,13 +414,7 @@ export async function releaseEndpoint(
 async function releaseLeases(ctx: VerbContext, group: ClaimedGroup, deliveryIds: string[], markedUnsent: string[]) {
   logger.warn({ deliveryIds }, 'webhook deliveries handed back unsent (stopping, endpoint disabled or deleted, or their lease could not be renewed)');
   try {
-    await sqlRows(
-      ctx.db,
-      `UPDATE webhook_deliveries d SET leased_until = NULL, lease_token = NULL,
-         attempts_started = d.attempts_started - CASE WHEN d.id = ANY($3::uuid[]) THEN 1 ELSE 0 END
-       WHERE d.id IN (SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND status = 'pending' AND lease_token = $2::uuid ORDER BY id FOR UPDATE)`,
-      [deliveryIds, group.leaseToken, markedUnsent],
-    );
+    await releaseDeliveryLeases(ctx.db, deliveryIds, group.leaseToken, markedUnsent);
   } catch (error) {
     logger.error({ err: error, deliveryIds }, 'webhook leases could not be released');
     return;
@@ -559,63 +434,29 @@ async function cancelUndeliverable(ctx: VerbContext, endpointId: string) {
 }
 
 /**
- * Records attempts in one statement, each under its delivery's row lock (taken in id order),
- * with the number it was marked with when it started (its Service-Attempt): a worker whose lease
- * ran out (and whose delivery another worker also sent) still records its attempt, and a settled
- * delivery keeps its outcome. The fifth attempt started is the last.
+ * Records attempts in one statement, each with the number it was marked with when it started
+ * (its Service-Attempt): a worker whose lease ran out (and whose delivery another worker also
+ * sent) still records its attempt, and a settled delivery keeps its outcome. The fifth attempt
+ * started is the last.
  */
 async function recordAttempts(db: DbOrTx, attempts: AttemptResult[]) {
-  const acknowledged = attempts.map(({ result }) => result.status !== null && result.status >= 200 && result.status < 300);
-  const rows = await sqlRows<{ id: string; number: number; status: string }>(
-    db,
-    `WITH input AS (
-      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::boolean[],
-          $11::text[], $12::text[], $13::int[])
-        AS t(id, lease_token, started_at, latency_ms, response_status, response_excerpt, error, acknowledged, request_headers, response_headers, number)
-    ), locked AS (
-      SELECT d.id, i.number, d.status = 'pending' AND d.lease_token IS NOT DISTINCT FROM i.lease_token AS ours,
-        i.started_at, i.latency_ms, i.response_status, i.response_excerpt, i.error, i.acknowledged, i.request_headers, i.response_headers
-      FROM webhook_deliveries d JOIN input i ON i.id = d.id
-      ORDER BY d.id
-      FOR UPDATE OF d
-    ), attempt AS (
-      INSERT INTO webhook_attempts (id, delivery_id, number, started_at, latency_ms, response_status, response_excerpt, error, request_headers, response_headers)
-      SELECT gen_random_uuid(), id, number, started_at, latency_ms, response_status, response_excerpt, error, request_headers::json, response_headers::json FROM locked
-    )
-    UPDATE webhook_deliveries d SET
-      attempt_count = GREATEST(d.attempt_count, l.number),
-      status = CASE WHEN NOT l.ours THEN d.status
-                    WHEN l.acknowledged THEN 'succeeded'::"WebhookDeliveryStatus"
-                    WHEN l.number >= $9::int THEN 'exhausted'::"WebhookDeliveryStatus"
-                    ELSE 'pending'::"WebhookDeliveryStatus" END,
-      next_attempt_at = CASE WHEN NOT l.ours THEN d.next_attempt_at
-                             WHEN l.acknowledged OR l.number >= $9::int THEN NULL
-                             ELSE l.started_at + ($10::int[])[LEAST(l.number, $9::int - 1)] * interval '1 millisecond' END,
-      leased_until = CASE WHEN l.ours THEN NULL ELSE d.leased_until END,
-      lease_token = CASE WHEN l.ours THEN NULL ELSE d.lease_token END,
-      updated_at = CASE WHEN l.ours THEN l.started_at ELSE d.updated_at END
-    FROM locked l WHERE d.id = l.id
-    RETURNING d.id::text, l.number, d.status::text`,
-    [
-      attempts.map((a) => a.deliveryId),
-      attempts.map((a) => a.leaseToken),
-      attempts.map((a) => a.startedAt.toISOString()),
-      attempts.map((a) => a.result.latencyMs),
-      attempts.map((a) => a.result.status),
-      attempts.map((a) => a.result.excerpt),
-      attempts.map((a, i) => a.result.error ?? (acknowledged[i] ? null : `answered ${a.result.status}`)),
+  const records = attempts.map(({ result, ...attempt }) => {
+    const acknowledged = result.status !== null && result.status >= 200 && result.status < 300;
+    return {
+      ...attempt,
+      latencyMs: result.latencyMs,
+      responseStatus: result.status,
+      responseExcerpt: result.excerpt,
+      error: result.error ?? (acknowledged ? null : `answered ${result.status}`),
       acknowledged,
-      MAX_ATTEMPTS,
-      [...RETRY_DELAYS_MS],
-      attempts.map((a) => JSON.stringify(a.requestHeaders)),
-      attempts.map((a) => (a.result.headers ? JSON.stringify(a.result.headers) : null)),
-      attempts.map((a) => a.number),
-    ],
-  );
-  const outcome = new Map(rows.map((row) => [row.id, row]));
-  attempts.forEach(({ deliveryId, result }, i) => {
-    if (acknowledged[i]) return;
-    const row = outcome.get(deliveryId);
-    logger.info({ deliveryId, attempt: row?.number, status: result.status, exhausted: row?.status === 'exhausted' }, 'webhook attempt failed');
+      responseHeaders: result.headers,
+    };
   });
+  const rows = await writeAttempts(db, records, { maxAttempts: MAX_ATTEMPTS, retryDelaysMs: RETRY_DELAYS_MS });
+  const outcome = new Map(rows.map((row) => [row.id, row]));
+  for (const { deliveryId, acknowledged, responseStatus } of records) {
+    if (acknowledged) continue;
+    const row = outcome.get(deliveryId);
+    logger.info({ deliveryId, attempt: row?.number, status: responseStatus, exhausted: row?.status === 'exhausted' }, 'webhook attempt failed');
+  }
 }

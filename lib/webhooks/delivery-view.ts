@@ -1,24 +1,5 @@
-import type { Prisma } from '../db/generated/client';
 import type { DeliveryView } from './schemas';
-
-export const deliverySelect = {
-  id: true,
-  endpointId: true,
-  eventId: true,
-  eventType: true,
-  status: true,
-  attemptCount: true,
-  nextAttemptAt: true,
-  replayOfId: true,
-  canceledAt: true,
-  createdAt: true,
-  attempts: {
-    orderBy: { number: 'asc' },
-    select: { number: true, startedAt: true, latencyMs: true, responseStatus: true, responseExcerpt: true, requestHeaders: true, responseHeaders: true, error: true },
-  },
-} satisfies Prisma.WebhookDeliverySelect;
-
-type DeliveryRow = Prisma.WebhookDeliveryGetPayload<{ select: typeof deliverySelect }>;
+import type { DeliveryRow } from './store';
 
 export function toDeliveryView(row: DeliveryRow): DeliveryView {
   return {

@@ -1,7 +1,7 @@
 import type { VerbContext } from '../context/verb-context';
-import { sqlRows } from '../db/sql';
 import type { AuthorizedEndpoint } from './require-endpoint';
 import type { EndpointStats } from './schemas';
+import { readEndpointFigures } from './store';
 
 export type { EndpointStats };
 
@@ -11,33 +11,7 @@ export type { EndpointStats };
  */
 export async function endpointStats({ db, now }: VerbContext, { endpoint }: { endpoint: AuthorizedEndpoint }): Promise<EndpointStats> {
   const since = new Date(now.getTime() - 86_400_000);
-  const [[figures], [waiting], [failure]] = await Promise.all([
-    sqlRows<{ attempts: number; succeeded: number; p50: number | null; p95: number | null }>(
-      db,
-      `SELECT count(*)::int AS attempts,
-              count(*) FILTER (WHERE a.response_status BETWEEN 200 AND 299)::int AS succeeded,
-              percentile_disc(0.5) WITHIN GROUP (ORDER BY a.latency_ms) AS p50,
-              percentile_disc(0.95) WITHIN GROUP (ORDER BY a.latency_ms) AS p95
-         FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
-        WHERE d.endpoint_id = $1::uuid AND a.started_at >= $2::timestamptz`,
-      [endpoint.id, since],
-    ),
-    sqlRows<{ retrying: number; exhausted: number }>(
-      db,
-      `SELECT count(*) FILTER (WHERE status = 'pending' AND attempt_count > 0)::int AS retrying,
-              count(*) FILTER (WHERE status = 'exhausted' AND updated_at >= $2::timestamptz)::int AS exhausted
-         FROM webhook_deliveries WHERE endpoint_id = $1::uuid AND status IN ('pending', 'exhausted')`,
-      [endpoint.id, since],
-    ),
-    sqlRows<{ at: Date; deliveryId: string; eventType: string; responseStatus: number | null; error: string | null }>(
-      db,
-      `SELECT a.started_at AS at, d.id::text AS "deliveryId", d.event_type AS "eventType", a.response_status AS "responseStatus", a.error
-         FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
-        WHERE d.endpoint_id = $1::uuid AND (a.response_status IS NULL OR a.response_status NOT BETWEEN 200 AND 299)
-        ORDER BY a.started_at DESC LIMIT 1`,
-      [endpoint.id],
-    ),
-  ]);
+  const { figures, waiting, failure } = await readEndpointFigures(db, endpoint.id, since);
   return {
     since: since.toISOString(),
     attempts: figures.attempts,

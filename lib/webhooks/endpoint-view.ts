@@ -1,24 +1,5 @@
-import type { Prisma } from '../db/generated/client';
 import type { EndpointView } from './schemas';
-
-export const endpointSelect = {
-  id: true,
-  workspaceId: true,
-  projectId: true,
-  environmentId: true,
-  url: true,
-  description: true,
-  eventTypes: true,
-  status: true,
-  secretPrefix: true,
-  secretLast4: true,
-  previousSecretExpiresAt: true,
-  createdAt: true,
-  updatedAt: true,
-  environment: { select: { kind: true } },
-} satisfies Prisma.WebhookEndpointSelect;
-
-type EndpointRow = Prisma.WebhookEndpointGetPayload<{ select: typeof endpointSelect }>;
+import type { EndpointRow } from './store';
 
 export function toEndpointView(row: EndpointRow, now: Date): EndpointView {
   const overlap = row.previousSecretExpiresAt && row.previousSecretExpiresAt > now ? row.previousSecretExpiresAt : null;

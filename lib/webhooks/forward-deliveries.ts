@@ -1,5 +1,5 @@
 import { withTransaction, type VerbContext } from '../context/verb-context';
-import { sqlRows } from '../db/sql';
+import { lockDueForForwarding, markForwarded } from './store';
 
 /** The Inngest event that starts a delivery's run (inngest/functions/deliver-webhook.ts). */
 export const DELIVERY_QUEUED_EVENT = 'webhooks/delivery.queued';
@@ -22,22 +22,6 @@ const BATCH = 500;
  */
 export const OVERDUE_MS = 10 * 60_000;
 
-// Locks what it forwards (SKIP LOCKED: forwarders running at once take different rows) until
-// Inngest has acknowledged it; a failed send rolls back and the rows wait for the next forward.
-const DUE_FOR_FORWARDING_SQL = `SELECT d.id::text, d.endpoint_id::text, d.forward_count
-  FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id
-  WHERE d.status = 'pending'
-    AND (d.forwarded_at IS NULL
-      OR (d.forwarded_at < $2::timestamptz AND d.next_attempt_at < $2::timestamptz
-          AND (d.leased_until IS NULL OR d.leased_until < $1::timestamptz)))
-  ORDER BY e.seq, d.created_at
-  LIMIT $3::int
-  FOR UPDATE OF d SKIP LOCKED`;
-
-// Rows locked in id order, as every statement that locks several deliveries does.
-const MARK_FORWARDED_SQL = `UPDATE webhook_deliveries SET forwarded_at = $2::timestamptz, forward_count = forward_count + 1
-  WHERE id IN (SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE)`;
-
 /**
  * Hands pending deliveries to Inngest, one `webhooks/delivery.queued` event each, in outbox
  * order: those never handed over, and those overdue by OVERDUE_MS. PostgreSQL stays the source
@@ -52,11 +36,8 @@ export async function forwardDeliveries(ctx: VerbContext, { send }: { send: Send
     const batch = await withTransaction(
       ctx,
       async ({ db: tx }) => {
-        const rows = await sqlRows<{ id: string; endpoint_id: string; forward_count: number }>(tx, DUE_FOR_FORWARDING_SQL, [
-          now.toISOString(),
-          new Date(now.getTime() - OVERDUE_MS).toISOString(),
-          BATCH,
-        ]);
+        // Locked until Inngest has acknowledged them: a failed send rolls back, and they wait for the next forward.
+        const rows = await lockDueForForwarding(tx, { now, overdueBefore: new Date(now.getTime() - OVERDUE_MS), limit: BATCH });
         if (rows.length === 0) return 0;
         await send(
           rows.map((row) => ({
@@ -65,7 +46,7 @@ export async function forwardDeliveries(ctx: VerbContext, { send }: { send: Send
             data: { deliveryId: row.id, endpointId: row.endpoint_id },
           })),
         );
-        await sqlRows(tx, MARK_FORWARDED_SQL, [rows.map((row) => row.id), now.toISOString()]);
+        await markForwarded(tx, rows.map((row) => row.id), now);
         return rows.length;
       },
       { timeout: 30_000 },

@@ -1,6 +1,7 @@
 import type { VerbContext } from '../context/verb-context';
-import { deliverySelect, toDeliveryView } from './delivery-view';
+import { toDeliveryView } from './delivery-view';
+import { readDelivery } from './store';
 
 export async function getDelivery({ db }: VerbContext, { deliveryId }: { deliveryId: string }) {
-  return toDeliveryView(await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, select: deliverySelect }));
+  return toDeliveryView(await readDelivery(db, deliveryId));
 }

@@ -1,7 +1,8 @@
 import { withTransaction, type VerbContext } from '../context/verb-context';
-import { deliverySelect, toDeliveryView } from './delivery-view';
+import { toDeliveryView } from './delivery-view';
 import type { AuthorizedDelivery } from './require-delivery';
 import { requireEndpointReceiving } from './require-endpoint-receiving';
+import { insertReplay } from './store';
 
 /**
  * POST /v1/webhook-deliveries/{id}/replay: a new pending delivery of the same event to the same
@@ -12,18 +13,6 @@ export async function replayDelivery(ctx: VerbContext, { delivery: original }: {
   const { now } = ctx;
   return withTransaction(ctx, async (tx) => {
     await requireEndpointReceiving(tx, { endpointId: original.endpointId, replayOf: original.id });
-    const replay = await tx.db.webhookDelivery.create({
-      data: {
-        endpointId: original.endpointId,
-        eventId: original.eventId,
-        eventType: original.eventType,
-        replayOfId: original.id,
-        nextAttemptAt: now,
-        createdAt: now,
-        updatedAt: now,
-      },
-      select: deliverySelect,
-    });
-    return toDeliveryView(replay);
+    return toDeliveryView(await insertReplay(tx.db, original, now));
   });
 }

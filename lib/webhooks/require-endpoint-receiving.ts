@@ -1,5 +1,6 @@
 import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
+import { readEndpointReceiving } from './store';
 
 /**
  * Refuses to queue a delivery for an endpoint that would not receive it: a deleted one (404, or
@@ -12,8 +13,7 @@ export async function requireEndpointReceiving(
   { db }: VerbContext,
   { endpointId, replayOf }: { endpointId: string; replayOf?: string },
 ): Promise<void> {
-  const [row] = await db.$queryRaw<{ deleted: boolean; enabled: boolean }[]>`
-    SELECT deleted_at IS NOT NULL AS deleted, status = 'enabled' AS enabled FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR KEY SHARE`;
+  const row = await readEndpointReceiving(db, endpointId);
   if (row.deleted && replayOf) throw new ServiceError('conflict', `Webhook delivery ${replayOf} cannot be replayed: its endpoint has been deleted.`);
   if (row.deleted) throw new ServiceError('not_found', `Webhook endpoint ${endpointId} does not exist.`);
   if (!row.enabled) throw new ServiceError('conflict', `Webhook endpoint ${endpointId} is disabled: enable it before sending it events.`);

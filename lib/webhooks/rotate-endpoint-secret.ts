@@ -1,10 +1,11 @@
 import type { SessionPrincipal } from '../auth/principal';
 import { withTransaction, type VerbContext } from '../context/verb-context';
 import { secretColumns } from './endpoint-secret-columns';
-import { endpointSelect, toEndpointView } from './endpoint-view';
+import { toEndpointView } from './endpoint-view';
 import { requireEndpoint } from './require-endpoint';
 import { mintSigningSecret } from './secret-box';
 import { requireSigningKey } from './signing-key';
+import { lockEndpoint, readEndpointSecret, replaceEndpointSecret } from './store';
 
 /**
  * New signing secret, shown once. For `overlapMinutes` the old secret keeps signing too, so
@@ -19,20 +20,20 @@ export async function rotateEndpointSecret(
   return withTransaction(ctx, async (tx) => {
     // NO KEY UPDATE serialises rotations without blocking the deliveries that quotes write for
     // this endpoint (their foreign-key check holds KEY SHARE on the row).
-    await tx.db.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR NO KEY UPDATE`;
+    await lockEndpoint(tx.db, endpointId, 'no key update');
     await requireEndpoint(tx, { endpointId });
-    const current = await tx.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId }, select: { secretCiphertext: true } });
+    const current = await readEndpointSecret(tx.db, endpointId);
     const secret = mintSigningSecret();
-    const row = await tx.db.webhookEndpoint.update({
-      where: { id: endpointId },
-      data: {
+    const row = await replaceEndpointSecret(
+      tx.db,
+      endpointId,
+      {
         ...secretColumns(secret),
-        previousSecretCiphertext: overlapMinutes > 0 ? current.secretCiphertext : null,
+        previousSecretCiphertext: overlapMinutes > 0 ? current : null,
         previousSecretExpiresAt: overlapMinutes > 0 ? new Date(now.getTime() + overlapMinutes * 60_000) : null,
-        updatedAt: now,
       },
-      select: endpointSelect,
-    });
+      now,
+    );
     return { endpoint: toEndpointView(row, now), secret };
   });
 }

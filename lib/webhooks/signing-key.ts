@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { VerbContext } from '../context/verb-context';
 import type { DbOrTx } from '../db/client';
-import { sqlRows } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
 import { openSecret, secretKeyCheckValue, secretKeyProblem } from './secret-box';
+import { insertKeyCheckValue, readKeyCheckValue, readOldestEndpointSecret } from './store';
 
 /** Whether this process can seal and open webhook signing secrets, and if not, why. */
 export type SigningKeyState = { usable: true } | { usable: false; reason: string };
@@ -39,15 +39,15 @@ async function compareWithDatabase(db: DbOrTx): Promise<SigningKeyState> {
   const problem = secretKeyProblem();
   if (problem) return { usable: false, reason: problem };
   const ours = secretKeyCheckValue();
-  let [stored] = await sqlRows<{ check_value: string }>(db, 'SELECT check_value FROM key_checks WHERE name = $1', [CHECK_NAME]);
-  if (!stored) {
-    const [sealed] = await sqlRows<{ secret_ciphertext: string }>(db, 'SELECT secret_ciphertext FROM webhook_endpoints ORDER BY created_at LIMIT 1', []);
-    if (sealed && !opens(sealed.secret_ciphertext)) return { usable: false, reason: DIFFERENT_KEY };
+  let stored = await readKeyCheckValue(db, CHECK_NAME);
+  if (stored === undefined) {
+    const sealed = await readOldestEndpointSecret(db);
+    if (sealed !== undefined && !opens(sealed)) return { usable: false, reason: DIFFERENT_KEY };
     // Two instances starting at once with different keys: the first insert wins, the other sees it below.
-    await sqlRows(db, 'INSERT INTO key_checks (name, check_value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [CHECK_NAME, ours]);
-    [stored] = await sqlRows<{ check_value: string }>(db, 'SELECT check_value FROM key_checks WHERE name = $1', [CHECK_NAME]);
+    await insertKeyCheckValue(db, CHECK_NAME, ours);
+    stored = await readKeyCheckValue(db, CHECK_NAME);
   }
-  const same = stored && stored.check_value.length === ours.length && timingSafeEqual(Buffer.from(stored.check_value), Buffer.from(ours));
+  const same = stored !== undefined && stored.length === ours.length && timingSafeEqual(Buffer.from(stored), Buffer.from(ours));
   return same ? { usable: true } : { usable: false, reason: DIFFERENT_KEY };
 }
 

@@ -1,6 +1,7 @@
 import type { VerbContext } from '../context/verb-context';
 import { cancelDeliveriesOfInactiveEndpoint } from './cancel-deliveries';
-import { endpointSelect, toEndpointView } from './endpoint-view';
+import { toEndpointView } from './endpoint-view';
+import { saveEndpointChanges, type EndpointChanges } from './store';
 import { withEndpointLocked } from './with-endpoint-locked';
 
 /**
@@ -8,19 +9,11 @@ import { withEndpointLocked } from './with-endpoint-locked';
  * or enabled/disabled. A disabled endpoint receives nothing: disabling it cancels its pending
  * deliveries in the same transaction (they can be replayed once it is enabled again).
  */
-export async function updateEndpoint(
-  ctx: VerbContext,
-  {
-    endpointId,
-    changes,
-  }: { endpointId: string; changes: { url?: string; eventTypes?: string[]; description?: string | null; status?: 'enabled' | 'disabled' } },
-) {
+export async function updateEndpoint(ctx: VerbContext, { endpointId, changes }: { endpointId: string; changes: EndpointChanges }) {
   const { now } = ctx;
-  const update = ({ db }: VerbContext) =>
-    db.webhookEndpoint.update({ where: { id: endpointId }, data: { ...changes, updatedAt: now }, select: endpointSelect });
-  if (changes.status !== 'disabled') return toEndpointView(await update(ctx), now);
+  if (changes.status !== 'disabled') return toEndpointView(await saveEndpointChanges(ctx.db, endpointId, changes, now), now);
   return withEndpointLocked(ctx, endpointId, async (tx) => {
-    const row = await update(tx);
+    const row = await saveEndpointChanges(tx.db, endpointId, changes, now);
     await cancelDeliveriesOfInactiveEndpoint(tx, { endpointId });
     return toEndpointView(row, now);
   });

@@ -1,5 +1,6 @@
 import { isTransaction, withTransaction, type VerbContext } from '../context/verb-context';
 import { isDeadlock } from '../db/transient-error';
+import { lockEndpoint } from './store';
 
 /**
  * Runs `work` in a transaction (the caller's, or its own: withTransaction) holding the endpoint
@@ -11,7 +12,7 @@ export async function withEndpointLocked<C extends VerbContext, T>(ctx: C, endpo
   for (let attempt = 1; ; attempt++) {
     try {
       return await withTransaction(ctx, async (tx) => {
-        await tx.db.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR UPDATE`;
+        await lockEndpoint(tx.db, endpointId, 'update');
         return work(tx);
       });
     } catch (error) {

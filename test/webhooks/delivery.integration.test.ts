@@ -19,7 +19,8 @@ import {
   deliverGroup,
   releaseEndpoint,
 } from '../../lib/webhooks/deliver-due-webhooks';
-import { DISPATCH_LOCK, dispatchOutboxEvents } from '../../lib/webhooks/dispatch-outbox';
+import { dispatchOutboxEvents } from '../../lib/webhooks/dispatch-outbox';
+import { DISPATCH_LOCK } from '../../lib/webhooks/store';
 import { replayDelivery } from '../../lib/webhooks/replay-delivery';
 import { requireDelivery } from '../../lib/webhooks/require-delivery';
 import { sendTestEvent } from '../../lib/webhooks/send-test-event';

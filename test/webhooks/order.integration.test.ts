@@ -7,7 +7,8 @@ import { createPerson, createTenant, type Tenant, testContext } from '../../lib/
 import { startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { randomUUID } from 'node:crypto';
-import { LEASE_MS, MARK_AHEAD, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
+import { LEASE_MS, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
+import { MARK_AHEAD } from '../../lib/webhooks/store';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';
 import { updateEndpoint } from '../../lib/webhooks/update-endpoint';
 

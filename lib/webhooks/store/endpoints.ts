@@ -1,0 +1,152 @@
+import type { EnvironmentName } from '../../auth/principal';
+import type { DbOrTx } from '../../db/client';
+import type { Prisma } from '../../db/generated/client';
+import { sqlRows } from '../../db/sql';
+
+/**
+ * Webhook endpoints as the store reads and writes them, the locks the endpoint verbs take on
+ * them, and the check value of the key their signing secrets are sealed with.
+ */
+
+/** What an endpoint's view (endpoint-view.ts) and the verbs that found it read of it. */
+export const endpointSelect = {
+  id: true,
+  workspaceId: true,
+  projectId: true,
+  environmentId: true,
+  url: true,
+  description: true,
+  eventTypes: true,
+  status: true,
+  secretPrefix: true,
+  secretLast4: true,
+  previousSecretExpiresAt: true,
+  createdAt: true,
+  updatedAt: true,
+  environment: { select: { kind: true } },
+} satisfies Prisma.WebhookEndpointSelect;
+
+export type EndpointRow = Prisma.WebhookEndpointGetPayload<{ select: typeof endpointSelect }>;
+
+/** A signing secret as stored: sealed, with the ends shown to identify it (endpoint-secret-columns.ts). */
+export type SecretColumns = { secretCiphertext: string; secretPrefix: string; secretLast4: string };
+
+export type NewEndpoint = SecretColumns & {
+  workspaceId: string;
+  projectId: string;
+  environmentId: string;
+  url: string;
+  eventTypes: string[];
+  description: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** What PATCH may change. */
+export type EndpointChanges = { url?: string; eventTypes?: string[]; description?: string | null; status?: 'enabled' | 'disabled' };
+
+/** The project's environment of that kind, with its workspace: where a new endpoint goes. */
+export async function findProjectEnvironment(
+  db: DbOrTx,
+  { projectId, kind }: { projectId: string; kind: EnvironmentName },
+): Promise<{ id: string; workspaceId: string } | null> {
+  const environment = await db.environment.findUnique({
+    where: { projectId_kind: { projectId, kind } },
+    select: { id: true, project: { select: { workspaceId: true } } },
+  });
+  return environment && { id: environment.id, workspaceId: environment.project.workspaceId };
+}
+
+export async function insertEndpoint(db: DbOrTx, endpoint: NewEndpoint): Promise<EndpointRow> {
+  return db.webhookEndpoint.create({ data: endpoint, select: endpointSelect });
+}
+
+/** The endpoint unless it is deleted. */
+export async function findEndpoint(db: DbOrTx, endpointId: string): Promise<EndpointRow | null> {
+  return db.webhookEndpoint.findFirst({ where: { id: endpointId, deletedAt: null }, select: endpointSelect });
+}
+
+/** The endpoints (not deleted) of these workspaces, oldest first. */
+export async function listEndpointsOfWorkspaces(
+  db: DbOrTx,
+  { workspaceIds, projectId, environment }: { workspaceIds: string[]; projectId?: string; environment?: EnvironmentName },
+): Promise<EndpointRow[]> {
+  return db.webhookEndpoint.findMany({
+    where: {
+      deletedAt: null,
+      projectId,
+      environment: environment ? { kind: environment } : undefined,
+      workspaceId: { in: workspaceIds },
+    },
+    orderBy: { createdAt: 'asc' },
+    select: endpointSelect,
+  });
+}
+
+export async function saveEndpointChanges(db: DbOrTx, endpointId: string, changes: EndpointChanges, now: Date): Promise<EndpointRow> {
+  return db.webhookEndpoint.update({ where: { id: endpointId }, data: { ...changes, updatedAt: now }, select: endpointSelect });
+}
+
+/** Deleting keeps the row (its deliveries' history stays whole) and disables it. */
+export async function markEndpointDeleted(db: DbOrTx, endpointId: string, now: Date): Promise<EndpointRow> {
+  return db.webhookEndpoint.update({
+    where: { id: endpointId },
+    data: { deletedAt: now, status: 'disabled', updatedAt: now },
+    select: endpointSelect,
+  });
+}
+
+export async function readEndpointSecret(db: DbOrTx, endpointId: string): Promise<string> {
+  const { secretCiphertext } = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId }, select: { secretCiphertext: true } });
+  return secretCiphertext;
+}
+
+/** A new secret; the previous one (null: none) keeps signing until `previousSecretExpiresAt`. */
+export async function replaceEndpointSecret(
+  db: DbOrTx,
+  endpointId: string,
+  secret: SecretColumns & { previousSecretCiphertext: string | null; previousSecretExpiresAt: Date | null },
+  now: Date,
+): Promise<EndpointRow> {
+  return db.webhookEndpoint.update({ where: { id: endpointId }, data: { ...secret, updatedAt: now }, select: endpointSelect });
+}
+
+/**
+ * Locks the endpoint's row until the transaction ends. FOR UPDATE waits for transactions that
+ * have just written a delivery to it (their foreign-key check holds KEY SHARE on the row); FOR
+ * NO KEY UPDATE serialises writers of the endpoint without waiting for them.
+ */
+export async function lockEndpoint(db: DbOrTx, endpointId: string, strength: 'update' | 'no key update'): Promise<void> {
+  if (strength === 'update') await db.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR UPDATE`;
+  else await db.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR NO KEY UPDATE`;
+}
+
+/**
+ * Whether the endpoint is deleted or enabled, read under KEY SHARE: that waits for a deletion or
+ * disabling in progress (it holds the row FOR UPDATE) and then reads its outcome. Endpoints are
+ * never removed (deleting marks them), so the row of an endpoint found before is there.
+ */
+export async function readEndpointReceiving(db: DbOrTx, endpointId: string): Promise<{ deleted: boolean; enabled: boolean }> {
+  const [row] = await db.$queryRaw<{ deleted: boolean; enabled: boolean }[]>`
+    SELECT deleted_at IS NOT NULL AS deleted, status = 'enabled' AS enabled FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR KEY SHARE`;
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The signing key's check value (signing-key.ts)
+
+export async function readKeyCheckValue(db: DbOrTx, name: string): Promise<string | undefined> {
+  const [stored] = await sqlRows<{ check_value: string }>(db, 'SELECT check_value FROM key_checks WHERE name = $1', [name]);
+  return stored?.check_value;
+}
+
+/** The first check value recorded under `name` wins; a later one is not written. */
+export async function insertKeyCheckValue(db: DbOrTx, name: string, value: string): Promise<void> {
+  await sqlRows(db, 'INSERT INTO key_checks (name, check_value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, value]);
+}
+
+/** The oldest endpoint's sealed secret, if there is any endpoint. */
+export async function readOldestEndpointSecret(db: DbOrTx): Promise<string | undefined> {
+  const [sealed] = await sqlRows<{ secret_ciphertext: string }>(db, 'SELECT secret_ciphertext FROM webhook_endpoints ORDER BY created_at LIMIT 1', []);
+  return sealed?.secret_ciphertext;
+}
