@@ -3,7 +3,8 @@ import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import type { EnvironmentName } from '../auth/principal';
 import { mintKeySecret } from './secrets';
-import { findKeyEnvironment, insertApiKey } from './store';
+import { findProjectEnvironment } from '../accounts/store';
+import { insertApiKey } from './store';
 import { toApiKeyView } from './to-api-key-view';
 
 export type CreateApiKeyInput = {
@@ -22,7 +23,7 @@ export type CreateApiKeyInput = {
  * goes through createApiKeyAsMember.
  */
 export async function createApiKey({ db, now }: VerbContext, input: CreateApiKeyInput) {
-  const environment = await findKeyEnvironment(db, input.projectId, input.environment);
+  const environment = await findProjectEnvironment(db, { projectId: input.projectId, kind: input.environment });
   if (!environment) throw new ServiceError('not_found', `Project ${input.projectId} does not exist.`);
   const minted = mintKeySecret(input.environment);
   const row = await insertApiKey(db, {

@@ -124,15 +124,6 @@ export async function findProjectForKeys(db: DbOrTx, projectId: string) {
   return db.project.findUnique({ where: { id: projectId }, select: { workspaceId: true, entitlements: true } });
 }
 
-/** The project's environment of that kind, with the project's workspace, or null. */
-export async function findKeyEnvironment(db: DbOrTx, projectId: string, kind: EnvironmentName) {
-  const environment = await db.environment.findUnique({
-    where: { projectId_kind: { projectId, kind } },
-    select: { id: true, project: { select: { workspaceId: true } } },
-  });
-  return environment && { id: environment.id, workspaceId: environment.project.workspaceId };
-}
-
 export async function insertApiKey(db: DbOrTx, key: NewApiKeyRow): Promise<ApiKeyRow> {
   return db.apiKey.create({ data: key, include: withEnvironmentKind });
 }

@@ -7,7 +7,8 @@ import { secretColumns } from './endpoint-secret-columns';
 import { toEndpointView } from './endpoint-view';
 import { mintSigningSecret } from './secret-box';
 import { requireSigningKey } from './signing-key';
-import { findProjectEnvironment, insertEndpoint } from './store';
+import { findProjectEnvironment } from '../accounts/store';
+import { insertEndpoint } from './store';
 
 /** POST /v1/webhook-endpoints: bound to one environment; the secret is shown here once. */
 export async function createEndpoint(

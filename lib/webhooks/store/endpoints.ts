@@ -45,18 +45,6 @@ export type NewEndpoint = SecretColumns & {
 /** What PATCH may change. */
 export type EndpointChanges = { url?: string; eventTypes?: string[]; description?: string | null; status?: 'enabled' | 'disabled' };
 
-/** The project's environment of that kind, with its workspace: where a new endpoint goes. */
-export async function findProjectEnvironment(
-  db: DbOrTx,
-  { projectId, kind }: { projectId: string; kind: EnvironmentName },
-): Promise<{ id: string; workspaceId: string } | null> {
-  const environment = await db.environment.findUnique({
-    where: { projectId_kind: { projectId, kind } },
-    select: { id: true, project: { select: { workspaceId: true } } },
-  });
-  return environment && { id: environment.id, workspaceId: environment.project.workspaceId };
-}
-
 export async function insertEndpoint(db: DbOrTx, endpoint: NewEndpoint): Promise<EndpointRow> {
   return db.webhookEndpoint.create({ data: endpoint, select: endpointSelect });
 }
