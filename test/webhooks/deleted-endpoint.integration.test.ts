@@ -1,13 +1,12 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../lib/db/client';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../lib/events/record-event';
 import { runMinuteJobs, runWebhookJobs } from '../../lib/jobs/run-jobs';
 import { api } from '../../lib/testing/api-client';
 import { eventually } from '../../lib/testing/eventually';
-import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant, testContext } from '../../lib/testing/factories';
-import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
-import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
+import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { startReceiver } from '../../lib/testing/https-receiver';
+import { webhookTestbed } from '../support/webhook-testbed';
 import { RETRY_DELAYS_MS, SEND_WINDOW, SendWindow, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
 import { sendTestEvent } from '../../lib/webhooks/send-test-event';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';
@@ -111,34 +110,14 @@ describe('deleting an endpoint, over HTTP (no job runner)', () => {
 });
 
 describe('deleting an endpoint, with the delivery routine', () => {
-  let iso: Awaited<ReturnType<typeof createIsolatedDatabase>>;
-  let db: Db;
-  let tenant: Tenant;
-  let admin: Person;
-  const receivers: Receiver[] = [];
   const T0 = new Date('2031-01-01T00:00:00Z');
-  const at = (ms: number) => new Date(T0.getTime() + ms);
-  /** Verb contexts on this database at `now`: the system's, and the admin's (who manages the endpoints). */
-  const system = (now: Date = T0) => testContext(db, { now });
-  const asAdmin = (now: Date = T0) => testContext(db, { now, principal: admin.principal });
-
-  beforeAll(async () => {
-    iso = await createIsolatedDatabase();
-    db = iso.db;
-    tenant = await createTenant({}, db);
-    admin = await createPerson(tenant, { permissions: ['webhooks:manage'] }, db);
-    await runWebhookJobs(system()); // the tenant's own set-up events, before any endpoint exists
-  });
-
-  afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.stop()));
-    await iso?.close();
-  });
+  const bed = webhookTestbed(T0, { settled: true });
+  const { receivers, system, asAdmin, at } = bed;
 
   async function endpointWith(status: number | (() => number)) {
     const r = await startReceiver(typeof status === 'number' ? () => status : status);
     receivers.push(r);
-    const { endpoint } = await createEndpoint(asAdmin(), { projectId: tenant.projectId, environment: 'live', url: r.url, eventTypes: ['webhook.test'] });
+    const { endpoint } = await createEndpoint(asAdmin(), { projectId: bed.tenant.projectId, environment: 'live', url: r.url, eventTypes: ['webhook.test'] });
     return { r, endpoint };
   }
 
@@ -153,10 +132,10 @@ describe('deleting an endpoint, with the delivery routine', () => {
     await testEvents(endpoint.id, 3);
     await runWebhookJobs(system());
     expect(r.received).toHaveLength(3);
-    expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'pending', attemptCount: 1 } })).toBe(3);
+    expect(await bed.db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'pending', attemptCount: 1 } })).toBe(3);
 
     await deleteEndpoint(asAdmin(at(1_000)), { endpointId: endpoint.id });
-    const rows = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id }, include: { attempts: true } });
+    const rows = await bed.db.webhookDelivery.findMany({ where: { endpointId: endpoint.id }, include: { attempts: true } });
     for (const row of rows) {
       expect(row).toMatchObject({ status: 'canceled', canceledAt: at(1_000), nextAttemptAt: null, leasedUntil: null, attemptCount: 1 });
       expect(row.attempts).toHaveLength(1);
@@ -174,19 +153,19 @@ describe('deleting an endpoint, with the delivery routine', () => {
     const [group] = await claimDueDeliveries(system());
     expect(group.deliveryIds).toHaveLength(5);
     await deleteEndpoint(asAdmin(), { endpointId: endpoint.id });
-    await deliverGroup(system(), { group, window: new SendWindow(db, SEND_WINDOW, undefined, 0) });
+    await deliverGroup(system(), { group, window: new SendWindow(bed.db, SEND_WINDOW, undefined, 0) });
     expect(r.received).toHaveLength(0);
-    expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'canceled', leasedUntil: null } })).toBe(5);
+    expect(await bed.db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'canceled', leasedUntil: null } })).toBe(5);
   });
 
   it('a claim whose endpoint was deleted without canceling (an older version) cancels instead of handing back', async () => {
     const { r, endpoint } = await endpointWith(200);
     await testEvents(endpoint.id, 4);
     const [group] = await claimDueDeliveries(system());
-    await db.$executeRaw`UPDATE webhook_endpoints SET deleted_at = ${T0}, status = 'disabled' WHERE id = ${endpoint.id}::uuid`;
-    await deliverGroup(system(), { group, window: new SendWindow(db, SEND_WINDOW, undefined, 0) });
+    await bed.db.$executeRaw`UPDATE webhook_endpoints SET deleted_at = ${T0}, status = 'disabled' WHERE id = ${endpoint.id}::uuid`;
+    await deliverGroup(system(), { group, window: new SendWindow(bed.db, SEND_WINDOW, undefined, 0) });
     expect(r.received).toHaveLength(0);
-    const rows = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
+    const rows = await bed.db.webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
     expect(rows.map((d) => [d.status, d.leasedUntil, d.nextAttemptAt])).toEqual(Array(4).fill(['canceled', null, null]));
   });
 
@@ -194,11 +173,11 @@ describe('deleting an endpoint, with the delivery routine', () => {
     const { r, endpoint } = await endpointWith(200);
     await deleteEndpoint(asAdmin(), { endpointId: endpoint.id });
     // What a fan-out that read the endpoint just before the deletion committed writes after it.
-    const eventId = await recordEvent({ db, now: T0 }, { type: 'webhook.test', workspaceId: tenant.workspaceId, environmentId: null, data: {} });
-    await db.webhookDelivery.create({ data: { endpointId: endpoint.id, eventId, eventType: 'webhook.test', nextAttemptAt: T0, createdAt: T0, updatedAt: T0 } });
+    const eventId = await recordEvent({ db: bed.db, now: T0 }, { type: 'webhook.test', workspaceId: bed.tenant.workspaceId, environmentId: null, data: {} });
+    await bed.db.webhookDelivery.create({ data: { endpointId: endpoint.id, eventId, eventType: 'webhook.test', nextAttemptAt: T0, createdAt: T0, updatedAt: T0 } });
     expect(await claimDueDeliveries(system(at(1_000)))).toEqual([]);
     expect(await runMinuteJobs(system(at(60_000)))).toMatchObject({ deliveriesCanceled: 1 });
-    const [row] = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
+    const [row] = await bed.db.webhookDelivery.findMany({ where: { endpointId: endpoint.id } });
     expect(row).toMatchObject({ status: 'canceled', canceledAt: at(60_000), nextAttemptAt: null });
     expect(await runMinuteJobs(system(at(120_000)))).toMatchObject({ deliveriesCanceled: 0 });
     await runWebhookJobs(system(at(120_000)));
@@ -208,7 +187,7 @@ describe('deleting an endpoint, with the delivery routine', () => {
   it('a deletion that deadlocks with another writer of its deliveries is retried, and still cancels them all', async () => {
     const { endpoint } = await endpointWith(200);
     const ids = (await testEvents(endpoint.id, 4)).map((d) => d.id).sort();
-    const other = new pg.Client({ connectionString: iso.url });
+    const other = new pg.Client({ connectionString: bed.databaseUrl });
     await other.connect();
     try {
       // The deletion locks its deliveries in id order; this writer holds the last and then asks
@@ -218,7 +197,7 @@ describe('deleting an endpoint, with the delivery routine', () => {
       await other.query('SELECT id FROM webhook_deliveries WHERE id = $1 FOR UPDATE', [ids.at(-1)]);
       const deleting = deleteEndpoint(asAdmin(), { endpointId: endpoint.id });
       await eventually(async () => {
-        const waiting = await db.$queryRaw<{ n: number }[]>`
+        const waiting = await bed.db.$queryRaw<{ n: number }[]>`
           SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%canceled%' AND datname = current_database()`;
         return waiting[0].n === 1;
       }, 5_000);
@@ -228,6 +207,6 @@ describe('deleting an endpoint, with the delivery routine', () => {
     } finally {
       await other.end();
     }
-    expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'canceled' } })).toBe(4);
+    expect(await bed.db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'canceled' } })).toBe(4);
   }, 20_000);
 });

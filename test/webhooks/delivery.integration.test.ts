@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../lib/db/client';
+import { describe, expect, it } from 'vitest';
 import type { EventType } from '../../lib/events/catalogue';
 import { recordEvent } from '../../lib/events/record-event';
 import { startInProcessRunner } from '../../lib/jobs/in-process-runner';
 import { runWebhookJobs } from '../../lib/jobs/run-jobs';
-import { createPerson, createTenant, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 import { signedBy, startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
-import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import {
   CLAIM_PER_ENDPOINT,
   MAX_ATTEMPTS,
@@ -30,35 +27,16 @@ import { createEndpoint } from '../../lib/webhooks/create-endpoint';
 import { requireEndpoint } from '../../lib/webhooks/require-endpoint';
 import { rotateEndpointSecret } from '../../lib/webhooks/rotate-endpoint-secret';
 import { updateEndpoint } from '../../lib/webhooks/update-endpoint';
+import { webhookTestbed } from '../support/webhook-testbed';
 import { eventually } from '../../lib/testing/eventually';
 
 /**
  * The delivery worker against real HTTPS receivers, on a database of its own, driven by a
  * clock the test controls (the real service runs the same functions on the real clock).
  */
-let iso: Awaited<ReturnType<typeof createIsolatedDatabase>>;
-let db: Db;
-let tenant: Tenant;
-let admin: Person;
-const receivers: Receiver[] = [];
 const T0 = new Date('2031-01-01T00:00:00Z');
-const at = (ms: number) => new Date(T0.getTime() + ms);
-/** Verb contexts on this database at `now`: the system's, and the admin's (who manages the endpoints). */
-const system = (now: Date = T0) => testContext(db, { now });
-const asAdmin = (now: Date = T0) => testContext(db, { now, principal: admin.principal });
-
-beforeAll(async () => {
-  iso = await createIsolatedDatabase();
-  db = iso.db;
-  tenant = await createTenant({}, db);
-  admin = await createPerson(tenant, { permissions: ['webhooks:manage'] }, db);
-  await runWebhookJobs(system()); // the tenant's own set-up events, before any endpoint exists
-});
-
-afterAll(async () => {
-  await Promise.all(receivers.map((r) => r.stop()));
-  await iso?.close();
-});
+const bed = webhookTestbed(T0, { settled: true });
+const { receivers, system, asAdmin, at } = bed;
 
 async function receiver(behaviour?: (index: number) => Behaviour) {
   const r = await startReceiver(behaviour);
@@ -67,11 +45,11 @@ async function receiver(behaviour?: (index: number) => Behaviour) {
 }
 
 async function endpointFor(r: Receiver, options: { environment?: 'test' | 'live'; eventTypes?: string[] } = {}) {
-  return createEndpoint(asAdmin(), { projectId: tenant.projectId, environment: options.environment ?? 'live', url: r.url, eventTypes: options.eventTypes });
+  return createEndpoint(asAdmin(), { projectId: bed.tenant.projectId, environment: options.environment ?? 'live', url: r.url, eventTypes: options.eventTypes });
 }
 
 async function emit(type: EventType, environment: 'test' | 'live', data: Record<string, unknown> = {}, now = T0) {
-  return recordEvent({ db, now }, { type, workspaceId: tenant.workspaceId, projectId: tenant.projectId, environmentId: tenant.environments[environment], businessId: tenant.businessId, data });
+  return recordEvent({ db: bed.db, now }, { type, workspaceId: bed.tenant.workspaceId, projectId: bed.tenant.projectId, environmentId: bed.tenant.environments[environment], businessId: bed.tenant.businessId, data });
 }
 
 
@@ -92,10 +70,10 @@ describe('webhook delivery', () => {
       type: 'quote_intent.succeeded',
       version: 1,
       created: T0.toISOString(),
-      businessId: tenant.businessId,
+      businessId: bed.tenant.businessId,
       data: { quoteIntent: { id: 'q1' } },
     });
-    const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { eventId, endpointId: endpoint.id }, include: { attempts: true } });
+    const delivery = await bed.db.webhookDelivery.findFirstOrThrow({ where: { eventId, endpointId: endpoint.id }, include: { attempts: true } });
     expect(delivery).toMatchObject({ status: 'succeeded', attemptCount: 1, nextAttemptAt: null });
     expect(delivery.attempts[0]).toMatchObject({ number: 1, responseStatus: 200, responseExcerpt: 'ok', error: null });
     // The attempt keeps the headers it sent and those the receiver answered with.
@@ -112,7 +90,7 @@ describe('webhook delivery', () => {
     expect(r.received).toHaveLength(1);
     // Each attempt is stamped when it is sent (the claim's time plus the real time since, a
     // millisecond or two on a busy machine): the next one is due its delay after that stamp.
-    const nextAttemptAt = async () => (await db.webhookDelivery.findFirstOrThrow({ where: { eventId, endpointId: endpoint.id } })).nextAttemptAt!;
+    const nextAttemptAt = async () => (await bed.db.webhookDelivery.findFirstOrThrow({ where: { eventId, endpointId: endpoint.id } })).nextAttemptAt!;
     for (const [i, delay] of RETRY_DELAYS_MS.entries()) {
       const due = await nextAttemptAt();
       await runWebhookJobs(system(new Date(due.getTime() - 1000))); // not yet due
@@ -123,7 +101,7 @@ describe('webhook delivery', () => {
     }
     await runWebhookJobs(system(at(9_330_000 + 24 * 3600_000)));
     expect(r.received).toHaveLength(MAX_ATTEMPTS);
-    const delivery = await db.webhookDelivery.findFirstOrThrow({
+    const delivery = await bed.db.webhookDelivery.findFirstOrThrow({
       where: { eventId, endpointId: endpoint.id },
       include: { attempts: { orderBy: { number: 'asc' } } },
     });
@@ -150,8 +128,8 @@ describe('webhook delivery', () => {
     const started = Date.now();
     await runWebhookJobs(system());
     expect(Date.now() - started).toBeGreaterThanOrEqual(9_900);
-    const first = await db.webhookAttempt.findMany({ where: { deliveryId: { in: silent.map((d) => d.id) } } });
-    const [second] = await db.webhookAttempt.findMany({ where: { deliveryId: dropped.id } });
+    const first = await bed.db.webhookAttempt.findMany({ where: { deliveryId: { in: silent.map((d) => d.id) } } });
+    const [second] = await bed.db.webhookAttempt.findMany({ where: { deliveryId: dropped.id } });
     expect(first).toHaveLength(SEND_WINDOW);
     for (const attempt of first) {
       expect(attempt).toMatchObject({ responseStatus: null, error: 'no answer within 10 s' });
@@ -166,7 +144,7 @@ describe('webhook delivery', () => {
     expect(t).toBe(Math.floor(second.startedAt.getTime() / 1000));
     expect(signedBy(r.received[SEND_WINDOW], secret)).toBe(true);
     for (const delivery of [...silent, dropped]) {
-      const pending = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id }, include: { attempts: true } });
+      const pending = await bed.db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id }, include: { attempts: true } });
       expect(pending).toMatchObject({ status: 'pending', attemptCount: 1, leasedUntil: null });
       expect(pending.nextAttemptAt!.getTime() - pending.attempts[0].startedAt.getTime()).toBe(30_000);
     }
@@ -227,7 +205,7 @@ describe('webhook delivery', () => {
     let elapsed = 0;
     await runWebhookJobs(system(at(elapsed)));
     for (const delay of RETRY_DELAYS_MS) await runWebhookJobs(system(at((elapsed += delay))));
-    const original = await db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id }, include: { attempts: true } });
+    const original = await bed.db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id }, include: { attempts: true } });
     expect(original.status).toBe('exhausted');
 
     healthy = true;
@@ -238,9 +216,9 @@ describe('webhook delivery', () => {
     expect(r.received[5].rawBody).toBe(r.received[0].rawBody);
     expect(r.received[5].headers['service-event-id']).toBe(original.eventId);
     expect(signedBy(r.received[5], secret)).toBe(true);
-    const after = await db.webhookDelivery.findUniqueOrThrow({ where: { id: original.id }, include: { attempts: true } });
+    const after = await bed.db.webhookDelivery.findUniqueOrThrow({ where: { id: original.id }, include: { attempts: true } });
     expect(after).toEqual(original);
-    expect((await db.webhookDelivery.findUniqueOrThrow({ where: { id: replay.id } })).status).toBe('succeeded');
+    expect((await bed.db.webhookDelivery.findUniqueOrThrow({ where: { id: replay.id } })).status).toBe('succeeded');
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
 
@@ -253,7 +231,7 @@ describe('webhook delivery', () => {
     await runWebhookJobs(system(at(elapsed)));
     for (const delay of RETRY_DELAYS_MS) await runWebhookJobs(system(at((elapsed += delay))));
     // The endpoint's sends take turns, so the three may not all be due in the same pass: let them finish.
-    while ((await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'pending' } })) > 0) {
+    while ((await bed.db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'pending' } })) > 0) {
       await runWebhookJobs(system(at((elapsed += 3 * 3600_000))));
     }
     const found = await requireEndpoint(asAdmin(), { endpointId: endpoint.id });
@@ -273,7 +251,7 @@ describe('webhook delivery', () => {
     expect((await replayExhaustedDeliveries(system(at(elapsed + 1000)), { endpoint: found, since, dryRun: false })).replayed).toBe(0);
     await runWebhookJobs(system(at(elapsed + 1000)));
     expect(r.received).toHaveLength(18);
-    const replays = await db.webhookDelivery.findMany({ where: { id: { in: replayed.deliveryIds } } });
+    const replays = await bed.db.webhookDelivery.findMany({ where: { id: { in: replayed.deliveryIds } } });
     expect(replays.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
     expect(new Set(replays.map((d) => d.replayOfId)).size).toBe(3);
     const healed = await endpointStats(system(at(elapsed + 2000)), { endpoint: found });
@@ -297,7 +275,7 @@ describe('webhook delivery', () => {
     await runWebhookJobs(system());
     // several sends are in flight at once, so arrivals may interleave; the sends start in order
     expect(live.received.map((x) => x.headers['service-event-id']).sort()).toEqual([...liveEvents].sort());
-    const attempts = await db.webhookAttempt.findMany({ where: { delivery: { endpointId: endpoints[0].endpoint.id } }, include: { delivery: true } });
+    const attempts = await bed.db.webhookAttempt.findMany({ where: { delivery: { endpointId: endpoints[0].endpoint.id } }, include: { delivery: true } });
     const startedAt = liveEvents.map((eventId) => attempts.find((a) => a.delivery.eventId === eventId)!.startedAt.getTime());
     expect(startedAt).toEqual([...startedAt].sort((x, y) => x - y));
     expect(test.received.map((x) => x.headers['service-event-id'])).toEqual([testEvent]);
@@ -309,7 +287,7 @@ describe('webhook delivery', () => {
     await dispatchOutboxEvents(system());
     const groups = await claimDueDeliveries(system());
     expect(groups.map((g) => g.endpointId)).toEqual([endpoints[0].endpoint.id]);
-    await deliverGroup(system(), { group: groups[0], window: new SendWindow(db, 1) });
+    await deliverGroup(system(), { group: groups[0], window: new SendWindow(bed.db, 1) });
     expect(live.received.slice(6).map((x) => x.headers['service-event-id'])).toEqual(more);
     for (const { endpoint } of endpoints) await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
@@ -319,12 +297,12 @@ describe('webhook delivery', () => {
     // them at once would split them and could fan the later half out first.
     const r = await receiver();
     const { endpoint } = await endpointFor(r, { environment: 'test' });
-    const events = await db.$queryRaw<{ id: string }[]>`
+    const events = await bed.db.$queryRaw<{ id: string }[]>`
       INSERT INTO outbox_events (id, type, version, workspace_id, project_id, environment_id, business_id, data, created_at)
-      SELECT gen_random_uuid(), 'quote_intent.failed', 1, ${tenant.workspaceId}::uuid, ${tenant.projectId}::uuid,
-             ${tenant.environments.test}::uuid, ${tenant.businessId}::uuid, '{}'::json, ${T0}
+      SELECT gen_random_uuid(), 'quote_intent.failed', 1, ${bed.tenant.workspaceId}::uuid, ${bed.tenant.projectId}::uuid,
+             ${bed.tenant.environments.test}::uuid, ${bed.tenant.businessId}::uuid, '{}'::json, ${T0}
       FROM generate_series(1, 5) RETURNING id::text`;
-    const other = new pg.Client({ connectionString: iso.url });
+    const other = new pg.Client({ connectionString: bed.databaseUrl });
     await other.connect();
     try {
       await other.query('BEGIN');
@@ -368,7 +346,7 @@ describe('webhook delivery', () => {
       const delivery = await sendTestEvent(system(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: endpoint.id }) });
       await runWebhookJobs(system());
       expect(r.received).toHaveLength(0);
-      const [attempt] = await db.webhookAttempt.findMany({ where: { deliveryId: delivery.id } });
+      const [attempt] = await bed.db.webhookAttempt.findMany({ where: { deliveryId: delivery.id } });
       expect(attempt.error).toMatch(/non-public address 127\.0\.0\.1/);
     } finally {
       process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = previous;
@@ -395,7 +373,7 @@ describe('a window of sends to one endpoint', () => {
     expect(r.load.peakInFlight).toBe(SEND_WINDOW);
     expect(r.received.filter((x) => !signedBy(x, secret))).toEqual([]);
     expect(new Set(r.received.map((x) => x.headers['service-delivery-id']))).toEqual(new Set(deliveries.map((d) => d.id)));
-    const settled = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id }, include: { attempts: true } });
+    const settled = await bed.db.webhookDelivery.findMany({ where: { endpointId: endpoint.id }, include: { attempts: true } });
     expect(settled.every((d) => d.status === 'succeeded' && d.attemptCount === 1 && d.attempts.length === 1 && d.leasedUntil === null)).toBe(true);
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
@@ -408,11 +386,11 @@ describe('a window of sends to one endpoint', () => {
     failing = deliveries[3].id;
     await runWebhookJobs(system());
     expect(r.received).toHaveLength(20);
-    const failed = await db.webhookDelivery.findUniqueOrThrow({ where: { id: failing }, include: { attempts: true } });
+    const failed = await bed.db.webhookDelivery.findUniqueOrThrow({ where: { id: failing }, include: { attempts: true } });
     expect(failed).toMatchObject({ status: 'pending', attemptCount: 1, leasedUntil: null });
     expect(failed.attempts[0].responseStatus).toBe(500);
     expect(failed.nextAttemptAt!.getTime() - failed.attempts[0].startedAt.getTime()).toBe(RETRY_DELAYS_MS[0]);
-    expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(19);
+    expect(await bed.db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(19);
 
     await runWebhookJobs(system(new Date(failed.nextAttemptAt!.getTime() - 1000))); // not yet due
     expect(r.received).toHaveLength(20);
@@ -422,7 +400,7 @@ describe('a window of sends to one endpoint', () => {
     expect(r.received[20].headers['service-delivery-id']).toBe(deliveries[3].id);
     expect(r.received[20].headers['service-attempt']).toBe('2');
     expect(signedBy(r.received[20], secret)).toBe(true);
-    const retried = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveries[3].id } });
+    const retried = await bed.db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveries[3].id } });
     expect(retried).toMatchObject({ status: 'succeeded', attemptCount: 2 });
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
@@ -437,8 +415,8 @@ describe('a window of sends to one endpoint', () => {
     odd = deliveries[5].id;
     await runWebhookJobs(system());
     expect(r.received).toHaveLength(20);
-    expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(19);
-    const failed = await db.webhookDelivery.findUniqueOrThrow({ where: { id: odd }, include: { attempts: true } });
+    expect(await bed.db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(19);
+    const failed = await bed.db.webhookDelivery.findUniqueOrThrow({ where: { id: odd }, include: { attempts: true } });
     expect(failed).toMatchObject({ status: 'pending', attemptCount: 1, leasedUntil: null });
     expect(failed.attempts[0]).toMatchObject({ responseStatus: 500, responseExcerpt: 'broken\uFFFDreply' });
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
@@ -453,9 +431,9 @@ describe('a window of sends to one endpoint', () => {
     // One send at a time: the others waited the ten seconds the first had to answer.
     expect(Date.now() - started).toBeGreaterThanOrEqual(9_900);
     expect(r.received.map((x) => x.headers['service-delivery-id'])).toEqual(deliveries.map((d) => d.id));
-    const [attempt] = await db.webhookAttempt.findMany({ where: { deliveryId: deliveries[0].id } });
+    const [attempt] = await bed.db.webhookAttempt.findMany({ where: { deliveryId: deliveries[0].id } });
     expect(attempt.error).toBe('no answer within 10 s');
-    expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(4);
+    expect(await bed.db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(4);
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   }, 30_000);
 
@@ -466,22 +444,22 @@ describe('a window of sends to one endpoint', () => {
     const deliveries = await testEvents(endpoint.id, n);
     const started = Date.now();
     const clock = () => new Date(T0.getTime() + Date.now() - started);
-    const first = startInProcessRunner({ db, clock, minuteMs: 3_600_000 });
+    const first = startInProcessRunner({ db: bed.db, clock, minuteMs: 3_600_000 });
     await eventually(() => r.load.inFlight === SEND_WINDOW, 10_000);
     const stopping = Date.now();
     await first.stop();
     // Only the send in flight (answered after ~0.3 s) was waited for, not the ones queued behind it.
     expect(Date.now() - stopping).toBeLessThan(3_000);
     expect(r.received).toHaveLength(SEND_WINDOW);
-    expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(SEND_WINDOW);
-    const handedBack = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id, status: 'pending' } });
+    expect(await bed.db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(SEND_WINDOW);
+    const handedBack = await bed.db.webhookDelivery.findMany({ where: { endpointId: endpoint.id, status: 'pending' } });
     expect(handedBack).toHaveLength(n - SEND_WINDOW);
     // handed back unsent: not counted as started either
     expect(handedBack.every((d) => d.leasedUntil === null && d.attemptCount === 0 && d.attemptsStarted === 0)).toBe(true);
 
-    const second = startInProcessRunner({ db, clock, minuteMs: 3_600_000 });
+    const second = startInProcessRunner({ db: bed.db, clock, minuteMs: 3_600_000 });
     try {
-      await eventually(async () => (await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })) === n, 30_000);
+      await eventually(async () => (await bed.db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })) === n, 30_000);
     } finally {
       await second.stop();
     }
@@ -500,7 +478,7 @@ describe('a window of sends to one endpoint', () => {
       return groups[0];
     };
     // Windows that read their endpoint before every send (the runner's reads are at most a second old).
-    const freshWindow = () => new SendWindow(db, SEND_WINDOW, undefined, 0);
+    const freshWindow = () => new SendWindow(bed.db, SEND_WINDOW, undefined, 0);
     const old: Receiver = await receiver(() => ({ status: 200, afterMs: 500 }));
     const moved = await receiver();
     const { endpoint, secret } = await endpointFor(old, { eventTypes: ['webhook.test'] });
@@ -524,7 +502,7 @@ describe('a window of sends to one endpoint', () => {
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
     await sendingMore;
     expect(slow.received).toHaveLength(SEND_WINDOW);
-    const after = await db.webhookDelivery.findMany({ where: { id: { in: more.map((d) => d.id) } } });
+    const after = await bed.db.webhookDelivery.findMany({ where: { id: { in: more.map((d) => d.id) } } });
     expect(after.filter((d) => d.status === 'succeeded')).toHaveLength(SEND_WINDOW);
     const canceled = after.filter((d) => d.status === 'canceled');
     expect(canceled).toHaveLength(20 - SEND_WINDOW);
@@ -538,9 +516,9 @@ describe('a window of sends to one endpoint', () => {
     const n = 3 * CLAIM_PER_ENDPOINT + 10;
     const deliveries = await testEvents(endpoint.id, n);
     const started = Date.now();
-    const runner = startInProcessRunner({ db, clock: () => new Date(T0.getTime() + Date.now() - started), minuteMs: 3_600_000 });
+    const runner = startInProcessRunner({ db: bed.db, clock: () => new Date(T0.getTime() + Date.now() - started), minuteMs: 3_600_000 });
     try {
-      await eventually(async () => (await db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })) === n, 30_000);
+      await eventually(async () => (await bed.db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })) === n, 30_000);
     } finally {
       await runner.stop();
     }
@@ -548,7 +526,7 @@ describe('a window of sends to one endpoint', () => {
     expect(r.load.peakInFlight).toBeLessThanOrEqual(SEND_WINDOW);
     expect(r.received.filter((x) => !signedBy(x, secret))).toEqual([]);
     expect(new Set(r.received.map((x) => x.headers['service-delivery-id']))).toEqual(new Set(deliveries.map((d) => d.id)));
-    expect(await db.webhookAttempt.count({ where: { delivery: { endpointId: endpoint.id } } })).toBe(n);
+    expect(await bed.db.webhookAttempt.count({ where: { delivery: { endpointId: endpoint.id } } })).toBe(n);
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   }, 60_000);
 });

@@ -1,46 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type Db } from '../../lib/db/client';
+import { describe, expect, it } from 'vitest';
+import { createDb } from '../../lib/db/client';
 import { recordEvent } from '../../lib/events/record-event';
 import { startInProcessRunner } from '../../lib/jobs/in-process-runner';
 import { eventually } from '../../lib/testing/eventually';
-import { createPerson, createTenant, type Tenant, testContext } from '../../lib/testing/factories';
 import { startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
-import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { randomUUID } from 'node:crypto';
 import { LEASE_MS, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
 import { MARK_AHEAD } from '../../lib/webhooks/store';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';
+import { webhookTestbed } from '../support/webhook-testbed';
 import { updateEndpoint } from '../../lib/webhooks/update-endpoint';
 
 /**
  * Spec 6.5: an endpoint receives its events in outbox order when nothing fails, whichever of
  * several workers sends them; a retry may come later than the events after it.
  */
-let iso: Awaited<ReturnType<typeof createIsolatedDatabase>>;
-let db: Db;
-let tenant: Tenant;
-let admin: Awaited<ReturnType<typeof createPerson>>;
-const receivers: Receiver[] = [];
 const T0 = new Date('2032-01-01T00:00:00Z');
-/** Verb contexts on this database at `now`: the system's, and the admin's (who manages the endpoints). */
-const system = (now: Date = T0) => testContext(db, { now });
-const asAdmin = (now: Date = T0) => testContext(db, { now, principal: admin.principal });
-
-beforeAll(async () => {
-  iso = await createIsolatedDatabase();
-  db = iso.db;
-  tenant = await createTenant({}, db);
-  admin = await createPerson(tenant, { permissions: ['webhooks:manage'] }, db);
-});
-
-afterAll(async () => {
-  await Promise.all(receivers.map((r) => r.stop()));
-  await iso?.close();
-});
+const bed = webhookTestbed(T0);
+const { receivers, system, asAdmin } = bed;
 
 /** Two workers, as two service processes would be: each with its own connection pool and runner. */
 function twoRunners(clock: () => Date) {
-  const pools = [createDb(iso.url), createDb(iso.url)];
+  const pools = [createDb(bed.databaseUrl), createDb(bed.databaseUrl)];
   const runners = pools.map((p) => startInProcessRunner({ db: p.prisma, clock, tickMs: 50, minuteMs: 3_600_000 }));
   return async () => {
     await Promise.all(runners.map((r) => r.stop()));
@@ -52,7 +33,7 @@ async function setUp(behaviour: (index: number) => Behaviour, count: number) {
   const receiver = await startReceiver(behaviour);
   receivers.push(receiver);
   const { endpoint } = await createEndpoint(asAdmin(), {
-    projectId: tenant.projectId,
+    projectId: bed.tenant.projectId,
     environment: 'live',
     url: receiver.url,
     eventTypes: ['business.branding_updated'],
@@ -60,7 +41,7 @@ async function setUp(behaviour: (index: number) => Behaviour, count: number) {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     ids.push(
-      await recordEvent({ db, now: T0 }, { type: 'business.branding_updated', workspaceId: tenant.workspaceId, projectId: tenant.projectId, environmentId: tenant.environments.live, data: { n: i } }),
+      await recordEvent({ db: bed.db, now: T0 }, { type: 'business.branding_updated', workspaceId: bed.tenant.workspaceId, projectId: bed.tenant.projectId, environmentId: bed.tenant.environments.live, data: { n: i } }),
     );
   }
   return { receiver, endpoint, ids };
@@ -85,7 +66,7 @@ describe('delivery order per endpoint', () => {
     try {
       // The claim holding the endpoint renews its lease while it sends (40 s of sends, 45 s leases).
       await eventually(() => receiver.received.length >= 25, 60_000, 100);
-      const held = await db.webhookDelivery.findMany({ where: { endpointId: endpoint.id, leasedUntil: { not: null } }, select: { leasedUntil: true } });
+      const held = await bed.db.webhookDelivery.findMany({ where: { endpointId: endpoint.id, leasedUntil: { not: null } }, select: { leasedUntil: true } });
       leases.push(...held.map((d) => d.leasedUntil!.getTime() - T0.getTime()));
       await eventually(() => receiver.received.length === 40, 60_000, 100);
     } finally {
@@ -95,7 +76,7 @@ describe('delivery order per endpoint', () => {
     expect(arrivals(receiver)).toEqual(ids);
     expect(inversions(arrivals(receiver), ids)).toBe(0);
     expect(receiver.load.peakInFlight).toBe(1);
-    expect(await db.webhookAttempt.count({ where: { delivery: { endpointId: endpoint.id } } })).toBe(40); // none sent twice
+    expect(await bed.db.webhookAttempt.count({ where: { delivery: { endpointId: endpoint.id } } })).toBe(40); // none sent twice
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   }, 90_000);
 
@@ -114,7 +95,7 @@ describe('delivery order per endpoint', () => {
     // flight): their sends say attempt 2, so a receiver can tell a possible re-send; the rest are first attempts.
     const expected = ids.map((_, i) => (i < MARK_AHEAD ? 2 : 1));
     expect(receiver.received.map((r) => Number(r.headers['service-attempt']))).toEqual(expected);
-    const attempts = await db.webhookAttempt.findMany({ where: { deliveryId: { in: takeover.deliveryIds } } });
+    const attempts = await bed.db.webhookAttempt.findMany({ where: { deliveryId: { in: takeover.deliveryIds } } });
     expect(takeover.deliveryIds.map((id) => attempts.find((a) => a.deliveryId === id)?.number)).toEqual(expected);
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
