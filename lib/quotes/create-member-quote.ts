@@ -3,6 +3,7 @@ import type { BusinessAccess } from '../auth/permissions';
 import { ServiceError } from '../errors/service-error';
 import { createQuote, type QuoteContext } from './create-quote';
 import type { QuoteScope } from './resolve-quote-scope';
+import { readMemberBook } from './store';
 import type { memberQuoteRequestSchema } from './schemas';
 
 /**
@@ -29,12 +30,8 @@ export async function createMemberQuote(
 
 async function resolveMemberScope(ctx: QuoteContext, access: BusinessAccess, businessId: string, bookId: string): Promise<QuoteScope> {
   const connection = access.connection;
-  // The book, in the connected project, with its Live publication: one read.
   const book = connection
-    ? await ctx.db.book.findFirst({
-        where: { id: bookId, projectId: connection.projectId },
-        select: { id: true, publications: { where: { environmentId: connection.liveEnvironmentId }, select: { bookVersionId: true } } },
-      })
+    ? await readMemberBook(ctx.db, { bookId, projectId: connection.projectId, liveEnvironmentId: connection.liveEnvironmentId })
     : null;
   if (!connection || !book) {
     throw new ServiceError('quote_scope_not_found', `Book ${bookId} is not available to business ${businessId}.`);
@@ -43,9 +40,9 @@ async function resolveMemberScope(ctx: QuoteContext, access: BusinessAccess, bus
     workspaceId: access.business.workspaceId,
     projectId: connection.projectId,
     environmentId: connection.liveEnvironmentId,
-    bookId: book.id,
+    bookId: book.bookId,
     businessId,
-    publishedVersionId: book.publications[0]?.bookVersionId ?? null,
+    publishedVersionId: book.publishedVersionId,
     bookMustBePrimary: false,
   };
 }

@@ -3,7 +3,7 @@ import type { SessionPrincipal } from '../auth/principal';
 import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { toQuoteResult } from './quote-views';
-import { findQuote } from './store';
+import { findQuote, readTraceOf } from './store';
 
 /**
  * Everything that explains one quote: the intent and receipt, the pinned book version, the
@@ -20,36 +20,7 @@ export async function traceQuote({ db, principal }: VerbContext<SessionPrincipal
   const ofTheirBusiness = stored.businessId !== null && (await businessAccess(db, principal, stored.businessId))?.membership;
   if (!ofTheirBusiness) await requireWorkspaceMember(db, principal, stored.workspaceId, undefined, notFound);
 
-  const [version, book, request, environment, events] = await Promise.all([
-    stored.bookVersionId
-      ? db.bookVersion.findUnique({ where: { id: stored.bookVersionId }, select: { id: true, number: true, artifactHash: true } })
-      : null,
-    db.book.findUnique({ where: { id: stored.bookId }, select: { id: true, key: true, name: true } }),
-    db.requestLog.findUnique({ where: { requestId: stored.requestCorrelationId } }),
-    db.environment.findUnique({ where: { id: stored.environmentId }, select: { kind: true } }),
-    db.outboxEvent.findMany({
-      where: { subjectId: stored.id },
-      orderBy: { seq: 'asc' },
-      select: {
-        id: true,
-        type: true,
-        createdAt: true,
-        deliveries: {
-          orderBy: { createdAt: 'asc' },
-          select: {
-            id: true,
-            endpointId: true,
-            endpoint: { select: { url: true, deletedAt: true } },
-            status: true,
-            attemptCount: true,
-            nextAttemptAt: true,
-            replayOfId: true,
-            createdAt: true,
-          },
-        },
-      },
-    }),
-  ]);
+  const { version, book, request, environment, events } = await readTraceOf(db, stored);
   return {
     ...toQuoteResult(found.intent, found.receipt),
     environment: environment!.kind,
