@@ -71,12 +71,13 @@ export async function createQuote(
     create: async () => {
       for (let attempt = 1; ; attempt++) {
         const quote = await price(ctx, input, scope, { idempotencyKey, fingerprint });
-        const written = await insertQuote(ctx.db, quote, outcomeEvent(quote, ctx.now), {
+        const result = toQuoteResult(quote.intent, quote.receipt);
+        const written = await insertQuote(ctx.db, quote, outcomeEvent(quote, result, ctx.now), {
           apiKey: input.apiKey ?? null,
           bookMustBePrimary: scope.bookMustBePrimary,
         });
         if (written === 'key_refused') throw new ServiceError('invalid_api_key', 'This API key is no longer valid.');
-        if (written === 'inserted') return { created: toQuoteResult(quote.intent, quote.receipt) };
+        if (written === 'inserted') return { created: result };
         if (written === 'key_taken' || attempt >= MAX_SCOPE_ATTEMPTS) {
           keyTaken = written === 'key_taken';
           if (keyTaken) return 'key_taken';
@@ -140,7 +141,7 @@ async function price(
 }
 
 /** The `quote_intent.<outcome>` event: its payload is the quote as the API answers it. */
-function outcomeEvent(quote: StoredQuote, now: Date) {
+function outcomeEvent(quote: StoredQuote, result: QuoteResult, now: Date) {
   return outboxEventRow(
     {
       type: `quote_intent.${quote.receipt.outcome}` satisfies EventType,
@@ -149,7 +150,7 @@ function outcomeEvent(quote: StoredQuote, now: Date) {
       environmentId: quote.intent.environmentId,
       businessId: quote.intent.businessId,
       subjectId: quote.intent.id,
-      data: toQuoteResult(quote.intent, quote.receipt),
+      data: result,
     },
     now,
   );
