@@ -4,7 +4,7 @@ import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
 import { Statement, Table } from '../db/statement';
 import { eventCtes, type OutboxEventRow } from '../events/store';
-import { timeIdPage } from '../http/cursors';
+import { timeIdPage } from '../db/cursors';
 import { authenticateApiKey, rememberedApiKey } from '../keys/authenticate-api-key';
 import type { BusinessQuote, QuoteIntentView, QuoteReceiptView } from './schemas';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sequenceCursorSchema } from '../http/cursors';
+import { sequenceCursorSchema } from '../db/cursors';
 
 export const requestLogSchema = z
   .object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/catalogue';
-import { timeIdCursorSchema } from '../http/cursors';
+import { timeIdCursorSchema } from '../db/cursors';
 import { endpointUrlProblem } from './target-policy';
 
 const url = z

@@ -11,7 +11,7 @@ import {
   simulationSchema,
 } from '@/lib/accounts/account-schemas';
 import { accountQuota, defineContract } from '@/lib/http/contract';
-import { sequenceCursorSchema } from '@/lib/http/cursors';
+import { sequenceCursorSchema } from '@/lib/db/cursors';
 
 const tags = ['Account surface'];
 const accountParams = z.object({ id: z.string().max(100) });

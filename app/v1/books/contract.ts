@@ -12,7 +12,7 @@ import {
 } from '@/lib/books/schemas';
 import { defineContract } from '@/lib/http/contract';
 import { impactRequestSchema, impactResponseSchema, publicationRecordSchema } from '@/lib/books/impact-schemas';
-import { timeIdCursorSchema } from '@/lib/http/cursors';
+import { timeIdCursorSchema } from '@/lib/db/cursors';
 
 const tags = ['Books'];
 const bookParams = z.object({ bookId: z.uuid() });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { brandingSchema, businessOverviewSchema, businessSchema } from '@/lib/businesses/schemas';
 import { publishGuardSchema } from '@/lib/books/impact-schemas';
-import { timeIdCursorSchema } from '@/lib/http/cursors';
+import { timeIdCursorSchema } from '@/lib/db/cursors';
 import { defineContract } from '@/lib/http/contract';
 import { businessMemberSchema, inviteMemberRequestSchema, updateMemberRequestSchema } from '@/lib/members/schemas';
 import { businessQuoteSchema, memberQuoteRequestSchema, quoteIdempotencyHeaders, quoteIntentStatusSchema, quoteResultSchema } from '@/lib/quotes/schemas';

@@ -2,7 +2,7 @@ import type { EnvironmentName } from '../../auth/principal';
 import type { DbOrTx } from '../../db/client';
 import type { Prisma } from '../../db/generated/client';
 import { sqlRows } from '../../db/sql';
-import { afterTimeIdCursor, timeIdPage } from '../../http/cursors';
+import { afterTimeIdCursor, timeIdPage } from '../../db/cursors';
 import type { ImpactSummary } from '../impact-schemas';
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import type { DbOrTx } from '../../db/client';
 import type { Prisma } from '../../db/generated/client';
 import { sqlRows } from '../../db/sql';
 import { fanOutSql } from '../../events/store';
-import { afterTimeIdCursor, timeIdPage } from '../../http/cursors';
+import { afterTimeIdCursor, timeIdPage } from '../../db/cursors';
 import type { DeliveryView } from '../schemas';
 
 /**
