@@ -1,4 +1,4 @@
-import type { ApiKeyPrincipal } from '../auth/principal';
+import { tenancyOfKey, type ApiKeyPrincipal } from '../auth/principal';
 import { withTransaction, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
@@ -32,9 +32,7 @@ export async function confirmCommitment(ctx: VerbContext<ApiKeyPrincipal>, input
       { db: tx, now },
       {
         type: 'commitment.confirmed',
-        workspaceId: principal.workspaceId,
-        projectId: principal.projectId,
-        environmentId: principal.environmentId,
+        ...tenancyOfKey(principal),
         subjectId: quote.id,
         data: { commitment },
       },

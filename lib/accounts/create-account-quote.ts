@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiKeyPrincipal } from '../auth/principal';
+import { tenancyOfKey, type ApiKeyPrincipal } from '../auth/principal';
 import { withTransaction, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
@@ -101,9 +101,7 @@ async function storeQuote(ctx: VerbContext<ApiKeyPrincipal>, quote: ProducedQuot
       { db: tx, now },
       {
         type: 'account_quote.created',
-        workspaceId: principal.workspaceId,
-        projectId: principal.projectId,
-        environmentId: principal.environmentId,
+        ...tenancyOfKey(principal),
         subjectId: quote.quote_id,
         data: { quote },
       },

@@ -12,6 +12,11 @@ export type ApiKeyPrincipal = {
   scopes: string[];
 };
 
+/** Where an API key's work belongs: its workspace, project and environment (events, request logs). */
+export function tenancyOfKey(key: Pick<ApiKeyPrincipal, 'workspaceId' | 'projectId' | 'environmentId'>) {
+  return { workspaceId: key.workspaceId, projectId: key.projectId, environmentId: key.environmentId };
+}
+
 /** A signed-in person (portal cookie, or their session token as a bearer). */
 export type SessionPrincipal = {
   kind: 'session';

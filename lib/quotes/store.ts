@@ -334,12 +334,10 @@ export async function authenticateQuoteKey(
   db: DbOrTx,
   authorization: string | null,
   now: Date,
-): Promise<{ principal: ApiKeyPrincipal; confirm: () => Promise<ApiKeyPrincipal> }> {
+): Promise<{ principal: ApiKeyPrincipal; confirm?: () => Promise<ApiKeyPrincipal> }> {
   const remembered = rememberedApiKey(authorization, now);
-  if (!remembered) {
-    const principal = await authenticateApiKey(db, authorization, now);
-    return { principal, confirm: async () => principal };
-  }
+  // Read from the database just now: nothing left to confirm.
+  if (!remembered) return { principal: await authenticateApiKey(db, authorization, now) };
   const check = { confirmed: false };
   unconfirmedKeys.set(remembered, check);
   return {
