@@ -19,7 +19,8 @@ export const shownOnceSecret = z
   .nullable()
   .meta({ description: 'Shown once. Null when this answer replays an earlier request with the same Idempotency-Key: the secret is never stored.' });
 
-export type AuthModel = 'anonymous' | 'api_key' | 'session';
+/** `session_or_api_key`: a member's session, or an API key (`sk_…`) acting in its own environment. */
+export type AuthModel = 'anonymous' | 'api_key' | 'session' | 'session_or_api_key';
 
 /**
  * A rate limit a route counts against, and what it counts by:

@@ -17,7 +17,13 @@ import { Responder, type RawResult } from './steps/respond';
 
 export type HandlerContext<C extends RouteContract> = {
   db: Db;
-  principal: C['auth'] extends 'api_key' ? ApiKeyPrincipal : C['auth'] extends 'session' ? SessionPrincipal : Principal;
+  principal: C['auth'] extends 'api_key'
+    ? ApiKeyPrincipal
+    : C['auth'] extends 'session'
+      ? SessionPrincipal
+      : C['auth'] extends 'session_or_api_key'
+        ? SessionPrincipal | ApiKeyPrincipal
+        : Principal;
   requestId: string;
   /** A logger that stamps the request id on every line. */
   log: Logger;

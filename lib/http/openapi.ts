@@ -37,6 +37,14 @@ function takesIdempotencyKey(contract: RouteContract): boolean {
   return contract.idempotent !== undefined || (contract.headers !== undefined && 'idempotency-key' in contract.headers.shape);
 }
 
+/** OpenAPI security requirements: a list is "any one of". */
+const SECURITY: Record<RouteContract['auth'], { [scheme: string]: string[] }[]> = {
+  anonymous: [],
+  api_key: [{ apiKey: [] }],
+  session: [{ session: [] }],
+  session_or_api_key: [{ session: [] }, { apiKey: [] }],
+};
+
 /** The OpenAPI 3.1 document, built from the same contracts the routes validate with. */
 export function buildOpenApiDocument(contracts: RouteContract[]) {
   const paths: ZodOpenApiPathsObject = {};
@@ -46,7 +54,7 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
       summary: contract.summary,
       description: contract.description,
       tags: contract.tags,
-      security: contract.auth === 'api_key' ? [{ apiKey: [] }] : contract.auth === 'session' ? [{ session: [] }] : [],
+      security: SECURITY[contract.auth],
       requestParams: {
         ...(contract.params ? { path: contract.params as z.ZodObject } : {}),
         ...(contract.query ? { query: contract.query as z.ZodObject } : {}),

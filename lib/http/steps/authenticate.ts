@@ -26,6 +26,10 @@ export async function authenticate(contract: RouteContract, request: Request, db
     }
     case 'session':
       return { principal: await authenticateSession(request, db, now) };
+    case 'session_or_api_key':
+      return isApiKeyBearer(request)
+        ? { principal: await authenticateApiKey(db, request.headers.get('authorization'), now, 'invalid_api_key') }
+        : { principal: await authenticateSession(request, db, now) };
   }
 }
 
@@ -41,6 +45,11 @@ async function authenticateSession(request: Request, db: Db, now: Date): Promise
     throw new ServiceError('forbidden', 'Cross-site requests cannot use the session cookie.');
   }
   return presented.via === 'cookie' ? { ...session, viaCookie: true } : session;
+}
+
+/** API keys are bearers `sk_test_…` / `sk_live_…`; a session token (random base64url) starting so is a 64^-8 chance. */
+function isApiKeyBearer(request: Request): boolean {
+  return /^Bearer\s+sk_(test|live)_/i.test(request.headers.get('authorization') ?? '');
 }
 
 function sameOrigin(request: Request): boolean {

@@ -1,0 +1,27 @@
+import { businessAccess, requireWorkspaceMember } from '../auth/permissions';
+import type { ApiKeyPrincipal, SessionPrincipal } from '../auth/principal';
+import type { VerbContext } from '../context/verb-context';
+import { ServiceError } from '../errors/service-error';
+import { findQuote, type StoredQuote } from './store';
+
+/**
+ * A stored quote the caller may inspect (verify, compare), or 404 whether it does not exist or
+ * is not theirs. A member: of the quote's business, or of its workspace with `logs:read`. An API
+ * key: any quote of its own environment (Test and Live never see each other's quotes).
+ */
+export async function findInspectableQuote(
+  { db, principal }: VerbContext<SessionPrincipal | ApiKeyPrincipal>,
+  id: string,
+): Promise<StoredQuote> {
+  const notFound = new ServiceError('not_found', `No quote ${id}.`);
+  const found = await findQuote(db, id);
+  if (!found) throw notFound;
+  const { intent } = found;
+  if (principal.kind === 'api_key') {
+    if (intent.environmentId !== principal.environmentId) throw notFound;
+    return found;
+  }
+  const ofTheirBusiness = intent.businessId !== null && (await businessAccess(db, principal, intent.businessId))?.membership;
+  if (!ofTheirBusiness) await requireWorkspaceMember(db, principal, intent.workspaceId, 'logs:read', notFound.message);
+  return found;
+}
