@@ -24,7 +24,8 @@ import {
   endpointStatsContract,
 } from './webhook-endpoints/contract';
 import { listWorkspacesContract, meContract } from './workspaces/contract';
-import { traceQuoteContract } from './quote-intents/contract';
+import { traceQuoteContract, verifyQuoteContract } from './quote-intents/contract';
+import { listReceiptSigningKeysContract } from './receipt-signing-keys/contract';
 import { getRequestLogContract, searchRequestLogsContract } from './request-logs/contract';
 import {
   createBookContract,
@@ -92,6 +93,8 @@ export const contracts: RouteContract[] = [
   searchRequestLogsContract,
   getRequestLogContract,
   traceQuoteContract,
+  verifyQuoteContract,
+  listReceiptSigningKeysContract,
   listWorkspacesContract,
   meContract,
   createEndpointContract,

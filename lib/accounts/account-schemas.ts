@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { receiptSignatureSchema } from '../receipts/schemas';
 
 // The account-scoped surface (spec 2.8, 4.3): snake_case fields, `object` discriminators.
 
@@ -83,6 +84,7 @@ export const producedQuoteSchema = z
     /** Present when the quote could not be priced. */
     unpriced_reason: z.object({ code: z.string(), message: z.string() }).nullable(),
     created: z.iso.datetime(),
+    signature: receiptSignatureSchema,
   })
   .meta({ id: 'ProducedQuote' });
 

@@ -10,6 +10,8 @@ import { requireAccountBook } from './account-book';
 import { disposeQuote } from './dispose-quote';
 import { simulateServices } from './simulate-services';
 import { findAccountQuoteByKey, insertAccountQuote } from './store';
+import { signDocument } from '../receipts/receipt-signature';
+import { currentReceiptSigner, signatureStillCurrent } from '../receipts/signing-keys';
 
 const MESSAGES: Record<ProducedQuote['state'], string> = {
   quoted: 'The quote is ready to send to the customer.',
@@ -57,7 +59,7 @@ async function produceQuote(ctx: VerbContext<ApiKeyPrincipal>, request: Simulati
       : simulation.decision === 'needs_input'
         ? { code: 'needs_input', message: `Missing answers: ${simulation.missing_inputs.map((m) => `${m.service}.${m.selection}`).join(', ') || 'see warnings'}.` }
         : { code: simulation.warnings[0]?.code ?? simulation.decision, message: simulation.warnings[0]?.message ?? 'The quote could not be priced.' };
-  const quote: ProducedQuote = {
+  const quote: Omit<ProducedQuote, 'signature'> = {
     object: 'quote',
     quote_id: randomUUID(),
     state,
@@ -71,7 +73,7 @@ async function produceQuote(ctx: VerbContext<ApiKeyPrincipal>, request: Simulati
     unpriced_reason: unpriced,
     created: ctx.now.toISOString(),
   };
-  return quote;
+  return { ...quote, signature: signDocument(await currentReceiptSigner(ctx.db), quote) };
 }
 
 /**
@@ -81,6 +83,8 @@ async function produceQuote(ctx: VerbContext<ApiKeyPrincipal>, request: Simulati
 async function storeQuote(ctx: VerbContext<ApiKeyPrincipal>, quote: ProducedQuote, idempotencyKey: string, fingerprint: string): Promise<boolean> {
   const { principal, now } = ctx;
   return withTransaction(ctx, async ({ db: tx }) => {
+    // Signed with a remembered key: if a rotation retired it since, sign again with the new one.
+    quote.signature = await signatureStillCurrent(tx, quote);
     const inserted = await insertAccountQuote(tx, {
       id: quote.quote_id,
       projectId: principal.projectId,

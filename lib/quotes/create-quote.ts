@@ -7,8 +7,11 @@ import type { EventType } from '../events/catalogue';
 import { outboxEventRow } from '../events/record-event';
 import { ServiceError } from '../errors/service-error';
 import { createOnce } from '../idempotency/create-once';
-import { evaluate, type Outcome, type QuoteInputs } from '../pricing';
+import type { QuoteInputs } from '../pricing';
+import { signDocument } from '../receipts/receipt-signature';
+import { currentReceiptSigner, forgetReceiptSigner } from '../receipts/signing-keys';
 import { expireIfDue } from './expire-quote-intents';
+import { priceQuote, pricedFields } from './quote-outcome';
 import { toQuoteResult } from './quote-views';
 import { surfaceUnavailable, type QuoteScope, type ScopeResolver } from './resolve-quote-scope';
 import type { QuoteResult } from './schemas';
@@ -16,9 +19,6 @@ import { findQuoteByKey, insertQuote, type QuoteIntentRow, type QuoteReceiptRow,
 
 /** How long an intent that requires input stays answerable before it expires. */
 const REQUIRES_INPUT_TTL_MS = 24 * 60 * 60 * 1000;
-
-/** The engine's outcome, or the receipt-level failure of having nothing published. */
-type QuoteOutcome = Outcome | { outcome: 'failed'; failure: { code: 'no_published_version'; message: string } };
 
 /** A verb context, and when the request arrived (the receipt's latency). */
 export type QuoteContext<P extends Principal | SystemPrincipal = Principal | SystemPrincipal> = VerbContext<P> & { startedAt: number };
@@ -38,7 +38,7 @@ export type CreateQuoteInput = {
   whenUnpublished: 'failed_receipt' | 'surface_unavailable';
 };
 
-/** Scopes found stale this many times in a row (publishes racing the quote) give up. */
+/** Scopes or signing keys found stale this many times in a row (publishes or rotations racing the quote) give up. */
 const MAX_SCOPE_ATTEMPTS = 3;
 
 /**
@@ -71,17 +71,24 @@ export async function createQuote(
     create: async () => {
       for (let attempt = 1; ; attempt++) {
         const quote = await price(ctx, input, scope, { idempotencyKey, fingerprint });
-        const result = toQuoteResult(quote.intent, quote.receipt);
+        const result = await sign(ctx, quote);
         const written = await insertQuote(ctx.db, quote, outcomeEvent(quote, result, ctx.now), {
           apiKey: input.apiKey ?? null,
           bookMustBePrimary: scope.bookMustBePrimary,
         });
         if (written === 'key_refused') throw new ServiceError('invalid_api_key', 'This API key is no longer valid.');
         if (written === 'inserted') return { created: result };
+        if (written === 'signer_retired' && attempt < MAX_SCOPE_ATTEMPTS) {
+          // Another process rotated the signing key: sign again with the new one.
+          forgetReceiptSigner();
+          continue;
+        }
         if (written === 'key_taken' || attempt >= MAX_SCOPE_ATTEMPTS) {
           keyTaken = written === 'key_taken';
           if (keyTaken) return 'key_taken';
-          throw new ServiceError('conflict', 'The price book changed while this quote was being made. Retry the request.');
+          throw new ServiceError('conflict', written === 'signer_retired'
+            ? 'The receipt signing key changed while this quote was being made. Retry the request.'
+            : 'The price book changed while this quote was being made. Retry the request.');
         }
         scope = await input.resolveScope(true);
         if (input.idempotencyKey && scope.existingIntentId) return 'key_taken';
@@ -100,9 +107,7 @@ async function price(
 ): Promise<StoredQuote> {
   const versionId = scope.publishedVersionId;
   if (!versionId && input.whenUnpublished === 'surface_unavailable') throw surfaceUnavailable();
-  const outcome: QuoteOutcome = versionId
-    ? evaluate(await compiled(ctx.db, versionId), input.inputs)
-    : { outcome: 'failed', failure: { code: 'no_published_version', message: 'No book version is published in this environment.' } };
+  const outcome = priceQuote(versionId ? await compiled(ctx.db, versionId) : null, input.inputs);
   const { now, requestId } = ctx;
   const intent: QuoteIntentRow = {
     id: randomUUID(),
@@ -126,18 +131,31 @@ async function price(
   const receipt: QuoteReceiptRow = {
     id: randomUUID(),
     quoteIntentId: intent.id,
-    outcome: outcome.outcome,
+    ...pricedFields(outcome),
     source: input.source,
     bookVersionId: versionId,
-    computation: outcome.outcome === 'succeeded' ? outcome.computation : null,
-    missingInputs: outcome.outcome === 'requires_input' ? outcome.missingInputs : [],
-    failure: outcome.outcome === 'failed' ? outcome.failure : null,
     idempotencyKey,
     requestCorrelationId: requestId,
     latencyMs: Math.max(0, Math.round(performance.now() - ctx.startedAt)),
     createdAt: now,
+    signatureKid: null,
+    signature: null,
   };
   return { intent, receipt };
+}
+
+/**
+ * Signs the receipt as the API answers it (docs/receipts.md) and keeps the signature on the row:
+ * it is stored once with the receipt and never recomputed. Returns the signed answer.
+ */
+async function sign(ctx: QuoteContext, quote: StoredQuote): Promise<QuoteResult> {
+  const signer = await currentReceiptSigner(ctx.db);
+  const result = toQuoteResult(quote.intent, quote.receipt);
+  const signature = signDocument(signer, result.quoteReceipt);
+  quote.receipt.signatureKid = signature.kid;
+  quote.receipt.signature = signature.value;
+  result.quoteReceipt.signature = signature;
+  return result;
 }
 
 /** The `quote_intent.<outcome>` event: its payload is the quote as the API answers it. */

@@ -33,6 +33,7 @@ export function toQuoteResult(intent: QuoteIntentRow, receipt: QuoteReceiptRow):
       requestCorrelationId: receipt.requestCorrelationId,
       latencyMs: receipt.latencyMs,
       createdAt: receipt.createdAt.toISOString(),
+      signature: receipt.signatureKid && receipt.signature ? { alg: 'Ed25519', kid: receipt.signatureKid, value: receipt.signature } : null,
     },
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { quoteComputationSchema } from '../pricing/computation-schema';
+import { receiptSignatureSchema } from '../receipts/schemas';
 
 // Requests (spec 4.1). Unknown fields are refused everywhere, as Stripe does.
 
@@ -83,6 +84,7 @@ export const quoteReceiptSchema = z
     requestCorrelationId: z.string(),
     latencyMs: z.number().int().min(0),
     createdAt: z.iso.datetime(),
+    signature: receiptSignatureSchema.nullable(),
   })
   .meta({ id: 'QuoteReceipt' });
 
@@ -111,3 +113,34 @@ export const businessQuoteSchema = z
   })
   .meta({ id: 'BusinessQuote' });
 export type BusinessQuote = z.infer<typeof businessQuoteSchema>;
+
+/** POST /v1/quote-intents/{id}/verification: the receipt's signature, and a recomputation of its price. */
+export const quoteVerificationSchema = z
+  .object({
+    quoteIntentId: z.uuid(),
+    quoteReceiptId: z.uuid(),
+    bookVersionId: z.uuid().nullable(),
+    /** Both hold: the signature is valid and the recomputation is identical. */
+    verified: z.boolean(),
+    signature: z.object({
+      status: z.enum(['verified', 'unsigned', 'unknown_kid', 'unsupported_alg', 'bad_signature']),
+      kid: z.string().nullable(),
+      message: z.string(),
+    }),
+    recomputation: z.object({
+      identical: z.boolean(),
+      storedDigest: z.string().meta({ description: 'sha256 (hex) of the canonical JSON of the stored outcome, computation, missingInputs and failure.' }),
+      recomputedDigest: z.string().meta({ description: 'The same digest of the recomputed fields.' }),
+      firstDifference: z
+        .object({
+          path: z.string().meta({ description: 'Where they part, e.g. `computation.derivation[3]`.' }),
+          sequence: z.number().int().nullable().meta({ description: 'The derivation step, when they part in the derivation.' }),
+          stored: z.unknown(),
+          recomputed: z.unknown(),
+        })
+        .nullable(),
+      message: z.string(),
+    }),
+  })
+  .meta({ id: 'QuoteVerification' });
+export type QuoteVerification = z.infer<typeof quoteVerificationSchema>;

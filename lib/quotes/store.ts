@@ -56,6 +56,9 @@ export type QuoteReceiptRow = {
   requestCorrelationId: string;
   latencyMs: number;
   createdAt: Date;
+  /** The receipt's signature (null on receipts from before signing): made once, never recomputed. */
+  signatureKid: string | null;
+  signature: string | null;
 };
 
 export type StoredQuote = { intent: QuoteIntentRow; receipt: QuoteReceiptRow };
@@ -94,6 +97,8 @@ const quoteReceipts = new Table<QuoteReceiptRow>('quote_receipts', {
   requestCorrelationId: ['request_correlation_id', 'text'],
   latencyMs: ['latency_ms', 'int'],
   createdAt: ['created_at', 'timestamptz'],
+  signatureKid: ['signature_kid', 'text'],
+  signature: ['signature', 'text'],
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -380,26 +385,30 @@ const INSERT_QUOTE = new Statement<InsertBindings>((sql) => {
            AND p.environment_id = ${intent('environmentId', 'uuid')}) IS NOT DISTINCT FROM ${intent('bookVersionId', 'uuid')}
          AND (NOT ${sql.param('guard', 'bookMustBePrimary', 'boolean')}
            OR EXISTS (SELECT 1 FROM projects pr WHERE pr.id = ${intent('projectId', 'uuid')} AND pr.primary_book_id = ${intent('bookId', 'uuid')}))
+     ), signer_holds AS (
+       SELECT 1 FROM scope_holds WHERE EXISTS (SELECT 1 FROM receipt_signing_keys s
+         WHERE s.kid = ${sql.param('receipt', 'signatureKid', 'text')} AND s.retired_at IS NULL)
      ), new_intent AS (
-       ${sql.insert(quoteIntents, 'intent', { from: 'scope_holds' })}
+       ${sql.insert(quoteIntents, 'intent', { from: 'signer_holds' })}
        ON CONFLICT (environment_id, idempotency_scope, idempotency_key) DO NOTHING
        RETURNING id
      ), new_receipt AS (
        ${sql.insert(quoteReceipts, 'receipt', { from: 'new_intent' })}
      ), ${eventCtes(sql, 'event', { from: 'new_intent' })}
      SELECT EXISTS (SELECT 1 FROM new_intent) AS inserted, EXISTS (SELECT 1 FROM key_holds) AS key_holds,
-       EXISTS (SELECT 1 FROM scope_holds) AS scope_holds`;
+       EXISTS (SELECT 1 FROM scope_holds) AS scope_holds, EXISTS (SELECT 1 FROM signer_holds) AS signer_holds`;
 });
 
-export type InsertOutcome = 'inserted' | 'key_taken' | 'scope_changed' | 'key_refused';
+export type InsertOutcome = 'inserted' | 'key_taken' | 'scope_changed' | 'key_refused' | 'signer_retired';
 
 /**
  * Writes a quote: intent, receipt, its outcome event and deliveries, together or not at all.
- * `key_taken`: another request committed an intent under the same idempotency key first.
+ * `key_taken`: another request committed an intent under the same idempotency key first;
+ * `signer_retired`: the receipt's signing key was rotated out since this process loaded it.
  */
 export async function insertQuote(db: DbOrTx, quote: StoredQuote, event: OutboxEventRow, guards: QuoteGuards): Promise<InsertOutcome> {
   const keyCheck = guards.apiKey ? unconfirmedKeys.get(guards.apiKey) : undefined;
-  const [written] = await sqlRows<{ inserted: boolean; key_holds: boolean; scope_holds: boolean }>(
+  const [written] = await sqlRows<{ inserted: boolean; key_holds: boolean; scope_holds: boolean; signer_holds: boolean }>(
     db,
     INSERT_QUOTE.text,
     INSERT_QUOTE.values({
@@ -411,5 +420,6 @@ export async function insertQuote(db: DbOrTx, quote: StoredQuote, event: OutboxE
   if (!written.key_holds) return 'key_refused';
   if (!written.scope_holds) return 'scope_changed';
   if (keyCheck) keyCheck.confirmed = true;
+  if (!written.signer_holds) return 'signer_retired';
   return written.inserted ? 'inserted' : 'key_taken';
 }

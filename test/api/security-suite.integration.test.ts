@@ -46,7 +46,7 @@ describe('security suite: every route of the registry', () => {
       if (contract.auth !== 'anonymous') {
         it('refuses a request without a credential (401), whatever its body', async () => {
           const res = await call(contract, world, { body: contract.body ? badBodyOf(contract) : undefined });
-          expectError(res, contract, 401, contract.auth === 'session' ? 'unauthorized' : 'invalid_api_key');
+          expectError(res, contract, 401, contract.auth === 'api_key' ? 'invalid_api_key' : 'unauthorized');
         });
       }
 

@@ -274,6 +274,13 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   'GET /v1/event-types': { path: () => '/v1/event-types', as: () => undefined, foreign: 'no tenant' },
   'GET /v1/request-logs': { path: () => '/v1/request-logs', as: admin, lacking: member, foreign: 'own rows only', badQuery: '?status=abc' },
   'GET /v1/quote-intents/{id}/trace': { path: (w) => `/v1/quote-intents/${w.quoteIntentId}/trace`, as: admin, foreign: notFound },
+  'POST /v1/quote-intents/{id}/verification': {
+    path: (w) => `/v1/quote-intents/${w.quoteIntentId}/verification`,
+    as: admin,
+    lacking: member,
+    foreign: notFound,
+  },
+  'GET /v1/receipt-signing-keys': { path: () => '/v1/receipt-signing-keys', as: () => undefined, foreign: 'no tenant' },
   'GET /v1/workspaces': { path: () => '/v1/workspaces', as: admin, foreign: 'own rows only' },
   'GET /v1/me': { path: () => '/v1/me', as: admin, foreign: 'no tenant' },
   'POST /v1/webhook-endpoints': {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
-import { quoteIntentSchema, quoteReceiptSchema } from '@/lib/quotes/schemas';
+import { quoteIntentSchema, quoteReceiptSchema, quoteVerificationSchema } from '@/lib/quotes/schemas';
 import { deliveryStatusSchema } from '@/lib/webhooks/schemas';
 
 const delivery = z.object({
@@ -50,4 +50,17 @@ export const traceQuoteContract = defineContract({
   params: z.object({ id: z.uuid() }),
   success: { status: 200, description: 'The trace.', schema: quoteTraceSchema },
   errors: ['unauthorized', 'not_found'],
+});
+
+export const verifyQuoteContract = defineContract({
+  method: 'POST',
+  path: '/v1/quote-intents/{id}/verification',
+  summary: 'Verify a quote: check its receipt’s signature and price it again from its stored inputs',
+  description:
+    'The recompute proof (docs/receipts.md): the signature is checked against the published keys, and the stored inputs are priced again against the pinned book version. `verified` when both hold; otherwise the answer says why, down to the first derivation step where the recomputation parts from the receipt. A member of the quote’s business, a workspace member with `logs:read`, or an API key of the quote’s environment.',
+  tags: ['Receipts'],
+  auth: 'session_or_api_key',
+  params: z.object({ id: z.uuid() }),
+  success: { status: 200, description: 'The verification.', schema: quoteVerificationSchema },
+  errors: ['unauthorized', 'invalid_api_key', 'forbidden', 'not_found'],
 });

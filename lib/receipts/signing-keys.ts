@@ -1,0 +1,102 @@
+import { createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { VerbContext } from '../context/verb-context';
+import type { DbOrTx } from '../db/client';
+import { ServiceError } from '../errors/service-error';
+import { openSecret, sealSecret } from '../webhooks/secret-box';
+import { checkSigningKey } from '../webhooks/signing-key';
+import { signDocument, type ReceiptSigner, type SignedDocument } from './receipt-signature';
+import type { ReceiptSignature, ReceiptSigningKeySet } from './schemas';
+import { insertFirstSigningKey, readCurrentSigningKey, readSigningKeys, replaceCurrentSigningKey, signingKeyIsCurrent, type ReceiptSigningKeyRow } from './store';
+
+/**
+ * The keys that sign receipts: made by the service (the first on first use), the private half
+ * sealed at rest with WEBHOOK_SECRET_KEY like webhook signing secrets, never logged or returned.
+ * A rotation makes a new key current; old public keys stay published.
+ */
+
+// The current signer, per process. The quote insert re-checks that its kid is still current;
+// when a rotation elsewhere retired it, the quote forgets this and signs again.
+const cache = globalThis as typeof globalThis & { __quoteServiceReceiptSigner?: Promise<ReceiptSigner> };
+
+export function currentReceiptSigner(db: DbOrTx): Promise<ReceiptSigner> {
+  if (!cache.__quoteServiceReceiptSigner) {
+    const loading = loadSigner(db);
+    cache.__quoteServiceReceiptSigner = loading;
+    loading.catch(() => {
+      if (cache.__quoteServiceReceiptSigner === loading) cache.__quoteServiceReceiptSigner = undefined;
+    });
+  }
+  return cache.__quoteServiceReceiptSigner;
+}
+
+/**
+ * For a write that does not re-check the key in its own statement (the account surface's quote,
+ * inside its transaction): the document's signature, made again with the new key if a rotation
+ * retired the remembered one since it was signed.
+ */
+export async function signatureStillCurrent(db: DbOrTx, document: SignedDocument & { signature: ReceiptSignature }): Promise<ReceiptSignature> {
+  if (await signingKeyIsCurrent(db, document.signature.kid)) return document.signature;
+  forgetReceiptSigner();
+  return signDocument(await currentReceiptSigner(db), document);
+}
+
+/** Forgets the remembered signer: its key was retired (or a test changed keys). */
+export function forgetReceiptSigner(): void {
+  cache.__quoteServiceReceiptSigner = undefined;
+}
+
+async function loadSigner(db: DbOrTx): Promise<ReceiptSigner> {
+  await requireSealingKey(db);
+  let current = await readCurrentSigningKey(db);
+  if (!current) {
+    await insertFirstSigningKey(db, mintKey(new Date()));
+    current = await readCurrentSigningKey(db);
+  }
+  if (!current) throw new ServiceError('service_unavailable', 'No receipt signing key could be made.');
+  return { kid: current.kid, privateKey: createPrivateKey({ key: Buffer.from(openSecret(current.privateKeySealed), 'base64url'), format: 'der', type: 'pkcs8' }) };
+}
+
+async function requireSealingKey(db: DbOrTx): Promise<void> {
+  const state = await checkSigningKey(db);
+  if (!state.usable) throw new ServiceError('service_unavailable', `Receipts cannot be signed on this instance: ${state.reason}.`);
+}
+
+/** A new key: `rsk_` + date + random, so that a kid says roughly when it started. */
+function mintKey(now: Date): Omit<ReceiptSigningKeyRow, 'retiredAt'> {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const x = publicKey.export({ format: 'jwk' }).x!;
+  const der = privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64url');
+  return {
+    kid: `rsk_${now.toISOString().slice(0, 10).replaceAll('-', '')}_${randomBytes(6).toString('base64url')}`,
+    publicKey: x,
+    privateKeySealed: sealSecret(der),
+    createdAt: now,
+  };
+}
+
+/** Makes a new key current and retires the previous one (`npm run keys -- rotate-receipt-signing-key`). */
+export async function rotateReceiptSigningKey({ db, now, log }: VerbContext): Promise<{ kid: string; retiredKid: string | null }> {
+  await requireSealingKey(db);
+  const key = mintKey(now);
+  const retiredKid = await replaceCurrentSigningKey(db, key);
+  forgetReceiptSigner();
+  log.info({ kid: key.kid, retiredKid }, 'receipt signing key rotated');
+  return { kid: key.kid, retiredKid };
+}
+
+/** The published key set: every key that ever signed, so that every receipt keeps verifying. */
+export async function receiptSigningKeySet({ db }: Pick<VerbContext, 'db'>): Promise<ReceiptSigningKeySet> {
+  const keys = await readSigningKeys(db);
+  return {
+    keys: keys.map((key) => ({
+      kty: 'OKP',
+      crv: 'Ed25519',
+      kid: key.kid,
+      use: 'sig',
+      alg: 'EdDSA',
+      x: key.publicKey,
+      activeFrom: key.createdAt.toISOString(),
+      activeUntil: key.retiredAt?.toISOString() ?? null,
+    })),
+  };
+}
