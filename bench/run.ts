@@ -1,11 +1,11 @@
-// `npm run bench [-- --json] [--quick] [--profile] [--only http,engine,webhooks,search,sql,impact]`
+// `npm run bench [-- --json] [--quick] [--profile] [--only http,engine,webhooks,search,sql,impact,receipts]`
 //
 // The benchmark suite: a fresh embedded PostgreSQL in a temp dir, migrations, a tenant made by
 // domain code, a production build served by `next start`, and beside it the reference server
 // (bench/reference-server.ts: node:http + pg, the least work a quote creation can do), both
 // loaded by autocannon from a separate process (bench/load.ts), in the same run, on the same
 // database. Prints tables; `--json` also writes bench/results/latest.json. See docs/performance.md.
-// The cases, one module per group: bench/cases/{http,engine,webhooks,search,sql,impact,profile}.ts.
+// The cases, one module per group: bench/cases/{http,engine,webhooks,search,sql,impact,receipts,profile}.ts.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,7 @@ import { runEngineCases } from './cases/engine';
 import { runHttpCases, type HttpCase } from './cases/http';
 import { runImpactCase, type ImpactBenchResult } from './cases/impact';
 import { runProfile } from './cases/profile';
+import { runReceiptCases, type ReceiptBenchResult } from './cases/receipts';
 import { runSearchCases, type SearchResult } from './cases/search';
 import { runSqlCases, type SqlProfile } from './cases/sql';
 import { FAN_ENDPOINTS, runWebhookCases, type WebhookResult } from './cases/webhooks';
@@ -209,6 +210,14 @@ function targets(r: Partial<Results>): Target[] {
       pass: estimate === null ? null : estimate >= 0.25,
     });
   }
+  if (r.receipts) {
+    const slowest = Math.min(...r.receipts.audits.map((run) => run.perSecond));
+    out.push({
+      target: `audit-receipts: >= 5,000 receipts/s (signature + recomputation, demo book, every run)`,
+      measured: r.receipts.audits.map((run) => fmt(run.perSecond, 0)).join(', '),
+      pass: slowest >= 5_000 && r.receipts.audits.every((run) => run.failures === 0),
+    });
+  }
   const e100 = r.engine?.cases.find((c) => c.rules === 100 && c.book.startsWith('generated'));
   if (e100 && r.engine) {
     out.push({ target: 'engine, 100-rule book: >= 100,000 evaluations/s on one core', measured: fmt(e100.evaluationsPerSecond, 0), pass: e100.evaluationsPerSecond >= 100_000 });
@@ -285,6 +294,7 @@ type Results = {
   search?: SearchResult;
   sql?: { profiles: SqlProfile[]; quoteStatementLog: string[] };
   impact?: ImpactBenchResult;
+  receipts?: ReceiptBenchResult;
   profile?: ProfileSummary & { requests: number };
   targets: Target[];
   errors: Record<string, string>;
@@ -321,6 +331,17 @@ function report(r: Results): string {
       )}\n\n${formatTable(['function', 'location', 'self %'], r.profile.byFunction.slice(0, 20).map((f) => [f.name, f.location, `${f.percent.toFixed(1)}%`]))}`,
     );
   }
+  if (r.receipts) {
+    const g = r.receipts.signing;
+    parts.push(
+      `\nSigned receipts (${r.receipts.receipts.toLocaleString('en-US')} demo quotes, seeded in ${fmt(r.receipts.seedSeconds, 1)} s)\n` +
+        `signing one receipt (${g.receiptBytes} bytes of canonical JSON): canonical JSON ${fmt(g.canonicalUs, 1)} µs + Ed25519 ${fmt(g.ed25519Us, 1)} µs = ${fmt(g.totalUs, 1)} µs (JSON.stringify alone: ${fmt(g.jsonStringifyUs, 1)} µs)\n` +
+        formatTable(
+          ['audit run', 'wall ms', 'receipts/s', 'CPU ms', 'verified', 'failures'],
+          r.receipts.audits.map((run, i) => [String(i + 1), fmt(run.wallMs, 0), fmt(run.perSecond, 0), fmt(run.cpuMs, 0), String(run.verified), String(run.failures)]),
+        ),
+    );
+  }
   if (r.impact) parts.push(`\nImpact run (${r.impact.distinctRequests.toLocaleString('en-US')} distinct requests, ${r.impact.quotes.toLocaleString('en-US')} quotes, ${r.impact.rules}-rule book, ${r.impact.changedQuotes.toLocaleString('en-US')} quotes change; seeded in ${fmt(r.impact.seedSeconds, 1)} s)\n${impactTable(r.impact)}`);
   parts.push(`\nTargets\n${formatTable(['target', 'measured', 'result'], r.targets.map((t) => [t.target, t.measured, t.pass === null ? '' : t.pass ? 'pass' : 'FAIL']))}`);
   return parts.join('\n');
@@ -346,14 +367,14 @@ async function main() {
     errors: {},
   };
 
-  if (wants('http') || wants('webhooks') || wants('search') || wants('sql') || wants('impact') || flag('--profile')) {
+  const needsServers = wants('http') || wants('webhooks') || wants('search') || wants('sql') || wants('impact') || flag('--profile');
+  if (needsServers) {
     log('build: ensureBuild (next build unless the last build is current)');
     ensureBuild(root);
   }
   if (wants('engine')) results.engine = await runEngineCases(quick);
 
-  const needsServers = wants('http') || wants('webhooks') || wants('search') || wants('sql') || wants('impact') || flag('--profile');
-  if (needsServers) {
+  if (needsServers || wants('receipts')) {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'quote-bench-'));
     chmodSync(tmp, 0o755); // PostgreSQL runs as the `postgres` OS user when we are root
     const pgLog: string[] = [];
@@ -376,6 +397,16 @@ async function main() {
       process.env.WEBHOOK_SECRET_KEY = webhookKey; // createEndpoint seals secrets with it, as the service does
       log('provision: tenant, keys, businesses, accounts, webhook tenant (domain code)');
       const setup = await provision(db.prisma, { businesses: quick ? 300 : 600, accounts: quick ? 30 : 60 });
+      if (wants('receipts')) {
+        // Before the servers start: the audit is measured on an otherwise idle machine.
+        try {
+          results.receipts = await runReceiptCases(db.prisma, setup.tenant.businessId, quick, log);
+        } catch (error) {
+          log(`receipts failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          results.errors.receipts = error instanceof Error ? error.message : String(error);
+        }
+      }
+      if (!needsServers) return finish(results);
 
       const certs = await writeTestCertificates(tmp);
       process.env.TEST_TLS_CERT = certs.certFile;
@@ -455,6 +486,11 @@ async function main() {
     }
   }
 
+  return finish(results);
+}
+
+/** Prints the report (and writes it with --json); true when no section failed. */
+function finish(results: Results): boolean {
   results.machine.loadEnd = os.loadavg().map((l) => l.toFixed(2)).join(' ');
   results.finishedAt = new Date().toISOString();
   results.targets = targets(results);

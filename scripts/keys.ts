@@ -1,17 +1,25 @@
 // `npm run keys -- create --project <id> --environment test|live [--name "…"] [--scopes a,b]`
-// Mints an API key on the service's database (DATABASE_URL, or the embedded one).
+//   mints an API key;
+// `npm run keys -- rotate-receipt-signing-key` makes a new receipt signing key current (the
+//   old one keeps verifying the receipts it signed); `npm run keys -- receipt-signing-keys` lists them.
+// On the service's database (DATABASE_URL, or the embedded one: stop the service first).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { SCOPES } from '../lib/auth/scopes';
-import { systemContext } from '../lib/context/verb-context';
+import { systemContext, type VerbContext } from '../lib/context/verb-context';
+import { receiptSigningKeySet, rotateReceiptSigningKey } from '../lib/receipts/signing-keys';
 import { createDb } from '../lib/db/client';
 import { parseOrThrow } from '../lib/errors/parse-or-throw';
 import { ServiceError } from '../lib/errors/service-error';
 import { createApiKey } from '../lib/keys/create-api-key';
-import { openServiceDatabase } from './support/database';
+import { embeddedWebhookKey, openServiceDatabase } from './support/database';
 
-const usage = 'usage: npm run keys -- create --project <projectId> --environment test|live [--name NAME] [--scopes a,b]';
+const usage = [
+  'usage: npm run keys -- create --project <projectId> --environment test|live [--name NAME] [--scopes a,b]',
+  '       npm run keys -- rotate-receipt-signing-key',
+  '       npm run keys -- receipt-signing-keys',
+].join('\n');
 
 const argsSchema = z.object({
   project: z.uuid(),
@@ -24,6 +32,31 @@ const argsSchema = z.object({
     .pipe(z.array(z.enum(SCOPES)).optional()),
 });
 
+type Command = (ctx: VerbContext, values: Record<string, unknown>) => Promise<void>;
+
+const COMMANDS = {
+  create: async (ctx, values) => {
+    const args = parseOrThrow(argsSchema, values, 'invalid_request', 'arguments');
+    const { apiKey, secret } = await createApiKey(ctx, {
+      projectId: args.project,
+      environment: args.environment,
+      name: args.name,
+      scopes: args.scopes,
+      createdBy: 'cli',
+    });
+    console.log(JSON.stringify({ apiKey, secret }, null, 2));
+    console.error('The secret is shown once; only its digest is stored.');
+  },
+  'rotate-receipt-signing-key': async (ctx) => {
+    const { kid, retiredKid } = await rotateReceiptSigningKey(ctx);
+    console.log(`Receipts are now signed with ${kid}.${retiredKid ? ` ${retiredKid} stopped signing; it stays published, so the receipts it signed keep verifying.` : ''}`);
+    console.log('Running instances switch to the new key with their next quote.');
+  },
+  'receipt-signing-keys': async (ctx) => {
+    console.log(JSON.stringify(await receiptSigningKeySet(ctx), null, 2));
+  },
+} satisfies Record<string, Command>;
+
 async function main() {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
@@ -34,20 +67,15 @@ async function main() {
       scopes: { type: 'string' },
     },
   });
-  if (positionals[0] !== 'create') throw new Error(usage);
-  const args = parseOrThrow(argsSchema, values, 'invalid_request', 'arguments');
-  const database = await openServiceDatabase(path.resolve(import.meta.dirname, '..'));
+  const command = COMMANDS[positionals[0] as keyof typeof COMMANDS];
+  if (!command) throw new Error(usage);
+  const root = path.resolve(import.meta.dirname, '..');
+  const database = await openServiceDatabase(root);
+  // Receipt signing keys are sealed with the same key as the running service's.
+  if (database.embedded) process.env.WEBHOOK_SECRET_KEY ??= embeddedWebhookKey(root);
   const { prisma, close } = createDb(database.url);
   try {
-    const { apiKey, secret } = await createApiKey(systemContext(prisma, 'keys-cli'), {
-      projectId: args.project,
-      environment: args.environment,
-      name: args.name,
-      scopes: args.scopes,
-      createdBy: 'cli',
-    });
-    console.log(JSON.stringify({ apiKey, secret }, null, 2));
-    console.error('The secret is shown once; only its digest is stored.');
+    await command(systemContext(prisma, 'keys-cli'), values);
   } finally {
     await close();
     await database.stop();

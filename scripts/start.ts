@@ -2,7 +2,7 @@
 // DATABASE_URL is set), migrations, the demo workspace, demo keys in .data/demo.json (the
 // previous start's while they still work),
 // then a production build served by `next start`.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import exitHook from 'async-exit-hook';
 import path from 'node:path';
 import { demoExample } from '../lib/books/demo-book';
@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { DEMO_PEOPLE, seedDemoPeople } from '../prisma/demo-people';
 import { demoKeys, type DemoKeys } from '../prisma/demo-keys';
 import { seedDemo } from '../prisma/seed';
-import { openServiceDatabase } from './support/database';
+import { embeddedWebhookKey, openServiceDatabase } from './support/database';
 import { ensureBuild, startNextServer } from './support/next-server';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -104,22 +104,12 @@ async function main() {
  */
 function serviceEnvironment(embedded: boolean): Record<string, string> {
   return {
-    ...(embedded ? { WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY ?? embeddedWebhookKey() } : {}),
+    ...(embedded ? { WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY ?? embeddedWebhookKey(root) } : {}),
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
     // Signs only next-auth's short-lived CSRF and sign-in cookies; sessions live in the database.
     NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? randomBytes(32).toString('hex'),
     ...(embedded ? { AUTH_DEV_LOGIN: '1', EMBEDDED_DATABASE: '1' } : {}),
   };
-}
-
-/** The embedded mode's key for webhook signing secrets: made once, kept beside the data. */
-function embeddedWebhookKey(): string {
-  const file = path.join(root, '.data', 'webhook-secret.key');
-  if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
-  }
-  return readFileSync(file, 'utf8').trim();
 }
 
 main().catch((error) => {

@@ -20,20 +20,25 @@ export function toQuoteResult(intent: QuoteIntentRow, receipt: QuoteReceiptRow):
       expiresAt: intent.expiresAt?.toISOString() ?? null,
       createdAt: intent.createdAt.toISOString(),
     },
-    quoteReceipt: {
-      id: receipt.id,
-      quoteIntentId: receipt.quoteIntentId,
-      outcome: receipt.outcome,
-      source: receipt.source,
-      bookVersionId: receipt.bookVersionId,
-      computation: (receipt.computation as QuoteComputation | null) ?? null,
-      missingInputs: receipt.missingInputs,
-      failure: (receipt.failure as QuoteReceiptView['failure']) ?? null,
-      idempotencyKey: receipt.idempotencyKey,
-      requestCorrelationId: receipt.requestCorrelationId,
-      latencyMs: receipt.latencyMs,
-      createdAt: receipt.createdAt.toISOString(),
-      signature: receipt.signatureKid && receipt.signature ? { alg: 'Ed25519', kid: receipt.signatureKid, value: receipt.signature } : null,
-    },
+    quoteReceipt: toReceiptView(receipt),
+  };
+}
+
+/** A receipt row -> the API's receipt, signature included: what the signature covers (without it). */
+export function toReceiptView(receipt: QuoteReceiptRow): QuoteReceiptView {
+  return {
+    id: receipt.id,
+    quoteIntentId: receipt.quoteIntentId,
+    outcome: receipt.outcome,
+    source: receipt.source,
+    bookVersionId: receipt.bookVersionId,
+    computation: (receipt.computation as QuoteComputation | null) ?? null,
+    missingInputs: receipt.missingInputs,
+    failure: (receipt.failure as QuoteReceiptView['failure']) ?? null,
+    idempotencyKey: receipt.idempotencyKey,
+    requestCorrelationId: receipt.requestCorrelationId,
+    latencyMs: receipt.latencyMs,
+    createdAt: receipt.createdAt.toISOString(),
+    signature: receipt.signatureKid && receipt.signature ? { alg: 'Ed25519', kid: receipt.signatureKid, value: receipt.signature } : null,
   };
 }

@@ -1,5 +1,5 @@
-import canonicalize from 'canonicalize';
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../hash/canonical-json';
 import type { CompiledBook, QuoteInputs } from '../pricing';
 import { priceQuote, pricedFields, type PricedFields } from './quote-outcome';
 
@@ -26,7 +26,7 @@ export type Recomputation = {
 };
 
 const digest = (canonical: string) => createHash('sha256').update(canonical, 'utf8').digest('hex');
-const canonical = (value: unknown) => canonicalize(value) ?? 'null';
+const canonical = (value: unknown) => canonicalJson(value ?? null);
 
 /** The priced fields of a stored receipt (the rest — ids, latency, time — are not recomputable). */
 export function storedPricedFields(receipt: PricedFields): PricedFields {
@@ -77,4 +77,37 @@ function firstDifferentPath(a: unknown, b: unknown, path: string): { path: strin
     }
   }
   return { path, a: a ?? null, b: b ?? null };
+}
+
+/**
+ * Whether recomputing gives the receipt's priced fields, without digests (the audit's hot path):
+ * the JSON values compared in place, which is what comparing their canonical texts means.
+ */
+export function recomputesIdentically(book: CompiledBook | null, inputs: QuoteInputs, stored: PricedFields): boolean {
+  return sameJson(storedPricedFields(stored), pricedFields(priceQuote(book, inputs)));
+}
+
+/**
+ * Equal as JSON: same keys (undefined ones do not count) and equal values, whatever the key
+ * order or the prototype (the engine's derivation entries are class instances, stored ones are
+ * plain objects; dequal would call those different).
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let count = 0;
+  for (const key in left) {
+    if (!Object.hasOwn(left, key) || left[key] === undefined) continue;
+    count++;
+    if (!sameJson(left[key], right[key])) return false;
+  }
+  for (const key in right) if (Object.hasOwn(right, key) && right[key] !== undefined) count--;
+  return count === 0;
 }

@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { DbOrTx } from '../db/client';
-import { sqlRows } from '../db/sql';
-import { Statement, Table } from '../db/statement';
+import { sqlBatches, sqlRows } from '../db/sql';
+import { Statement, Table, type StatementBuilder } from '../db/statement';
 import { eventCtes, type OutboxEventRow } from '../events/store';
 import { timeIdPage } from '../db/cursors';
 import { authenticateApiKey, rememberedApiKey } from '../keys/authenticate-api-key';
@@ -349,6 +349,33 @@ export async function authenticateQuoteKey(
     principal: remembered,
     confirm: async () => (check.confirmed ? remembered : authenticateApiKey(db, authorization, now)),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Auditing receipts
+
+export type AuditFilter = { since: Date | null; businessId: string | null };
+/** A receipt with what recomputing it needs: its intent's stored inputs. */
+export type AuditRow = QuoteReceiptRow & { inputs: unknown };
+
+const AUDIT_WHERE = (sql: StatementBuilder<{ filter: AuditFilter }>) =>
+  `WHERE (${sql.param('filter', 'since', 'timestamptz')} IS NULL OR r.created_at >= ${sql.param('filter', 'since', 'timestamptz')})
+     AND (${sql.param('filter', 'businessId', 'uuid')} IS NULL OR qi.business_id = ${sql.param('filter', 'businessId', 'uuid')})`;
+const COUNT_AUDITED = new Statement<{ filter: AuditFilter }>(
+  (sql) => `SELECT count(*)::int AS count FROM quote_receipts r JOIN quote_intents qi ON qi.id = r.quote_intent_id ${AUDIT_WHERE(sql)}`,
+);
+const READ_AUDITED = new Statement<{ filter: AuditFilter }>(
+  (sql) => `SELECT ${quoteReceipts.selectList('r')}, qi.inputs FROM quote_receipts r JOIN quote_intents qi ON qi.id = r.quote_intent_id ${AUDIT_WHERE(sql)}`,
+);
+
+export async function countReceipts(db: DbOrTx, filter: AuditFilter): Promise<number> {
+  const [row] = await sqlRows<{ count: number }>(db, COUNT_AUDITED.text, COUNT_AUDITED.values({ filter }));
+  return row.count;
+}
+
+/** Every receipt the filter selects, with its inputs, in batches (a server-side cursor, no order). */
+export async function readReceiptsInBatches(db: DbOrTx, filter: AuditFilter, batchSize: number, onBatch: (rows: AuditRow[]) => Promise<void> | void) {
+  await sqlBatches<AuditRow>(db, READ_AUDITED.text, READ_AUDITED.values({ filter }), batchSize, onBatch);
 }
 
 // ---------------------------------------------------------------------------------------------

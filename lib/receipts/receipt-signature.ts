@@ -1,5 +1,5 @@
-import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { createPublicKey, sign, verify, webcrypto, type KeyObject } from 'node:crypto';
+import { canonicalJson } from '../hash/canonical-json';
 import type { ReceiptSignature, ReceiptSigningJwk } from './schemas';
 
 /**
@@ -16,7 +16,7 @@ export type SignedDocument = Record<string, unknown> & { signature?: ReceiptSign
 /** The bytes a signature covers: the canonical JSON of the document without `signature`. */
 export function signingInput(document: SignedDocument): Buffer {
   const { signature: _signature, ...signed } = document;
-  return Buffer.from(canonicalize(signed) ?? '', 'utf8');
+  return Buffer.from(canonicalJson(signed), 'utf8');
 }
 
 /** Who signs: the current key's id and its private half (never leaves the process). */
@@ -26,8 +26,8 @@ export function signDocument(signer: ReceiptSigner, document: SignedDocument): R
   return { alg: RECEIPT_SIGNATURE_ALG, kid: signer.kid, value: sign(null, signingInput(document), signer.privateKey).toString('base64url') };
 }
 
-/** The public keys a verifier trusts, by kid (from a JWK Set). */
-export type ReceiptKeyRing = Map<string, { key: KeyObject; jwk: ReceiptSigningJwk }>;
+/** The public keys a verifier trusts, by kid (from a JWK Set); `cryptoKey` once checkSignatures needed it. */
+export type ReceiptKeyRing = Map<string, { key: KeyObject; jwk: ReceiptSigningJwk; cryptoKey?: Promise<webcrypto.CryptoKey> }>;
 
 export function keyRingOf(jwks: { keys: ReceiptSigningJwk[] }): ReceiptKeyRing {
   const ring: ReceiptKeyRing = new Map();
@@ -56,6 +56,26 @@ export function checkSignature(document: SignedDocument, ring: ReceiptKeyRing): 
   const value = Buffer.from(signature.value, 'base64url');
   const valid = value.length === 64 && verify(null, signingInput(document), known.key, value);
   return valid ? { status: 'verified', kid: signature.kid } : { status: 'bad_signature', kid: signature.kid };
+}
+
+/**
+ * checkSignature for many documents at once: the Ed25519 verifications (the costly part, ~140 µs
+ * each) run on libuv's thread pool through WebCrypto, so that an audit uses every core.
+ */
+export async function checkSignatures(documents: SignedDocument[], ring: ReceiptKeyRing): Promise<SignatureCheck[]> {
+  return Promise.all(
+    documents.map(async (document): Promise<SignatureCheck> => {
+      const signature = document.signature;
+      if (signature === undefined || signature === null) return { status: 'unsigned' };
+      if (signature.alg !== RECEIPT_SIGNATURE_ALG) return { status: 'unsupported_alg', alg: String(signature.alg) };
+      const known = ring.get(signature.kid);
+      if (!known) return { status: 'unknown_kid', kid: signature.kid };
+      known.cryptoKey ??= webcrypto.subtle.importKey('jwk', { kty: 'OKP', crv: 'Ed25519', x: known.jwk.x }, { name: 'Ed25519' }, false, ['verify']);
+      const value = Buffer.from(signature.value, 'base64url');
+      const valid = value.length === 64 && (await webcrypto.subtle.verify('Ed25519', await known.cryptoKey, value, signingInput(document)));
+      return valid ? { status: 'verified', kid: signature.kid } : { status: 'bad_signature', kid: signature.kid };
+    }),
+  );
 }
 
 /** One sentence per outcome of a check, for people (CLI, portal). */

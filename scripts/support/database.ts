@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveDataRoot, startEmbeddedPostgres } from '../../lib/db/embedded';
 import { applyMigrations } from '../../lib/db/migrate';
@@ -23,4 +25,17 @@ export async function openServiceDatabase(root: string): Promise<ServiceDatabase
   const { applied } = await applyMigrations(database.url, path.join(root, 'prisma/migrations'));
   if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`);
   return database;
+}
+
+/**
+ * The embedded mode's key that seals webhook signing secrets and receipt signing keys
+ * (WEBHOOK_SECRET_KEY): made once, kept beside the data. CLIs that seal or open use it too.
+ */
+export function embeddedWebhookKey(root: string): string {
+  const file = path.join(root, '.data', 'webhook-secret.key');
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  }
+  return readFileSync(file, 'utf8').trim();
 }

@@ -1,0 +1,97 @@
+// `npm run verify-receipt -- <receipt.json>… [--keys <jwks.json | https://…/v1/receipt-signing-keys>]`
+// Verifies signed receipts offline: no database, and no network when --keys names a file. A file
+// may hold a receipt, a quote ({ quoteIntent, quoteReceipt }), an API answer ({ data: … }), a
+// webhook payload or an account-surface quote. Exit 0 when every receipt verifies, 1 when one
+// does not (forged, altered or signed by an unknown key), 3 when one is unsigned (older than
+// signing), 2 on bad usage. docs/receipts.md.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  checkSignature,
+  describeSignatureCheck,
+  keyRingOf,
+  receiptInconsistencies,
+  type SignedDocument,
+} from '../lib/receipts/receipt-signature';
+import { receiptSigningKeySetSchema, type ReceiptSigningKeySet } from '../lib/receipts/schemas';
+
+const usage = 'usage: npm run verify-receipt -- <receipt.json>… [--keys <jwks.json | URL>]  (default URL: http://localhost:$PORT/v1/receipt-signing-keys)';
+
+class UsageError extends Error {}
+
+async function main(): Promise<number> {
+  const { positionals, values } = parseArgs({ allowPositionals: true, options: { keys: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help || positionals.length === 0) throw new UsageError(usage);
+  const keySet = await loadKeySet(values.keys ?? `http://localhost:${process.env.PORT ?? 3000}/v1/receipt-signing-keys`);
+  const ring = keyRingOf(keySet);
+  let failed = false;
+  let unsigned = false;
+  for (const file of positionals) {
+    const document = signedDocumentIn(readJson(file), file);
+    const label = `${file}: ${'quoteIntentId' in document ? `receipt ${String(document.id)}` : `quote ${String(document.quote_id ?? document.id)}`}`;
+    const check = checkSignature(document, ring);
+    if (check.status === 'verified') {
+      const key = ring.get(check.kid)!.jwk;
+      console.log(`✓ ${label}: verified, signed by ${check.kid} (signing from ${key.activeFrom}${key.activeUntil ? ` until ${key.activeUntil}` : ', current'}).`);
+      continue;
+    }
+    console.log(`${check.status === 'unsigned' ? '–' : '✗'} ${label}: ${check.status.replaceAll('_', ' ')}. ${describeSignatureCheck(check)}`);
+    if (check.status === 'unknown_kid') console.log('  If the key is new, fetch the key set again (--keys https://<service>/v1/receipt-signing-keys).');
+    if (check.status === 'bad_signature' && 'quoteIntentId' in document) {
+      for (const problem of receiptInconsistencies(document)) console.log(`  altered field: ${problem}`);
+    }
+    if (check.status === 'unsigned') unsigned = true;
+    else failed = true;
+  }
+  return failed ? 1 : unsigned ? 3 : 0;
+}
+
+async function loadKeySet(source: string): Promise<ReceiptSigningKeySet> {
+  let raw: unknown;
+  if (/^https?:\/\//.test(source)) {
+    const res = await fetch(source).catch((error: Error) => {
+      throw new UsageError(`Cannot fetch the key set from ${source}: ${error.message}. Is the service running? Or pass --keys <jwks.json>.`);
+    });
+    if (!res.ok) throw new UsageError(`Cannot fetch the key set from ${source}: HTTP ${res.status}.`);
+    raw = await res.json();
+  } else {
+    raw = readJson(source);
+  }
+  const parsed = receiptSigningKeySetSchema.safeParse(raw);
+  if (!parsed.success) throw new UsageError(`${source} is not a receipt signing key set (a JWK Set from GET /v1/receipt-signing-keys).`);
+  return parsed.data;
+}
+
+function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UsageError(`${file} is not JSON.`);
+  }
+}
+
+/** The signed object in what a person saved: the receipt itself, or something that holds it. */
+function signedDocumentIn(value: unknown, file: string): SignedDocument {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  for (let inner = value; isObject(inner); ) {
+    if ('signature' in inner && ('quoteIntentId' in inner || inner.object === 'quote')) return inner as SignedDocument;
+    if (isObject(inner.quoteReceipt)) return inner.quoteReceipt as SignedDocument;
+    if (isObject(inner.quote) && inner.quote.object === 'quote') return inner.quote as SignedDocument;
+    inner = inner.data;
+  }
+  throw new UsageError(`${file} holds no receipt: expected a quote receipt (with "signature"), a quote or an API answer holding one.`);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);
