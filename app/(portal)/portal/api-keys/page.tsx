@@ -9,6 +9,7 @@ import { RequiresAccess } from '../../_components/requires-access';
 import styles from './_components/api-keys.module.css';
 import { CreateKeyForm } from './_components/create-key-form';
 import { KEY_TABLE_COLUMNS, KeyRow } from './_components/key-row';
+import { ReceiptSigningKeys } from './_components/receipt-signing-keys';
 import { SecretPanel } from './_components/secret-panel';
 import { apiKeysQueryKey, type ApiKey, type RevealedSecret } from './_components/types';
 
@@ -21,6 +22,7 @@ export default function ApiKeysPage() {
       </p>
       <RequiresAccess page="apiKeys" needs="API keys belong to a workspace: they are seen by its members and managed by those with the permission “api_keys:create”.">
         <ProjectScope>{(selected) => <ProjectKeys {...selected} />}</ProjectScope>
+        <ReceiptSigningKeys />
       </RequiresAccess>
     </>
   );

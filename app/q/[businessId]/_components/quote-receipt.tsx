@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { formatMoney, ReceiptSummary } from '@/app/_components/receipt-view';
 import type { QuoteResult } from '@/lib/quotes/schemas';
 import type { Answers, Offering } from './answers';
+import { SignedReceipt } from './signed-receipt';
 
 export type NextStep = { label: string; url: string };
 
@@ -45,6 +46,7 @@ export function QuoteReceipt({ result, offering, nextStep, onStartAgain }: Props
       <p className="quote-reference">
         Quote reference <code data-testid="quote-reference">{result.quoteIntent.id}</code>
       </p>
+      <SignedReceipt receipt={result.quoteReceipt} />
       <ComeBackLink />
       <button type="button" className="primary" onClick={onStartAgain}>
         Start again

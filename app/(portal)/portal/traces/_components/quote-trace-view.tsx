@@ -8,6 +8,7 @@ import { useBookVersion } from '../../books/_components/book-queries';
 import { useWorkspaces } from '../../../_components/queries';
 import { CausedEvents } from './caused-events';
 import { ReceiptOutcome } from './receipt-outcome';
+import { ReceiptProof } from './receipt-proof';
 import { CreatingRequest, PinnedBookVersion, QuoteInputs } from './trace-facts';
 import { TraceHeader } from './trace-header';
 import type { QuoteTrace } from './use-quote-trace';
@@ -32,6 +33,11 @@ export function QuoteTraceView({ trace }: { trace: QuoteTrace }) {
           <QuoteInputs inputs={quoteIntent.inputs} artifact={version.data?.artifact} />
         </section>
       </div>
+
+      <section className="card" aria-labelledby="proof-heading" style={{ marginTop: '1.5rem' }}>
+        <h2 id="proof-heading">Proof</h2>
+        <ReceiptProof trace={trace} />
+      </section>
 
       {quoteReceipt.computation && (
         <section aria-labelledby="derivation-heading">
