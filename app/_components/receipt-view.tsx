@@ -1,25 +1,10 @@
 // How a receipt reads to people: line items, total, deposit and balance, conditions, and the
 // derivation as a price waterfall. Shared by the hosted quote page and the portal.
-import { minorUnitsOf } from '@/lib/pricing/currencies';
+import { formatMoney, signedMoney as signed } from '@/lib/pricing/format-money';
 import type { QuoteComputation } from '@/lib/pricing/evaluate';
 
-const moneyFormats = new Map<string, { format: Intl.NumberFormat; digits: number }>();
-
-/** Amounts are ISO 4217 minor units: ICU's own digits differ for some currencies (IDR 0, IQD 0: ISO says 2 and 3). */
-export function formatMoney(amountMinor: number, currency: string): string {
-  let money = moneyFormats.get(currency);
-  if (!money) {
-    // Making a NumberFormat is slow; the editor formats thousands of amounts as a book is edited.
-    const digits =
-      minorUnitsOf(currency) ?? new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    money = { format: new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }), digits };
-    moneyFormats.set(currency, money);
-  }
-  return money.format.format(amountMinor / 10 ** money.digits);
-}
-
-const signed = (amountMinor: number, currency: string) =>
-  `${amountMinor > 0 ? '+' : amountMinor < 0 ? '−' : ''}${formatMoney(Math.abs(amountMinor), currency)}`;
+// Where the portal and the hosted page have always imported it from.
+export { formatMoney };
 
 export function ReceiptSummary({ computation }: { computation: QuoteComputation }) {
   const { currency, lineItems, totalMinor, paymentTerms, conditions } = computation;

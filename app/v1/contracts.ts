@@ -24,7 +24,7 @@ import {
   endpointStatsContract,
 } from './webhook-endpoints/contract';
 import { listWorkspacesContract, meContract } from './workspaces/contract';
-import { traceQuoteContract, verifyQuoteContract } from './quote-intents/contract';
+import { compareQuotesContract, traceQuoteContract, verifyQuoteContract } from './quote-intents/contract';
 import { listReceiptSigningKeysContract } from './receipt-signing-keys/contract';
 import { getRequestLogContract, searchRequestLogsContract } from './request-logs/contract';
 import {
@@ -95,6 +95,7 @@ export const contracts: RouteContract[] = [
   traceQuoteContract,
   verifyQuoteContract,
   listReceiptSigningKeysContract,
+  compareQuotesContract,
   listWorkspacesContract,
   meContract,
   createEndpointContract,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PHASES } from '../pricing/book-artifact';
 import { CHANGE_BUCKETS, CHANGE_KINDS } from '../pricing/compare';
+import { ruleStepSchema } from '../pricing/computation-schema';
 import { artifactIssuesSchema } from './schemas';
 
 /** The windows an impact run can look back over without dates. */
@@ -52,7 +53,7 @@ const counts = z.object({
   nowPriced: z.number().int(),
 });
 const outcomeName = z.enum(['succeeded', 'requires_input', 'failed']);
-const ruleStep = z.object({ status: z.enum(['applied', 'skipped']), deltaMinor: z.number().int() }).nullable();
+const ruleStep = ruleStepSchema.nullable();
 
 const impactSchema = z
   .object({

@@ -5,7 +5,7 @@ import { issuesByField } from '../errors/parse-or-throw';
 import { ServiceError } from '../errors/service-error';
 import { canonicalHash } from '../hash/canonical-hash';
 import { bookArtifactSchema, compileBook, evaluate, type CompiledBook, type Outcome, type QuoteInputs } from '../pricing';
-import { ruleDifferences, totalOf, type ChangeKind, type PricedOutcome } from '../pricing/compare';
+import { bookLabels, ruleDifferences, totalOf, type BookLabels, type ChangeKind, type PricedOutcome } from '../pricing/compare';
 import { IMPACT_WINDOWS, type Impact, type ImpactRequest, type ImpactResult, type PublishGuard } from './impact-schemas';
 import { ImpactTally, type KindCounts, type MoverCandidate } from './impact-tally';
 import { readPublishGuard } from './publish-guard';
@@ -74,7 +74,7 @@ export async function runImpact(ctx: VerbContext, { book, request, onProgress }:
   const figures = tally.figures();
   const numbers = await versionNumbers(db, [...baselines.keys()].filter((id) => id !== null));
   const significantlyChangedPercent = figures.quotes === 0 ? 0 : Math.round((figures.significantlyChangedQuotes * 10_000) / figures.quotes) / 100;
-  const labels = labelReader([candidate.book, ...[...baselines.values()].flatMap((b) => (b.book ? [b.book] : []))]);
+  const labels = bookLabels([candidate.book, ...[...baselines.values()].flatMap((b) => (b.book ? [b.book] : []))]);
   return {
     valid: true,
     issues: {},
@@ -149,25 +149,13 @@ function countsView(counts: KindCounts): Impact['counts'] {
   return view;
 }
 
-type Labels = ReturnType<typeof labelReader>;
-
-/** Labels from the first book that has the thing (the candidate first), else its id. */
-function labelReader(books: CompiledBook[]) {
-  return {
-    offering: (id: string) => books.find((b) => b.offerings.has(id))?.offerings.get(id)?.label ?? id,
-    factor: (id: string) => books.find((b) => b.factors.has(id))?.factors.get(id)?.factor.label ?? id,
-    option: (factorId: string, optionId: string) =>
-      books.find((b) => b.factors.get(factorId)?.options.has(optionId))?.factors.get(factorId)?.options.get(optionId)?.label ?? optionId,
-  };
-}
-
 /** A mover, re-priced both ways once more to say which rules moved it. */
 function explainMover(
   mover: MoverCandidate,
   baseline: CompiledBook | null,
   candidate: CompiledBook,
   versionNumbers: Map<string, number>,
-  labels: Labels,
+  labels: BookLabels,
 ): Impact['movers'][number] {
   const { inputs } = mover.request;
   const before: PricedOutcome = baseline ? evaluate(baseline, inputs) : null;
@@ -199,7 +187,7 @@ function explainMover(
   };
 }
 
-function answersOf(inputs: QuoteInputs, labels: Labels): Impact['movers'][number]['answers'] {
+function answersOf(inputs: QuoteInputs, labels: BookLabels): Impact['movers'][number]['answers'] {
   return Object.keys(inputs.factors)
     .sort()
     .map((factorId) => {

@@ -130,8 +130,8 @@ describe('ruleDifferences', () => {
     const b = evaluate(after, inputs);
     if (a.outcome !== 'succeeded' || b.outcome !== 'succeeded') throw new Error('the example must price');
     expect(ruleDifferences(before, a.computation.derivation, after, b.computation.derivation)).toEqual([
-      { phase: 'base', ruleId: null, label: 'Base price', before: { status: 'applied', deltaMinor: 10_000 }, after: { status: 'applied', deltaMinor: 20_000 }, deltaChangeMinor: 10_000 },
-      { phase: 'conditionalModifier', ruleId: 'added', label: 'Added surcharge', before: null, after: { status: 'applied', deltaMinor: 5_000 }, deltaChangeMinor: 5_000 },
+      { phase: 'base', ruleId: null, ruleType: 'offeringBase', label: 'Base price', before: { status: 'applied', deltaMinor: 10_000 }, after: { status: 'applied', deltaMinor: 20_000 }, deltaChangeMinor: 10_000 },
+      { phase: 'conditionalModifier', ruleId: 'added', ruleType: 'percent', label: 'Added surcharge', before: null, after: { status: 'applied', deltaMinor: 5_000 }, deltaChangeMinor: 5_000 },
     ]);
   });
 });

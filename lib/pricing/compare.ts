@@ -83,8 +83,10 @@ export type RuleStep = { status: DerivationEntry['status']; deltaMinor: number }
 /** One rule that priced differently: its step in each book (null where the book has no such rule). */
 export type RuleDifference = {
   phase: Phase;
-  /** null for the offering's base price. */
+  /** null for the offering's base price (and the whole-balance step when no deposit rule applies). */
   ruleId: string | null;
+  /** `offeringBase` and `fullBalance` for those two steps. */
+  ruleType: string | null;
   label: string;
   before: RuleStep | null;
   after: RuleStep | null;
@@ -104,8 +106,7 @@ export function ruleDifferences(
   afterBook: CompiledBook,
   after: DerivationEntry[],
 ): RuleDifference[] {
-  const key = (entry: DerivationEntry) => entry.ruleId ?? `:${entry.ruleType}`;
-  const beforeByKey = new Map(before.map((entry) => [key(entry), entry]));
+  const beforeByKey = new Map(before.map((entry) => [stepKey(entry), entry]));
   const differences: RuleDifference[] = [];
   const step = (entry: DerivationEntry | undefined): RuleStep | null =>
     entry ? { status: entry.status, deltaMinor: entry.deltaMinor } : null;
@@ -115,14 +116,15 @@ export function ruleDifferences(
     differences.push({
       phase: entry.phase,
       ruleId: entry.ruleId,
-      label: labelOf(a ? afterBook : beforeBook, entry),
+      ruleType: entry.ruleType,
+      label: stepLabel(a ? afterBook : beforeBook, entry),
       before: step(b),
       after: step(a),
       deltaChangeMinor: (a?.deltaMinor ?? 0) - (b?.deltaMinor ?? 0),
     });
   };
   for (const entry of after) {
-    const k = key(entry);
+    const k = stepKey(entry);
     consider(beforeByKey.get(k), entry);
     beforeByKey.delete(k);
   }
@@ -130,7 +132,30 @@ export function ruleDifferences(
   return differences;
 }
 
-function labelOf(book: CompiledBook, entry: DerivationEntry): string {
+/** What matches a step across two derivations: its rule, or for the two steps no rule makes, its kind. */
+export function stepKey(entry: Pick<DerivationEntry, 'ruleId' | 'ruleType'>): string {
+  return entry.ruleId ?? `:${entry.ruleType}`;
+}
+
+// Rule labels by id, once per book: a waterfall of a large book labels thousands of steps.
+const ruleLabels = new WeakMap<CompiledBook['artifact'], ReadonlyMap<string, string>>();
+
+/** A step as people name it: its rule's label in the book, or "Base price" / "Whole balance due". */
+export function stepLabel(book: Pick<CompiledBook, 'artifact'>, entry: Pick<DerivationEntry, 'ruleId' | 'ruleType'>): string {
   if (entry.ruleId === null) return entry.ruleType === 'offeringBase' ? 'Base price' : 'Whole balance due';
-  return book.artifact.rules.find((rule) => rule.id === entry.ruleId)?.label ?? entry.ruleId;
+  let labels = ruleLabels.get(book.artifact);
+  if (!labels) ruleLabels.set(book.artifact, (labels = new Map(book.artifact.rules.map((rule) => [rule.id, rule.label]))));
+  return labels.get(entry.ruleId) ?? entry.ruleId;
+}
+
+export type BookLabels = ReturnType<typeof bookLabels>;
+
+/** Labels of offerings, factors and options from the first book that has the thing, else its id. */
+export function bookLabels(books: readonly CompiledBook[]) {
+  return {
+    offering: (id: string) => books.find((b) => b.offerings.has(id))?.offerings.get(id)?.label ?? id,
+    factor: (id: string) => books.find((b) => b.factors.has(id))?.factors.get(id)?.factor.label ?? id,
+    option: (factorId: string, optionId: string) =>
+      books.find((b) => b.factors.get(factorId)?.options.has(optionId))?.factors.get(factorId)?.options.get(optionId)?.label ?? optionId,
+  };
 }

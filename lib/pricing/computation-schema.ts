@@ -12,7 +12,10 @@ const lineItemSchema = z
   })
   .meta({ id: 'ReceiptLineItem' });
 
-const derivationEntrySchema = z
+/** A rule's step in one price, as a comparison of two prices shows it (impact runs, quote comparisons). */
+export const ruleStepSchema = z.object({ status: z.enum(['applied', 'skipped']), deltaMinor: z.number().int() });
+
+export const derivationEntrySchema = z
   .object({
     sequence: z.number().int().min(0),
     phase: z.enum(PHASES),

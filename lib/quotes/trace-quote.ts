@@ -23,6 +23,7 @@ export async function traceQuote({ db, principal }: VerbContext<SessionPrincipal
   const { version, book, request, environment, events } = await readTraceOf(db, stored);
   return {
     ...toQuoteResult(found.intent, found.receipt),
+    businessId: stored.businessId,
     environment: environment!.kind,
     book: book!,
     bookVersion: version,

@@ -281,6 +281,15 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     foreign: notFound,
   },
   'GET /v1/receipt-signing-keys': { path: () => '/v1/receipt-signing-keys', as: () => undefined, foreign: 'no tenant' },
+  'GET /v1/quote-intents/{id}/comparison': {
+    // A quote compared with itself: nothing differs, and the route answers all the same.
+    path: (w) => `/v1/quote-intents/${w.quoteIntentId}/comparison?with=${w.quoteIntentId}`,
+    as: admin,
+    lacking: member,
+    foreign: notFound,
+    // Appended to the path's query: the last `with` counts.
+    badQuery: '&with=nope',
+  },
   'GET /v1/workspaces': { path: () => '/v1/workspaces', as: admin, foreign: 'own rows only' },
   'GET /v1/me': { path: () => '/v1/me', as: admin, foreign: 'no tenant' },
   'POST /v1/webhook-endpoints': {

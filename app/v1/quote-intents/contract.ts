@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
+import { quoteComparisonSchema } from '@/lib/quotes/comparison-schemas';
 import { quoteIntentSchema, quoteReceiptSchema, quoteVerificationSchema } from '@/lib/quotes/schemas';
 import { deliveryStatusSchema } from '@/lib/webhooks/schemas';
 
@@ -21,6 +22,8 @@ export const quoteTraceSchema = z
   .object({
     quoteIntent: quoteIntentSchema,
     quoteReceipt: quoteReceiptSchema,
+    /** The business the quote was for; null for a quote of no business. */
+    businessId: z.uuid().nullable(),
     environment: z.enum(['test', 'live']),
     book: z.object({ id: z.uuid(), key: z.string(), name: z.string() }),
     bookVersion: z.object({ id: z.uuid(), number: z.number().int(), artifactHash: z.string() }).nullable(),
@@ -63,4 +66,20 @@ export const verifyQuoteContract = defineContract({
   params: z.object({ id: z.uuid() }),
   success: { status: 200, description: 'The verification.', schema: quoteVerificationSchema },
   errors: ['unauthorized', 'invalid_api_key', 'forbidden', 'not_found'],
+});
+
+export const compareQuotesContract = defineContract({
+  method: 'GET',
+  path: '/v1/quote-intents/{id}/comparison',
+  summary: 'Why two quotes of one business differ: answers, book versions, and the steps that priced differently',
+  description:
+    'Quote `id` is A, quote `with` is B; every difference reads B minus A, and the steps\' `deltaChangeMinor` add up to exactly '
+    + '`totalB - totalA`. A member of the quotes\' business or a workspace member with `logs:read`, or an API key of the quotes\' environment. When either quote is not '
+    + 'priced, or the two are in different currencies, the answer says so and explains no steps.',
+  tags: ['Observability'],
+  auth: 'session_or_api_key',
+  params: z.object({ id: z.uuid() }),
+  query: z.object({ with: z.uuid().meta({ description: 'The other quote intent (B).' }) }),
+  success: { status: 200, description: 'The comparison.', schema: quoteComparisonSchema },
+  errors: ['unauthorized', 'invalid_api_key', 'forbidden', 'not_found', 'invalid_request'],
 });

@@ -7,6 +7,7 @@ import { formatMoney } from '@/app/_components/receipt-view';
 import type { BusinessQuote } from '@/lib/quotes/schemas';
 import { apiFetch } from '../../_components/api';
 import { BusinessScope } from '../../_components/business-scope';
+import { CompareBar, CompareCheckbox, useComparePicks } from '../../_components/compare-picker';
 import type { Business } from '../../_components/queries';
 import { Empty, EnvironmentBadge, ErrorMessage, formatTime, Loading } from '../../_components/ui';
 import { QUOTE_STATUS } from '../traces/_components/trace-header';
@@ -43,6 +44,7 @@ function BusinessQuotes({ business }: { business: Business }) {
     getNextPageParam: (last) => last.nextCursor,
   });
   const rows = quotes.data?.pages.flatMap((p) => p.quotes) ?? [];
+  const picks = useComparePicks();
 
   return (
     <>
@@ -83,9 +85,13 @@ function BusinessQuotes({ business }: { business: Business }) {
         </Empty>
       ) : (
         <div style={{ overflowX: 'auto' }}>
+          <CompareBar picks={picks} />
           <table aria-label="Quotes">
             <thead>
               <tr>
+                <th>
+                  <span className="sr-only">Compare</span>
+                </th>
                 <th>When</th>
                 <th>Offering</th>
                 <th>Result</th>
@@ -98,6 +104,9 @@ function BusinessQuotes({ business }: { business: Business }) {
             <tbody>
               {rows.map((q) => (
                 <tr key={q.id}>
+                  <td>
+                    <CompareCheckbox quoteId={q.id} picks={picks} describedAs={`the ${q.offeringLabel ?? q.offeringId} quote of ${formatTime(q.createdAt)}`} />
+                  </td>
                   <td style={{ whiteSpace: 'nowrap' }}>{formatTime(q.createdAt)}</td>
                   <td>{q.offeringLabel ?? <code>{q.offeringId}</code>}</td>
                   <td>

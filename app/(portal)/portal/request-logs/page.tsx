@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { Suspense } from 'react';
 import { Empty, ErrorMessage, Loading } from '../../_components/ui';
+import { CompareBar, useComparePicks } from '../../_components/compare-picker';
 import { RequiresAccess } from '../../_components/requires-access';
 import { requestLogApiQuery, withCursor } from './_components/request-log-filters';
 import { RequestLogSearchForm } from './_components/request-log-search-form';
@@ -33,6 +34,8 @@ function RequestLogSearch() {
   const pageParams = useSearchParams();
   const apiQuery = requestLogApiQuery(pageParams);
   const logs = useRequestLogs(apiQuery);
+  // Quotes picked to compare stay picked across searches and pages.
+  const picks = useComparePicks();
   const href = (params: URLSearchParams) => (params.size > 0 ? `${PAGE_PATH}?${params}` : PAGE_PATH);
 
   function search(params: URLSearchParams) {
@@ -60,7 +63,10 @@ function RequestLogSearch() {
             a request made just now can take a second to appear.
           </Empty>
         ) : (
-          <RequestLogTable logs={logs.data.logs} filterHref={filterHref} />
+          <>
+            <CompareBar picks={picks} />
+            <RequestLogTable logs={logs.data.logs} filterHref={filterHref} picks={picks} />
+          </>
         )}
         <nav aria-label="Pages" className="row" style={{ marginTop: '0.75rem' }}>
           {pageParams.has('cursor') && (

@@ -3,7 +3,7 @@
 import { useId, useState } from 'react';
 import { SelectField } from '../../../_components/form-fields';
 import { ErrorMessage, Loading } from '../../../_components/ui';
-import { diffArtifacts, isUnchanged, type ArtifactDiff, type EntityChange, type FieldChange } from '../_lib/artifact-diff';
+import { diffArtifacts, isUnchanged, type ArtifactDiff, type EntityChange, type FieldChange } from '@/lib/books/artifact-diff';
 import { describeField, describeValue } from '../_lib/describe-change';
 import { useBookVersion, type BookDetail } from './book-queries';
 import styles from './books.module.css';
@@ -66,9 +66,9 @@ export function VersionDiff({ book }: { book: BookDetail }) {
   );
 }
 
-type Currencies = { before: string; after: string };
+export type Currencies = { before: string; after: string };
 
-function ChangeList({ diff, currencies, title }: { diff: ArtifactDiff; currencies: Currencies; title: string }) {
+export function ChangeList({ diff, currencies, title }: { diff: ArtifactDiff; currencies: Currencies; title: string }) {
   if (isUnchanged(diff)) return <p className="muted">These versions price exactly the same way: nothing changed.</p>;
   return (
     <ul className={styles.changes} aria-label={title}>

@@ -2,20 +2,27 @@
 
 import Link from 'next/link';
 import { HttpStatus } from '../../../_components/http-status';
+import { CompareCheckbox, type ComparePicks } from '../../../_components/compare-picker';
 import { CopyId } from '../../../_components/copy-id';
 import { EnvironmentBadge } from '../../../_components/ui';
 import { hiddenHeading, num, TableHead } from '../../../_components/table-head';
 import type { RequestLog } from './use-request-logs';
 
-/** The search results, newest first. `filterHref` builds a link that narrows the search. */
-export function RequestLogTable({ logs, filterHref }: { logs: RequestLog[]; filterHref: (name: string, value: string) => string }) {
+/**
+ * The search results, newest first. `filterHref` builds a link that narrows the search; a
+ * request that made a quote can be picked (`picks`) to compare its quote with another.
+ */
+export function RequestLogTable({ logs, filterHref, picks }: { logs: RequestLog[]; filterHref: (name: string, value: string) => string; picks: ComparePicks }) {
   return (
     <div className="table-scroll">
       <table className="compact" aria-label="Requests">
-        <TableHead columns={['Time', 'Request', 'Status', 'Caller', num('Latency'), 'Request id', hiddenHeading('Details and quote trace')]} />
+        <TableHead columns={[hiddenHeading('Compare quotes'), 'Time', 'Request', 'Status', 'Caller', num('Latency'), 'Request id', hiddenHeading('Details and quote trace')]} />
         <tbody>
           {logs.map((log) => (
             <tr key={log.requestId}>
+              <td>
+                {log.quoteIntentId && <CompareCheckbox quoteId={log.quoteIntentId} picks={picks} describedAs={`the quote made by request ${log.requestId}`} />}
+              </td>
               <td style={{ whiteSpace: 'nowrap' }}>
                 <LogTime iso={log.createdAt} />
               </td>

@@ -7,6 +7,7 @@ import type { QuoteComputation } from '@/lib/pricing';
 import { useBookVersion } from '../../books/_components/book-queries';
 import { useWorkspaces } from '../../../_components/queries';
 import { CausedEvents } from './caused-events';
+import { CompareWith } from './compare-with';
 import { ReceiptOutcome } from './receipt-outcome';
 import { ReceiptProof } from './receipt-proof';
 import { CreatingRequest, PinnedBookVersion, QuoteInputs } from './trace-facts';
@@ -23,6 +24,7 @@ export function QuoteTraceView({ trace }: { trace: QuoteTrace }) {
   return (
     <>
       <TraceHeader trace={trace} />
+      <CompareWith trace={trace} />
       <div className="grid two">
         <section className="card" aria-labelledby="receipt-heading">
           <h2 id="receipt-heading">Receipt</h2>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoBookArtifact } from '@/lib/books/demo-book';
+import { demoBookArtifact } from './demo-book';
 import { diffArtifacts, isUnchanged } from './artifact-diff';
 
 const demo = () => structuredClone(demoBookArtifact) as unknown as Record<string, any>;

@@ -3,8 +3,8 @@
 
 export type EntityKind = 'offering' | 'factor' | 'rule';
 
-/** One field's change; `undefined` means the field is not set on that side. */
-export type FieldChange = { field: string; before: unknown; after: unknown };
+/** One field's change; `undefined` (absent in JSON) means the field is not set on that side. */
+export type FieldChange = { field: string; before?: unknown; after?: unknown };
 
 export type EntityChange = {
   kind: EntityKind;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney } from './receipt-view';
+import { formatMoney, signedMoney } from './format-money';
 
 // Amounts are ISO 4217 minor units; the display must use the same exponent.
 describe('formatMoney', () => {
@@ -12,5 +12,13 @@ describe('formatMoney', () => {
     [1234, 'IQD', /IQD\s1\.234$/],
   ])('%d %s', (amountMinor, currency, expected) => {
     expect(formatMoney(amountMinor, currency)).toMatch(expected);
+  });
+});
+
+describe('signedMoney', () => {
+  it('signs a change with + or a true minus, and leaves 0 unsigned', () => {
+    expect(signedMoney(1250, 'USD')).toBe('+$12.50');
+    expect(signedMoney(-300, 'USD')).toBe('−$3.00');
+    expect(signedMoney(0, 'USD')).toBe('$0.00');
   });
 });
