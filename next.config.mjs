@@ -4,6 +4,8 @@ const nextConfig = {
   reactStrictMode: true,
   // The service is reached by API clients; no image optimisation or telemetry needed.
   images: { unoptimized: true },
+  // A native addon (libsodium signs receipts): loaded by Node at run time, never bundled.
+  serverExternalPackages: ['sodium-native'],
 };
 
 export default nextConfig;

@@ -1,7 +1,7 @@
 import { compiled } from '../books/published-version';
 import type { VerbContext } from '../context/verb-context';
 import type { CompiledBook, QuoteInputs } from '../pricing';
-import { checkSignatures, keyRingOf, type SignatureCheck } from '../receipts/receipt-signature';
+import { checkSignature, keyRingOf, type SignatureCheck } from '../receipts/receipt-signature';
 import { receiptSigningKeySet } from '../receipts/signing-keys';
 import { toReceiptView } from './quote-views';
 import { recomputesIdentically } from './recompute';
@@ -42,11 +42,11 @@ export async function auditReceipts(ctx: Pick<VerbContext, 'db'>, filter: AuditF
       const versionId = row.bookVersionId;
       if (versionId && !books.has(versionId)) books.set(versionId, await compiled(db, versionId));
     }
-    const receipts = rows.map(toReceiptView);
-    // Verifications run on the thread pool while this thread recomputes.
-    const signatures = checkSignatures(receipts, ring);
-    const identical = rows.map((row, i) => recomputesIdentically(row.bookVersionId ? books.get(row.bookVersionId)! : null, row.inputs as QuoteInputs, receipts[i]));
-    (await signatures).forEach((check, i) => tallyOne(tally, rows[i], check.status, identical[i]));
+    for (const row of rows) {
+      const receipt = toReceiptView(row);
+      const identical = recomputesIdentically(row.bookVersionId ? books.get(row.bookVersionId)! : null, row.inputs as QuoteInputs, receipt);
+      tallyOne(tally, row, checkSignature(receipt, ring).status, identical);
+    }
     onProgress?.(tally);
   });
   return tally;

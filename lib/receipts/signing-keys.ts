@@ -4,7 +4,7 @@ import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { openSecret, sealSecret } from '../webhooks/secret-box';
 import { checkSigningKey } from '../webhooks/signing-key';
-import { signDocument, type ReceiptSigner, type SignedDocument } from './receipt-signature';
+import { signDocument, signerFromSeed, type ReceiptSigner, type SignedDocument } from './receipt-signature';
 import type { ReceiptSignature, ReceiptSigningKeySet } from './schemas';
 import { insertFirstSigningKey, readCurrentSigningKey, readSigningKeys, replaceCurrentSigningKey, signingKeyIsCurrent, type ReceiptSigningKeyRow } from './store';
 
@@ -53,7 +53,8 @@ async function loadSigner(db: DbOrTx): Promise<ReceiptSigner> {
     current = await readCurrentSigningKey(db);
   }
   if (!current) throw new ServiceError('service_unavailable', 'No receipt signing key could be made.');
-  return { kid: current.kid, privateKey: createPrivateKey({ key: Buffer.from(openSecret(current.privateKeySealed), 'base64url'), format: 'der', type: 'pkcs8' }) };
+  const privateKey = createPrivateKey({ key: Buffer.from(openSecret(current.privateKeySealed), 'base64url'), format: 'der', type: 'pkcs8' });
+  return signerFromSeed(current.kid, Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url'));
 }
 
 async function requireSealingKey(db: DbOrTx): Promise<void> {
