@@ -2,13 +2,16 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { generateBook, generateInputs, prng } from '../testing/generate-book';
 import { demoBookArtifact } from '../books/demo-book';
+import { canonicalJson } from '../hash/canonical-json';
 import { RECEIPT_WORDING, bookArtifactSchema, compileBook, evaluate, type QuoteInputs, type Wording } from './index';
 
-// Stored receipts never change: the same book and answers must give the same JSON, byte for
-// byte, whatever the engine's insides. Each digest is the SHA-256 of the JSON receipts of a
-// fixed book (the demo book, or one from lib/testing/generate-book.ts with a fixed seed) for
-// fixed answers (answersFor, seeded), evaluated twice. They were taken with the engine as it was
-// before its flat-array rewrite (commit 7e8b149); a failure here is a change to receipts.
+// Stored receipts never change: the same book and answers must give the same receipt, value for
+// value (its canonical JSON, RFC 8785, which is what receipts are signed over), whatever the
+// engine's insides. Each digest is the SHA-256 of the canonical JSON receipts of a fixed book
+// (the demo book, or one from lib/testing/generate-book.ts with a fixed seed) for fixed answers
+// (answersFor, seeded), evaluated twice. They were taken with the engine of commit 7e8b149 as
+// digests of JSON.stringify, and taken again as canonical digests from the same engine before
+// its receipts' keys were written in sorted order; a failure here is a change to receipts.
 // To change receipts on purpose (a new wording, a new field), run this file, check the new
 // receipts by hand (evaluate.test.ts shows them whole), copy the digests from the failure
 // messages, and say in the commit why receipts of new quotes now differ (stored ones never change).
@@ -31,21 +34,22 @@ function answersFor(book: { offerings: { id: string }[]; factors: { id: string; 
 function digest(artifactInput: unknown, inputs: QuoteInputs[]): string {
   const book = compileBook(bookArtifactSchema.parse(artifactInput));
   const hash = createHash('sha256');
-  // Twice: wordings built on first use must read the same the second time.
-  for (let round = 0; round < 2; round++) for (const x of inputs) hash.update(JSON.stringify(evaluate(book, x))).update('\n');
+  // Twice: wordings built on first use must read the same the second time. Canonical JSON: the
+  // content counts, not the order the engine writes keys in (receipts keep it sorted, see canonical-json.ts).
+  for (let round = 0; round < 2; round++) for (const x of inputs) hash.update(canonicalJson(evaluate(book, x))).update('\n');
   return hash.digest('hex');
 }
 
 describe('receipts are byte for byte those of the reference engine', () => {
   it('demo book', () => {
     const artifact = bookArtifactSchema.parse(demoBookArtifact);
-    expect(digest(demoBookArtifact, answersFor(artifact, 400, 1))).toBe('4206839879e2bc367c78990387ed19a3a9a80ca20490da0c3e84075a6924a3f3');
+    expect(digest(demoBookArtifact, answersFor(artifact, 400, 1))).toBe('d3142b2c197a57b859a8af366fbbccf936fc156532f24072348407132dd1af39');
   });
 
   it('generated books of 10 and 300 rules', () => {
     const inputs = [...generateInputs(150), ...answersFor(bookArtifactSchema.parse(generateBook(10)), 150, 2)];
-    expect(digest(generateBook(10), inputs)).toBe('90a93df6228c67fd986ecc6c478150aee89733354eff91b6f0589eaebf12ecab');
-    expect(digest(generateBook(300, 5), inputs)).toBe('70202044d6c5eea46f06a663b289ed3c042e2494149d87f0ed7f9c6a6fbefe98');
+    expect(digest(generateBook(10), inputs)).toBe('dfb399cd8607c6b434e8c2c37cff43ee6d39e8239356c40dc417197ec40dc56b');
+    expect(digest(generateBook(300, 5), inputs)).toBe('765a6fcab909f79af0cb7599bb9fbb48d66571bec54db8de29d408e403cb0417');
   });
 });
 
