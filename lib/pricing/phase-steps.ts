@@ -8,18 +8,41 @@ import { PRICED_PHASES, type Plan } from './plan';
 // (price-row.ts checks its range). Reasons that start with the rule's applied wording
 // (rule-reasons.ts) get it from the caller.
 
-/** A derivation entry; a class so that every entry shares one shape (they are made by the thousand). */
+/**
+ * A derivation entry; a class so that every entry shares one shape (they are made by the
+ * thousand). Its fields are declared in key order, and so are the keys of every object of a
+ * receipt: a receipt's canonical JSON (what it is signed over) is then its JSON.stringify
+ * (lib/hash/canonical-json.ts takes that fast path; a test keeps receipts on it).
+ */
 export class Entry implements DerivationEntry {
+  readonly deltaMinor: number;
+  readonly phase: Phase;
+  readonly reason: string;
+  readonly ruleId: string | null;
+  readonly ruleType: string | null;
+  readonly runningTotalMinor: number;
+  readonly sequence: number;
+  readonly status: 'applied' | 'skipped';
+
   constructor(
-    readonly sequence: number,
-    readonly phase: Phase,
-    readonly ruleId: string | null,
-    readonly ruleType: string | null,
-    readonly status: 'applied' | 'skipped',
-    readonly reason: string,
-    readonly deltaMinor: number,
-    readonly runningTotalMinor: number,
-  ) {}
+    sequence: number,
+    phase: Phase,
+    ruleId: string | null,
+    ruleType: string | null,
+    status: 'applied' | 'skipped',
+    reason: string,
+    deltaMinor: number,
+    runningTotalMinor: number,
+  ) {
+    this.deltaMinor = deltaMinor;
+    this.phase = phase;
+    this.reason = reason;
+    this.ruleId = ruleId;
+    this.ruleType = ruleType;
+    this.runningTotalMinor = runningTotalMinor;
+    this.sequence = sequence;
+    this.status = status;
+  }
 }
 
 export const SET_BASE = 0;
@@ -63,7 +86,7 @@ export function setBase(plan: Plan, p: number, total: number, derivation: Deriva
 export function adjust(plan: Plan, p: number, total: number, derivation: DerivationEntry[], lineItems: LineItem[], reason: string): number {
   const wanted = plan.flags[p] === 1 ? basisPointsOf(total, plan.values[p]) : plan.values[p];
   const delta = Math.max(wanted, -total);
-  lineItems.push({ kind: delta >= 0 ? 'surcharge' : 'discount', label: plan.labels[p], amountMinor: delta, ruleId: plan.ids[p] });
+  lineItems.push({ amountMinor: delta, kind: delta >= 0 ? 'surcharge' : 'discount', label: plan.labels[p], ruleId: plan.ids[p] });
   const after = total + delta;
   derivation[p + 1] = applied(plan, p, amountReason(plan, p, reason, total, wanted, delta), delta, after);
   return after;
@@ -73,7 +96,7 @@ export function adjust(plan: Plan, p: number, total: number, derivation: Derivat
 export function takeOff(plan: Plan, p: number, total: number, derivation: DerivationEntry[], lineItems: LineItem[], reason: string): number {
   const wanted = plan.flags[p] === 1 ? basisPointsOf(total, plan.values[p]) : plan.values[p];
   const taken = Math.min(wanted, total);
-  lineItems.push({ kind: 'discount', label: plan.labels[p], amountMinor: -taken, ruleId: plan.ids[p] });
+  lineItems.push({ amountMinor: -taken, kind: 'discount', label: plan.labels[p], ruleId: plan.ids[p] });
   const after = total - taken;
   derivation[p + 1] = applied(plan, p, amountReason(plan, p, reason, total, wanted, taken), -taken, after);
   return after;
@@ -95,7 +118,7 @@ export function limit(plan: Plan, p: number, total: number, derivation: Derivati
     return total;
   }
   const delta = amount - total;
-  lineItems.push({ kind: 'guardrail', label: plan.labels[p], amountMinor: delta, ruleId: plan.ids[p] });
+  lineItems.push({ amountMinor: delta, kind: 'guardrail', label: plan.labels[p], ruleId: plan.ids[p] });
   derivation[p + 1] = applied(plan, p, `total ${plan.wording.money(total)}${plan.guardrailApplied[p]}`, delta, amount);
   return amount;
 }

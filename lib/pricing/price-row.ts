@@ -21,7 +21,7 @@ export function priceRow(book: CompiledBook, offeringIndex: number, row: Uint16A
   // One entry per rule, the base entry and perhaps the full-balance entry: sized once.
   const derivation: DerivationEntry[] = new Array(ruleCount + 2);
   let total = offering.basePriceMinor;
-  const base: LineItem = { kind: 'base', label: offering.label, amountMinor: total, ruleId: null };
+  const base: LineItem = { amountMinor: total, kind: 'base', label: offering.label, ruleId: null };
   const lineItems: LineItem[] = [base];
   if (total > MAX_MINOR) return outOfRange();
   derivation[0] = new Entry(0, 'base', null, 'offeringBase', 'applied', plan.baseReason[offeringIndex], total, total);
@@ -73,13 +73,14 @@ export function priceRow(book: CompiledBook, offeringIndex: number, row: Uint16A
   const depositMinor = basisPointsOf(total, depositBasisPoints);
   return {
     outcome: 'succeeded',
+    // Keys in sorted order, like every object of a receipt (see Entry in phase-steps.ts).
     computation: {
-      currency: book.artifact.currency,
-      lineItems,
-      totalMinor: total,
-      paymentTerms: { depositBasisPoints, depositMinor, balanceDueMinor: total - depositMinor },
       conditions: plan.conditions[offeringIndex].slice(),
+      currency: book.artifact.currency,
       derivation,
+      lineItems,
+      paymentTerms: { balanceDueMinor: total - depositMinor, depositBasisPoints, depositMinor },
+      totalMinor: total,
     },
     inspections: inspectionsOf(plan, offeringIndex, row),
   };

@@ -26,19 +26,21 @@ export function toQuoteResult(intent: QuoteIntentRow, receipt: QuoteReceiptRow):
 
 /** A receipt row -> the API's receipt, signature included: what the signature covers (without it). */
 export function toReceiptView(receipt: QuoteReceiptRow): QuoteReceiptView {
+  // Keys in sorted order, as the engine writes the computation's: the receipt's canonical JSON
+  // (what its signature covers) is then its JSON.stringify (lib/hash/canonical-json.ts).
   return {
-    id: receipt.id,
-    quoteIntentId: receipt.quoteIntentId,
-    outcome: receipt.outcome,
-    source: receipt.source,
     bookVersionId: receipt.bookVersionId,
     computation: (receipt.computation as QuoteComputation | null) ?? null,
-    missingInputs: receipt.missingInputs,
-    failure: (receipt.failure as QuoteReceiptView['failure']) ?? null,
-    idempotencyKey: receipt.idempotencyKey,
-    requestCorrelationId: receipt.requestCorrelationId,
-    latencyMs: receipt.latencyMs,
     createdAt: receipt.createdAt.toISOString(),
+    failure: (receipt.failure as QuoteReceiptView['failure']) ?? null,
+    id: receipt.id,
+    idempotencyKey: receipt.idempotencyKey,
+    latencyMs: receipt.latencyMs,
+    missingInputs: receipt.missingInputs,
+    outcome: receipt.outcome,
+    quoteIntentId: receipt.quoteIntentId,
+    requestCorrelationId: receipt.requestCorrelationId,
     signature: receipt.signatureKid && receipt.signature ? { alg: 'Ed25519', kid: receipt.signatureKid, value: receipt.signature } : null,
+    source: receipt.source,
   };
 }

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { demoBookArtifact } from '../books/demo-book';
+import { inCanonicalOrder } from '../hash/canonical-json';
+import { bookArtifactSchema, compileBook } from '../pricing';
+import { generateBook, generateInputs, prng } from '../testing/generate-book';
+import type { QuoteInputs } from '../pricing';
+import { priceQuote, pricedFields } from './quote-outcome';
+import { toReceiptView } from './quote-views';
+
+/**
+ * Signing a receipt on every quote's path costs its canonical JSON: cheap only while the receipt
+ * is written with every key in order (then its JSON.stringify is canonical). These receipts are.
+ */
+describe('receipt views', () => {
+  const row = (fields: ReturnType<typeof pricedFields>) => ({
+    ...fields,
+    id: '0b6c9a43-5d0e-4b55-8f43-b7e0a8f1c2d3',
+    quoteIntentId: '7e3a7c2a-9d7c-4d1e-a9b0-6f0b8a1c2d3e',
+    source: 'api' as const,
+    bookVersionId: null,
+    idempotencyKey: 'auto_x',
+    requestCorrelationId: 'req',
+    latencyMs: 3,
+    createdAt: new Date(),
+    signatureKid: 'rsk_x',
+    signature: 'c2ln',
+  });
+
+  it('write every key in canonical order, for every outcome, fresh or read back from storage', () => {
+    const random = prng(3);
+    // Some answers left out (requires input) or not an option (failed).
+    const spoiled = (inputs: QuoteInputs): QuoteInputs => {
+      const factors = Object.fromEntries(
+        Object.entries(inputs.factors).flatMap(([id, option]) => {
+          const roll = random();
+          return roll < 0.05 ? [] : [[id, roll < 0.07 ? 'not_an_option' : option]];
+        }),
+      );
+      return { offeringId: inputs.offeringId, factors };
+    };
+    const demo = compileBook(bookArtifactSchema.parse(demoBookArtifact));
+    const demoInputs = Array.from({ length: 300 }, (): QuoteInputs => {
+      const offering = demoBookArtifact.offerings[Math.floor(random() * demoBookArtifact.offerings.length)];
+      const factors = Object.fromEntries(demoBookArtifact.factors.map((f) => [f.id, f.options[Math.floor(random() * f.options.length)].id]));
+      return { offeringId: offering.id, factors };
+    });
+    const generated = compileBook(bookArtifactSchema.parse(generateBook(40)));
+    const cases = [...demoInputs.map((inputs) => [demo, spoiled(inputs)] as const), ...generateInputs(300).map((inputs) => [generated, spoiled(inputs)] as const)];
+    const outcomes = new Set<string>();
+    for (const [book, inputs] of cases) {
+      const fields = pricedFields(priceQuote(book, inputs));
+      outcomes.add(fields.outcome);
+      expect(inCanonicalOrder(toReceiptView(row(fields)))).toBe(true);
+      expect(inCanonicalOrder(toReceiptView(row(JSON.parse(JSON.stringify(fields)))))).toBe(true);
+    }
+    expect(inCanonicalOrder(toReceiptView(row(pricedFields(priceQuote(null, { offeringId: 'x', factors: {} })))))).toBe(true);
+    expect([...outcomes].sort()).toEqual(['failed', 'requires_input', 'succeeded']);
+  });
+});
