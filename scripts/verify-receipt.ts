@@ -20,7 +20,13 @@ const usage = 'usage: npm run verify-receipt -- <receipt.json>… [--keys <jwks.
 class UsageError extends Error {}
 
 async function main(): Promise<number> {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { keys: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  let parsed;
+  try {
+    parsed = parseArgs({ allowPositionals: true, options: { keys: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${usage}`);
+  }
+  const { positionals, values } = parsed;
   if (values.help || positionals.length === 0) throw new UsageError(usage);
   const keySet = await loadKeySet(values.keys ?? `http://localhost:${process.env.PORT ?? 3000}/v1/receipt-signing-keys`);
   const ring = keyRingOf(keySet);
@@ -80,7 +86,9 @@ function readJson(file: string): unknown {
 function signedDocumentIn(value: unknown, file: string): SignedDocument {
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   for (let inner = value; isObject(inner); ) {
-    if ('signature' in inner && ('quoteIntentId' in inner || inner.object === 'quote')) return inner as SignedDocument;
+    // A receipt (a file saved before receipts were signed has no `signature`: it reads as unsigned).
+    if ('quoteIntentId' in inner && 'outcome' in inner) return inner as SignedDocument;
+    if (inner.object === 'quote' && 'quote_id' in inner) return inner as SignedDocument;
     if (isObject(inner.quoteReceipt)) return inner.quoteReceipt as SignedDocument;
     if (isObject(inner.quote) && inner.quote.object === 'quote') return inner.quote as SignedDocument;
     inner = inner.data;

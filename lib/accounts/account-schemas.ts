@@ -84,7 +84,8 @@ export const producedQuoteSchema = z
     /** Present when the quote could not be priced. */
     unpriced_reason: z.object({ code: z.string(), message: z.string() }).nullable(),
     created: z.iso.datetime(),
-    signature: receiptSignatureSchema,
+    /** Null on quotes stored before they were signed (their replays answer as they were). */
+    signature: receiptSignatureSchema.nullable().default(null),
   })
   .meta({ id: 'ProducedQuote' });
 

@@ -5,6 +5,7 @@ import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { canonicalHash } from '../hash/canonical-hash';
 import { createOnce } from '../idempotency/create-once';
+import type { ReceiptSignature } from '../receipts/schemas';
 import type { ProducedQuote, SimulationRequest } from './account-schemas';
 import { requireAccountBook } from './account-book';
 import { disposeQuote } from './dispose-quote';
@@ -12,6 +13,9 @@ import { simulateServices } from './simulate-services';
 import { findAccountQuoteByKey, insertAccountQuote } from './store';
 import { signDocument } from '../receipts/receipt-signature';
 import { currentReceiptSigner, signatureStillCurrent } from '../receipts/signing-keys';
+
+/** A quote made now: always signed (only quotes stored before signing have none). */
+type SignedQuote = ProducedQuote & { signature: ReceiptSignature };
 
 const MESSAGES: Record<ProducedQuote['state'], string> = {
   quoted: 'The quote is ready to send to the customer.',
@@ -49,7 +53,7 @@ export async function createAccountQuote(
 }
 
 /** Prices the request against the key's published book and decides what happens to the quote. */
-async function produceQuote(ctx: VerbContext<ApiKeyPrincipal>, request: SimulationRequest): Promise<ProducedQuote> {
+async function produceQuote(ctx: VerbContext<ApiKeyPrincipal>, request: SimulationRequest): Promise<SignedQuote> {
   const book = await requireAccountBook(ctx);
   const simulation = simulateServices(book, request);
   const { disposition, state } = disposeQuote(simulation, book.version.book.artifact.autonomy);
@@ -80,7 +84,7 @@ async function produceQuote(ctx: VerbContext<ApiKeyPrincipal>, request: Simulati
  * The quote and its event commit together; a concurrent request with the same key loses the
  * insert (ON CONFLICT) and gets false.
  */
-async function storeQuote(ctx: VerbContext<ApiKeyPrincipal>, quote: ProducedQuote, idempotencyKey: string, fingerprint: string): Promise<boolean> {
+async function storeQuote(ctx: VerbContext<ApiKeyPrincipal>, quote: SignedQuote, idempotencyKey: string, fingerprint: string): Promise<boolean> {
   const { principal, now } = ctx;
   return withTransaction(ctx, async ({ db: tx }) => {
     // Signed with a remembered key: if a rotation retired it since, sign again with the new one.

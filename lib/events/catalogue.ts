@@ -64,6 +64,11 @@ const quoteIntent = (status: string, expiresAt: string | null = null) => ({
   expiresAt,
   createdAt: AT,
 });
+const EXAMPLE_SIGNATURE = {
+  alg: 'Ed25519',
+  kid: 'rsk_20261126_Vq3xT0bk',
+  value: '5Tb43-KZEe4l_HJYeht7I_NRqXXaxoOArLtxYzt-bT5nZuTQr4S5RAPAP32Ce0Tn1QnInfbfJbusK2dgjrPZyQ',
+};
 const quoteReceipt = (outcome: string, more: Record<string, unknown>) => ({
   id: IDS.receipt,
   quoteIntentId: IDS.intent,
@@ -77,6 +82,8 @@ const quoteReceipt = (outcome: string, more: Record<string, unknown>) => ({
   requestCorrelationId: IDS.request,
   latencyMs: 4,
   createdAt: AT,
+  // Over the receipt as it stands (docs/receipts.md); this example's value is made up.
+  signature: EXAMPLE_SIGNATURE,
   ...more,
 });
 const apiKey = (id: string, status: string, revokedAt: string | null = null) => ({
@@ -187,6 +194,7 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
         message: 'Your quote is ready.',
         unpriced_reason: null,
         created: AT,
+        signature: EXAMPLE_SIGNATURE,
       },
     },
   },
