@@ -43,6 +43,13 @@ async function main(): Promise<number> {
     }
     console.log(`${check.status === 'unsigned' ? '–' : '✗'} ${label}: ${check.status.replaceAll('_', ' ')}. ${describeSignatureCheck(check)}`);
     if (check.status === 'unknown_kid') console.log('  If the key is new, fetch the key set again (--keys https://<service>/v1/receipt-signing-keys).');
+    if (check.status === 'unsigned') {
+      const firstKey = keySet.keys.map((key) => key.activeFrom).sort()[0];
+      const created = String(document.createdAt ?? document.created ?? '');
+      if (firstKey && created > firstKey) {
+        console.log(`  Note: it is dated ${created}, after receipts began to be signed (${firstKey}). Unless an instance of an older version wrote it during an upgrade, its signature was removed.`);
+      }
+    }
     if (check.status === 'bad_signature' && 'quoteIntentId' in document) {
       for (const problem of receiptInconsistencies(document)) console.log(`  altered field: ${problem}`);
     }
