@@ -325,7 +325,7 @@ function report(r: Results): string {
   }
   if (r.profile) {
     parts.push(
-      `\nCPU profile of next start under POST /v1/quotes @ 32, measured run only (${fmt(r.profile.totalMs / Math.max(1, r.profile.requests), 2)} ms busy CPU per request; self time)\n${formatTable(
+      `\nCPU profile of the service (one process) under POST /v1/quotes @ 32, measured run only (${fmt(r.profile.totalMs / Math.max(1, r.profile.requests), 2)} ms busy CPU per request; self time)\n${formatTable(
         ['where', 'self %'],
         r.profile.byCategory.slice(0, 14).map((c) => [c.name, `${c.percent.toFixed(1)}%`]),
       )}\n\n${formatTable(['function', 'location', 'self %'], r.profile.byFunction.slice(0, 20).map((f) => [f.name, f.location, `${f.percent.toFixed(1)}%`]))}`,

@@ -5,6 +5,7 @@ import cluster from 'node:cluster';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import next from 'next';
 import { ApiServerResponse, answeredAtEdge, configureServer, httpTimeouts } from './http-edge.mjs';
 
@@ -54,11 +55,15 @@ if (cluster.isPrimary && workers > 1) {
   const app = next({ dev: false, dir: root, hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();
+  const directPostRoutes = await loadDirectRoutes();
   const server = http.createServer(
     // Timeouts are checked every second instead of Node's 30 s, so that they hold to the second.
     { ServerResponse: ApiServerResponse, connectionsCheckingInterval: 1000 },
     (request, response) => {
-      if (!answeredAtEdge(request, response)) handle(request, response);
+      if (answeredAtEdge(request, response)) return;
+      const direct = request.method === 'POST' ? directPostRoutes[request.url] : undefined;
+      if (direct) void serveDirect(direct, request, response);
+      else handle(request, response);
     },
   );
   configureServer(server, timeouts);
@@ -79,4 +84,82 @@ if (cluster.isPrimary && workers > 1) {
   };
   process.on('SIGTERM', close);
   process.on('SIGINT', close);
+}
+
+/** The quote routes this server answers without Next.js (app/direct-routes.ts says why). */
+async function loadDirectRoutes() {
+  const bundle = path.join(root, '.next/direct-routes.mjs');
+  try {
+    return (await import(pathToFileURL(bundle).href)).DIRECT_POST_ROUTES;
+  } catch (error) {
+    throw new Error(`${bundle} is missing or broken: run \`npm run build\` (${error.message})`);
+  }
+}
+
+/** A route module's handler called with the web Request it expects, its Response written back. */
+async function serveDirect(handler, request, response) {
+  const body = bodyStream(request);
+  // A route that refuses before reading the body (401, 429) leaves it unread: read it to the end
+  // (and drop it), so that the next request on this keep-alive connection can be parsed.
+  response.once('finish', () => {
+    if (!request.complete) body.drain();
+  });
+  try {
+    const headers = new Headers();
+    for (let i = 0; i < request.rawHeaders.length; i += 2) headers.append(request.rawHeaders[i], request.rawHeaders[i + 1]);
+    const url = `http://${request.headers.host ?? 'localhost'}${request.url}`;
+    const answer = await handler(new Request(url, { method: request.method, headers, body: body.stream, duplex: 'half' }), {
+      params: Promise.resolve({}),
+    });
+    const payload = Buffer.from(await answer.arrayBuffer());
+    answer.headers.forEach((value, name) => {
+      if (name !== 'set-cookie') response.setHeader(name, value);
+    });
+    const cookies = answer.headers.getSetCookie();
+    if (cookies.length > 0) response.setHeader('set-cookie', cookies);
+    response.setHeader('content-length', payload.length);
+    response.writeHead(answer.status);
+    response.end(payload);
+  } catch (error) {
+    // The route wrapper answers every error itself; this is a request it could not be given.
+    console.error(error);
+    if (response.headersSent) return void response.destroy();
+    response.writeHead(500, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side.' } }));
+  }
+}
+
+/**
+ * The request body as a web stream, with backpressure (at most 64 KB waits unread), erroring
+ * when the client goes away mid-body; `drain()` reads what is left and drops it.
+ */
+function bodyStream(request) {
+  let dropping = false;
+  const drain = () => {
+    dropping = true;
+    request.resume();
+  };
+  const stream = new ReadableStream(
+    {
+      start(controller) {
+        request.on('data', (chunk) => {
+          if (dropping) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if (controller.desiredSize <= 0) request.pause();
+        });
+        request.on('end', () => {
+          if (!dropping) controller.close();
+        });
+        request.on('close', () => {
+          if (!dropping && !request.complete) controller.error(new Error('the client closed the connection before the body was complete'));
+        });
+      },
+      pull() {
+        request.resume();
+      },
+      cancel: drain,
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+  return { stream, drain };
 }

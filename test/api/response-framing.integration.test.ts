@@ -4,7 +4,7 @@ import { createTenant, quoteRequest, type Tenant } from '../../lib/testing/facto
 
 /**
  * Sends one request over a raw socket and collects what each read returned until the response
- * is complete (chunked: the terminating chunk arrived).
+ * is complete (its Content-Length of body arrived, or, chunked, the terminating chunk).
  */
 async function readsOf(request: string): Promise<string[]> {
   const { hostname, port } = new URL(inject('baseUrl'));
@@ -14,7 +14,11 @@ async function readsOf(request: string): Promise<string[]> {
     socket.on('error', reject);
     socket.on('data', (chunk) => {
       reads.push(chunk.toString('utf8'));
-      if (reads.join('').endsWith('\r\n0\r\n\r\n')) {
+      const text = reads.join('');
+      const [head, ...rest] = text.split('\r\n\r\n');
+      const length = /\r\ncontent-length: *(\d+)/i.exec(head)?.[1];
+      const complete = length !== undefined ? Buffer.byteLength(rest.join('\r\n\r\n')) >= Number(length) : text.endsWith('\r\n0\r\n\r\n');
+      if (complete) {
         socket.destroy();
         resolve(reads);
       }
