@@ -93,7 +93,7 @@ export async function runSearchCases(ctx: Context): Promise<SearchResult> {
     ['request-logs: path=/v1/books (prefix)', '/v1/request-logs?path=%2Fv1%2Fbooks'],
     ['request-logs: apiKeyId=<test key>', `/v1/request-logs?apiKeyId=${tenant.keyIds.test}`],
     ['request-logs: live, a one-day window', `/v1/request-logs?environment=live&from=${encodeURIComponent(windowFrom)}&to=${encodeURIComponent(windowTo)}`],
-    ['request-logs: a later page (cursor)', `/v1/request-logs?cursor=${middle.id}`],
+    ['request-logs: a later page (cursor)', `/v1/request-logs?cursor=${encodeURIComponent(`${middle.created_at.toISOString()}|${middle.id}`)}`],
     ['trace: by quote intent id', `/v1/quote-intents/${quote.id}/trace`],
     ['trace: by request id', `/v1/quote-intents/${quote.request_correlation_id}/trace`],
   ];

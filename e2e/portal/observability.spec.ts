@@ -163,7 +163,7 @@ test('pages through the log with a small page size, and says when nothing matche
   await screenshot(page, 'request-log-page-1');
 
   await page.getByRole('link', { name: 'Older →' }).click();
-  await expect(page).toHaveURL(/cursor=\d+/);
+  await expect(page).toHaveURL(/cursor=[^&]+/);
   await expect(resultRows(page)).toHaveCount(2);
   await expect(resultRows(page).nth(0).locator(`code[title="${made[1]}"]`)).toHaveCount(1);
   await expect(resultRows(page).nth(1).locator(`code[title="${made[0]}"]`)).toHaveCount(1);

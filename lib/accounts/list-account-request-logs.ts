@@ -1,11 +1,12 @@
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { VerbContext } from '../context/verb-context';
+import { timeIdPage } from '../db/cursors';
 import { findRequestLogsOfEnvironment } from '../requestlog/store';
 
 /** GET /v1/accounts/{id}/request-logs: this account's requests in the key's environment. */
 export async function listAccountRequestLogs({ db, principal }: VerbContext<ApiKeyPrincipal>, input: { limit: number; cursor?: string }) {
-  const rows = await findRequestLogsOfEnvironment(db, principal, { beforeId: input.cursor ? BigInt(input.cursor) : undefined, take: input.limit + 1 });
-  const page = rows.slice(0, input.limit);
+  const rows = await findRequestLogsOfEnvironment(db, principal, { cursor: input.cursor, take: input.limit + 1 });
+  const { page, nextCursor } = timeIdPage(rows, input.limit);
   return {
     object: 'list' as const,
     data: page.map((r) => ({
@@ -19,6 +20,6 @@ export async function listAccountRequestLogs({ db, principal }: VerbContext<ApiK
       created: r.createdAt.toISOString(),
     })),
     has_more: rows.length > input.limit,
-    next_cursor: rows.length > input.limit ? String(page[page.length - 1].id) : null,
+    next_cursor: nextCursor,
   };
 }

@@ -1,10 +1,32 @@
 import { z } from 'zod';
 
-/** A page cursor that is a row sequence number: a positive 64-bit integer, as text. */
-export const sequenceCursorSchema = z
+/** A row sequence number: a positive 64-bit integer, as text. */
+function isSequence(value: string | undefined): boolean {
+  return value !== undefined && /^\d{1,19}$/.test(value) && BigInt(value) <= 9_223_372_036_854_775_807n;
+}
+
+/**
+ * `<ISO time>|<sequence>`: the (createdAt, id) of the last row of the previous page, for tables
+ * whose id is a sequence. Such rows are paged by time, not by id: rows written in batches by
+ * several processes get their ids in the order the batches land, not the order of their times.
+ */
+export const timeSequenceCursorSchema = z
   .string()
-  // One check: zod runs a refinement even after the regex failed, and BigInt throws on non-digits.
-  .refine((value) => /^\d{1,19}$/.test(value) && BigInt(value) <= 9_223_372_036_854_775_807n, 'a cursor from a previous page');
+  .max(200)
+  .refine((value) => {
+    const [time, sequence] = value.split('|');
+    return !Number.isNaN(Date.parse(time)) && isSequence(sequence);
+  }, 'a cursor from a previous page');
+
+/** The Prisma `where` part that keeps the rows after a `timeSequenceCursorSchema` cursor, newest first. */
+export function afterTimeSequenceCursor(cursor: string | undefined) {
+  if (!cursor) return {};
+  const [time, sequence] = cursor.split('|');
+  const at = new Date(time);
+  // The bound on the time alone is what lets a (…, created_at, id) index start at the cursor;
+  // the OR then keeps the rows of the same millisecond with a smaller id.
+  return { AND: [{ createdAt: { lte: at } }, { OR: [{ createdAt: { lt: at } }, { id: { lt: BigInt(sequence) } }] }] };
+}
 
 /** `<ISO time>|<uuid>`: the (createdAt, id) of the last row of the previous page. */
 export const timeIdCursorSchema = z
@@ -23,7 +45,7 @@ export function afterTimeIdCursor(cursor: string | undefined) {
 }
 
 /** One page of rows read with `take: limit + 1`, and the cursor of the next page (null at the end). */
-export function timeIdPage<T extends { createdAt: Date; id: string }>(rows: T[], limit: number): { page: T[]; nextCursor: string | null } {
+export function timeIdPage<T extends { createdAt: Date; id: string | bigint }>(rows: T[], limit: number): { page: T[]; nextCursor: string | null } {
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return { page, nextCursor: rows.length > limit ? `${last.createdAt.toISOString()}|${last.id}` : null };

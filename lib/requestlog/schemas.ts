@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sequenceCursorSchema } from '../db/cursors';
+import { timeSequenceCursorSchema } from '../db/cursors';
 
 export const requestLogSchema = z
   .object({
@@ -56,7 +56,7 @@ export const requestLogQuerySchema = z.object({
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: sequenceCursorSchema.optional(),
+  cursor: timeSequenceCursorSchema.optional(),
 });
 
 export type RequestLogQuery = z.infer<typeof requestLogQuerySchema>;

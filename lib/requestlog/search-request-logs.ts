@@ -1,5 +1,6 @@
 import type { VerbContext } from '../context/verb-context';
 import type { DbOrTx } from '../db/client';
+import { timeIdPage } from '../db/cursors';
 import { ServiceError } from '../errors/service-error';
 import { REQUEST_BODY_RETENTION_DAYS } from './forget-request-log-bodies';
 import type { RequestLogQuery } from './schemas';
@@ -16,14 +17,14 @@ import {
 
 /**
  * Request-log search over the given workspaces (those where the person holds `logs:read`, found
- * by the route), newest first, keyset-paginated on the log's sequence (`nextCursor`).
+ * by the route), newest first, keyset-paginated on (time, id) (`nextCursor`).
  */
 export async function searchRequestLogs({ db }: VerbContext, { workspaceIds, query }: { workspaceIds: string[]; query: RequestLogQuery }) {
   const environments = await findEnvironmentKinds(db, { workspaceIds, kind: query.environment });
   const rows = await findRequestLogs(db, { workspaceIds, query, environmentIds: environments.map((e) => e.id) });
-  const page = rows.slice(0, query.limit);
+  const { page, nextCursor } = timeIdPage(rows, query.limit);
   const views = await toViews(db, page, environments);
-  return { logs: views, nextCursor: rows.length > query.limit ? String(page[page.length - 1].id) : null };
+  return { logs: views, nextCursor };
 }
 
 /**

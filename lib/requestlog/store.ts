@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../db/client';
+import { afterTimeSequenceCursor } from '../db/cursors';
 import type { Prisma } from '../db/generated/client';
 import { sqlRows } from '../db/sql';
 import { Table } from '../db/statement';
@@ -138,9 +139,9 @@ export async function findEnvironmentKinds(
 }
 
 /**
- * The query's rows in the workspaces, newest first by the log's sequence: `query.limit + 1` of
- * them, so that the caller sees whether there is a next page. `environmentIds` are those of
- * the queried environment kind, when the query names one.
+ * The query's rows in the workspaces, newest first by the request's time (ties by id), after
+ * the cursor: `query.limit + 1` of them, so that the caller sees whether there is a next page.
+ * `environmentIds` are those of the queried environment kind, when the query names one.
  */
 export async function findRequestLogs(
   db: DbOrTx,
@@ -160,55 +161,28 @@ export async function findRequestLogs(
     businessId: query.businessId,
     environmentId: query.environment ? { in: environmentIds } : undefined,
     createdAt: query.from || query.to ? { gte: query.from ? new Date(query.from) : undefined, lte: query.to ? new Date(query.to) : undefined } : undefined,
-    id: { ...(await idRangeOf(db, query)), ...(query.cursor ? { lt: BigInt(query.cursor) } : {}) },
+    ...afterTimeSequenceCursor(query.cursor),
   };
-  return db.requestLog.findMany({ where, orderBy: { id: 'desc' }, take: query.limit + 1, select: listSelect });
+  return db.requestLog.findMany({ where, orderBy: NEWEST_FIRST, take: query.limit + 1, select: listSelect });
 }
 
-/**
- * A time window as a range of log ids (ids grow with time): the newest-first scan then starts
- * and stops inside the window instead of walking every newer row. Rows are written in batches
- * up to a moment after their request, so the id bounds come from a window widened by a minute;
- * the exact created_at condition still applies.
- */
-const WRITE_DELAY_SLACK_MS = 60_000;
-async function idRangeOf(db: DbOrTx, query: RequestLogQuery): Promise<{ gte?: bigint; lte?: bigint }> {
-  const [first, last] = await Promise.all([
-    query.from
-      ? db.requestLog.findFirst({
-          where: { createdAt: { gte: new Date(Date.parse(query.from) - WRITE_DELAY_SLACK_MS) } },
-          orderBy: { createdAt: 'asc' },
-          select: { id: true },
-        })
-      : null,
-    query.to
-      ? db.requestLog.findFirst({
-          where: { createdAt: { lte: new Date(Date.parse(query.to) + WRITE_DELAY_SLACK_MS) } },
-          orderBy: { createdAt: 'desc' },
-          select: { id: true },
-        })
-      : null,
-  ]);
-  return {
-    ...(query.from ? { gte: first?.id ?? BigInt('9223372036854775807') } : {}),
-    ...(query.to ? { lte: last?.id ?? 0n } : {}),
-  };
-}
+/** The log's order, which its (…, created_at DESC, id DESC) indexes hold. */
+const NEWEST_FIRST: Prisma.RequestLogOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
 
 /** One request, with what the log kept of its exchange, if it is in one of the workspaces. */
 export async function findRequestLog(db: DbOrTx, workspaceIds: string[], requestId: string): Promise<RequestLogDetailRow | null> {
   return db.requestLog.findFirst({ where: { requestId, workspaceId: { in: workspaceIds } }, select: detailSelect });
 }
 
-/** An account's requests in one environment, newest first: `take` rows older than `beforeId`. */
+/** An account's requests in one environment, newest first: `take` rows after the cursor. */
 export async function findRequestLogsOfEnvironment(
   db: DbOrTx,
   { projectId, environmentId }: { projectId: string; environmentId: string },
-  { beforeId, take }: { beforeId?: bigint; take: number },
+  { cursor, take }: { cursor?: string; take: number },
 ): Promise<RequestLogListRow[]> {
   return db.requestLog.findMany({
-    where: { projectId, environmentId, ...(beforeId !== undefined ? { id: { lt: beforeId } } : {}) },
-    orderBy: { id: 'desc' },
+    where: { projectId, environmentId, ...afterTimeSequenceCursor(cursor) },
+    orderBy: NEWEST_FIRST,
     take,
     select: listSelect,
   });

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../lib/testing/api-client';
-import { quoteRequest, createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
+import { quoteRequest, createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 import { eventually } from '../../lib/testing/eventually';
+import { insertRequestLogs, type RequestLogEntry } from '../../lib/requestlog/store';
 
 /** Request logs are written in batches: wait until the search finds `requestId`. */
 function searchUntilFound(person: Person, requestId: string) {
@@ -80,6 +81,65 @@ describe('request-log search and quote traces', () => {
     const ids1 = page1.body.data.logs.map((l: { requestId: string }) => l.requestId);
     for (const log of page2.body.data.logs) expect(ids1).not.toContain(log.requestId);
     expect(new Date(page2.body.data.logs[0].createdAt) <= new Date(page1.body.data.logs[1].createdAt)).toBe(true);
+  });
+
+  it('lists requests by their time, not by the order their batches were written, and pages through ties', async () => {
+    // Two service processes each write their own batches: the newer request's row can land first.
+    const own = await createTenant();
+    const ownReader = await createPerson(own, { permissions: ['logs:read'] });
+    const at = (ms: number) => new Date(Date.parse('2026-11-01T10:00:00.000Z') + ms);
+    const row = (name: string, createdAt: Date): RequestLogEntry => ({
+      requestId: `${name}-${crypto.randomUUID()}`,
+      method: 'POST',
+      path: '/v1/quotes',
+      status: 201,
+      errorCode: null,
+      principal: 'api_key',
+      caller: 'api_key',
+      portal: false,
+      ip: null,
+      userAgent: null,
+      requestBody: null,
+      responseBody: null,
+      apiKeyId: own.keyIds.live,
+      userId: null,
+      workspaceId: own.workspaceId,
+      projectId: own.projectId,
+      environmentId: own.environments.live,
+      businessId: own.businessId,
+      latencyMs: 3,
+      createdAt,
+    });
+    const [first, second, third, fourth, fifth] = [row('a', at(0)), row('b', at(10)), row('c', at(20)), row('d', at(20)), row('e', at(30))];
+    await insertRequestLogs(testDb(), [fifth, third]);
+    await insertRequestLogs(testDb(), [second, fourth]);
+    await insertRequestLogs(testDb(), [first]);
+    // Newest first by time; c and d share a millisecond, and the later-written d comes first.
+    const expected = [fifth, fourth, third, second, first].map((r) => r.requestId);
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `/v1/request-logs?projectId=${own.projectId}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const page: { logs: { requestId: string }[]; nextCursor: string | null } = (await api('GET', query, { key: ownReader.token })).body.data;
+      seen.push(...page.logs.map((l: { requestId: string }) => l.requestId));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(expected);
+
+    const window = `from=${at(10).toISOString()}&to=${at(20).toISOString()}`;
+    const inWindow = await api('GET', `/v1/request-logs?projectId=${own.projectId}&${window}`, { key: ownReader.token });
+    expect(inWindow.body.data.logs.map((l: { requestId: string }) => l.requestId)).toEqual([fourth, third, second].map((r) => r.requestId));
+
+    const account: string[] = [];
+    let next: string | null = null;
+    do {
+      const query: string = `/v1/accounts/${own.projectId}/request-logs?limit=3${next ? `&cursor=${encodeURIComponent(next)}` : ''}`;
+      const page: { data: { request_id: string }[]; next_cursor: string | null } = (await api('GET', query, { key: own.keys.live })).body;
+      account.push(...page.data.map((l: { request_id: string }) => l.request_id));
+      next = page.next_cursor;
+    } while (next);
+    expect(account).toEqual(expected);
   });
 
   it('refuses people without logs:read (403, never an empty search), and shows no trace outside the workspace', async () => {

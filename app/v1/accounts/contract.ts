@@ -11,7 +11,7 @@ import {
   simulationSchema,
 } from '@/lib/accounts/account-schemas';
 import { accountQuota, defineContract } from '@/lib/http/contract';
-import { sequenceCursorSchema } from '@/lib/db/cursors';
+import { timeSequenceCursorSchema } from '@/lib/db/cursors';
 
 const tags = ['Account surface'];
 const accountParams = z.object({ id: z.string().max(100) });
@@ -137,7 +137,7 @@ export const accountRequestLogsContract = defineContract({
   params: accountParams,
   query: z.object({
     limit: z.coerce.number().int().min(1).max(100).default(25),
-    cursor: sequenceCursorSchema.optional(),
+    cursor: timeSequenceCursorSchema.optional(),
   }),
   success: { status: 200, description: 'One page.', schema: accountRequestLogListSchema, enveloped: false },
   errors: [...common, 'insufficient_scope', 'not_found', 'invalid_request'],
