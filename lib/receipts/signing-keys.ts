@@ -1,4 +1,5 @@
 import { createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { rememberedPerProcess } from '../context/per-process';
 import type { VerbContext } from '../context/verb-context';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
@@ -16,17 +17,10 @@ import { insertFirstSigningKey, readCurrentSigningKey, readSigningKeys, replaceC
 
 // The current signer, per process. The quote insert re-checks that its kid is still current;
 // when a rotation elsewhere retired it, the quote forgets this and signs again.
-const cache = globalThis as typeof globalThis & { __quoteServiceReceiptSigner?: Promise<ReceiptSigner> };
+const signer = rememberedPerProcess<ReceiptSigner>('ReceiptSigner');
 
 export function currentReceiptSigner(db: DbOrTx): Promise<ReceiptSigner> {
-  if (!cache.__quoteServiceReceiptSigner) {
-    const loading = loadSigner(db);
-    cache.__quoteServiceReceiptSigner = loading;
-    loading.catch(() => {
-      if (cache.__quoteServiceReceiptSigner === loading) cache.__quoteServiceReceiptSigner = undefined;
-    });
-  }
-  return cache.__quoteServiceReceiptSigner;
+  return signer.get(() => loadSigner(db));
 }
 
 /**
@@ -42,7 +36,7 @@ export async function signatureStillCurrent(db: DbOrTx, document: SignedDocument
 
 /** Forgets the remembered signer: its key was retired (or a test changed keys). */
 export function forgetReceiptSigner(): void {
-  cache.__quoteServiceReceiptSigner = undefined;
+  signer.forget();
 }
 
 async function loadSigner(db: DbOrTx): Promise<ReceiptSigner> {

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { VerbContext } from '../context/verb-context';
+import { rememberedPerProcess } from '../context/per-process';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { openSecret, secretKeyCheckValue, secretKeyProblem } from './secret-box';
@@ -11,7 +12,7 @@ export type SigningKeyState = { usable: true } | { usable: false; reason: string
 const CHECK_NAME = 'webhook_secret_key';
 
 // One answer per process (the key comes from the environment, which does not change while it runs).
-const cache = globalThis as typeof globalThis & { __quoteServiceSigningKey?: Promise<SigningKeyState> };
+const signingKeyState = rememberedPerProcess<SigningKeyState>('SigningKey');
 
 /**
  * Checks WEBHOOK_SECRET_KEY against the database: it must be set, well-formed, and the key the
@@ -20,19 +21,12 @@ const cache = globalThis as typeof globalThis & { __quoteServiceSigningKey?: Pro
  * every later instance compares with that. A failed database read is not remembered.
  */
 export function checkSigningKey(db: DbOrTx): Promise<SigningKeyState> {
-  if (!cache.__quoteServiceSigningKey) {
-    const check = compareWithDatabase(db);
-    cache.__quoteServiceSigningKey = check;
-    check.catch(() => {
-      if (cache.__quoteServiceSigningKey === check) cache.__quoteServiceSigningKey = undefined;
-    });
-  }
-  return cache.__quoteServiceSigningKey;
+  return signingKeyState.get(() => compareWithDatabase(db));
 }
 
 /** Forgets the remembered answer (tests that change WEBHOOK_SECRET_KEY in-process). */
 export function forgetSigningKeyCheck(): void {
-  cache.__quoteServiceSigningKey = undefined;
+  signingKeyState.forget();
 }
 
 async function compareWithDatabase(db: DbOrTx): Promise<SigningKeyState> {
