@@ -10,9 +10,9 @@ import type { ProducedQuote, SimulationRequest } from './account-schemas';
 import { requireAccountBook } from './account-book';
 import { disposeQuote } from './dispose-quote';
 import { simulateServices } from './simulate-services';
-import { findAccountQuoteByKey, insertAccountQuote } from './store';
+import { findAccountQuoteByKey, insertAccountQuote, type AccountQuoteRow } from './store';
 import { signDocument } from '../receipts/receipt-signature';
-import { currentReceiptSigner, signatureStillCurrent } from '../receipts/signing-keys';
+import { currentReceiptSigner, forgetReceiptSigner } from '../receipts/signing-keys';
 
 /** A quote made now: always signed (only quotes stored before signing have none). */
 type SignedQuote = ProducedQuote & { signature: ReceiptSignature };
@@ -82,28 +82,20 @@ async function produceQuote(ctx: VerbContext<ApiKeyPrincipal>, request: Simulati
 
 /**
  * The quote and its event commit together; a concurrent request with the same key loses the
- * insert (ON CONFLICT) and gets false.
+ * insert (ON CONFLICT) and gets false. One statement per try, the signing key re-checked in it.
  */
 async function storeQuote(ctx: VerbContext<ApiKeyPrincipal>, quote: SignedQuote, idempotencyKey: string, fingerprint: string): Promise<boolean> {
   const { principal, now } = ctx;
   return withTransaction(ctx, async ({ db: tx }) => {
-    // Signed with a remembered key: if a rotation retired it since, sign again with the new one.
-    quote.signature = await signatureStillCurrent(tx, quote);
-    const inserted = await insertAccountQuote(tx, {
-      id: quote.quote_id,
-      projectId: principal.projectId,
-      environmentId: principal.environmentId,
-      bookVersionId: quote.book.version_id,
-      idempotencyKey,
-      requestFingerprint: fingerprint,
-      state: quote.state,
-      disposition: quote.disposition,
-      lowCents: quote.total.low_cents,
-      highCents: quote.total.high_cents,
-      response: quote,
-      apiKeyId: principal.keyId,
-      createdAt: now,
-    });
+    let written = await insertAccountQuote(tx, accountQuoteRow(ctx, quote, idempotencyKey, fingerprint), quote.signature.kid);
+    if (written === 'signer_retired') {
+      // Signed with a remembered key that a rotation elsewhere retired since: sign with the new one.
+      forgetReceiptSigner();
+      quote.signature = signDocument(await currentReceiptSigner(tx), quote);
+      written = await insertAccountQuote(tx, accountQuoteRow(ctx, quote, idempotencyKey, fingerprint), quote.signature.kid);
+    }
+    if (written === 'signer_retired') throw new ServiceError('conflict', 'The receipt signing key changed while this quote was being made. Retry the request.');
+    const inserted = written === 'inserted';
     if (!inserted) return false;
     await recordEvent(
       { db: tx, now },
@@ -116,4 +108,27 @@ async function storeQuote(ctx: VerbContext<ApiKeyPrincipal>, quote: SignedQuote,
     );
     return true;
   });
+}
+
+function accountQuoteRow(
+  { principal, now }: VerbContext<ApiKeyPrincipal>,
+  quote: SignedQuote,
+  idempotencyKey: string,
+  fingerprint: string,
+): AccountQuoteRow {
+  return {
+    id: quote.quote_id,
+    projectId: principal.projectId,
+    environmentId: principal.environmentId,
+    bookVersionId: quote.book.version_id,
+    idempotencyKey,
+    requestFingerprint: fingerprint,
+    state: quote.state,
+    disposition: quote.disposition,
+    lowCents: quote.total.low_cents,
+    highCents: quote.total.high_cents,
+    response: quote,
+    apiKeyId: principal.keyId,
+    createdAt: now,
+  };
 }

@@ -126,14 +126,30 @@ export async function findAccountQuoteByKey(
   return row ?? null;
 }
 
-const INSERT_ACCOUNT_QUOTE = new Statement<{ quote: AccountQuoteRow }>(
-  (sql) => `${sql.insert(accountQuotes, 'quote')} ON CONFLICT (environment_id, idempotency_key) DO NOTHING RETURNING id`,
+const INSERT_ACCOUNT_QUOTE = new Statement<{ quote: AccountQuoteRow; signer: { kid: string } }>(
+  // The receipt signing key is re-checked by the insert itself: a rotation in another process
+  // since this one loaded its signer writes nothing, and the quote is signed again.
+  (sql) => `WITH signer_holds AS (
+       SELECT 1 WHERE EXISTS (SELECT 1 FROM receipt_signing_keys s WHERE s.kid = ${sql.param('signer', 'kid', 'text')} AND s.retired_at IS NULL)
+     ), new_quote AS (
+       ${sql.insert(accountQuotes, 'quote', { from: 'signer_holds' })}
+       ON CONFLICT (environment_id, idempotency_key) DO NOTHING RETURNING id
+     )
+     SELECT EXISTS (SELECT 1 FROM new_quote) AS inserted, EXISTS (SELECT 1 FROM signer_holds) AS signer_holds`,
 );
 
-/** Writes a quote; false when a concurrent request took its Idempotency-Key first. */
-export async function insertAccountQuote(db: DbOrTx, quote: AccountQuoteRow): Promise<boolean> {
-  const rows = await sqlRows<{ id: string }>(db, INSERT_ACCOUNT_QUOTE.text, INSERT_ACCOUNT_QUOTE.values({ quote }));
-  return rows.length > 0;
+/**
+ * Writes a quote signed with key `signerKid`: `key_taken` when a concurrent request took its
+ * Idempotency-Key first, `signer_retired` when that key was rotated out since it signed.
+ */
+export async function insertAccountQuote(db: DbOrTx, quote: AccountQuoteRow, signerKid: string): Promise<'inserted' | 'key_taken' | 'signer_retired'> {
+  const [written] = await sqlRows<{ inserted: boolean; signer_holds: boolean }>(
+    db,
+    INSERT_ACCOUNT_QUOTE.text,
+    INSERT_ACCOUNT_QUOTE.values({ quote, signer: { kid: signerKid } }),
+  );
+  if (!written.signer_holds) return 'signer_retired';
+  return written.inserted ? 'inserted' : 'key_taken';
 }
 
 const LOCK_QUOTE = new Statement<{ key: { id: string; environmentId: string } }>(

@@ -5,9 +5,9 @@ import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { openSecret, sealSecret } from '../webhooks/secret-box';
 import { checkSigningKey } from '../webhooks/signing-key';
-import { signDocument, signerFromSeed, type ReceiptSigner, type SignedDocument } from './receipt-signature';
-import type { ReceiptSignature, ReceiptSigningKeySet } from './schemas';
-import { insertFirstSigningKey, readCurrentSigningKey, readSigningKeys, replaceCurrentSigningKey, signingKeyIsCurrent, type ReceiptSigningKeyRow } from './store';
+import { signerFromSeed, type ReceiptSigner } from './receipt-signature';
+import type { ReceiptSigningKeySet } from './schemas';
+import { insertFirstSigningKey, readCurrentSigningKey, readSigningKeys, replaceCurrentSigningKey, type ReceiptSigningKeyRow } from './store';
 
 /**
  * The keys that sign receipts: made by the service (the first on first use), the private half
@@ -21,17 +21,6 @@ const signer = rememberedPerProcess<ReceiptSigner>('ReceiptSigner');
 
 export function currentReceiptSigner(db: DbOrTx): Promise<ReceiptSigner> {
   return signer.get(() => loadSigner(db));
-}
-
-/**
- * For a write that does not re-check the key in its own statement (the account surface's quote,
- * inside its transaction): the document's signature, made again with the new key if a rotation
- * retired the remembered one since it was signed.
- */
-export async function signatureStillCurrent(db: DbOrTx, document: SignedDocument & { signature: ReceiptSignature }): Promise<ReceiptSignature> {
-  if (await signingKeyIsCurrent(db, document.signature.kid)) return document.signature;
-  forgetReceiptSigner();
-  return signDocument(await currentReceiptSigner(db), document);
 }
 
 /** Forgets the remembered signer: its key was retired (or a test changed keys). */

@@ -25,11 +25,6 @@ export function readCurrentSigningKey(db: DbOrTx): Promise<ReceiptSigningKeyRow 
   return db.receiptSigningKey.findFirst({ where: { retiredAt: null } });
 }
 
-/** Whether `kid` still signs (a write that signed with a remembered key checks it). */
-export async function signingKeyIsCurrent(db: DbOrTx, kid: string): Promise<boolean> {
-  return (await db.receiptSigningKey.count({ where: { kid, retiredAt: null } })) > 0;
-}
-
 /** The first key, unless another process made one first (the partial unique index decides). */
 export async function insertFirstSigningKey(db: DbOrTx, row: Omit<ReceiptSigningKeyRow, 'retiredAt'>): Promise<void> {
   await db.$executeRaw`INSERT INTO receipt_signing_keys (kid, public_key, private_key_sealed, created_at)

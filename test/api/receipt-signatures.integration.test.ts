@@ -124,8 +124,19 @@ describe('signed receipts', () => {
   });
 
   it('keeps old receipts verifying after a rotation, and signs with the new key from then on', async () => {
-    const before = await api('POST', '/v1/public_quotes', { body: { businessId: tenant.businessId, ...demoExample } });
+    const accountQuote = () =>
+      api('POST', `/v1/accounts/${tenant.projectId}/quotes`, {
+        key: tenant.keys.live,
+        headers: { 'idempotency-key': randomUUID() },
+        body: { services: [{ service: demoExample.offeringId, selections: demoExample.factors }] },
+      });
+    // Every service process signs once, so that each remembers the key about to be retired.
+    const [before, ...others] = await Promise.all(
+      Array.from({ length: 6 }, () => api('POST', '/v1/public_quotes', { body: { businessId: tenant.businessId, ...demoExample } })),
+    );
+    const accountBefore = await Promise.all(Array.from({ length: 6 }, accountQuote));
     const oldKid = before.body.data.quoteReceipt.signature.kid;
+    for (const made of [...others.map((o) => o.body.data.quoteReceipt), ...accountBefore.map((a) => a.body)]) expect(made.signature.kid).toBe(oldKid);
 
     const { kid: newKid, retiredKid } = await rotateReceiptSigningKey(testContext(db));
     expect(retiredKid).not.toBeNull();
@@ -137,6 +148,13 @@ describe('signed receipts', () => {
     expect(after.body.data.quoteReceipt.signature.kid).toBe(newKid);
     await expectVerifies(after.body.data.quoteReceipt);
     await expectVerifies(before.body.data.quoteReceipt);
+    // The account surface's insert re-checks the key the same way.
+    for (const made of await Promise.all(Array.from({ length: 4 }, accountQuote))) {
+      expect(made.status).toBe(201);
+      expect(made.body.signature.kid).toBe(newKid);
+      await expectVerifies(made.body);
+    }
+    await expectVerifies(accountBefore[0].body);
 
     const keys = (await publishedKeys()).keys;
     const current = keys.filter((key) => key.activeUntil === null);
