@@ -222,6 +222,11 @@ describe('the service with Inngest as its engine', () => {
     const event = await eventually(() => inngestApi.events().find((e) => e.data.deliveryId === delivery.id), 5_000);
     expect(event).toMatchObject({ name: DELIVERY_QUEUED_EVENT, data: { endpointId } });
     expect(inngestApi.received.find((r) => r.events.includes(event))!.key).toBe('service-event-key');
-    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ forwardCount: 1, status: 'pending' });
+    // Marked forwarded once Inngest has acknowledged the event: the commit follows the answer.
+    const forwarded = await eventually(async () => {
+      const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
+      return row.forwardCount > 0 && row;
+    }, 5_000);
+    expect(forwarded).toMatchObject({ forwardCount: 1, status: 'pending' });
   }, 120_000);
 });
