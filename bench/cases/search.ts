@@ -16,7 +16,8 @@ async function fillRequestLog(ctx: Context): Promise<{ rows: number; insertSecon
   const missing = Math.max(0, ctx.settings.logRows - Number(rows[0].n));
   log(`search: inserting ${missing.toLocaleString('en-US')} request-log rows`);
   const started = Date.now();
-  // Newest last (ids grow with time), two seconds apart: about 23 days of traffic. Statuses:
+  // Two seconds apart, about 23 days of traffic, all of it before the oldest row already there
+  // (the http group's requests, made minutes ago): ids and times then tell the same story. Statuses:
   // 60% 201, 30% 200, then 400/404/409/422/429 and 0.5% 500. Paths and principals as the API has them.
   await ctx.admin.query(
     `INSERT INTO request_logs (request_id, method, path, status, error_code, principal, api_key_id, user_id, workspace_id,
@@ -34,8 +35,9 @@ async function fillRequestLog(ctx: Context): Promise<{ rows: number; insertSecon
        CASE WHEN g % 20 >= 17 THEN $9::uuid END,
        $1::uuid, $3::uuid, (CASE WHEN g % 2 = 0 THEN $4 ELSE $5 END)::uuid, $2::uuid,
        3 + ((g::bigint * 31) % 200)::int,
-       now() - ($10::int - g) * interval '2 seconds'
+       o.oldest - ($10::int - g + 1) * interval '2 seconds'
      FROM generate_series(1, $10::int) AS g,
+       (SELECT coalesce(min(created_at), now()) AS oldest FROM request_logs) o,
        LATERAL (SELECT CASE WHEN h < 600 THEN 201 WHEN h < 900 THEN 200 WHEN h < 940 THEN 400 WHEN h < 960 THEN 404
                             WHEN h < 975 THEN 409 WHEN h < 985 THEN 422 WHEN h < 995 THEN 429 ELSE 500 END AS status
                 FROM (SELECT ((g::bigint * 7919) % 1000)::int AS h) x) s`,
@@ -63,7 +65,7 @@ export async function runSearchCases(ctx: Context): Promise<SearchResult> {
   const filled = await fillRequestLog(ctx);
   const middle = (
     await ctx.admin.query<{ id: string; request_id: string; created_at: Date }>(
-      'SELECT id::text, request_id, created_at FROM request_logs ORDER BY id LIMIT 1 OFFSET $1',
+      'SELECT id::text, request_id, created_at FROM request_logs ORDER BY created_at, id LIMIT 1 OFFSET $1',
       [Math.floor(filled.rows / 2)],
     )
   ).rows[0];
