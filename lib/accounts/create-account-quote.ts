@@ -95,8 +95,7 @@ async function storeQuote(ctx: VerbContext<ApiKeyPrincipal>, quote: SignedQuote,
       written = await insertAccountQuote(tx, accountQuoteRow(ctx, quote, idempotencyKey, fingerprint), quote.signature.kid);
     }
     if (written === 'signer_retired') throw new ServiceError('conflict', 'The receipt signing key changed while this quote was being made. Retry the request.');
-    const inserted = written === 'inserted';
-    if (!inserted) return false;
+    if (written === 'key_taken') return false;
     await recordEvent(
       { db: tx, now },
       {
