@@ -78,11 +78,11 @@ test('a workspace manager saves branding; field errors show beside their fields'
   await screenshot(page, 'branding-publishing-safeguard');
 });
 
-test('a business viewer sees branding locked, with who can change it', async ({ page }) => {
+test('a business editor sees branding locked, with who can change it (spec 4.2: the owner of a self-run business)', async ({ page }) => {
   const tenant = await createTenant();
-  const viewer = await createPerson(tenant, { businessRole: 'viewer' });
+  const editor = await createPerson(tenant, { businessRole: 'editor' });
 
-  await signIn(page, viewer.email, '/portal/branding');
+  await signIn(page, editor.email, '/portal/branding');
   await expect(page.getByText('You can look but not change')).toBeVisible();
   await expect(page.getByLabel('Display name')).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Save branding' })).toBeDisabled();

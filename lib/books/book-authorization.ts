@@ -8,7 +8,8 @@ import { findBookTenancy, quotesFromProject, type BookTenancy } from './store';
 /**
  * The book, if the person is a member of its workspace (with the permission, when named). To
  * read it, an active member of a business that quotes from the book's project will do too: a
- * business owner reads the prices their quotes came from.
+ * business owner reads the prices their quotes came from. Someone who can read the book and is
+ * refused a change to it learns why (403 `forbidden`); only those who cannot see it get 404.
  */
 export async function requireBook(
   { db, principal }: VerbContext<SessionPrincipal>,
@@ -20,8 +21,11 @@ export async function requireBook(
   try {
     await requireWorkspaceMember(db, principal, book.workspaceId, permission, notFound);
   } catch (error) {
-    const mayRead = permission === undefined && error instanceof ServiceError && error.code === 'not_found';
-    if (!mayRead || !(await quotesFromProject(db, principal.userId, book.projectId))) throw error;
+    const outsideWorkspace = error instanceof ServiceError && error.code === 'not_found';
+    if (!outsideWorkspace || !(await quotesFromProject(db, principal.userId, book.projectId))) throw error;
+    if (permission !== undefined) {
+      throw new ServiceError('forbidden', `This needs the workspace permission "${permission}"; members of a business read its book only.`);
+    }
   }
   noteTenancy({ projectId: book.projectId });
   return book;

@@ -7,7 +7,7 @@ import type { Branding } from './schemas';
 import { updateBranding } from './store';
 
 /**
- * Sets the business's branding (the route has checked requireBusinessSettingsEditor); the hosted quote
+ * Sets the business's branding (the route has checked requireBusinessDuty); the hosted quote
  * page shows it from the next request on.
  */
 export async function setBranding(ctx: VerbContext<SessionPrincipal>, { access, branding }: { access: BusinessAccess; branding: Branding }) {

@@ -5,7 +5,7 @@ import { toBusinessView } from './business-view';
 import { updatePublishGuard } from './store';
 
 /**
- * Sets the business's publishing safeguard (the route has checked requireBusinessSettingsEditor):
+ * Sets the business's publishing safeguard (the route has checked requireBusinessDuty):
  * the next publication to Live of a book the business quotes from is measured against it.
  */
 export async function setPublishGuard({ db, now }: VerbContext, { access, guard }: { access: BusinessAccess; guard: PublishGuard }) {

@@ -11,8 +11,8 @@ import { ServiceError } from '../errors/service-error';
  * - changing or removing a membership: the business's owner only; anyone else, stranger or not,
  *   gets 403 `not_business_owner` (spec 4.2), which says nothing about whether the business exists;
  * - quoting: an active member of any role (spec 4.1); anyone else 404 `quote_scope_not_found`;
- * - branding: `businesses:manage`, or an owner or editor on a direct (self-run) connection; the
- *   publishing safeguard: `businesses:manage`, or an owner on a direct connection.
+ * - branding and the publishing safeguard: `businesses:manage`, or the owner of a business on a
+ *   direct (self-run) connection (spec 4.2); a member who may only read them gets 403 `forbidden`.
  */
 export async function requireBusinessReader(
   { db, principal }: VerbContext<SessionPrincipal>,
@@ -53,21 +53,28 @@ export async function requireBusinessMember(
   return access;
 }
 
-export async function requireBusinessSettingsEditor(
+/**
+ * What only some people may do to a business: workspace members with `businesses:manage`, or
+ * members of the business in `roles` (for settings of the hosted page, only on a self-run
+ * business: spec 4.2). Those who can read the business but not do this get 403 `forbidden`.
+ */
+export type BusinessDuty = { subject: string; verb: string; roles: readonly ('owner' | 'editor')[]; selfRunOnly: boolean };
+
+export async function requireBusinessDuty(
   ctx: VerbContext<SessionPrincipal>,
-  { businessId, setting }: { businessId: string; setting: { name: string; roles: readonly ('owner' | 'editor')[] } },
+  { businessId, duty }: { businessId: string; duty: BusinessDuty },
 ): Promise<BusinessAccess> {
   const access = await requireBusinessReader(ctx, { businessId });
-  const selfRun = access.connection?.kind === 'direct';
   const role = access.membership?.role;
-  const byRole = selfRun && role !== undefined && (setting.roles as readonly string[]).includes(role);
+  const byRole = (!duty.selfRunOnly || access.connection?.kind === 'direct') && role !== undefined && (duty.roles as readonly string[]).includes(role);
   if (!byRole && !access.workspacePermissions.includes('businesses:manage')) {
-    const who = setting.roles.length > 1 ? `an ${setting.roles.join(' or ')}` : `the ${setting.roles[0]}`;
-    throw new ServiceError('forbidden', `The ${setting.name} can be set by workspace members with "businesses:manage", or by ${who} of a self-run business.`);
+    const who = duty.roles.length > 1 ? `an ${duty.roles.join(' or ')}` : `the ${duty.roles[0]}`;
+    const of = duty.selfRunOnly ? 'a self-run business' : 'the business';
+    throw new ServiceError('forbidden', `${duty.subject} can be ${duty.verb} by workspace members with "businesses:manage", or by ${who} of ${of}.`);
   }
   return access;
 }
 
-/** Who sets what of a business (docs/operations.md). */
-export const BRANDING = { name: 'branding', roles: ['owner', 'editor'] } as const;
-export const PUBLISH_GUARD = { name: 'publishing safeguard', roles: ['owner'] } as const;
+/** Who does what to a business (docs/operations.md, "Who can do what"). */
+export const BRANDING: BusinessDuty = { subject: 'The branding', verb: 'set', roles: ['owner'], selfRunOnly: true };
+export const PUBLISH_GUARD: BusinessDuty = { subject: 'The publishing safeguard', verb: 'set', roles: ['owner'], selfRunOnly: true };

@@ -5,8 +5,8 @@ import { createPerson, createTenant, type Person, type Tenant } from '../../lib/
 
 /**
  * What each business role can do through the API (docs/operations.md, "Who can do what"):
- * every member lists and traces the business's quotes and reads the book they came from; an
- * editor sets the branding of a self-run business; only its owner sets the publishing safeguard.
+ * every member lists and traces the business's quotes and reads the book they came from; only
+ * the owner of a self-run business sets its branding and publishing safeguard (spec 4.2).
  */
 describe('business roles', () => {
   let tenant: Tenant;
@@ -87,19 +87,39 @@ describe('business roles', () => {
 
     expect((await api('GET', `/v1/quote-intents/${quoteIds[1]}/trace`, { key: outsider.token })).status).toBe(404);
     expect((await api('GET', `/v1/books/${tenant.bookId}/versions/${tenant.versionId}`, { key: outsider.token })).status).toBe(404);
-    // Reading is not editing: the draft, versions and publications stay with the workspace.
-    expect((await api('PUT', `/v1/books/${tenant.bookId}/draft`, { key: owner.token, body: { artifact: {} } })).status).toBe(404);
-    expect((await api('POST', `/v1/books/${tenant.bookId}/impact`, { key: owner.token, body: {} })).status).toBe(404);
+    // Reading is not editing: the draft, versions and publications stay with the workspace. The
+    // book exists for them (they read it), so the refusal says why (403), never "does not exist".
+    for (const person of [owner, viewer]) {
+      for (const [method, path, body] of [
+        ['PUT', `/v1/books/${tenant.bookId}/draft`, { artifact: {} }],
+        ['POST', `/v1/books/${tenant.bookId}/impact`, {}],
+        ['POST', `/v1/books/${tenant.bookId}/versions`, {}],
+        ['POST', `/v1/books/${tenant.bookId}/publications`, {}],
+      ] as const) {
+        const refused = await api(method, path, { key: person.token, body });
+        expect(refused.status, `${method} ${path}`).toBe(403);
+        expect(refused.body.error.code).toBe('forbidden');
+        expect(refused.body.error.message).not.toMatch(/does not exist/);
+      }
+    }
+    // Someone who cannot read the book still learns nothing of it.
+    expect((await api('POST', `/v1/books/${tenant.bookId}/impact`, { key: outsider.token, body: {} })).status).toBe(404);
   });
 
-  it('lets an editor set the branding of a self-run business, and only its owner the publishing safeguard', async () => {
-    const branding = { displayName: 'Edited by the editor', logoUrl: null, primaryColor: '#123456', accentColor: '#654321' };
-    expect((await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: editor.token, body: branding })).status).toBe(200);
-    const refused = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: viewer.token, body: branding });
-    expect(refused.status).toBe(403);
-    expect(refused.body.error.message).toBe(
-      'The branding can be set by workspace members with "businesses:manage", or by an owner or editor of a self-run business.',
-    );
+  it('lets only the owner of a self-run business set its branding and publishing safeguard (spec 4.2)', async () => {
+    const branding = { displayName: 'Edited by the owner', logoUrl: null, primaryColor: '#123456', accentColor: '#654321' };
+    for (const person of [editor, viewer]) {
+      const refused = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: person.token, body: branding });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.message).toBe(
+        'The branding can be set by workspace members with "businesses:manage", or by the owner of a self-run business.',
+      );
+      // The right comes before the body: a bad body from someone without it is still 403.
+      const badBody = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: person.token, body: { displayName: 7 } });
+      expect(badBody.status).toBe(403);
+    }
+    expect((await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: owner.token, body: branding })).status).toBe(200);
+    expect((await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: owner.token, body: { displayName: 7 } })).status).toBe(400);
     const guard = { changePercent: 5, sharePercent: 5 };
     const editorGuard = await api('PUT', `/v1/businesses/${tenant.businessId}/publish-guard`, { key: editor.token, body: guard });
     expect(editorGuard.status).toBe(403);

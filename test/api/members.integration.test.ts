@@ -182,13 +182,13 @@ describe('business member routes (spec 4.1, 4.2, 5.2)', () => {
     expect(conflict.status).toBe(409);
   });
 
-  it('sets branding for businesses:manage or a direct-connection owner or editor, not for viewers', async () => {
+  it('sets branding for businesses:manage or a direct-connection owner, not for editors or viewers (spec 4.2)', async () => {
     const branding = { displayName: 'Sparkle & Shine', logoUrl: 'https://example.com/logo.png', primaryColor: '#0b5fff', accentColor: '#ffb000' };
     const viewer = await createPerson(tenant, { businessRole: 'viewer' });
     const byViewer = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: viewer.token, body: branding });
     expect(byViewer.status).toBe(403);
     const byEditor = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: editor.token, body: branding });
-    expect(byEditor.status).toBe(200);
+    expect(byEditor.status).toBe(403);
     const byOwner = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: owner.token, body: branding });
     expect(byOwner.status).toBe(200);
     expect(byOwner.body.data.business.branding).toEqual({ ...branding, nextStep: null });

@@ -39,7 +39,7 @@ export const PERMISSION_WORDS: Record<string, string> = {
 /** Business roles and what each can do (the table in docs/operations.md). */
 export const ROLE_WORDS: Record<'owner' | 'editor' | 'viewer', { name: string; can: string }> = {
   owner: { name: 'Owner', can: 'Sees the business’s quotes and traces, manages its members, branding and publishing safeguard' },
-  editor: { name: 'Editor', can: 'Sees the business’s quotes and traces, and sets its branding' },
+  editor: { name: 'Editor', can: 'Sees the business’s quotes and traces, and works its leads' },
   viewer: { name: 'Viewer', can: 'Sees the business’s quotes and traces, its members and settings' },
 };
 
@@ -50,9 +50,9 @@ export function mayReadBusiness(business: Business, workspaces: readonly Workspa
   return business.yourMembership !== null || workspaces.some((w) => w.id === business.workspaceId && w.permissions.includes('businesses:manage'));
 }
 
-/** Branding (and the hosted page's next step): `businesses:manage`, or an owner or editor of a self-run business. */
+/** Branding (and the hosted page's next step): `businesses:manage`, or the owner of a self-run business (spec 4.2). */
 export function mayEditBranding(business: Business, workspaces: readonly Workspace[]): boolean {
-  return managesBusinesses(business, workspaces) || (selfRun(business) && ['owner', 'editor'].includes(business.yourMembership?.role ?? ''));
+  return managesBusinesses(business, workspaces) || (selfRun(business) && business.yourMembership?.role === 'owner');
 }
 
 /** The publishing safeguard: `businesses:manage`, or the owner of a self-run business. */

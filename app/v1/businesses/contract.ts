@@ -82,7 +82,7 @@ export const setBrandingContract = defineContract({
   method: 'PUT',
   path: '/v1/businesses/{businessId}/branding',
   summary: 'Set the branding of the hosted quote page',
-  description: 'Workspace members with `businesses:manage`, or the owner or an editor of a business on a direct (self-run) connection.',
+  description: 'Workspace members with `businesses:manage`, or the owner of a business on a direct (self-run) connection (spec 4.2).',
   tags,
   auth: 'session',
   params: businessParams,

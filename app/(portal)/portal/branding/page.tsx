@@ -89,7 +89,7 @@ function BrandingEditor({ business }: { business: Business }) {
         {!editable && (
           <p className="notice" id="branding-locked">
             You can look but not change: branding is set by workspace members with the “businesses:manage” permission, or by
-            the owner or an editor of a self-run business. Ask a workspace admin if it needs to change.
+            the owner of a self-run business. Ask the owner or a workspace admin if it needs to change.
           </p>
         )}
         <fieldset disabled={!editable || save.isPending} aria-describedby={editable ? undefined : 'branding-locked'}>

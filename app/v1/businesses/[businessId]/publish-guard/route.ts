@@ -1,11 +1,11 @@
 import { setPublishGuard } from '@/lib/businesses/set-publish-guard';
 import { defineRoute } from '@/lib/http/define-route';
 import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
-import { PUBLISH_GUARD, requireBusinessSettingsEditor } from '@/lib/members/business-authorization';
+import { PUBLISH_GUARD, requireBusinessDuty } from '@/lib/members/business-authorization';
 import { setPublishGuardContract } from '../../contract';
 
 export const PUT = defineRoute(setPublishGuardContract, {
-  authorize: (ctx) => requireBusinessSettingsEditor(ctx, { businessId: ctx.params.businessId, setting: PUBLISH_GUARD }),
+  authorize: (ctx) => requireBusinessDuty(ctx, { businessId: ctx.params.businessId, duty: PUBLISH_GUARD }),
   handle: async (ctx) => ({ data: { business: await setPublishGuard(ctx, { access: ctx.access, guard: ctx.body }) } }),
 });
 
