@@ -23,7 +23,7 @@ import {
   replayExhaustedContract,
   endpointStatsContract,
 } from './webhook-endpoints/contract';
-import { listWorkspacesContract, meContract } from './workspaces/contract';
+import { inboxContract, listWorkspacesContract, meContract } from './workspaces/contract';
 import { compareQuotesContract, traceQuoteContract, verifyQuoteContract } from './quote-intents/contract';
 import { listReceiptSigningKeysContract } from './receipt-signing-keys/contract';
 import { getRequestLogContract, searchRequestLogsContract } from './request-logs/contract';
@@ -51,8 +51,14 @@ import {
   listBusinessQuotesContract,
   businessOverviewContract,
   updateMemberContract,
+  listBusinessAccountQuotesContract,
+  getBusinessAccountQuoteContract,
+  reviewAccountQuoteContract,
+  listLeadsContract,
+  moveLeadContract,
+  eraseLeadContract,
 } from './businesses/contract';
-import { createPublicQuoteContract, getPublicQuoteContract } from './public_quotes/contract';
+import { acceptQuoteContract, createPublicQuoteContract, getAcceptanceStateContract, getPublicQuoteContract } from './public_quotes/contract';
 import { createApiQuoteContract } from './quotes/contract';
 import { openApiContract } from './openapi.json/contract';
 import { statusContract } from './status/contract';
@@ -65,6 +71,8 @@ export const contracts: RouteContract[] = [
   listEventTypesContract,
   createPublicQuoteContract,
   getPublicQuoteContract,
+  getAcceptanceStateContract,
+  acceptQuoteContract,
   createApiQuoteContract,
   listBusinessesContract,
   listMembersContract,
@@ -75,6 +83,12 @@ export const contracts: RouteContract[] = [
   setPublishGuardContract,
   listBusinessQuotesContract,
   businessOverviewContract,
+  listBusinessAccountQuotesContract,
+  getBusinessAccountQuoteContract,
+  reviewAccountQuoteContract,
+  listLeadsContract,
+  moveLeadContract,
+  eraseLeadContract,
   createMemberQuoteContract,
   createApiKeyContract,
   listApiKeysContract,
@@ -98,6 +112,7 @@ export const contracts: RouteContract[] = [
   compareQuotesContract,
   listWorkspacesContract,
   meContract,
+  inboxContract,
   createEndpointContract,
   listEndpointsContract,
   getEndpointContract,

@@ -84,12 +84,31 @@ export const producedQuoteSchema = z
     /** Present when the quote could not be priced. */
     unpriced_reason: z.object({ code: z.string(), message: z.string() }).nullable(),
     created: z.iso.datetime(),
+    /**
+     * Until when the price holds (the book version's `quoteValidityDays`); null when it never
+     * expires or the quote is unpriced. Absent on quotes made before prices had a validity: a
+     * field added later never changes what an earlier signature covered.
+     */
+    expires_at: z.iso.datetime().nullable().optional(),
     /** Null on quotes stored before they were signed (their replays answer as they were). */
     signature: receiptSignatureSchema.nullable().default(null),
   })
   .meta({ id: 'ProducedQuote' });
 
-export const commitmentRequestSchema = z.strictObject({ external_ref: z.string().min(1).max(200) }).meta({ id: 'CommitmentRequest' });
+export const commitmentRequestSchema = z
+  .strictObject({
+    external_ref: z.string().min(1).max(200),
+    receipt_signature: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: 'The `signature.value` of the quote the customer was shown: a commitment to any other quote answers 409 `receipt_mismatch`.' }),
+    expected_total: cents
+      .optional()
+      .meta({ description: 'The total the customer was shown (`total` of the quote): any other answers 409 `receipt_mismatch`.' }),
+  })
+  .meta({ id: 'CommitmentRequest' });
 
 export const commitmentSchema = z
   .object({
@@ -147,6 +166,69 @@ export const accountRequestLogListSchema = z
   })
   .meta({ id: 'AccountRequestLogList' });
 
+export const REVIEW_DECISIONS = ['approved', 'declined'] as const;
+export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
+
+/** The business's review of a held quote: who decided what, when, and why. */
+export const quoteReviewSchema = z
+  .object({
+    decision: z.enum(REVIEW_DECISIONS),
+    reason: z.string().nullable(),
+    reviewedAt: z.iso.datetime(),
+    reviewedBy: z.object({ id: z.uuid(), name: z.string().nullable(), email: z.string().nullable() }),
+  })
+  .meta({ id: 'QuoteReview' });
+
+export const reviewQuoteRequestSchema = z
+  .strictObject({
+    decision: z.enum(REVIEW_DECISIONS),
+    reason: z.string().trim().max(1000).optional().meta({ description: 'Why; required to decline. Recorded with the decision and sent in its event.' }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.decision === 'declined' && !body.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'say why the quote is declined' });
+  })
+  .meta({ id: 'ReviewQuoteRequest' });
+
+/**
+ * An account-surface quote as its business sees it (session routes, camelCase): what the
+ * customer asked, how it was priced and why it was held, the signed quote as the integration was
+ * answered, and what became of it since (review, expiry, commitment).
+ */
+export const accountQuoteViewSchema = z
+  .object({
+    id: z.uuid(),
+    environment: z.enum(['test', 'live']),
+    state: z.enum(QUOTE_STATES),
+    disposition: z.enum(DISPOSITIONS),
+    total: z.object({ lowMinor: z.number().int(), highMinor: z.number().int() }),
+    currency: z.string(),
+    bookVersion: z.object({ id: z.uuid(), number: z.number().int() }).nullable(),
+    createdAt: z.iso.datetime(),
+    expiresAt: z.iso.datetime().nullable(),
+    /** The price's validity has passed: it can no longer be approved or committed. */
+    expired: z.boolean(),
+    /** What the integration sent (`services`, `context`); null on quotes stored before it was kept. */
+    request: simulationRequestSchema.nullable(),
+    /** The request in the pinned version's words: each service and what was answered, by label. */
+    answers: z
+      .array(
+        z.object({
+          service: z.string(),
+          label: z.string().nullable(),
+          selections: z.array(z.object({ selection: z.string(), label: z.string().nullable(), value: z.string().nullable(), valueLabel: z.string().nullable() })),
+        }),
+      )
+      .nullable(),
+    /** The pinned version's evaluation of that request, computed again (the engine is deterministic). */
+    simulation: simulationSchema.nullable(),
+    review: quoteReviewSchema.nullable(),
+    commitment: z.object({ id: z.uuid(), externalRef: z.string(), confirmedAt: z.iso.datetime() }).nullable(),
+    /** The quote exactly as `POST /v1/accounts/{id}/quotes` answered it, with its signature. */
+    signedQuote: producedQuoteSchema,
+  })
+  .meta({ id: 'AccountQuoteView' });
+
+export type AccountQuoteView = z.infer<typeof accountQuoteViewSchema>;
 export type SimulationRequest = z.output<typeof simulationRequestSchema>;
 export type Simulation = z.infer<typeof simulationSchema>;
 export type ProducedQuote = z.infer<typeof producedQuoteSchema>;

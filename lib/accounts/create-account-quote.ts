@@ -12,6 +12,8 @@ import { disposeQuote } from './dispose-quote';
 import { simulateServices } from './simulate-services';
 import { findAccountQuoteByKey, insertAccountQuote, type AccountQuoteRow } from './store';
 import { signDocument } from '../receipts/receipt-signature';
+import { priceValidUntil } from '../quotes/validity';
+import { queueOwnerNotification } from '../notifications/queue-owner-notification';
 import { currentReceiptSigner, forgetReceiptSigner } from '../receipts/signing-keys';
 
 /** A quote made now: always signed (only quotes stored before signing have none). */
@@ -45,7 +47,7 @@ export async function createAccountQuote(
       new ServiceError('idempotency_conflict', 'This Idempotency-Key was already used with a different request.', { param: 'Idempotency-Key' }),
     create: async () => {
       const quote = await produceQuote(ctx, input.request);
-      const created = await storeQuote(ctx, quote, input.idempotencyKey, fingerprint);
+      const created = await storeQuote(ctx, quote, input, fingerprint);
       return created ? { created: quote } : 'key_taken';
     },
   });
@@ -76,6 +78,7 @@ async function produceQuote(ctx: VerbContext<ApiKeyPrincipal>, request: Simulati
     message: unpriced ? `${MESSAGES.new} ${unpriced.message}` : MESSAGES[state],
     unpriced_reason: unpriced,
     created: ctx.now.toISOString(),
+    expires_at: simulation.decision === 'priced' ? (priceValidUntil(ctx.now, book.version.book.artifact.quoteValidityDays)?.toISOString() ?? null) : null,
   };
   return { ...quote, signature: signDocument(await currentReceiptSigner(ctx.db), quote) };
 }
@@ -84,15 +87,15 @@ async function produceQuote(ctx: VerbContext<ApiKeyPrincipal>, request: Simulati
  * The quote and its event commit together; a concurrent request with the same key loses the
  * insert (ON CONFLICT) and gets false. One statement per try, the signing key re-checked in it.
  */
-async function storeQuote(ctx: VerbContext<ApiKeyPrincipal>, quote: SignedQuote, idempotencyKey: string, fingerprint: string): Promise<boolean> {
+async function storeQuote(ctx: VerbContext<ApiKeyPrincipal>, quote: SignedQuote, input: StoreInput, fingerprint: string): Promise<boolean> {
   const { principal, now } = ctx;
   return withTransaction(ctx, async ({ db: tx }) => {
-    let written = await insertAccountQuote(tx, accountQuoteRow(ctx, quote, idempotencyKey, fingerprint), quote.signature.kid);
+    let written = await insertAccountQuote(tx, accountQuoteRow(ctx, quote, input, fingerprint), quote.signature.kid);
     if (written === 'signer_retired') {
       // Signed with a remembered key that a rotation elsewhere retired since: sign with the new one.
       forgetReceiptSigner();
       quote.signature = signDocument(await currentReceiptSigner(tx), quote);
-      written = await insertAccountQuote(tx, accountQuoteRow(ctx, quote, idempotencyKey, fingerprint), quote.signature.kid);
+      written = await insertAccountQuote(tx, accountQuoteRow(ctx, quote, input, fingerprint), quote.signature.kid);
     }
     if (written === 'signer_retired') throw new ServiceError('conflict', 'The receipt signing key changed while this quote was being made. Retry the request.');
     if (written === 'key_taken') return false;
@@ -105,14 +108,19 @@ async function storeQuote(ctx: VerbContext<ApiKeyPrincipal>, quote: SignedQuote,
         data: { quote },
       },
     );
+    if (quote.state === 'awaiting_approval' && principal.environment === 'live') {
+      await queueOwnerNotification(tx, { kind: 'held_quote', projectId: principal.projectId, subjectId: quote.quote_id, now });
+    }
     return true;
   });
 }
 
+type StoreInput = { idempotencyKey: string; request: SimulationRequest };
+
 function accountQuoteRow(
   { principal, now }: VerbContext<ApiKeyPrincipal>,
   quote: SignedQuote,
-  idempotencyKey: string,
+  { idempotencyKey, request }: StoreInput,
   fingerprint: string,
 ): AccountQuoteRow {
   return {
@@ -127,7 +135,9 @@ function accountQuoteRow(
     lowCents: quote.total.low_cents,
     highCents: quote.total.high_cents,
     response: quote,
+    request,
     apiKeyId: principal.keyId,
+    expiresAt: quote.expires_at ? new Date(quote.expires_at) : null,
     createdAt: now,
   };
 }

@@ -4,6 +4,7 @@ import type { DbOrTx } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import { sqlRows } from '../db/sql';
 import { Statement, Table } from '../db/statement';
+import { afterTimeIdCursor } from '../db/cursors';
 
 /**
  * The accounts' store: the only place with SQL for workspaces, projects and their environments,
@@ -89,7 +90,10 @@ export type AccountQuoteRow = {
   lowCents: number;
   highCents: number;
   response: unknown;
+  /** The request (`services`, `context`) as validated. */
+  request: unknown;
   apiKeyId: string | null;
+  expiresAt: Date | null;
   createdAt: Date;
 };
 
@@ -106,7 +110,9 @@ const accountQuotes = new Table<AccountQuoteRow>('account_quotes', {
   lowCents: ['low_cents', 'bigint'],
   highCents: ['high_cents', 'bigint'],
   response: ['response', 'jsonb'],
+  request: ['request', 'jsonb'],
   apiKeyId: ['api_key_id', 'uuid'],
+  expiresAt: ['expires_at', 'timestamptz'],
   createdAt: ['created_at', 'timestamptz'],
 });
 
@@ -152,15 +158,136 @@ export async function insertAccountQuote(db: DbOrTx, quote: AccountQuoteRow, sig
   return written.inserted ? 'inserted' : 'key_taken';
 }
 
-const LOCK_QUOTE = new Statement<{ key: { id: string; environmentId: string } }>(
-  (sql) => `SELECT ${accountQuotes.selectList('aq', ['id', 'state'])} FROM account_quotes aq
-     WHERE aq.id = ${sql.param('key', 'id', 'uuid')} AND aq.environment_id = ${sql.param('key', 'environmentId', 'uuid')} FOR UPDATE`,
+/** What deciding about a quote reads, under its row lock: its state, review, validity and signed answer. */
+export type LockedAccountQuote = Pick<AccountQuoteRow, 'id' | 'projectId' | 'environmentId' | 'state' | 'response' | 'expiresAt'> & {
+  reviewDecision: string | null;
+};
+
+const LOCK_QUOTE = new Statement<{ key: { id: string; environmentId: string | null; projectId: string | null } }>(
+  (sql) => `SELECT ${accountQuotes.selectList('aq', ['id', 'projectId', 'environmentId', 'state', 'response', 'expiresAt'])},
+       aq.review_decision AS "reviewDecision"
+     FROM account_quotes aq
+     WHERE aq.id = ${sql.param('key', 'id', 'uuid')}
+       AND (${sql.param('key', 'environmentId', 'uuid')} IS NULL OR aq.environment_id = ${sql.param('key', 'environmentId', 'uuid')})
+       AND (${sql.param('key', 'projectId', 'uuid')} IS NULL OR aq.project_id = ${sql.param('key', 'projectId', 'uuid')})
+     FOR UPDATE`,
 );
 
-/** The quote's state, its row locked until the transaction ends: commitments to it take turns. */
-export async function lockAccountQuote(db: DbOrTx, key: { id: string; environmentId: string }): Promise<Pick<AccountQuoteRow, 'id' | 'state'> | null> {
-  const [row] = await sqlRows<Pick<AccountQuoteRow, 'id' | 'state'>>(db, LOCK_QUOTE.text, LOCK_QUOTE.values({ key }));
+/**
+ * The quote, its row locked until the transaction ends, so that commitments and reviews of it
+ * take turns: by its environment (an API key's) or its project (a business's), or null.
+ */
+export async function lockAccountQuote(
+  db: DbOrTx,
+  key: { id: string; environmentId?: string; projectId?: string },
+): Promise<LockedAccountQuote | null> {
+  const [row] = await sqlRows<LockedAccountQuote>(
+    db,
+    LOCK_QUOTE.text,
+    LOCK_QUOTE.values({ key: { id: key.id, environmentId: key.environmentId ?? null, projectId: key.projectId ?? null } }),
+  );
   return row ?? null;
+}
+
+/** Records the review of a held quote and the state it leads to. */
+export async function recordAccountQuoteReview(
+  db: DbOrTx,
+  review: { id: string; state: string; decision: string; reason: string | null; reviewedBy: string; reviewedAt: Date },
+): Promise<void> {
+  await db.accountQuote.update({
+    where: { id: review.id },
+    data: { state: review.state, reviewDecision: review.decision, reviewReason: review.reason, reviewedBy: review.reviewedBy, reviewedAt: review.reviewedAt },
+  });
+}
+
+const accountQuoteSelect = {
+  id: true,
+  environmentId: true,
+  bookVersionId: true,
+  state: true,
+  disposition: true,
+  lowCents: true,
+  highCents: true,
+  response: true,
+  request: true,
+  expiresAt: true,
+  reviewDecision: true,
+  reviewReason: true,
+  reviewedBy: true,
+  reviewedAt: true,
+  createdAt: true,
+  commitments: { select: { id: true, externalRef: true, confirmedAt: true } },
+} satisfies Prisma.AccountQuoteSelect;
+
+/** An account quote as its business's views read it. */
+export type AccountQuoteRecord = Prisma.AccountQuoteGetPayload<{ select: typeof accountQuoteSelect }>;
+
+export type AccountQuotesQuery = {
+  projectId: string;
+  environmentId: string;
+  state?: string;
+  /** `pending`: not reviewed yet; `reviewed`: either decision; else that decision. */
+  review?: 'pending' | 'reviewed' | 'approved' | 'declined';
+  order: 'oldest' | 'newest';
+  limit: number;
+  cursor?: string;
+};
+
+const REVIEW_FILTER = { pending: null, reviewed: { not: null }, approved: 'approved', declined: 'declined' } as const;
+
+/** A project's quotes in one environment, by state, oldest or newest first, keyset-paginated by (created_at, id). */
+export async function listAccountQuotes(db: DbOrTx, query: AccountQuotesQuery): Promise<AccountQuoteRecord[]> {
+  const direction = query.order === 'oldest' ? 'asc' : 'desc';
+  return db.accountQuote.findMany({
+    where: {
+      projectId: query.projectId,
+      environmentId: query.environmentId,
+      ...(query.state ? { state: query.state } : {}),
+      ...(query.review ? { reviewDecision: REVIEW_FILTER[query.review] } : {}),
+      ...afterTimeIdCursor(query.cursor, direction),
+    },
+    orderBy: [{ createdAt: direction }, { id: direction }],
+    take: query.limit + 1,
+    select: accountQuoteSelect,
+  });
+}
+
+/** One quote of a project, or null. */
+export async function findAccountQuote(db: DbOrTx, key: { id: string; projectId: string }): Promise<AccountQuoteRecord | null> {
+  return db.accountQuote.findFirst({ where: { id: key.id, projectId: key.projectId }, select: accountQuoteSelect });
+}
+
+/** How many of a project's Live quotes wait for review; how many quoted ones expire before `until`. */
+export async function countAccountQuotesToActOn(db: DbOrTx, where: { projectId: string; environmentId: string; now: Date; until: Date }) {
+  const [held, expiringSoon] = await Promise.all([
+    db.accountQuote.count({
+      where: { projectId: where.projectId, environmentId: where.environmentId, state: 'awaiting_approval', reviewDecision: null },
+    }),
+    db.accountQuote.count({
+      where: {
+        projectId: where.projectId,
+        environmentId: where.environmentId,
+        state: { in: ['quoted', 'awaiting_approval'] },
+        reviewDecision: { not: 'declined' },
+        commitments: { none: {} },
+        expiresAt: { gt: where.now, lte: where.until },
+      },
+    }),
+  ]);
+  return { held, expiringSoon };
+}
+
+/** The versions' numbers and their books' keys, by version id. */
+export async function findVersionsForViews(db: DbOrTx, versionIds: string[]) {
+  return db.bookVersion.findMany({
+    where: { id: { in: versionIds } },
+    select: { id: true, bookId: true, number: true, artifactHash: true, book: { select: { key: true } } },
+  });
+}
+
+/** Names and emails of people, by id (who reviewed). */
+export async function findPeople(db: DbOrTx, userIds: string[]) {
+  return db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, email: true } });
 }
 
 // ---------------------------------------------------------------------------------------------

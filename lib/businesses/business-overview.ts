@@ -1,7 +1,9 @@
 import type { BusinessAccess } from '../auth/permissions';
 import type { VerbContext } from '../context/verb-context';
 import type { BusinessOverview } from './schemas';
-import { countApiCalls, countQuotesPerDay, countWebhookAttempts, readSetupChecklist } from './store';
+import { countAccountQuotesToActOn } from '../accounts/store';
+import { countLeads } from '../leads/store';
+import { countApiCalls, countExpiringIntents, countQuotesPerDay, countWebhookAttempts, readSetupChecklist } from './store';
 
 export type { BusinessOverview };
 
@@ -10,7 +12,8 @@ const OVERVIEW_DAYS = 14;
 
 /**
  * GET /v1/businesses/{id}/overview: what a business looks at first — its Live quotes per day by
- * outcome, how its API calls and webhooks fare, and how far it has come in setting up. The route
+ * outcome, what waits for it (held quotes, leads, prices about to expire), how its API calls and
+ * webhooks fare, and how far it has come in setting up. The route
  * has checked that the person may read the business (requireBusinessReader). Days are UTC.
  */
 export async function businessOverview({ db, now }: VerbContext, { access }: { access: BusinessAccess }): Promise<BusinessOverview> {
@@ -19,11 +22,16 @@ export async function businessOverview({ db, now }: VerbContext, { access }: { a
   const liveEnvironmentId = access.connection?.liveEnvironmentId ?? null;
   const firstDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (OVERVIEW_DAYS - 1)));
   const week = new Date(now.getTime() - 7 * 86_400_000);
-  const [perDay, calls, hooks, setup] = await Promise.all([
+  const weekAhead = new Date(now.getTime() + 7 * 86_400_000);
+  const live = projectId && liveEnvironmentId ? { projectId, environmentId: liveEnvironmentId } : null;
+  const [perDay, calls, hooks, setup, accountQuotes, leads, expiringIntents] = await Promise.all([
     countQuotesPerDay(db, businessId, liveEnvironmentId, firstDay),
     countApiCalls(db, access.business, week),
     countWebhookAttempts(db, liveEnvironmentId, week),
     readSetupChecklist(db, businessId, projectId, liveEnvironmentId),
+    live ? countAccountQuotesToActOn(db, { ...live, now, until: weekAhead }) : { held: 0, expiringSoon: 0 },
+    countLeads(db, { businessId, since: week }),
+    live ? countExpiringIntents(db, { businessId, environmentId: live.environmentId, now, until: weekAhead }) : 0,
   ]);
   const byDay = new Map(perDay.map((d) => [d.day, d]));
   return {
@@ -34,5 +42,11 @@ export async function businessOverview({ db, now }: VerbContext, { access }: { a
     apiCalls: { ...calls, errorRate: calls.total === 0 ? null : Math.round((calls.failed * 1000) / calls.total) / 10 },
     webhooks: { ...hooks, successRate: hooks.attempts === 0 ? null : Math.round((hooks.succeeded * 1000) / hooks.attempts) / 10 },
     checklist: setup,
+    pipeline: {
+      heldQuotes: accountQuotes.held,
+      leadsThisWeek: leads.thisWeek,
+      newLeads: leads.waiting,
+      expiringSoon: expiringIntents + accountQuotes.expiringSoon,
+    },
   };
 }

@@ -1,3 +1,4 @@
+import { consentSentence } from './acceptance-consent';
 import type { BusinessView } from './schemas';
 import type { BusinessRow } from './store';
 
@@ -12,6 +13,8 @@ export function toBusinessView(row: BusinessRow): BusinessView {
       primaryColor: row.primaryColor,
       accentColor: row.accentColor,
       nextStep: row.nextStepLabel && row.nextStepUrl ? { label: row.nextStepLabel, url: row.nextStepUrl } : null,
+      acceptanceConsent: consentSentence(row),
+      acceptanceConsentIsDefault: row.acceptanceConsent === null,
     },
     publishGuard: { changePercent: row.publishGuardChangePercent, sharePercent: row.publishGuardSharePercent },
     connection: row.connections[0] ?? null,

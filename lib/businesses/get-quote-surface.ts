@@ -2,6 +2,7 @@ import { findPublishedVersion } from '../books/published-version';
 import type { VerbContext } from '../context/verb-context';
 import { resolvePublicQuoteScope } from '../quotes/resolve-quote-scope';
 import type { BookArtifact } from '../pricing';
+import { consentSentence } from './acceptance-consent';
 import { findBranding } from './store';
 
 /**
@@ -24,6 +25,7 @@ export async function getQuoteSurface({ db }: VerbContext, { businessId }: { bus
       primaryColor: business.primaryColor ?? '#1d4ed8',
       accentColor: business.accentColor ?? '#f59e0b',
       nextStep: business.nextStepLabel && business.nextStepUrl ? { label: business.nextStepLabel, url: business.nextStepUrl } : null,
+      acceptanceConsent: consentSentence(business),
     },
     offerings: offeringsOf(version.book.artifact),
   };

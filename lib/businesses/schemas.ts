@@ -20,6 +20,17 @@ export const brandingSchema = z
       .nullable()
       .optional()
       .meta({ description: 'A button under the price on the hosted page (e.g. "Book this visit"); null removes it, omitted keeps it.' }),
+    acceptanceConsent: z
+      .string()
+      .trim()
+      .min(10)
+      .max(500)
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'The sentence a customer agrees to when accepting a quote on the hosted page; null brings back the default ("I agree that <display name> may contact me about this quote."), omitted keeps it.',
+      }),
   })
   .meta({ id: 'Branding' });
 
@@ -34,6 +45,8 @@ export const businessSchema = z
       primaryColor: z.string().nullable(),
       accentColor: z.string().nullable(),
       nextStep: z.object({ label: z.string(), url: z.string() }).nullable(),
+      acceptanceConsent: z.string().meta({ description: 'The consent sentence customers see when they accept a quote (the default when none was set).' }),
+      acceptanceConsentIsDefault: z.boolean(),
     }),
     publishGuard: publishGuardSchema.meta({ description: 'When publishing to Live asks for a typed confirmation.' }),
     connection: z
@@ -54,6 +67,13 @@ export const businessOverviewSchema = z
     /** Webhook attempts to the Live endpoints of the business's project over the last 7 days. */
     webhooks: z.object({ attempts: z.number().int(), succeeded: z.number().int(), successRate: z.number().nullable() }),
     checklist: z.object({ bookPublished: z.boolean(), apiKeyCreated: z.boolean(), quoteMade: z.boolean(), endpointAdded: z.boolean() }),
+    /** What waits for the business now (Live): held quotes to review, leads, prices about to run out. */
+    pipeline: z.object({
+      heldQuotes: z.number().int().meta({ description: 'Account quotes awaiting review.' }),
+      leadsThisWeek: z.number().int().meta({ description: 'Quotes customers accepted in the last 7 days.' }),
+      newLeads: z.number().int().meta({ description: 'Leads nobody has moved on from `new` yet.' }),
+      expiringSoon: z.number().int().meta({ description: 'Priced quotes not yet accepted or committed whose price runs out in the next 7 days.' }),
+    }),
   })
   .meta({ id: 'BusinessOverview' });
 export type BusinessOverview = z.infer<typeof businessOverviewSchema>;

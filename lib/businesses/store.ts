@@ -20,6 +20,7 @@ const brandingColumns = {
   accentColor: true,
   nextStepLabel: true,
   nextStepUrl: true,
+  acceptanceConsent: true,
 } satisfies Prisma.BusinessSelect;
 
 /** What a business's view shows (business-view.ts): its branding, safeguard and first connection. */
@@ -86,12 +87,17 @@ export async function listBusinessesVisibleTo(db: DbOrTx, userId: string) {
   });
 }
 
-/** Sets the branding; an omitted next step stays as it is (clients that predate it do not erase it). */
+/** Sets the branding; an omitted next step or consent sentence stays as it is (clients that predate them do not erase them). */
 export async function updateBranding(db: DbOrTx, businessId: string, branding: Branding, now: Date): Promise<BusinessRow> {
-  const { nextStep, ...look } = branding;
+  const { nextStep, acceptanceConsent, ...look } = branding;
   return db.business.update({
     where: { id: businessId },
-    data: { ...look, ...(nextStep === undefined ? {} : { nextStepLabel: nextStep?.label ?? null, nextStepUrl: nextStep?.url ?? null }), updatedAt: now },
+    data: {
+      ...look,
+      ...(nextStep === undefined ? {} : { nextStepLabel: nextStep?.label ?? null, nextStepUrl: nextStep?.url ?? null }),
+      ...(acceptanceConsent === undefined ? {} : { acceptanceConsent }),
+      updatedAt: now,
+    },
     select: businessSelect,
   });
 }
@@ -168,4 +174,40 @@ export async function readSetupChecklist(db: DbOrTx, businessId: string, project
     environmentId,
   ]);
   return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What waits for a person (GET /v1/me/inbox)
+
+// Businesses the person can read (a member, or `businesses:manage`), with their Live quotes
+// awaiting review where the person may review them (owner, or `businesses:manage`), and new leads.
+const INBOX_SQL = `WITH readable AS (
+    SELECT b.id, (m.role = 'owner' OR coalesce('businesses:manage' = ANY(w.permissions), false)) AS may_review
+      FROM businesses b
+      LEFT JOIN business_members m ON m.business_id = b.id AND m.user_id = $1::uuid AND m.status = 'active'
+      LEFT JOIN workspace_members w ON w.workspace_id = b.workspace_id AND w.user_id = $1::uuid AND w.status = 'active'
+     WHERE m.id IS NOT NULL OR 'businesses:manage' = ANY(w.permissions))
+  SELECT r.id::text AS "businessId",
+    CASE WHEN r.may_review THEN (
+      SELECT count(*) FROM connections c
+        JOIN environments e ON e.project_id = c.project_id AND e.kind = 'live'
+        JOIN account_quotes aq ON aq.project_id = c.project_id AND aq.environment_id = e.id
+       WHERE c.business_id = r.id AND c.status = 'active' AND aq.state = 'awaiting_approval' AND aq.review_decision IS NULL)
+    ELSE 0 END::int AS "heldQuotes",
+    (SELECT count(*) FROM quote_acceptances qa WHERE qa.business_id = r.id AND qa.status = 'new')::int AS "newLeads"
+  FROM readable r`;
+
+export async function countInboxOf(db: DbOrTx, userId: string) {
+  return sqlRows<{ businessId: string; heldQuotes: number; newLeads: number }>(db, INBOX_SQL, [userId]);
+}
+
+// Live hosted-page and member quotes whose price runs out soon and that nobody accepted yet.
+const EXPIRING_INTENTS_SQL = `SELECT count(*)::int AS count FROM quote_intents qi
+  WHERE qi.business_id = $1::uuid AND qi.environment_id = $2::uuid AND qi.status = 'succeeded'
+    AND qi.expires_at > $3::timestamptz AND qi.expires_at <= $4::timestamptz
+    AND NOT EXISTS (SELECT 1 FROM quote_acceptances qa WHERE qa.quote_intent_id = qi.id)`;
+
+export async function countExpiringIntents(db: DbOrTx, where: { businessId: string; environmentId: string; now: Date; until: Date }): Promise<number> {
+  const [row] = await sqlRows<{ count: number }>(db, EXPIRING_INTENTS_SQL, [where.businessId, where.environmentId, where.now, where.until]);
+  return row.count;
 }

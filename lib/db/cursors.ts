@@ -27,19 +27,21 @@ export const timeIdCursorSchema = timeCursorSchema((id) => z.uuid().safeParse(id
 /** `<ISO time>|<sequence>`. */
 export const timeSequenceCursorSchema = timeCursorSchema(isSequence);
 
-/** The Prisma `where` part that keeps the rows after a cursor, newest first. */
-function afterTimeCursor<Id>(cursor: string | undefined, parseId: (id: string) => Id) {
+/** The Prisma `where` part that keeps the rows after a cursor, newest first (or oldest first: `asc`). */
+function afterTimeCursor<Id>(cursor: string | undefined, parseId: (id: string) => Id, direction: 'asc' | 'desc' = 'desc') {
   if (!cursor) return {};
   const [time, id] = cursor.split('|');
   const at = new Date(time);
   // The bound on the time alone is what lets a (…, created_at, id) index start at the cursor;
-  // the OR then keeps the rows of the same millisecond with a smaller id.
-  return { AND: [{ createdAt: { lte: at } }, { OR: [{ createdAt: { lt: at } }, { id: { lt: parseId(id) } }] }] };
+  // the OR then keeps the rows of the same millisecond with a smaller (or larger) id.
+  const beyond = direction === 'desc' ? 'lt' : 'gt';
+  const upTo = direction === 'desc' ? 'lte' : 'gte';
+  return { AND: [{ createdAt: { [upTo]: at } }, { OR: [{ createdAt: { [beyond]: at } }, { id: { [beyond]: parseId(id) } }] }] };
 }
 
 /** After a `timeIdCursorSchema` cursor. */
-export function afterTimeIdCursor(cursor: string | undefined) {
-  return afterTimeCursor(cursor, (id) => id);
+export function afterTimeIdCursor(cursor: string | undefined, direction: 'asc' | 'desc' = 'desc') {
+  return afterTimeCursor(cursor, (id) => id, direction);
 }
 
 /** After a `timeSequenceCursorSchema` cursor. */

@@ -1,7 +1,7 @@
 /**
  * Every code the service answers with. The spec's codes, plus the few it leaves to us
  * (`not_found`, `method_not_allowed`, `forbidden`, `conflict`, `invalid_request`, `payload_too_large`,
- * `internal_error`, `service_unavailable`), and two that only the server's edge answers (scripts/http-edge.mjs):
+ * `internal_error`, `service_unavailable`, and the 409s of quote review, acceptance and commitment), and two that only the server's edge answers (scripts/http-edge.mjs):
  * `request_timeout` and `headers_too_large`.
  */
 export const ERROR_STATUS = {
@@ -18,6 +18,12 @@ export const ERROR_STATUS = {
   quote_surface_unavailable: 404,
   idempotency_conflict: 409,
   conflict: 409,
+  // The way from a price to a commitment (docs/quote-lifecycle.md).
+  quote_expired: 409,
+  quote_not_priced: 409,
+  quote_declined: 409,
+  already_reviewed: 409,
+  receipt_mismatch: 409,
   request_timeout: 408,
   payload_too_large: 413,
   invalid_quote_request: 422,

@@ -16,6 +16,9 @@ export const EVENT_TYPES = [
   'business_member.removed',
   'business.branding_updated',
   'account_quote.created',
+  'account_quote.approved',
+  'account_quote.declined',
+  'quote_intent.accepted',
   'commitment.confirmed',
   'webhook.test',
 ] as const;
@@ -110,6 +113,23 @@ const member = (role: string, status: string) => ({
   updatedAt: AT,
 });
 
+const heldQuote = {
+  object: 'quote',
+  quote_id: 'd4c3b2a1-0f9e-48d7-b6c5-a4b3c2d1e0f9',
+  state: 'awaiting_approval',
+  disposition: 'hold',
+  decision: 'priced',
+  pricing_mode: 'instant',
+  total: { low_cents: 15525, high_cents: 15525 },
+  currency: 'USD',
+  book: { version_id: IDS.version },
+  message: 'The quote is held for the business to review before it is sent.',
+  unpriced_reason: null,
+  created: AT,
+  expires_at: '2026-12-25T16:45:48.423Z',
+  signature: EXAMPLE_SIGNATURE,
+};
+
 export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
   'quote_intent.succeeded': {
     environment: 'the quote’s',
@@ -173,7 +193,15 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
     meaning: 'The hosted quote page’s branding changed',
     example: {
       businessId: IDS.business,
-      branding: { displayName: 'Sparkle Home Services', logoUrl: null, primaryColor: '#0f766e', accentColor: '#f97316', nextStep: { label: 'Book this visit', url: 'https://book.sparkle.example' } },
+      branding: {
+        displayName: 'Sparkle Home Services',
+        logoUrl: null,
+        primaryColor: '#0f766e',
+        accentColor: '#f97316',
+        nextStep: { label: 'Book this visit', url: 'https://book.sparkle.example' },
+        acceptanceConsent: 'I agree that Sparkle Home Services may contact me about this quote.',
+        acceptanceConsentIsDefault: true,
+      },
       changedBy: IDS.user,
     },
   },
@@ -194,7 +222,46 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
         message: 'Your quote is ready.',
         unpriced_reason: null,
         created: AT,
+        expires_at: '2026-12-25T16:45:48.423Z',
         signature: EXAMPLE_SIGNATURE,
+      },
+    },
+  },
+  'account_quote.approved': {
+    environment: 'the quote’s',
+    meaning: 'The business approved a held account quote: it is `quoted` now and can be sent on and committed',
+    example: {
+      quote: heldQuote,
+      state: 'quoted',
+      review: { decision: 'approved', reason: null, reviewed_at: AT, reviewed_by: IDS.user },
+      expires_at: '2026-12-25T16:45:48.423Z',
+    },
+  },
+  'account_quote.declined': {
+    environment: 'the quote’s',
+    meaning: 'The business declined a held account quote, with its reason: it cannot be committed',
+    example: {
+      quote: heldQuote,
+      state: 'awaiting_approval',
+      review: { decision: 'declined', reason: 'We do not work in that area.', reviewed_at: AT, reviewed_by: IDS.user },
+      expires_at: '2026-12-25T16:45:48.423Z',
+    },
+  },
+  'quote_intent.accepted': {
+    environment: 'Live',
+    meaning: 'A customer accepted a priced quote on the hosted page: a new lead, with how to reach them (personal data: erased on request)',
+    example: {
+      acceptance: {
+        id: 'f6e5d4c3-b2a1-40f9-8e7d-6c5b4a3f2e1d',
+        quoteIntentId: IDS.intent,
+        receiptId: IDS.receipt,
+        receiptSignature: EXAMPLE_SIGNATURE.value,
+        total: { amountMinor: 17250, currency: 'USD' },
+        contact: { name: 'Alex Rivera', email: 'alex@example.com', phone: '+1 555 0100' },
+        note: 'The side gate is open.',
+        preferredDate: '2026-12-03',
+        consentText: 'I agree that Sparkle Home Services may contact me about this quote.',
+        createdAt: AT,
       },
     },
   },
@@ -221,7 +288,8 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
 
 /** An example delivery of the type, in the envelope every delivery has. */
 export function exampleEnvelope(type: EventType) {
-  const businessScoped = type.startsWith('business') || type.startsWith('quote_intent') || type === 'commitment.confirmed';
+  const businessScoped =
+    type.startsWith('business') || type.startsWith('quote_intent') || type === 'commitment.confirmed' || type === 'account_quote.approved' || type === 'account_quote.declined';
   return {
     id: '0e1d2c3b-4a59-4687-a5b4-c3d2e1f0a9b8',
     type,

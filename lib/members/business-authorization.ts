@@ -78,3 +78,6 @@ export async function requireBusinessDuty(
 /** Who does what to a business (docs/operations.md, "Who can do what"). */
 export const BRANDING: BusinessDuty = { subject: 'The branding', verb: 'set', roles: ['owner'], selfRunOnly: true };
 export const PUBLISH_GUARD: BusinessDuty = { subject: 'The publishing safeguard', verb: 'set', roles: ['owner'], selfRunOnly: true };
+export const LEAD_PIPELINE: BusinessDuty = { subject: 'Leads', verb: 'moved along', roles: ['owner', 'editor'], selfRunOnly: false };
+export const LEAD_ERASURE: BusinessDuty = { subject: 'A lead\'s personal data', verb: 'erased', roles: ['owner'], selfRunOnly: false };
+export const QUOTE_REVIEW: BusinessDuty = { subject: 'Held quotes', verb: 'reviewed', roles: ['owner'], selfRunOnly: false };

@@ -116,6 +116,9 @@ const rule = z.discriminatedUnion('phase', [
   }),
 ]);
 
+/** How long prices hold when a book does not say (docs/price-book.md). */
+export const DEFAULT_QUOTE_VALIDITY_DAYS = 30;
+
 /** A new artifact's currency: an ISO 4217 code with a minor unit (lib/pricing/currencies.ts). */
 const isoCurrency = z.string().refine(isIsoCurrency, 'must be an ISO 4217 currency code such as USD or EUR');
 /** A stored version's currency: the check it passed when it was created (versions never change). */
@@ -132,6 +135,8 @@ const artifactSchema = (currency: z.ZodType<string, string>) => z
     /** Evaluated phase by phase in the fixed order of PHASES; within a phase, in this order. */
     rules: z.array(rule).max(20_000).default([]),
     conditions: z.array(z.string().min(1).max(1000)).max(50).default([]),
+    /** How long a price holds: a priced quote expires this many days after it is made; 0 = never. */
+    quoteValidityDays: z.number().int().min(0).max(3650).default(DEFAULT_QUOTE_VALIDITY_DAYS),
   })
   .superRefine((book, ctx) => {
     const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });

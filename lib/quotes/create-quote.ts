@@ -10,9 +10,10 @@ import { createOnce } from '../idempotency/create-once';
 import type { QuoteInputs } from '../pricing';
 import { signDocument } from '../receipts/receipt-signature';
 import { currentReceiptSigner, forgetReceiptSigner } from '../receipts/signing-keys';
-import { expireIfDue } from './expire-quote-intents';
+import { asOf } from './expire-quote-intents';
 import { priceQuote, pricedFields } from './quote-outcome';
 import { toQuoteResult } from './quote-views';
+import { priceValidUntil } from './validity';
 import { surfaceUnavailable, type QuoteScope, type ScopeResolver } from './resolve-quote-scope';
 import type { QuoteResult } from './schemas';
 import { findQuoteByKey, insertQuote, type QuoteIntentRow, type QuoteReceiptRow, type StoredQuote } from './store';
@@ -67,7 +68,7 @@ export async function createQuote(
         : null,
     fingerprintOf: (stored) => stored.intent.requestFingerprint,
     conflict: () => new ServiceError('idempotency_conflict', `Idempotency key "${idempotencyKey}" was already used with a different request.`),
-    replay: async (stored) => toQuoteResult(await expireIfDue(ctx.db, stored.intent, ctx.now), stored.receipt),
+    replay: (stored) => toQuoteResult(asOf(stored.intent, ctx.now), stored.receipt),
     create: async () => {
       for (let attempt = 1; ; attempt++) {
         const quote = await price(ctx, input, scope, { idempotencyKey, fingerprint });
@@ -107,7 +108,8 @@ async function price(
 ): Promise<StoredQuote> {
   const versionId = scope.publishedVersionId;
   if (!versionId && input.whenUnpublished === 'surface_unavailable') throw surfaceUnavailable();
-  const outcome = priceQuote(versionId ? await compiled(ctx.db, versionId) : null, input.inputs);
+  const book = versionId ? await compiled(ctx.db, versionId) : null;
+  const outcome = priceQuote(book, input.inputs);
   const { now, requestId } = ctx;
   const intent: QuoteIntentRow = {
     id: randomUUID(),
@@ -124,7 +126,12 @@ async function price(
     requestFingerprint: fingerprint,
     requestCorrelationId: requestId,
     inputs: input.inputs,
-    expiresAt: outcome.outcome === 'requires_input' ? new Date(now.getTime() + REQUIRES_INPUT_TTL_MS) : null,
+    expiresAt:
+      outcome.outcome === 'requires_input'
+        ? new Date(now.getTime() + REQUIRES_INPUT_TTL_MS)
+        : outcome.outcome === 'succeeded'
+          ? priceValidUntil(now, book!.artifact.quoteValidityDays)
+          : null,
     createdAt: now,
     updatedAt: now,
   };

@@ -1,23 +1,20 @@
 import type { VerbContext } from '../context/verb-context';
-import type { DbOrTx } from '../db/client';
-import { markDueExpired, markExpired } from './store';
+import { markDueExpired } from './store';
+
+/** The statuses that end in `expired` once their `expiresAt` passes (docs/quote-lifecycle.md). */
+export const EXPIRING_STATUSES = ['succeeded', 'requires_input'] as const;
 
 /**
- * An intent that requires input becomes `expired` once its `expiresAt` passes (see
- * docs/quote-lifecycle.md). Reads apply the transition to the row they return; the sweep
- * applies it to every due row.
+ * The intent as it reads at `now`: a priced intent past its validity, or one that waited too long
+ * for answers, reads `expired` on every surface whether or not the sweep has marked it yet.
+ * Reads never write; the receipt is untouched either way.
  */
-export async function expireIfDue<T extends { id: string; status: string; expiresAt: Date | null }>(
-  db: DbOrTx,
-  intent: T,
-  now: Date,
-): Promise<T> {
-  if (intent.status !== 'requires_input' || !intent.expiresAt || intent.expiresAt > now) return intent;
-  await markExpired(db, intent.id, now);
-  return { ...intent, status: 'expired' };
+export function asOf<T extends { status: string; expiresAt: Date | null }>(intent: T, now: Date): T {
+  const expiring = (EXPIRING_STATUSES as readonly string[]).includes(intent.status);
+  return expiring && intent.expiresAt !== null && intent.expiresAt <= now ? { ...intent, status: 'expired' } : intent;
 }
 
-/** The minute job: expires every due intent; returns how many changed. */
+/** The minute job: marks every due intent expired; returns how many changed. */
 export async function expireQuoteIntents({ db, now }: VerbContext): Promise<number> {
   return markDueExpired(db, now);
 }

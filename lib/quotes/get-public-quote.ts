@@ -1,6 +1,6 @@
 import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
-import { expireIfDue } from './expire-quote-intents';
+import { asOf } from './expire-quote-intents';
 import { toQuoteResult } from './quote-views';
 import { findQuote } from './store';
 
@@ -13,6 +13,5 @@ export async function getPublicQuote({ db, now }: VerbContext, { quoteIntentId }
   if (!stored || !stored.intent.idempotencyScope.startsWith('public:')) {
     throw new ServiceError('not_found', `Quote ${quoteIntentId} does not exist.`);
   }
-  const intent = await expireIfDue(db, stored.intent, now);
-  return { result: toQuoteResult(intent, stored.receipt), businessId: stored.intent.businessId };
+  return { result: toQuoteResult(asOf(stored.intent, now), stored.receipt), businessId: stored.intent.businessId };
 }

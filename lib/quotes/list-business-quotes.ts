@@ -8,6 +8,6 @@ export type { BusinessQuotesQuery } from './store';
  * that the person may read the business.
  */
 export async function listBusinessQuotes(ctx: VerbContext, { businessId, query }: { businessId: string; query: BusinessQuotesQuery }) {
-  const { page, nextCursor } = await listQuotesOfBusiness(ctx.db, businessId, query);
+  const { page, nextCursor } = await listQuotesOfBusiness(ctx.db, businessId, query, ctx.now);
   return { quotes: page.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })), nextCursor };
 }

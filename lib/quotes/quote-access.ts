@@ -2,6 +2,7 @@ import { businessAccess, requireWorkspaceMember } from '../auth/permissions';
 import type { ApiKeyPrincipal, SessionPrincipal } from '../auth/principal';
 import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
+import { asOf } from './expire-quote-intents';
 import { findQuote, type StoredQuote } from './store';
 
 /**
@@ -10,18 +11,18 @@ import { findQuote, type StoredQuote } from './store';
  * key: any quote of its own environment (Test and Live never see each other's quotes).
  */
 export async function findInspectableQuote(
-  { db, principal }: VerbContext<SessionPrincipal | ApiKeyPrincipal>,
+  { db, principal, now }: VerbContext<SessionPrincipal | ApiKeyPrincipal>,
   id: string,
 ): Promise<StoredQuote> {
   const notFound = new ServiceError('not_found', `No quote ${id}.`);
   const found = await findQuote(db, id);
   if (!found) throw notFound;
-  const { intent } = found;
+  const intent = asOf(found.intent, now);
   if (principal.kind === 'api_key') {
     if (intent.environmentId !== principal.environmentId) throw notFound;
-    return found;
+  } else {
+    const ofTheirBusiness = intent.businessId !== null && (await businessAccess(db, principal, intent.businessId))?.membership;
+    if (!ofTheirBusiness) await requireWorkspaceMember(db, principal, intent.workspaceId, 'logs:read', notFound.message);
   }
-  const ofTheirBusiness = intent.businessId !== null && (await businessAccess(db, principal, intent.businessId))?.membership;
-  if (!ofTheirBusiness) await requireWorkspaceMember(db, principal, intent.workspaceId, 'logs:read', notFound.message);
-  return found;
+  return { ...found, intent };
 }

@@ -143,17 +143,20 @@ export async function findQuote(db: DbOrTx, id: string, options: { byRequestToo?
   return toStoredQuote(byRequest);
 }
 
+// An intent's status as it reads at $7 (lib/quotes/expire-quote-intents.ts: asOf), swept or not.
+const STATUS_AS_OF = `CASE WHEN qi.status IN ('succeeded', 'requires_input') AND qi.expires_at <= $7::timestamptz THEN 'expired' ELSE qi.status::text END`;
+
 export type BusinessQuotesQuery = { environment?: 'test' | 'live'; status?: BusinessQuote['status']; limit: number; cursor?: string };
 
 /**
  * A business's quotes, newest first, keyset-paginated by (created_at, id). Reads only the
  * receipt's total and first line's label, never its whole computation.
  */
-export async function listQuotesOfBusiness(db: DbOrTx, businessId: string, query: BusinessQuotesQuery) {
+export async function listQuotesOfBusiness(db: DbOrTx, businessId: string, query: BusinessQuotesQuery, now: Date) {
   const [cursorTime, cursorId] = query.cursor ? query.cursor.split('|') : [null, null];
   const rows = await sqlRows<Omit<BusinessQuote, 'createdAt'> & { createdAt: Date }>(
     db,
-    `SELECT qi.id::text AS id, e.kind::text AS environment, qi.source::text AS source, qi.status::text AS status,
+    `SELECT qi.id::text AS id, e.kind::text AS environment, qi.source::text AS source, ${STATUS_AS_OF} AS status,
         qi.inputs->>'offeringId' AS "offeringId",
         r.computation->'lineItems'->0->>'label' AS "offeringLabel",
         (r.computation->>'totalMinor')::bigint::float8 AS "totalMinor",
@@ -165,11 +168,11 @@ export async function listQuotesOfBusiness(db: DbOrTx, businessId: string, query
        LEFT JOIN book_versions v ON v.id = qi.book_version_id
       WHERE qi.business_id = $1::uuid
         AND ($2::text IS NULL OR e.kind::text = $2::text)
-        AND ($3::text IS NULL OR qi.status::text = $3::text)
+        AND ($3::text IS NULL OR ${STATUS_AS_OF} = $3::text)
         AND ($4::timestamptz IS NULL OR (qi.created_at, qi.id) < ($4::timestamptz, $5::uuid))
       ORDER BY qi.created_at DESC, qi.id DESC
       LIMIT $6::int`,
-    [businessId, query.environment ?? null, query.status ?? null, cursorTime, cursorId, query.limit + 1],
+    [businessId, query.environment ?? null, query.status ?? null, cursorTime, cursorId, query.limit + 1, now],
   );
   return timeIdPage(rows, query.limit);
 }
@@ -224,18 +227,10 @@ export async function readMemberBook(db: DbOrTx, where: { bookId: string; projec
 // ---------------------------------------------------------------------------------------------
 // Expiry (docs/quote-lifecycle.md)
 
-/** Marks one intent expired if it still requires input and is due. */
-export async function markExpired(db: DbOrTx, intentId: string, now: Date): Promise<void> {
-  await db.quoteIntent.updateMany({
-    where: { id: intentId, status: 'requires_input', expiresAt: { lte: now } },
-    data: { status: 'expired', updatedAt: now },
-  });
-}
-
 /** Marks every due intent expired; returns how many changed. */
 export async function markDueExpired(db: DbOrTx, now: Date): Promise<number> {
   const { count } = await db.quoteIntent.updateMany({
-    where: { status: 'requires_input', expiresAt: { lte: now } },
+    where: { status: { in: ['succeeded', 'requires_input'] }, expiresAt: { lte: now } },
     data: { status: 'expired', updatedAt: now },
   });
   return count;

@@ -2,6 +2,7 @@ import { businessAccess, requireWorkspaceMember } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
 import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
+import { asOf } from './expire-quote-intents';
 import { toQuoteResult } from './quote-views';
 import { findQuote, readTraceOf } from './store';
 
@@ -11,7 +12,7 @@ import { findQuote, readTraceOf } from './store';
  * `id` may be the quote intent's id or the id of the request that created it. Workspace members
  * trace any quote of the workspace, active members of a business the quotes of that business.
  */
-export async function traceQuote({ db, principal }: VerbContext<SessionPrincipal>, { id }: { id: string }) {
+export async function traceQuote({ db, principal, now }: VerbContext<SessionPrincipal>, { id }: { id: string }) {
   const found = await findQuote(db, id, { byRequestToo: true });
   const notFound = `No quote or quote request ${id}.`;
   if (!found) throw new ServiceError('not_found', notFound);
@@ -22,7 +23,7 @@ export async function traceQuote({ db, principal }: VerbContext<SessionPrincipal
 
   const { version, book, request, environment, events } = await readTraceOf(db, stored);
   return {
-    ...toQuoteResult(found.intent, found.receipt),
+    ...toQuoteResult(asOf(found.intent, now), found.receipt),
     businessId: stored.businessId,
     environment: environment!.kind,
     book: book!,

@@ -9,6 +9,8 @@ import { ServiceError } from '../errors/service-error';
 const RATE_LIMITS = {
   /** Spec 8: public quote creates per Business. */
   publicQuoteCreate: { points: 120, durationSeconds: 60 },
+  /** Quote acceptances on the hosted page per Business: a person accepts a few; a robot many. */
+  publicAcceptanceCreate: { points: 30, durationSeconds: 60 },
   /** Spec 8: account surface requests per account and environment (issue 5). */
   accountRequests: { points: 600, durationSeconds: 60 },
 } as const;

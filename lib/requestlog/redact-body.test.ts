@@ -7,6 +7,25 @@ const webhookSecret = fc.stringMatching(/^[A-Za-z0-9+/=_-]{8,40}$/).map((s) => `
 const secret = fc.oneof(apiKey, webhookSecret);
 
 describe('what the request log keeps of a body', () => {
+  it('takes out a customer\'s contact details and note by name, whole objects included', () => {
+    const logged = JSON.parse(
+      loggedJson({
+        businessId: 'b1',
+        contact: { name: 'Alex Rivera', email: 'alex@example.com', phone: '+1 555 0100' },
+        note: 'The side gate is open.',
+        preferredDate: '2026-12-03',
+        lead: { id: 'l1', contact: null, email: 'a@b.example' },
+      })!,
+    );
+    expect(logged).toEqual({
+      businessId: 'b1',
+      contact: REDACTED,
+      note: REDACTED,
+      preferredDate: '2026-12-03',
+      lead: { id: 'l1', contact: null, email: REDACTED },
+    });
+  });
+
   it('takes out secrets by field name, keeps ids and everything else', () => {
     const logged = JSON.parse(
       loggedJson({

@@ -2,7 +2,9 @@
  * What the request log keeps of a body: JSON with every secret taken out, capped in size.
  * Secrets are recognised by name (a field called `secret`, `token`, `password`, `authorization`,
  * … — ids such as `apiKeyId` are not secrets) and by shape (API keys `sk_test_…`/`sk_live_…`,
- * webhook secrets `whsec_…`), wherever they stand, so none reaches the log.
+ * webhook secrets `whsec_…`), wherever they stand, so none reaches the log. Personal data is
+ * taken out the same way, by name (`contact`, `email`, `phone`, `note`: a customer's contact
+ * details when they accept a quote), whole objects included.
  */
 
 /** Largest body kept, in UTF-8 bytes; beyond it the text is cut and says so. */
@@ -11,9 +13,11 @@ export const MAX_LOGGED_BODY_BYTES = 8_192;
 export const REDACTED = '[redacted]';
 
 const SECRET_NAME = /secret|token|password|passphrase|authorization|cookie|credential|private|^key$|api[_-]?key$|signing[_-]?key/i;
+const PERSONAL_NAME = /^(?:contact|email|phone|note)$/i;
 const SECRET_VALUE = /\b(?:sk_(?:test|live)_[A-Za-z0-9_-]+|whsec_[A-Za-z0-9+/=_-]+)/g;
 
 function redactValue(value: unknown, name: string | null): unknown {
+  if (name !== null && PERSONAL_NAME.test(name) && value !== null) return REDACTED;
   // By name: a secret is a value (an object under such a name, e.g. the `apiKey` view, is walked).
   if (name !== null && SECRET_NAME.test(name) && !/ids?$/i.test(name) && (typeof value !== 'object' || value === null)) {
     return value === null ? null : REDACTED;

@@ -27,6 +27,14 @@ export function secretKeyCheckValue(): string {
   return createHmac('sha256', key()).update('quote-pricing-service/webhook-secret-key-check/v1').digest('base64url');
 }
 
+/**
+ * A key for one purpose (e.g. `acceptance-form`), derived from the configured key: what every
+ * instance can make and check alike, without a secret of its own to share.
+ */
+export function derivedKey(purpose: string): Buffer {
+  return createHmac('sha256', key()).update(`quote-pricing-service/${purpose}/v1`).digest();
+}
+
 export function sealSecret(secret: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key(), iv);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../../lib/events/catalogue';
 import { api } from '../../lib/testing/api-client';
+import { issueFormToken } from '../../lib/leads/form-token';
 import { createPerson, createTenant, quoteRequest, testDb } from '../../lib/testing/factories';
 
 /** The fields of a value, two levels down: what a receiver's code reads. */
@@ -51,6 +52,30 @@ describe('the event catalogue', () => {
       headers: { 'idempotency-key': randomUUID() },
       body: { external_ref: 'order-1' },
     });
+    // A held quote approved, another declined; a customer accepts a hosted-page quote.
+    const held = { services: [{ service: 'window_cleaning', selections: { home_size: 'medium', storeys: '4_plus', access: 'easy' } }] };
+    for (const decision of ['approved', 'declined'] as const) {
+      const quote = await api('POST', `/v1/accounts/${tenant.projectId}/quotes`, { key: tenant.keys.live, headers: { 'idempotency-key': randomUUID() }, body: held });
+      expect(quote.body.state).toBe('awaiting_approval');
+      const review = await api('POST', `/v1/businesses/${tenant.businessId}/account-quotes/${quote.body.quote_id}/review`, {
+        ...as,
+        body: { decision, reason: decision === 'declined' ? 'Too far away.' : undefined },
+      });
+      expect(review.status).toBe(200);
+    }
+    const publicQuote = await api('POST', '/v1/public_quotes', { body: { businessId: tenant.businessId, ...demoExample } });
+    const quoteIntentId = publicQuote.body.data.quoteIntent.id;
+    const accepted = await api('POST', `/v1/public_quotes/${quoteIntentId}/acceptance`, {
+      body: {
+        businessId: tenant.businessId,
+        contact: { name: 'Alex Rivera', email: 'alex@example.test', phone: '+1 555 0100' },
+        note: 'Gate code 1234',
+        preferredDate: '2030-01-02',
+        consent: true,
+        formToken: issueFormToken(quoteIntentId, new Date(Date.now() - 5_000)),
+      },
+    });
+    expect(accepted.status).toBe(201);
     const endpoint = await api('POST', '/v1/webhook-endpoints', { ...as, body: { projectId: tenant.projectId, environment: 'live', url: 'https://hooks.example.test/e' } });
     await api('POST', `/v1/webhook-endpoints/${endpoint.body.data.endpoint.id}/test-events`, as);
 

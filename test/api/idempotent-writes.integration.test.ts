@@ -22,8 +22,15 @@ describe('Idempotency-Key on every creating write', () => {
       .filter(({ contract }) => contract.method === 'POST' && contract.success.status === 201)
       .filter(({ contract }) => !contract.idempotent)
       .map(({ contract }) => contract.path);
-    // The quote routes have their own key (body field or header), stored with the quote itself.
-    expect(creating.sort()).toEqual(['/v1/accounts/{id}/quotes', '/v1/businesses/{businessId}/quotes', '/v1/public_quotes', '/v1/quotes']);
+    // The quote routes have their own key (body field or header), stored with the quote itself. An
+    // acceptance is keyed by its quote: accepting again answers the first acceptance.
+    expect(creating.sort()).toEqual([
+      '/v1/accounts/{id}/quotes',
+      '/v1/businesses/{businessId}/quotes',
+      '/v1/public_quotes',
+      '/v1/public_quotes/{quoteIntentId}/acceptance',
+      '/v1/quotes',
+    ]);
     expect(idempotentRoutes.map(({ contract }) => `${contract.method} ${contract.path}`)).toEqual(
       expect.arrayContaining([
         'POST /v1/api-keys',

@@ -198,7 +198,8 @@ describe('POST /v1/books/{bookId}/impact', () => {
 
   it('is for people who may publish the book, and never shows another business', async () => {
     expect((await impact({ artifact: dearer }, editorOnly)).status).toBe(403);
-    expect((await impact({ artifact: dearer }, viewer)).status).toBe(404);
+    // A business viewer reads the book their quotes come from: refused, not told it does not exist.
+    expect((await impact({ artifact: dearer }, viewer)).status).toBe(403);
     expect((await impact({ artifact: dearer }, otherPublisher)).status).toBe(404);
     // The other business's own book sees its own three quotes only.
     const theirs = (await impact({ artifact: dearer, window: '24h' }, otherPublisher, other.bookId)).body.data.impact;

@@ -191,7 +191,22 @@ describe('business member routes (spec 4.1, 4.2, 5.2)', () => {
     expect(byEditor.status).toBe(403);
     const byOwner = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: owner.token, body: branding });
     expect(byOwner.status).toBe(200);
-    expect(byOwner.body.data.business.branding).toEqual({ ...branding, nextStep: null });
+    expect(byOwner.body.data.business.branding).toEqual({
+      ...branding,
+      nextStep: null,
+      acceptanceConsent: 'I agree that Sparkle & Shine may contact me about this quote.',
+      acceptanceConsentIsDefault: true,
+    });
+    // The sentence customers agree to when they accept a quote: the business's own, or the default again.
+    const consent = 'I agree that Sparkle & Shine may call me about this quote and my windows.';
+    const withConsent = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: owner.token, body: { ...branding, acceptanceConsent: consent } });
+    expect(withConsent.body.data.business.branding).toMatchObject({ acceptanceConsent: consent, acceptanceConsentIsDefault: false });
+    const keptConsent = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: owner.token, body: branding });
+    expect(keptConsent.body.data.business.branding.acceptanceConsent).toBe(consent);
+    const tooShort = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: owner.token, body: { ...branding, acceptanceConsent: 'ok' } });
+    expect(Object.keys(tooShort.body.error.details.fields)).toEqual(['acceptanceConsent']);
+    const resetConsent = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: owner.token, body: { ...branding, acceptanceConsent: null } });
+    expect(resetConsent.body.data.business.branding.acceptanceConsentIsDefault).toBe(true);
     // A next step under the price; omitted later, it stays; null removes it.
     const nextStep = { label: 'Book this visit', url: 'https://book.example.com/sparkle' };
     const withStep = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, { key: owner.token, body: { ...branding, nextStep } });

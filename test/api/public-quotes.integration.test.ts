@@ -31,8 +31,9 @@ describe('POST /v1/public_quotes', () => {
       source: 'hosted',
       requestCorrelationId: requestId,
       inputs: demoExample,
-      expiresAt: null,
     });
+    // Priced: the price holds for the book's validity (30 days by default).
+    expect(Date.parse(quoteIntent.expiresAt)).toBe(Date.parse(quoteIntent.createdAt) + 30 * 86_400_000);
     expect(quoteIntent.idempotencyKey).toMatch(/^auto_[0-9a-f-]{36}$/);
     expect(quoteReceipt).toMatchObject({
       quoteIntentId: quoteIntent.id,

@@ -3,6 +3,7 @@ import { contracts } from '../../app/v1/contracts';
 import type { RouteContract } from '../../lib/http/contract';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
+import { issueFormToken } from '../../lib/leads/form-token';
 import { api } from '../../lib/testing/api-client';
 import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 
@@ -30,6 +31,10 @@ export type World = {
   quoteRequestId: string;
   /** A quoted Live quote of the account surface. */
   accountQuoteId: string;
+  /** A Live account quote held for review (it needs a site visit), which the suite may approve. */
+  heldQuoteId: string;
+  /** A lead: a second public quote, accepted by its customer. */
+  leadId: string;
   /** A key the suite may rotate or revoke. */
   spareKeyId: string;
   keys: { test: string; live: string; accountsReadOnly: string; noAccountsRead: string };
@@ -67,8 +72,20 @@ export async function createWorld(): Promise<World> {
     headers: { 'idempotency-key': randomUUID() },
     body: { services: [{ service: demoExample.offeringId, selections: demoExample.factors }] },
   });
+  const heldQuote = await api('POST', `/v1/accounts/${tenant.projectId}/quotes`, {
+    key: tenant.keys.live,
+    headers: { 'idempotency-key': randomUUID() },
+    body: { services: [{ service: 'window_cleaning', selections: { home_size: 'medium', storeys: '4_plus', access: 'easy' } }] },
+  });
+  const accepted = await api('POST', '/v1/public_quotes', {
+    body: { businessId: tenant.businessId, offeringId: 'gutter_cleaning', factors: { home_size: 'small', storeys: '1', access: 'easy' } },
+  });
+  const acceptance = await api('POST', `/v1/public_quotes/${accepted.body.data?.quoteIntent.id}/acceptance`, {
+    body: acceptanceBody(tenant.businessId, accepted.body.data?.quoteIntent.id),
+  });
   const version = await db.bookVersion.findFirstOrThrow({ where: { bookId: tenant.bookId }, select: { id: true } });
-  for (const res of [delivery, quote, accountQuote]) if (res.status !== 201) throw new Error(`world: ${res.status} ${res.text}`);
+  for (const res of [delivery, quote, accountQuote, heldQuote, accepted, acceptance]) if (res.status !== 201) throw new Error(`world: ${res.status} ${res.text}`);
+  const lead = await db.quoteAcceptance.findUniqueOrThrow({ where: { quoteIntentId: accepted.body.data.quoteIntent.id }, select: { id: true } });
   return {
     tenant,
     admin,
@@ -82,8 +99,20 @@ export async function createWorld(): Promise<World> {
     quoteIntentId: quote.body.data.quoteIntent.id,
     quoteRequestId: quote.body.requestId,
     accountQuoteId: accountQuote.body.quote_id,
+    heldQuoteId: heldQuote.body.quote_id,
+    leadId: lead.id,
     spareKeyId: spare.apiKey.id,
     keys: { test: tenant.keys.test, live: tenant.keys.live, accountsReadOnly: accountsReadOnly.secret, noAccountsRead: noAccountsRead.secret },
+  };
+}
+
+/** A customer's acceptance of a public quote, its form shown a few seconds ago. */
+function acceptanceBody(businessId: string, quoteIntentId: string) {
+  return {
+    businessId,
+    contact: { name: 'Suite Customer', email: 'suite.customer@example.test' },
+    consent: true,
+    formToken: issueFormToken(quoteIntentId, new Date(Date.now() - 5_000)),
   };
 }
 
@@ -130,6 +159,17 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     foreign: 'no tenant',
   },
   'GET /v1/public_quotes/{quoteIntentId}': { path: (w) => `/v1/public_quotes/${w.quoteIntentId}`, as: () => undefined, foreign: 'no tenant' },
+  'GET /v1/public_quotes/{quoteIntentId}/acceptance': {
+    path: (w) => `/v1/public_quotes/${w.quoteIntentId}/acceptance`,
+    as: () => undefined,
+    foreign: 'no tenant',
+  },
+  'POST /v1/public_quotes/{quoteIntentId}/acceptance': {
+    path: (w) => `/v1/public_quotes/${w.quoteIntentId}/acceptance`,
+    body: (w) => acceptanceBody(w.tenant.businessId, w.quoteIntentId),
+    as: () => undefined,
+    foreign: 'no tenant',
+  },
   'POST /v1/quotes': {
     path: () => '/v1/quotes',
     body: (w) => quoteRequest(w.tenant),
@@ -185,6 +225,48 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     as: admin,
     foreign: notFound,
     badQuery: '?status=priced',
+  },
+  'GET /v1/businesses/{businessId}/account-quotes': {
+    path: (w) => `/v1/businesses/${w.tenant.businessId}/account-quotes`,
+    as: admin,
+    lacking: { as: (w) => w.member.token, status: 404, code: 'not_found' },
+    foreign: notFound,
+    badQuery: '?review=maybe',
+  },
+  'GET /v1/businesses/{businessId}/account-quotes/{quoteId}': {
+    path: (w) => `/v1/businesses/${w.tenant.businessId}/account-quotes/${w.heldQuoteId}`,
+    as: admin,
+    lacking: { as: (w) => w.member.token, status: 404, code: 'not_found' },
+    foreign: notFound,
+  },
+  'POST /v1/businesses/{businessId}/account-quotes/{quoteId}/review': {
+    path: (w) => `/v1/businesses/${w.tenant.businessId}/account-quotes/${w.heldQuoteId}/review`,
+    body: () => ({ decision: 'approved' }),
+    as: admin,
+    // A viewer sees the quote but may not decide: told why, not that it does not exist.
+    lacking: { as: (w) => w.viewer.token, status: 403, code: 'forbidden' },
+    foreign: notFound,
+    badBody: { decision: 'declined' },
+  },
+  'GET /v1/businesses/{businessId}/leads': {
+    path: (w) => `/v1/businesses/${w.tenant.businessId}/leads`,
+    as: admin,
+    lacking: { as: (w) => w.member.token, status: 404, code: 'not_found' },
+    foreign: notFound,
+    badQuery: '?status=hot',
+  },
+  'PATCH /v1/businesses/{businessId}/leads/{leadId}': {
+    path: (w) => `/v1/businesses/${w.tenant.businessId}/leads/${w.leadId}`,
+    body: () => ({ status: 'contacted' }),
+    as: admin,
+    lacking: { as: (w) => w.viewer.token, status: 403, code: 'forbidden' },
+    foreign: notFound,
+  },
+  'POST /v1/businesses/{businessId}/leads/{leadId}/erasure': {
+    path: (w) => `/v1/businesses/${w.tenant.businessId}/leads/${w.leadId}/erasure`,
+    as: admin,
+    lacking: { as: (w) => w.viewer.token, status: 403, code: 'forbidden' },
+    foreign: notFound,
   },
   'POST /v1/businesses/{businessId}/quotes': {
     path: (w) => `/v1/businesses/${w.tenant.businessId}/quotes`,
@@ -292,6 +374,7 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   },
   'GET /v1/workspaces': { path: () => '/v1/workspaces', as: admin, foreign: 'own rows only' },
   'GET /v1/me': { path: () => '/v1/me', as: admin, foreign: 'no tenant' },
+  'GET /v1/me/inbox': { path: () => '/v1/me/inbox', as: admin, foreign: 'no tenant' },
   'POST /v1/webhook-endpoints': {
     path: () => '/v1/webhook-endpoints',
     body: (w) => ({ projectId: w.tenant.projectId, environment: 'test', url: `https://hooks.example.com/${randomUUID()}` }),

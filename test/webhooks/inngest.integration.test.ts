@@ -149,6 +149,7 @@ describe('the cron functions', () => {
       'cancel-undeliverable-deliveries',
       'forget-idempotent-requests',
       'forget-request-log-bodies',
+      'send-owner-notifications',
     ]);
   });
 
@@ -171,6 +172,7 @@ describe('the cron functions', () => {
       'cancel-undeliverable-deliveries',
       'forget-idempotent-requests',
       'forget-request-log-bodies',
+      'send-owner-notifications',
     ]);
     const key = await createApiKey(testContext(db), { projectId: tenant.projectId, environment: 'live', name: 'grace over' });
     await db.apiKey.update({ where: { id: key.apiKey.id }, data: { status: 'rotating', revokedAt: new Date(Date.now() - 1) } });

@@ -38,13 +38,17 @@ export function unreachable(): ApiError {
 }
 
 /** Calls a /v1 route with the portal's session cookie; returns `data` or throws ApiError. */
-export async function apiFetch<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+export async function apiFetch<T>(path: string, init: { method?: string; body?: unknown; idempotencyKey?: string } = {}): Promise<T> {
   let response: Response;
+  const headers: Record<string, string> = {};
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  // One key per attempt: a double click or a retry after a lost answer replays, never repeats.
+  if (init.idempotencyKey) headers['idempotency-key'] = init.idempotencyKey;
   try {
     response = await fetch(path, {
       method: init.method ?? 'GET',
       credentials: 'same-origin',
-      headers: init.body !== undefined ? { 'content-type': 'application/json' } : undefined,
+      headers,
       body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
     });
   } catch {

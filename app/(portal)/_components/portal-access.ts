@@ -12,11 +12,13 @@ import { useBusinesses, useWorkspaces } from './queries';
 /** How a person may use a page: change things, only read, or not at all (not in the navigation). */
 export type Access = 'use' | 'read' | null;
 
-export type PortalPage = 'overview' | 'quotes' | 'members' | 'branding' | 'apiKeys' | 'webhooks' | 'books' | 'requestLog' | 'traces';
+export type PortalPage = 'overview' | 'quotes' | 'review' | 'leads' | 'members' | 'branding' | 'apiKeys' | 'webhooks' | 'books' | 'requestLog' | 'traces';
 
 export const PAGES: readonly { page: PortalPage; href: string; label: string }[] = [
   { page: 'overview', href: '/portal', label: 'Overview' },
   { page: 'quotes', href: '/portal/quotes', label: 'Quotes' },
+  { page: 'review', href: '/portal/review', label: 'Review' },
+  { page: 'leads', href: '/portal/leads', label: 'Leads' },
   { page: 'members', href: '/portal/members', label: 'Members' },
   { page: 'branding', href: '/portal/branding', label: 'Branding' },
   { page: 'books', href: '/portal/books', label: 'Price books' },
@@ -28,7 +30,7 @@ export const PAGES: readonly { page: PortalPage; href: string; label: string }[]
 
 /** Workspace permissions in words a business owner understands. */
 export const PERMISSION_WORDS: Record<string, string> = {
-  'businesses:manage': 'manage businesses, their branding and publishing safeguard',
+  'businesses:manage': 'manage businesses: their branding and publishing safeguard, held quotes and leads',
   'api_keys:create': 'create, rotate and revoke API keys',
   'books:edit': 'edit price books',
   'books:publish': 'create versions and publish price books',
@@ -38,7 +40,7 @@ export const PERMISSION_WORDS: Record<string, string> = {
 
 /** Business roles and what each can do (the table in docs/operations.md). */
 export const ROLE_WORDS: Record<'owner' | 'editor' | 'viewer', { name: string; can: string }> = {
-  owner: { name: 'Owner', can: 'Sees the business’s quotes and traces, manages its members, branding and publishing safeguard' },
+  owner: { name: 'Owner', can: 'Reviews held quotes, works leads, manages the business’s members, branding and publishing safeguard' },
   editor: { name: 'Editor', can: 'Sees the business’s quotes and traces, and works its leads' },
   viewer: { name: 'Viewer', can: 'Sees the business’s quotes and traces, its members and settings' },
 };
@@ -53,6 +55,16 @@ export function mayReadBusiness(business: Business, workspaces: readonly Workspa
 /** Branding (and the hosted page's next step): `businesses:manage`, or the owner of a self-run business (spec 4.2). */
 export function mayEditBranding(business: Business, workspaces: readonly Workspace[]): boolean {
   return managesBusinesses(business, workspaces) || (selfRun(business) && business.yourMembership?.role === 'owner');
+}
+
+/** Held quotes: approved or declined by the business's owner or `businesses:manage` (any connection). */
+export function mayReviewQuotes(business: Business, workspaces: readonly Workspace[]): boolean {
+  return managesBusinesses(business, workspaces) || business.yourMembership?.role === 'owner';
+}
+
+/** Leads: owners and editors move them along (viewers read); erasing personal data is the owner's or a manager's. */
+export function mayWorkLeads(business: Business, workspaces: readonly Workspace[]): boolean {
+  return managesBusinesses(business, workspaces) || ['owner', 'editor'].includes(business.yourMembership?.role ?? '');
 }
 
 /** The publishing safeguard: `businesses:manage`, or the owner of a self-run business. */
@@ -71,6 +83,8 @@ function pageAccess(workspaces: readonly Workspace[], businesses: readonly Busin
   return {
     overview: 'use',
     quotes: readable.length > 0 ? 'use' : null,
+    review: readable.length === 0 ? null : readable.some((b) => mayReviewQuotes(b, workspaces)) ? 'use' : 'read',
+    leads: readable.length === 0 ? null : readable.some((b) => mayWorkLeads(b, workspaces)) ? 'use' : 'read',
     members: readable.length === 0 ? null : readable.some((b) => b.yourMembership?.role === 'owner') ? 'use' : 'read',
     branding: readable.length === 0 ? null : readable.some((b) => mayEditBranding(b, workspaces) || mayEditSafeguard(b, workspaces)) ? 'use' : 'read',
     books: holds(workspaces, 'books:edit') || holds(workspaces, 'books:publish') ? 'use' : inWorkspace ? 'read' : null,

@@ -4,7 +4,8 @@ import Link from 'next/link';
 import { signOut } from 'next-auth/react';
 import { usePathname } from 'next/navigation';
 import { useEffect, useState } from 'react';
-import { PAGES, usePageAccess } from './portal-access';
+import { PAGES, usePageAccess, type PortalPage } from './portal-access';
+import { useInbox } from './queries';
 
 export function PortalNav({ email }: { email: string }) {
   const pathname = usePathname();
@@ -12,6 +13,11 @@ export function PortalNav({ email }: { email: string }) {
   // Until the person's rights are known only Overview shows; then the pages they can use.
   const access = usePageAccess();
   const links = PAGES.filter((p) => (access ? access[p.page] !== null : p.page === 'overview'));
+  // What waits beside Review and Leads: held Live quotes the person may decide, leads still new.
+  const inbox = useInbox(access !== null && (access.review !== null || access.leads !== null));
+  const waiting: Partial<Record<PortalPage, { count: number; words: string }>> = inbox.data
+    ? { review: { count: inbox.data.heldQuotes, words: 'waiting for review' }, leads: { count: inbox.data.newLeads, words: 'new' } }
+    : {};
   // On a phone the links fold into a menu (CSS hides them until it is opened); moving on closes it.
   const [open, setOpen] = useState(false);
   useEffect(() => setOpen(false), [pathname]);
@@ -24,11 +30,20 @@ export function PortalNav({ email }: { email: string }) {
         </button>
       </div>
       <div id="portal-links" className="links">
-        {links.map(({ href, label }) => (
-          <Link key={href} href={href} aria-current={current(href) ? 'page' : undefined}>
-            {label}
-          </Link>
-        ))}
+        {links.map(({ page, href, label }) => {
+          const count = waiting[page];
+          return (
+            <Link key={href} href={href} aria-current={current(href) ? 'page' : undefined}>
+              {label}
+              {count && count.count > 0 && (
+                <span className="nav-count" data-testid={`nav-count-${page}`}>
+                  {count.count}
+                  <span className="sr-only"> {count.words}</span>
+                </span>
+              )}
+            </Link>
+          );
+        })}
       </div>
       <div className="who">
         <div>{email}</div>

@@ -20,6 +20,8 @@ export type Business = {
     primaryColor: string | null;
     accentColor: string | null;
     nextStep: { label: string; url: string } | null;
+    acceptanceConsent: string;
+    acceptanceConsentIsDefault: boolean;
   };
   publishGuard: { changePercent: number; sharePercent: number };
   connection: { projectId: string; kind: 'direct' | 'managed'; status: 'active' | 'inactive' } | null;
@@ -48,4 +50,16 @@ export function useBusinesses() {
 
 export function useBooks() {
   return useQuery({ queryKey: ['books'], queryFn: () => apiFetch<{ books: BookSummary[] }>('/v1/books') });
+}
+
+export type Inbox = { heldQuotes: number; newLeads: number; businesses: { businessId: string; heldQuotes: number; newLeads: number }[] };
+
+/** What waits for the person (GET /v1/me/inbox), asked again every minute and when the tab comes back. */
+export function useInbox(enabled: boolean) {
+  return useQuery({
+    queryKey: ['inbox'],
+    queryFn: () => apiFetch<{ inbox: Inbox }>('/v1/me/inbox').then((d) => d.inbox),
+    enabled,
+    refetchInterval: 60_000,
+  });
 }

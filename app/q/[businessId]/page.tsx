@@ -7,6 +7,7 @@ import { brandPalette } from '@/lib/businesses/brand-palette';
 import { getQuoteSurface, offeringsOf } from '@/lib/businesses/get-quote-surface';
 import { compiled } from '@/lib/books/published-version';
 import { getPublicQuote } from '@/lib/quotes/get-public-quote';
+import { getAcceptanceState } from '@/lib/leads/get-acceptance-state';
 import { getDb } from '@/lib/db/client';
 import { ServiceError } from '@/lib/errors/service-error';
 import { QuoteForm } from './_components/quote-form';
@@ -46,11 +47,15 @@ async function loadLinkedQuote(businessId: string, quoteId: string | string[] | 
   if (typeof quoteId !== 'string' || !z.uuid().safeParse(quoteId).success) return 'unknown';
   const db = getDb();
   try {
-    const { result, businessId: owner } = await getPublicQuote(systemContext(db, 'hosted-quote-page'), { quoteIntentId: quoteId });
+    const ctx = systemContext(db, 'hosted-quote-page');
+    const { result, businessId: owner } = await getPublicQuote(ctx, { quoteIntentId: quoteId });
     if (owner !== businessId) return 'unknown';
     const versionId = result.quoteIntent.bookVersionId;
-    const offerings = versionId ? offeringsOf((await compiled(db, versionId)).artifact) : [];
-    return { result, offering: offerings.find((o) => o.id === result.quoteIntent.inputs.offeringId) };
+    const [offerings, acceptance] = await Promise.all([
+      versionId ? compiled(db, versionId).then((book) => offeringsOf(book.artifact)) : [],
+      result.quoteReceipt.outcome === 'succeeded' ? getAcceptanceState(ctx, { quoteIntentId: quoteId }) : null,
+    ]);
+    return { result, offering: offerings.find((o) => o.id === result.quoteIntent.inputs.offeringId), acceptance };
   } catch (error) {
     if (error instanceof ServiceError && error.code === 'not_found') return 'unknown';
     throw error;

@@ -113,6 +113,8 @@ export const confirmCommitmentContract = defineContract({
   method: 'POST',
   path: '/v1/accounts/{id}/quotes/{quoteId}/commitment/confirm',
   summary: 'Confirm a commitment on a quoted quote (Live keys only; `commitments:write`)',
+  description:
+    'Only a `quoted` quote whose price still holds: a declined one answers 409 `quote_declined`, an expired one 409 `quote_expired`. With `receipt_signature` or `expected_total`, a quote that is not the one the customer saw answers 409 `receipt_mismatch` naming the difference.',
   tags,
   auth: 'api_key',
   surface: 'account',
@@ -122,7 +124,7 @@ export const confirmCommitmentContract = defineContract({
   body: commitmentRequestSchema,
   idempotent: {},
   success: { status: 200, description: 'The confirmed commitment (the same answer when repeated).', schema: commitmentSchema, enveloped: false },
-  errors: [...common, 'insufficient_scope', 'forbidden', 'not_found', 'conflict', 'invalid_request'],
+  errors: [...common, 'insufficient_scope', 'forbidden', 'not_found', 'conflict', 'quote_declined', 'quote_expired', 'receipt_mismatch', 'invalid_request'],
 });
 
 export const accountRequestLogsContract = defineContract({

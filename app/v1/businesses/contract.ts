@@ -2,12 +2,15 @@ import { z } from 'zod';
 import { brandingSchema, businessOverviewSchema, businessSchema } from '@/lib/businesses/schemas';
 import { publishGuardSchema } from '@/lib/books/impact-schemas';
 import { timeIdCursorSchema } from '@/lib/db/cursors';
+import { accountQuoteViewSchema, reviewQuoteRequestSchema } from '@/lib/accounts/account-schemas';
 import { defineContract } from '@/lib/http/contract';
+import { LEAD_STATUSES, leadSchema, moveLeadRequestSchema } from '@/lib/leads/schemas';
 import { businessMemberSchema, inviteMemberRequestSchema, updateMemberRequestSchema } from '@/lib/members/schemas';
 import { businessQuoteSchema, memberQuoteRequestSchema, quoteIdempotencyHeaders, quoteIntentStatusSchema, quoteResultSchema } from '@/lib/quotes/schemas';
 
 const businessParams = z.object({ businessId: z.uuid() });
 const membershipParams = z.object({ businessId: z.uuid(), membershipId: z.uuid() });
+const accountQuoteParams = z.object({ businessId: z.uuid(), quoteId: z.uuid() });
 const tags = ['Businesses'];
 
 export const listBusinessesContract = defineContract({
@@ -155,4 +158,104 @@ export const businessOverviewContract = defineContract({
     schema: z.object({ overview: businessOverviewSchema }),
   },
   errors: ['unauthorized', 'not_found'],
+});
+
+export const listBusinessAccountQuotesContract = defineContract({
+  method: 'GET',
+  path: '/v1/businesses/{businessId}/account-quotes',
+  summary: 'The quotes integrations made for the business on the account surface: the review inbox, observed quotes, and the rest',
+  description:
+    'Any member of the business, or `businesses:manage`. `review=pending&state=awaiting_approval` is the review inbox, oldest first; every other list is newest first unless `order` says otherwise. Each quote comes with the request, its simulation by the pinned version, why it was held, and the signed quote.',
+  tags: ['Account quotes'],
+  auth: 'session',
+  params: businessParams,
+  query: z.object({
+    environment: z.enum(['test', 'live']).default('live'),
+    state: z.enum(['quoted', 'awaiting_approval', 'observed', 'new']).optional(),
+    review: z
+      .enum(['pending', 'reviewed', 'approved', 'declined'])
+      .optional()
+      .meta({ description: '`pending`: not reviewed yet; `reviewed`: approved or declined; else that decision.' }),
+    order: z.enum(['oldest', 'newest']).optional(),
+    limit: z.coerce.number().int().min(1).max(50).default(20),
+    cursor: timeIdCursorSchema.optional(),
+  }),
+  success: {
+    status: 200,
+    description: 'One page; pass `nextCursor` as `cursor` for the next.',
+    schema: z.object({ quotes: z.array(accountQuoteViewSchema), nextCursor: z.string().nullable() }),
+  },
+  errors: ['unauthorized', 'not_found', 'invalid_request'],
+});
+
+export const getBusinessAccountQuoteContract = defineContract({
+  method: 'GET',
+  path: '/v1/businesses/{businessId}/account-quotes/{quoteId}',
+  summary: 'One account-surface quote of the business, with its review, validity and commitment',
+  tags: ['Account quotes'],
+  auth: 'session',
+  params: accountQuoteParams,
+  success: { status: 200, description: 'The quote.', schema: z.object({ quote: accountQuoteViewSchema }) },
+  errors: ['unauthorized', 'not_found'],
+});
+
+export const reviewAccountQuoteContract = defineContract({
+  method: 'POST',
+  path: '/v1/businesses/{businessId}/account-quotes/{quoteId}/review',
+  summary: 'Approve a held quote (it becomes `quoted`, committable) or decline it with a reason',
+  description:
+    'The business\'s owner, or workspace members with `businesses:manage`. The decision is recorded (who, when, why) and sent as `account_quote.approved` or `account_quote.declined`. Of concurrent decisions on one quote the first wins; the others answer 409 `already_reviewed`. An expired price cannot be approved (409 `quote_expired`).',
+  tags: ['Account quotes'],
+  auth: 'session',
+  params: accountQuoteParams,
+  body: reviewQuoteRequestSchema,
+  idempotent: {},
+  success: { status: 200, description: 'The quote with its review.', schema: z.object({ quote: accountQuoteViewSchema }) },
+  errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request', 'already_reviewed', 'quote_expired', 'conflict', 'idempotency_conflict'],
+});
+
+const leadParams = z.object({ businessId: z.uuid(), leadId: z.uuid() });
+
+export const listLeadsContract = defineContract({
+  method: 'GET',
+  path: '/v1/businesses/{businessId}/leads',
+  summary: 'Quotes customers accepted on the hosted page, newest first, with how to reach them',
+  description: 'Any member of the business, or `businesses:manage`: nobody else sees contact details.',
+  tags: ['Leads'],
+  auth: 'session',
+  params: businessParams,
+  query: z.object({
+    status: z.enum(LEAD_STATUSES).optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(50),
+    cursor: timeIdCursorSchema.optional(),
+  }),
+  success: { status: 200, description: 'One page; pass `nextCursor` as `cursor` for the next.', schema: z.object({ leads: z.array(leadSchema), nextCursor: z.string().nullable() }) },
+  errors: ['unauthorized', 'not_found', 'invalid_request'],
+});
+
+export const moveLeadContract = defineContract({
+  method: 'PATCH',
+  path: '/v1/businesses/{businessId}/leads/{leadId}',
+  summary: 'Move a lead along the pipeline: new, contacted, won, lost',
+  description: 'The business\'s owners and editors, or `businesses:manage`; viewers read.',
+  tags: ['Leads'],
+  auth: 'session',
+  params: leadParams,
+  body: moveLeadRequestSchema,
+  success: { status: 200, description: 'The lead.', schema: z.object({ lead: leadSchema }) },
+  errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
+});
+
+export const eraseLeadContract = defineContract({
+  method: 'POST',
+  path: '/v1/businesses/{businessId}/leads/{leadId}/erasure',
+  summary: 'Erase a lead\'s personal data on the person\'s request; the quote and its receipt stay',
+  description:
+    'The business\'s owner, or `businesses:manage`. Name, email, phone and note are removed from the lead and from the `quote_intent.accepted` event that carried them. Erasing again answers the erased lead.',
+  tags: ['Leads'],
+  auth: 'session',
+  params: leadParams,
+  idempotent: {},
+  success: { status: 200, description: 'The lead, without its personal data.', schema: z.object({ lead: leadSchema }) },
+  errors: ['unauthorized', 'forbidden', 'not_found', 'idempotency_conflict'],
 });

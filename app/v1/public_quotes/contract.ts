@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
+import { acceptanceStateSchema, acceptQuoteRequestSchema, publicAcceptanceSchema } from '@/lib/leads/schemas';
 import { publicQuoteRequestSchema, quoteIdempotencyHeaders, quoteResultSchema } from '@/lib/quotes/schemas';
 
 export const createPublicQuoteContract = defineContract({
@@ -30,4 +31,34 @@ export const getPublicQuoteContract = defineContract({
   params: z.object({ quoteIntentId: z.uuid() }),
   success: { status: 200, description: 'The Quote Intent and its Receipt.', schema: quoteResultSchema },
   errors: ['not_found'],
+});
+
+const quoteParams = z.object({ quoteIntentId: z.uuid() });
+
+export const getAcceptanceStateContract = defineContract({
+  method: 'GET',
+  path: '/v1/public_quotes/{quoteIntentId}/acceptance',
+  summary: 'Whether the customer accepted this quote, and if not, the form to accept it with',
+  description:
+    'Anonymous, for quotes made on the hosted page. `form` carries a token to send with the acceptance (valid from 2 seconds to 24 hours after it is issued) and the business\'s consent sentence; it is null when the quote is accepted already, not priced or expired (`refusal` says which). Contact details are never shown here.',
+  tags: ['Quotes'],
+  auth: 'anonymous',
+  params: quoteParams,
+  success: { status: 200, description: 'The acceptance, or how to accept.', schema: acceptanceStateSchema },
+  errors: ['not_found'],
+});
+
+export const acceptQuoteContract = defineContract({
+  method: 'POST',
+  path: '/v1/public_quotes/{quoteIntentId}/acceptance',
+  summary: 'Accept a priced quote from the hosted page, leaving how to be reached',
+  description:
+    'Anonymous. Binds the acceptance to the receipt the customer saw (its id and signature) and sends `quote_intent.accepted` to the business\'s Live endpoints. Accepting again answers the first acceptance (`idempotent-replayed: true`). Contact details are personal data: they are redacted in the request log, never logged, and shown only to the business.',
+  tags: ['Quotes'],
+  auth: 'anonymous',
+  params: quoteParams,
+  body: acceptQuoteRequestSchema,
+  rateLimits: [{ name: 'publicAcceptanceCreate', countBy: (body) => body.businessId }],
+  success: { status: 201, description: 'The acceptance (also when the quote was accepted before).', schema: z.object({ acceptance: publicAcceptanceSchema }) },
+  errors: ['invalid_request', 'not_found', 'quote_surface_unavailable', 'quote_not_priced', 'quote_expired', 'payload_too_large'],
 });

@@ -41,3 +41,21 @@ export const meContract = defineContract({
   },
   errors: ['unauthorized'],
 });
+
+const inboxCountsSchema = z.object({ businessId: z.uuid(), heldQuotes: z.number().int(), newLeads: z.number().int() });
+
+export const inboxContract = defineContract({
+  method: 'GET',
+  path: '/v1/me/inbox',
+  summary: 'What waits for you: held Live quotes you may review and new leads, per business',
+  description:
+    '`heldQuotes` counts Live account quotes awaiting review in businesses you may review (their owner, or `businesses:manage`); `newLeads` counts leads still `new` in businesses you can read. The portal shows them beside Review and Leads.',
+  tags: ['Workspaces'],
+  auth: 'session',
+  success: {
+    status: 200,
+    description: 'The totals and each business\'s share.',
+    schema: z.object({ inbox: z.object({ heldQuotes: z.number().int(), newLeads: z.number().int(), businesses: z.array(inboxCountsSchema) }) }),
+  },
+  errors: ['unauthorized'],
+});

@@ -34,7 +34,7 @@ export default function BrandingPage() {
 }
 
 function draftOf(business: Business): BrandingDraft {
-  const { displayName, logoUrl, primaryColor, accentColor, nextStep } = business.branding;
+  const { displayName, logoUrl, primaryColor, accentColor, nextStep, acceptanceConsent, acceptanceConsentIsDefault } = business.branding;
   return {
     displayName,
     logoUrl: logoUrl ?? '',
@@ -42,6 +42,7 @@ function draftOf(business: Business): BrandingDraft {
     accentColor: accentColor ?? DEFAULT_COLOURS.accent,
     nextStepLabel: nextStep?.label ?? '',
     nextStepUrl: nextStep?.url ?? '',
+    acceptanceConsent: acceptanceConsentIsDefault ? '' : acceptanceConsent,
   };
 }
 
@@ -60,6 +61,8 @@ function BrandingEditor({ business }: { business: Business }) {
           accentColor: body.accentColor,
           // Both empty removes the button; one of the two alone is sent, and refused beside its field.
           nextStep: body.nextStepLabel.trim() || body.nextStepUrl.trim() ? { label: body.nextStepLabel.trim(), url: body.nextStepUrl.trim() } : null,
+          // Empty brings back the default sentence, which names the business.
+          acceptanceConsent: body.acceptanceConsent.trim() || null,
         },
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['businesses'] }),
@@ -169,6 +172,24 @@ function BrandingEditor({ business }: { business: Business }) {
             />
             <p className={`muted ${styles.hint}`}>Optional. Your booking page, say: customers see the button with their price.</p>
             <FieldError id="branding-next-step-url-error" messages={fieldErrors.of('nextStep.url')} explanation="Enter an address that starts with https://, or leave both empty." />
+          </div>
+          <div className="field">
+            <label htmlFor="branding-acceptance-consent">What customers agree to when they accept a quote</label>
+            <textarea
+              id="branding-acceptance-consent"
+              rows={2}
+              maxLength={500}
+              placeholder={`I agree that ${draft.displayName.trim() || business.branding.displayName} may contact me about this quote.`}
+              value={draft.acceptanceConsent}
+              onChange={(e) => edit({ acceptanceConsent: e.target.value })}
+              {...describedBy('branding-acceptance-consent-error', fieldErrors.of('acceptanceConsent'))}
+            />
+            <p className={`muted ${styles.hint}`}>Shown beside the tick box under “Accept this quote”. Leave it empty for the sentence shown greyed out.</p>
+            <FieldError
+              id="branding-acceptance-consent-error"
+              messages={fieldErrors.of('acceptanceConsent')}
+              explanation="Write a sentence of 10 to 500 characters, or leave it empty."
+            />
           </div>
           <div className="row">
             <button type="submit" className="primary">

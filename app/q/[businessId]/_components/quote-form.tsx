@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { AcceptanceState } from '@/lib/leads/schemas';
 import type { QuoteResult } from '@/lib/quotes/schemas';
 import { factorPath, factorsToSend, NO_ANSWERS, offeringPath, type Answers, type Offering } from './answers';
 import { FactorSelect } from './factor-select';
@@ -9,8 +10,11 @@ import { QuoteReceipt, type NextStep } from './quote-receipt';
 import { newIdempotencyKey, submitPublicQuote } from './submit-public-quote';
 import { useSecondsUntil } from './use-seconds-until';
 
-/** A quote the page was opened with (`?quote=<id>`), and its offering as the version that priced it asked it. */
-export type LinkedQuote = { result: QuoteResult; offering: Offering | undefined };
+/**
+ * A quote the page was opened with (`?quote=<id>`), its offering as the version that priced it
+ * asked it, and whether the customer accepted it (null when it was not priced).
+ */
+export type LinkedQuote = { result: QuoteResult; offering: Offering | undefined; acceptance: AcceptanceState | null };
 
 type Props = {
   businessId: string;
@@ -24,7 +28,7 @@ type Props = {
 type Status =
   | { kind: 'editing' }
   | { kind: 'submitting' }
-  | { kind: 'quoted'; result: QuoteResult; offering: Offering | undefined }
+  | { kind: 'quoted'; result: QuoteResult; offering: Offering | undefined; acceptance: AcceptanceState | null }
   | { kind: 'unpriced'; reference: string }
   | { kind: 'rate_limited'; retryAt: number }
   | { kind: 'error'; message: string };
@@ -103,7 +107,7 @@ export function QuoteForm({ businessId, businessName, offerings, nextStep, linke
     if (receipt.outcome === 'succeeded') {
       // The address becomes the receipt's: a reload or a bookmark comes back to this price.
       window.history.replaceState(null, '', `${window.location.pathname}?quote=${result.quoteIntent.id}`);
-      return setStatus({ kind: 'quoted', result, offering });
+      return setStatus({ kind: 'quoted', result, offering, acceptance: null });
     }
     if (receipt.outcome === 'failed') return setStatus({ kind: 'unpriced', reference: result.quoteIntent.id });
     setMissing(new Set(receipt.missingInputs));
@@ -112,7 +116,17 @@ export function QuoteForm({ businessId, businessName, offerings, nextStep, linke
   }
 
   if (status.kind === 'quoted') {
-    return <QuoteReceipt result={status.result} offering={status.offering} nextStep={nextStep} onStartAgain={startAgain} />;
+    return (
+      <QuoteReceipt
+        businessId={businessId}
+        businessName={businessName}
+        result={status.result}
+        acceptance={status.acceptance}
+        offering={status.offering}
+        nextStep={nextStep}
+        onStartAgain={startAgain}
+      />
+    );
   }
 
   const submitting = status.kind === 'submitting';
@@ -202,7 +216,7 @@ function SubmissionMessage({
 function initialStatus(linked: LinkedQuote | null): Status {
   if (!linked) return { kind: 'editing' };
   const { result } = linked;
-  if (result.quoteReceipt.outcome === 'succeeded') return { kind: 'quoted', result, offering: linked.offering };
+  if (result.quoteReceipt.outcome === 'succeeded') return { kind: 'quoted', result, offering: linked.offering, acceptance: linked.acceptance };
   if (result.quoteReceipt.outcome === 'failed') return { kind: 'unpriced', reference: result.quoteIntent.id };
   return { kind: 'editing' };
 }

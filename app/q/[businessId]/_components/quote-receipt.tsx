@@ -1,13 +1,19 @@
 import { useEffect, useRef, useState } from 'react';
 import { formatMoney, ReceiptSummary } from '@/app/_components/receipt-view';
+import type { AcceptanceState } from '@/lib/leads/schemas';
 import type { QuoteResult } from '@/lib/quotes/schemas';
 import type { Answers, Offering } from './answers';
+import { AcceptQuote } from './accept-quote';
 import { SignedReceipt } from './signed-receipt';
 
 export type NextStep = { label: string; url: string };
 
 type Props = {
+  businessId: string;
+  businessName: string;
   result: QuoteResult;
+  /** Whether and how this quote can be accepted, when the page was opened with it. */
+  acceptance: AcceptanceState | null;
   nextStep: NextStep | null;
   /** The offering as the version that priced the quote asked it (labels of its questions). */
   offering: Offering | undefined;
@@ -15,7 +21,7 @@ type Props = {
 };
 
 /** A priced quote as the customer sees it: the total first, then how it adds up. */
-export function QuoteReceipt({ result, offering, nextStep, onStartAgain }: Props) {
+export function QuoteReceipt({ businessId, businessName, result, acceptance, offering, nextStep, onStartAgain }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const computation = result.quoteReceipt.computation!;
@@ -33,6 +39,10 @@ export function QuoteReceipt({ result, offering, nextStep, onStartAgain }: Props
           </span>
         )}
       </div>
+      <Validity status={result.quoteIntent.status} expiresAt={result.quoteIntent.expiresAt} businessName={businessName} onStartAgain={onStartAgain} />
+      {result.quoteIntent.status !== 'expired' && (
+        <AcceptQuote businessId={businessId} businessName={businessName} quoteIntentId={result.quoteIntent.id} initial={acceptance} />
+      )}
       {nextStep && (
         <p className="quote-next-step">
           <a className="button primary" href={nextStep.url} rel="noopener">
@@ -52,6 +62,28 @@ export function QuoteReceipt({ result, offering, nextStep, onStartAgain }: Props
         Start again
       </button>
     </section>
+  );
+}
+
+/** Until when the price holds, in words; past it, that it expired and what to do. */
+function Validity({ status, expiresAt, businessName, onStartAgain }: { status: string; expiresAt: string | null; businessName: string; onStartAgain(): void }) {
+  if (!expiresAt) return null;
+  const day = new Date(expiresAt).toLocaleDateString(undefined, { dateStyle: 'full' });
+  if (status === 'expired') {
+    return (
+      <p className="warning quote-validity" role="status">
+        This price from {businessName} expired on {day}. Prices change:{' '}
+        <button type="button" className="link-button" onClick={onStartAgain}>
+          ask for a new price
+        </button>
+        .
+      </p>
+    );
+  }
+  return (
+    <p className="quote-validity" data-testid="quote-validity">
+      {businessName} holds this price until <strong>{day}</strong>.
+    </p>
   );
 }
 

@@ -12,6 +12,7 @@ export const artifactArbitrary: fc.Arbitrary<BookArtifactInput> = fc
   .record({
     currency: fc.constantFrom('USD', 'EUR', 'JPY', 'KWD', 'CLF', 'GBP'),
     autonomy: fc.constantFrom('autonomous', 'approval_first', 'observe'),
+    quoteValidityDays: maybe(fc.integer({ min: 0, max: 3650 })),
     conditions: fc.array(text, { maxLength: 2 }),
     factorShapes: fc.array(
       fc.record({
@@ -43,7 +44,7 @@ export const artifactArbitrary: fc.Arbitrary<BookArtifactInput> = fc
       { maxLength: 10 },
     ),
   })
-  .map(({ currency, autonomy, conditions, factorShapes, offeringShapes, ruleShapes }) => {
+  .map(({ currency, autonomy, quoteValidityDays, conditions, factorShapes, offeringShapes, ruleShapes }) => {
     const factors = factorShapes.map((f, i) => ({
       id: `factor_${i}`,
       label: f.label,
@@ -99,5 +100,5 @@ export const artifactArbitrary: fc.Arbitrary<BookArtifactInput> = fc
           return [{ ...common, phase: r.phase, depositBasisPoints: r.fraction }];
       }
     });
-    return { formatVersion: 1 as const, currency, autonomy, offerings, factors, rules, conditions };
+    return { formatVersion: 1 as const, currency, autonomy, ...(quoteValidityDays === undefined ? {} : { quoteValidityDays }), offerings, factors, rules, conditions };
   });

@@ -2,7 +2,7 @@
 // as "120.00" in the book's currency, percentages as "12.5", an adjustment as up or down, a
 // rule's scope as "every offering" or a list — mapped to and from the artifact (lib/pricing).
 // The mapping is exact: any valid artifact comes back unchanged (book-form.property.test.ts).
-import type { BookArtifactInput, Phase } from '@/lib/pricing/book-artifact';
+import { DEFAULT_QUOTE_VALIDITY_DAYS, type BookArtifactInput, type Phase } from '@/lib/pricing/book-artifact';
 import { basisPointsToText, minorToText, textToBasisPoints, textToMinor } from './amount-text';
 
 type ArtifactInput = BookArtifactInput;
@@ -53,6 +53,8 @@ export type RuleForm = {
 export type BookForm = {
   currency: string;
   autonomy: Autonomy;
+  /** Days a price holds; 0 = no expiry. */
+  quoteValidityDays: number;
   conditions: string[];
   offerings: OfferingForm[];
   factors: FactorForm[];
@@ -240,6 +242,7 @@ export function toBookForm(book: ArtifactInput): BookForm {
   return {
     currency: book.currency,
     autonomy: book.autonomy ?? 'autonomous',
+    quoteValidityDays: book.quoteValidityDays ?? DEFAULT_QUOTE_VALIDITY_DAYS,
     conditions: [...(book.conditions ?? [])],
     offerings: book.offerings.map((o) => toOfferingForm(o, book.currency)),
     factors: (book.factors ?? []).map(toFactorForm),
@@ -252,6 +255,7 @@ export function fromBookForm(form: BookForm): ArtifactInput {
     formatVersion: 1,
     currency: form.currency,
     autonomy: form.autonomy,
+    quoteValidityDays: form.quoteValidityDays,
     offerings: form.offerings.map((o) => fromOfferingForm(o, form.currency)),
     factors: form.factors.map(fromFactorForm),
     rules: form.rules.map((r) => fromRuleForm(r, form.currency)),

@@ -15,6 +15,7 @@ const WORDS: Record<string, string> = {
   whenUnknown: 'when unknown',
   optionId: 'assumes',
   formatVersion: 'format version',
+  quoteValidityDays: 'quotes valid for (days)',
 };
 
 /** `adjustment.basisPoints` → "adjustment percentage"; `options.large.label` → `option "large" label`. */

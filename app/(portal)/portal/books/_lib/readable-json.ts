@@ -1,7 +1,7 @@
 // PostgreSQL's jsonb stores object keys shortest first, so a book comes back with `rules`
 // before `offerings` and `when` before `label`. The editor shows keys in reading order.
 
-const BOOK_KEYS = ['formatVersion', 'currency', 'autonomy', 'offerings', 'factors', 'rules', 'conditions'];
+const BOOK_KEYS = ['formatVersion', 'currency', 'autonomy', 'quoteValidityDays', 'offerings', 'factors', 'rules', 'conditions'];
 const ENTITY_KEYS = [
   'id',
   'label',

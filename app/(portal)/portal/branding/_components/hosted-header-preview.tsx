@@ -12,6 +12,8 @@ export type BrandingDraft = {
   /** The button under a price; both empty for none. */
   nextStepLabel: string;
   nextStepUrl: string;
+  /** The sentence a customer agrees to when accepting a quote; empty for the default. */
+  acceptanceConsent: string;
 };
 
 const isHttpsUrl = (value: string) => {

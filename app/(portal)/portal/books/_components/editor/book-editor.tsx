@@ -457,6 +457,7 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
               <SettingsSection
                 currency={formBook.currency}
                 autonomy={(formBook.autonomy ?? 'autonomous') as Autonomy}
+                quoteValidityDays={formBook.quoteValidityDays}
                 conditions={formBook.conditions ?? []}
                 issues={check.issues}
                 disabled={!canEdit}
@@ -468,6 +469,7 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
                   );
                 }}
                 onAutonomy={(autonomy) => editBook((b) => ({ ...b, autonomy }))}
+                onQuoteValidityDays={(quoteValidityDays) => editBook((b) => ({ ...b, quoteValidityDays }), 'quoteValidityDays')}
                 onConditions={(conditions) => editBook((b) => ({ ...b, conditions }), 'conditions')}
               />
               <OfferingsSection

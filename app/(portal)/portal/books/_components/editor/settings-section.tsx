@@ -1,6 +1,7 @@
 'use client';
 
 import { memo, useId, useMemo } from 'react';
+import { DEFAULT_QUOTE_VALIDITY_DAYS } from '@/lib/pricing/book-artifact';
 import { ISO_4217_MINOR_UNITS } from '@/lib/pricing/currencies';
 import type { Autonomy } from '../../_lib/book-form';
 import { EditorSection, issuesAt, TextList, type Issues } from './fields';
@@ -22,14 +23,27 @@ function currencyName(code: string): string {
   }
 }
 
-export const SettingsSection = memo(function SettingsSection({ currency, autonomy, conditions, issues, disabled, onCurrency, onAutonomy, onConditions }: {
+export const SettingsSection = memo(function SettingsSection({
+  currency,
+  autonomy,
+  quoteValidityDays,
+  conditions,
+  issues,
+  disabled,
+  onCurrency,
+  onAutonomy,
+  onQuoteValidityDays,
+  onConditions,
+}: {
   currency: string;
   autonomy: Autonomy;
+  quoteValidityDays: number | undefined;
   conditions: readonly string[];
   issues: Issues | undefined;
   disabled: boolean;
   onCurrency: (currency: string) => void;
   onAutonomy: (autonomy: Autonomy) => void;
+  onQuoteValidityDays: (days: number | undefined) => void;
   onConditions: (conditions: string[]) => void;
 }) {
   const id = useId();
@@ -38,6 +52,7 @@ export const SettingsSection = memo(function SettingsSection({ currency, autonom
     return [...COMMON_CURRENCIES, ...all.filter((c) => !COMMON_CURRENCIES.includes(c)).sort()].map((code) => ({ code, name: currencyName(code) }));
   }, []);
   const currencyProblems = issuesAt(issues, 'currency');
+  const validityProblems = issuesAt(issues, 'quoteValidityDays');
   return (
     <EditorSection title="Book settings">
       <div className={styles.entity}>
@@ -61,6 +76,29 @@ export const SettingsSection = memo(function SettingsSection({ currency, autonom
             </select>
             <span className="hint">Prices keep their values when you change it; amounts are rounded only if the new currency has fewer decimals.</span>
             {currencyProblems.length > 0 && <p className="field-error">{currencyProblems.join('; ')}</p>}
+          </div>
+        </div>
+        <div className={styles.fields}>
+          <div className="field">
+            <label htmlFor={`${id}-validity`}>Quotes are valid for (days)</label>
+            <input
+              id={`${id}-validity`}
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={3650}
+              step={1}
+              value={quoteValidityDays ?? DEFAULT_QUOTE_VALIDITY_DAYS}
+              disabled={disabled}
+              data-path="quoteValidityDays"
+              aria-invalid={validityProblems.length > 0 || undefined}
+              aria-describedby={`${id}-validity-hint`}
+              onChange={(e) => onQuoteValidityDays(e.target.value === '' ? undefined : Number(e.target.value))}
+            />
+            <span className="hint" id={`${id}-validity-hint`}>
+              A price can be accepted or committed until then; the customer sees the date. 0 means prices never expire.
+            </span>
+            {validityProblems.length > 0 && <p className="field-error">{validityProblems.join('; ')}</p>}
           </div>
         </div>
         <fieldset className={styles.plain} data-path="autonomy">

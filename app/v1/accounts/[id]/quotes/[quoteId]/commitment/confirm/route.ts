@@ -7,7 +7,11 @@ import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 export const POST = defineRoute(confirmCommitmentContract, {
   authorize: (ctx) => requireAccount(ctx, { accountId: ctx.params.id }),
   handle: async (ctx) => ({
-    data: await confirmCommitment(ctx, { quoteId: ctx.params.quoteId, externalRef: ctx.body.external_ref }),
+    data: await confirmCommitment(ctx, {
+      quoteId: ctx.params.quoteId,
+      externalRef: ctx.body.external_ref,
+      shown: { signature: ctx.body.receipt_signature, total: ctx.body.expected_total },
+    }),
   }),
 });
 

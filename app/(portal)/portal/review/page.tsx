@@ -1,0 +1,118 @@
+'use client';
+
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { AccountQuoteView } from '@/lib/accounts/account-schemas';
+import { BusinessScope } from '../../_components/business-scope';
+import { Choice, ChoiceGroup } from '../../_components/choice-group';
+import { mayReviewQuotes } from '../../_components/portal-access';
+import { useWorkspaces, type Business } from '../../_components/queries';
+import { RequiresAccess } from '../../_components/requires-access';
+import { apiFetch } from '../../_components/api';
+import { Empty, ErrorMessage, Loading } from '../../_components/ui';
+import { HeldQuoteCard } from './_components/held-quote-card';
+
+type Page = { quotes: AccountQuoteView[]; nextCursor: string | null };
+type View = 'waiting' | 'reviewed' | 'observed';
+
+const VIEWS: Record<View, { label: string; query: string; empty: string }> = {
+  waiting: { label: 'Waiting for review', query: 'state=awaiting_approval&review=pending', empty: 'Nothing is waiting for review.' },
+  reviewed: { label: 'Reviewed', query: 'review=reviewed', empty: 'No quote has been reviewed yet.' },
+  observed: { label: 'Observed: what would have been sent', query: 'state=observed', empty: 'No observed quotes: only books set to “Observe only” record them.' },
+};
+
+export default function ReviewPage() {
+  return (
+    <>
+      <h1>Review</h1>
+      <p className="muted">
+        Quotes your integrations made that wait for the business before the customer gets them — oldest first — and, for books that only observe,
+        what would have been sent.
+      </p>
+      <RequiresAccess page="review" needs="Held quotes are shown to the members of a business and to workspace members with “businesses:manage”.">
+        <BusinessScope>{(business) => <BusinessReview business={business} />}</BusinessScope>
+      </RequiresAccess>
+    </>
+  );
+}
+
+function BusinessReview({ business }: { business: Business }) {
+  const workspaces = useWorkspaces();
+  const canReview = workspaces.data !== undefined && mayReviewQuotes(business, workspaces.data.workspaces);
+  const [environment, setEnvironment] = useState<'live' | 'test'>('live');
+  const [view, setView] = useState<View>('waiting');
+  const [decided, setDecided] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const quotes = useInfiniteQuery({
+    queryKey: ['businesses', business.id, 'account-quotes', environment, view],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) =>
+      apiFetch<Page>(
+        `/v1/businesses/${business.id}/account-quotes?environment=${environment}&${VIEWS[view].query}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
+      ),
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  const rows = quotes.data?.pages.flatMap((p) => p.quotes) ?? [];
+
+  if (!business.connection) return <Empty>This business is not connected to a project, so no integration makes quotes for it.</Empty>;
+  return (
+    <>
+      {!canReview && (
+        <p className="notice">
+          You can look but not decide: held quotes are approved or declined by the business’s owner, or by workspace members with
+          “businesses:manage”.
+        </p>
+      )}
+      <div className="review-filters">
+        <ChoiceGroup legend="Show">
+          {(Object.keys(VIEWS) as View[]).map((v) => (
+            <Choice key={v}>
+              <input type="radio" name="review-view" value={v} checked={view === v} onChange={() => setView(v)} />
+              {VIEWS[v].label}
+            </Choice>
+          ))}
+        </ChoiceGroup>
+        <div className="field">
+          <label htmlFor="review-environment">Environment</label>
+          <select id="review-environment" value={environment} onChange={(e) => setEnvironment(e.target.value as 'live' | 'test')}>
+            <option value="live">Live (customers)</option>
+            <option value="test">Test (your integration’s trials)</option>
+          </select>
+        </div>
+      </div>
+      <p className="success" role="status" hidden={!decided}>
+        {decided}
+      </p>
+      {quotes.isPending ? (
+        <Loading what="quotes" />
+      ) : quotes.isError ? (
+        <ErrorMessage error={quotes.error} />
+      ) : rows.length === 0 ? (
+        <Empty>{VIEWS[view].empty}</Empty>
+      ) : (
+        <div aria-label={VIEWS[view].label} role="list">
+          {rows.map((quote) => (
+            <div role="listitem" key={quote.id}>
+              <HeldQuoteCard
+                business={business}
+                quote={quote}
+                canReview={canReview}
+                onDecided={(message) => {
+                  setDecided(message);
+                  void queryClient.invalidateQueries({ queryKey: ['businesses', business.id, 'account-quotes'] });
+                  void queryClient.invalidateQueries({ queryKey: ['businesses', business.id, 'overview'] });
+                  void queryClient.invalidateQueries({ queryKey: ['inbox'] });
+                }}
+              />
+            </div>
+          ))}
+          {quotes.hasNextPage && (
+            <button type="button" onClick={() => void quotes.fetchNextPage()} disabled={quotes.isFetchingNextPage}>
+              {quotes.isFetchingNextPage ? 'Loading…' : 'Show more'}
+            </button>
+          )}
+        </div>
+      )}
+    </>
+  );
+}

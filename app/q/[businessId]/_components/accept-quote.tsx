@@ -1,0 +1,283 @@
+'use client';
+
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { AcceptanceState, PublicAcceptance } from '@/lib/leads/schemas';
+
+type Props = {
+  businessId: string;
+  businessName: string;
+  quoteIntentId: string;
+  /** What the server already knows (a link to the quote); fetched here otherwise. */
+  initial: AcceptanceState | null;
+};
+
+type Fields = { name: string; email: string; phone: string; preferredDate: string; note: string; consent: boolean; website: string };
+const EMPTY: Fields = { name: '', email: '', phone: '', preferredDate: '', note: '', consent: false, website: '' };
+
+const formatDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { dateStyle: 'full', timeZone: 'UTC' });
+const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * "Accept this quote" under a priced receipt: the customer leaves how to reach them; the
+ * business gets a lead bound to this receipt. Accepted, the page says so whenever the quote's
+ * link is opened again.
+ */
+export function AcceptQuote({ businessId, businessName, quoteIntentId, initial }: Props) {
+  const [state, setState] = useState<AcceptanceState | null>(initial);
+  const [loadError, setLoadError] = useState(false);
+  const [open, setOpen] = useState(false);
+
+  async function load() {
+    setLoadError(false);
+    try {
+      const response = await fetch(`/v1/public_quotes/${quoteIntentId}/acceptance`);
+      const body = (await response.json()) as { data?: AcceptanceState };
+      if (!response.ok || !body.data) throw new Error(String(response.status));
+      setState(body.data);
+      return body.data;
+    } catch {
+      setLoadError(true);
+      return null;
+    }
+  }
+  // Once per quote; a link to the quote came with what the server knew.
+  useEffect(() => {
+    if (!initial) void load();
+  }, [quoteIntentId]);
+
+  if (state?.acceptance) return <Accepted acceptance={state.acceptance} businessName={businessName} />;
+  if (state?.refusal === 'expired') return null; // the receipt says the price expired
+  if (state?.refusal === 'not_priced') return null;
+  if (loadError) {
+    return (
+      <p className="warning accept-unavailable">
+        We couldn&apos;t load the form to accept this quote. <button type="button" onClick={() => void load()}>Try again</button>
+      </p>
+    );
+  }
+  if (!state?.form) return null;
+  if (!open) {
+    return (
+      <div className="accept-cta">
+        <button type="button" className="primary accept-open" onClick={() => setOpen(true)}>
+          Accept this quote
+        </button>
+        <p className="accept-cta-note">Leave your details and {businessName} will get in touch to arrange the work.</p>
+      </div>
+    );
+  }
+  return (
+    <AcceptForm
+      businessId={businessId}
+      quoteIntentId={quoteIntentId}
+      form={state.form}
+      onCancel={() => setOpen(false)}
+      onAccepted={(acceptance) => setState({ acceptance, form: null, refusal: null })}
+      onExpired={() => setState({ acceptance: null, form: null, refusal: 'expired' })}
+      refreshForm={load}
+    />
+  );
+}
+
+function Accepted({ acceptance, businessName }: { acceptance: PublicAcceptance; businessName: string }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const when = new Date(acceptance.acceptedAt).toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short' });
+  return (
+    <section className="accept-done" aria-labelledby="accept-done-heading" role="status">
+      <h3 id="accept-done-heading" ref={heading} tabIndex={-1}>
+        <span aria-hidden="true">✓ </span>You accepted this quote
+      </h3>
+      <p>
+        Accepted on {when}. {businessName} has your details and will contact you
+        {acceptance.preferredDate ? <> about {formatDay(acceptance.preferredDate)}</> : null}.
+      </p>
+      <p className="accept-done-note">Keep this page&apos;s link: it brings you back to this quote and its confirmation.</p>
+    </section>
+  );
+}
+
+function AcceptForm({
+  businessId,
+  quoteIntentId,
+  form,
+  onCancel,
+  onAccepted,
+  onExpired,
+  refreshForm,
+}: {
+  businessId: string;
+  quoteIntentId: string;
+  form: NonNullable<AcceptanceState['form']>;
+  onCancel(): void;
+  onAccepted(acceptance: PublicAcceptance): void;
+  onExpired(): void;
+  refreshForm(): Promise<AcceptanceState | null>;
+}) {
+  const id = useId();
+  const [fields, setFields] = useState<Fields>(EMPTY);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
+  const set = (change: Partial<Fields>) => {
+    setFields((current) => ({ ...current, ...change }));
+    setErrors((current) => {
+      const rest = { ...current };
+      for (const key of Object.keys(change)) delete rest[key];
+      if ('email' in change || 'phone' in change) delete rest.email;
+      return rest;
+    });
+  };
+
+  function check(): Record<string, string> {
+    const found: Record<string, string> = {};
+    if (!fields.name.trim()) found.name = 'Tell us your name.';
+    if (!fields.email.trim() && !fields.phone.trim()) found.email = 'Give an email address or a phone number, so that they can reach you.';
+    else if (fields.email.trim() && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(fields.email.trim())) found.email = 'That email address doesn’t look right.';
+    if (fields.phone.trim() && !/^\+?[0-9 ().-]{6,30}$/.test(fields.phone.trim())) found.phone = 'Use digits, spaces and + ( ) - only.';
+    if (!fields.consent) found.consent = 'Tick the box to agree to be contacted.';
+    return found;
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (sending) return;
+    const found = check();
+    setErrors(found);
+    setMessage(null);
+    if (Object.keys(found).length > 0) {
+      document.getElementById(`${id}-${Object.keys(found)[0]}`)?.focus();
+      return;
+    }
+    setSending(true);
+    try {
+      const response = await fetch(`/v1/public_quotes/${quoteIntentId}/acceptance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          businessId,
+          contact: { name: fields.name.trim(), ...(fields.email.trim() ? { email: fields.email.trim() } : {}), ...(fields.phone.trim() ? { phone: fields.phone.trim() } : {}) },
+          ...(fields.note.trim() ? { note: fields.note.trim() } : {}),
+          ...(fields.preferredDate ? { preferredDate: fields.preferredDate } : {}),
+          consent: true,
+          formToken: form.token,
+          ...(fields.website ? { website: fields.website } : {}),
+        }),
+      });
+      const body = (await response.json().catch(() => null)) as
+        | { data: { acceptance: PublicAcceptance } }
+        | { error: { code: string; message: string; details?: { fields?: Record<string, string[]> } } }
+        | null;
+      if (response.ok && body && 'data' in body) return onAccepted(body.data.acceptance);
+      const error = body && 'error' in body ? body.error : null;
+      if (error?.code === 'quote_expired') return onExpired();
+      if (error?.code === 'rate_limited') return setMessage('Lots of people are accepting quotes right now. Please try again in a minute.');
+      const fieldErrors = error?.details?.fields ?? {};
+      if (fieldErrors.formToken) {
+        // The form was open too long (or sent too fast): a fresh one, and the same details.
+        await refreshForm();
+        return setMessage(fieldErrors.formToken[0]);
+      }
+      const mapped: Record<string, string> = {};
+      for (const [path, messages] of Object.entries(fieldErrors)) mapped[path.replace(/^contact\./, '')] = messages[0];
+      if (Object.keys(mapped).length > 0) return setErrors(mapped);
+      setMessage(error?.message ?? 'Something went wrong. Please try again.');
+    } catch {
+      setMessage("We couldn't reach the service. Check your connection and try again.");
+    } finally {
+      setSending(false);
+    }
+  }
+
+  const invalid = (name: keyof Fields | 'email') => (errors[name] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${name}-error` } : {});
+  const errorOf = (name: string) =>
+    errors[name] ? (
+      <p className="field-error" id={`${id}-${name}-error`}>
+        {errors[name]}
+      </p>
+    ) : null;
+
+  return (
+    <form className="accept-form" onSubmit={submit} noValidate aria-labelledby={`${id}-title`} aria-busy={sending}>
+      <h3 id={`${id}-title`}>Accept this quote</h3>
+      <p className="accept-intro">We&apos;ll send your details to the business with this price, so that they can arrange the work with you.</p>
+      <div className="accept-field">
+        <label htmlFor={`${id}-name`}>Your name</label>
+        <input ref={first} id={`${id}-name`} autoComplete="name" value={fields.name} maxLength={120} onChange={(e) => set({ name: e.target.value })} {...invalid('name')} />
+        {errorOf('name')}
+      </div>
+      <div className="accept-field">
+        <label htmlFor={`${id}-email`}>
+          Email <span className="optional">(or a phone number)</span>
+        </label>
+        <input
+          id={`${id}-email`}
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          value={fields.email}
+          maxLength={254}
+          onChange={(e) => set({ email: e.target.value })}
+          {...invalid('email')}
+        />
+        {errorOf('email')}
+      </div>
+      <div className="accept-field">
+        <label htmlFor={`${id}-phone`}>
+          Phone <span className="optional">(or an email address)</span>
+        </label>
+        <input id={`${id}-phone`} type="tel" inputMode="tel" autoComplete="tel" value={fields.phone} maxLength={30} onChange={(e) => set({ phone: e.target.value })} {...invalid('phone')} />
+        {errorOf('phone')}
+      </div>
+      <div className="accept-field">
+        <label htmlFor={`${id}-preferredDate`}>
+          When would suit you? <span className="optional">(optional)</span>
+        </label>
+        <input
+          id={`${id}-preferredDate`}
+          type="date"
+          min={today()}
+          value={fields.preferredDate}
+          onChange={(e) => set({ preferredDate: e.target.value })}
+          {...invalid('preferredDate')}
+        />
+        {errorOf('preferredDate')}
+      </div>
+      <div className="accept-field">
+        <label htmlFor={`${id}-note`}>
+          Anything they should know? <span className="optional">(optional)</span>
+        </label>
+        <textarea id={`${id}-note`} rows={3} maxLength={1000} value={fields.note} onChange={(e) => set({ note: e.target.value })} {...invalid('note')} />
+        {errorOf('note')}
+      </div>
+      {/* People never see this field; form-filling robots fill it in. */}
+      <div className="accept-trap" aria-hidden="true">
+        <label htmlFor={`${id}-website`}>Website</label>
+        <input id={`${id}-website`} name="website" tabIndex={-1} autoComplete="off" value={fields.website} onChange={(e) => set({ website: e.target.value })} />
+      </div>
+      <div className="accept-field accept-consent">
+        <label>
+          <input id={`${id}-consent`} type="checkbox" checked={fields.consent} onChange={(e) => set({ consent: e.target.checked })} {...invalid('consent')} />
+          <span>{form.consentText}</span>
+        </label>
+        {errorOf('consent')}
+      </div>
+      {message && (
+        <p className="error" role="alert">
+          {message}
+        </p>
+      )}
+      <div className="accept-actions">
+        <button type="submit" className="primary" disabled={sending}>
+          {sending && <span className="button-spinner" aria-hidden="true" />}
+          {sending ? 'Sending…' : 'Accept quote'}
+        </button>
+        <button type="button" onClick={onCancel} disabled={sending}>
+          Not now
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { findBranding } from '../businesses/store';
+import { consentSentence } from '../businesses/acceptance-consent';
+import { tenancyOfBusiness, type BusinessTenancy } from '../businesses/business-tenancy';
+import { withTransaction, type VerbContext } from '../context/verb-context';
+import { ServiceError } from '../errors/service-error';
+import { recordEvent } from '../events/record-event';
+import { queueOwnerNotification } from '../notifications/queue-owner-notification';
+import type { QuoteComputation } from '../pricing';
+import { asOf } from '../quotes/expire-quote-intents';
+import { surfaceUnavailable } from '../quotes/resolve-quote-scope';
+import { findQuote, type StoredQuote } from '../quotes/store';
+import { formTokenProblem } from './form-token';
+import { toAcceptanceEventData, toPublicAcceptance } from './lead-view';
+import type { AcceptQuoteRequest, PublicAcceptance } from './schemas';
+import { findAcceptanceOfQuote, insertAcceptance } from './store';
+
+const FORM_REFUSALS = {
+  invalid: 'This form could not be checked. Reload the page and try again.',
+  too_fast: 'That was quicker than we expected. Please check your details and send them again.',
+  stale: 'This form was open for a long time. Reload the page and try again.',
+} as const;
+
+/**
+ * POST /v1/public_quotes/{id}/acceptance: an anonymous customer accepts a priced quote of the
+ * business whose page they are on, leaving how to reach them. The acceptance is bound to the
+ * receipt they saw (its id and signature), written with its `quote_intent.accepted` event (Live)
+ * in one transaction; accepting again answers the first acceptance. Refused: a form that was not
+ * shown or was sent by a robot (400), a quote of another business or not from the hosted page
+ * (404), not priced (409 `quote_not_priced`) or past its validity (409 `quote_expired`).
+ */
+export async function acceptQuote(
+  ctx: VerbContext,
+  { quoteIntentId, request }: { quoteIntentId: string; request: AcceptQuoteRequest },
+): Promise<{ acceptance: PublicAcceptance; replayed: boolean; tenancy: BusinessTenancy }> {
+  const { db, now } = ctx;
+  // A field people never see: only robots fill it. Told nothing more than a person would be.
+  const problem = request.website ? 'invalid' : formTokenProblem(request.formToken, quoteIntentId, now);
+  if (problem) throw new ServiceError('invalid_request', FORM_REFUSALS[problem], { details: { fields: { formToken: [FORM_REFUSALS[problem]] } } });
+
+  const stored = await findPublicQuoteOf(ctx, quoteIntentId, request.businessId);
+  const tenancy = await tenancyOfBusiness(db, request.businessId);
+  if (!tenancy || tenancy.environmentId !== stored.intent.environmentId) throw surfaceUnavailable();
+  const existing = await findAcceptanceOfQuote(db, quoteIntentId);
+  if (existing) return { acceptance: toPublicAcceptance(existing), replayed: true, tenancy };
+  if (stored.receipt.outcome !== 'succeeded') throw new ServiceError('quote_not_priced', 'Only a priced quote can be accepted.');
+  const intent = asOf(stored.intent, now);
+  if (intent.status === 'expired') {
+    throw new ServiceError('quote_expired', `This price was valid until ${intent.expiresAt!.toISOString()}. Ask for a new price.`);
+  }
+  const computation = stored.receipt.computation as QuoteComputation;
+  const id = randomUUID();
+
+  const written = await withTransaction(ctx, async ({ db: tx }) => {
+    const inserted = await insertAcceptance(tx, {
+      id,
+      quoteIntentId,
+      receiptId: stored.receipt.id,
+      receiptSignature: stored.receipt.signature,
+      workspaceId: intent.workspaceId,
+      projectId: intent.projectId,
+      environmentId: intent.environmentId,
+      businessId: request.businessId,
+      totalMinor: computation.totalMinor,
+      currency: computation.currency,
+      contactName: request.contact.name,
+      contactEmail: request.contact.email ?? null,
+      contactPhone: request.contact.phone ?? null,
+      note: request.note || null,
+      preferredDate: request.preferredDate ?? null,
+      consentText: consentSentence(await findBranding(tx, request.businessId)),
+      requestCorrelationId: ctx.requestId,
+      createdAt: now,
+    });
+    if (!inserted) return null;
+    const row = (await findAcceptanceOfQuote(tx, quoteIntentId))!;
+    await recordEvent(
+      { db: tx, now },
+      {
+        type: 'quote_intent.accepted',
+        workspaceId: intent.workspaceId,
+        projectId: intent.projectId,
+        environmentId: intent.environmentId,
+        businessId: request.businessId,
+        subjectId: quoteIntentId,
+        data: toAcceptanceEventData(row),
+      },
+    );
+    await queueOwnerNotification(tx, { kind: 'lead', businessId: request.businessId, subjectId: id, now });
+    return row;
+  });
+  // A concurrent acceptance of the same quote won: answer it.
+  const row = written ?? (await findAcceptanceOfQuote(db, quoteIntentId))!;
+  return { acceptance: toPublicAcceptance(row), replayed: written === null, tenancy };
+}
+
+/** A quote made on the hosted page of this business, or 404 as if it did not exist. */
+async function findPublicQuoteOf({ db }: VerbContext, quoteIntentId: string, businessId: string): Promise<StoredQuote> {
+  const stored = await findQuote(db, quoteIntentId);
+  if (!stored || !stored.intent.idempotencyScope.startsWith('public:') || stored.intent.businessId !== businessId) {
+    throw new ServiceError('not_found', `Quote ${quoteIntentId} does not exist.`);
+  }
+  return stored;
+}

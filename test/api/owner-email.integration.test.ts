@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccountQuote } from '../../lib/accounts/create-account-quote';
+import type { ApiKeyPrincipal } from '../../lib/auth/principal';
+import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
+import { acceptQuote } from '../../lib/leads/accept-quote';
+import { issueFormToken } from '../../lib/leads/form-token';
+import { sendOwnerNotifications } from '../../lib/notifications/send-owner-notifications';
+import { api } from '../../lib/testing/api-client';
+import { createPerson, createTenant, testContext, testDb, type Tenant } from '../../lib/testing/factories';
+
+/**
+ * With SMTP_URL set, a business's owners get an email about each new lead and each held Live
+ * quote, sent by the minute job through a real SMTP server (smtp-server, started here). Without
+ * it nothing is queued. The verbs run in this process, where SMTP_URL is set; the service under
+ * test runs without it.
+ */
+describe('emails to owners (SMTP_URL)', () => {
+  const inbox: ParsedMail[] = [];
+  let smtp: SMTPServer;
+  let port: number;
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, _session, callback) {
+        simpleParser(stream).then((mail) => {
+          inbox.push(mail);
+          callback();
+        }, callback);
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    port = (smtp.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    delete process.env.SMTP_URL;
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  const liveKey = (tenant: Tenant): ApiKeyPrincipal => ({
+    kind: 'api_key',
+    keyId: tenant.keyIds.live,
+    workspaceId: tenant.workspaceId,
+    projectId: tenant.projectId,
+    environmentId: tenant.environments.live,
+    environment: 'live',
+    scopes: ['quotes:write'],
+  });
+
+  async function leadFor(tenant: Tenant, name: string) {
+    const quote = (await api('POST', '/v1/public_quotes', { body: { businessId: tenant.businessId, ...demoExample } })).body.data;
+    const quoteIntentId = quote.quoteIntent.id;
+    await acceptQuote(testContext(testDb()), {
+      quoteIntentId,
+      request: { businessId: tenant.businessId, contact: { name, phone: '+1 555 0142' }, consent: true, formToken: issueFormToken(quoteIntentId, new Date(Date.now() - 5000)) },
+    });
+    return quoteIntentId;
+  }
+
+  it('queues nothing while SMTP_URL is unset', async () => {
+    delete process.env.SMTP_URL;
+    const tenant = await createTenant();
+    await leadFor(tenant, 'Nobody Told');
+    expect(await testDb().ownerNotification.count({ where: { businessId: tenant.businessId } })).toBe(0);
+    expect(await sendOwnerNotifications(testContext(testDb()))).toBe(0);
+  });
+
+  it('emails the owners about a new lead and a held Live quote, once each', async () => {
+    process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
+    const tenant = await createTenant({ artifact: { ...demoBookArtifact, autonomy: 'approval_first' } });
+    const [owner, coOwner] = await Promise.all([createPerson(tenant, { businessRole: 'owner' }), createPerson(tenant, { businessRole: 'owner' })]);
+    await createPerson(tenant, { businessRole: 'editor' });
+    const quoteIntentId = await leadFor(tenant, 'Jordan Blake');
+    const request = { services: [{ service: demoExample.offeringId, selections: demoExample.factors }], context: {} };
+    const { quote } = await createAccountQuote(testContext(testDb(), { principal: liveKey(tenant) }), { idempotencyKey: randomUUID(), request });
+    expect(quote.state).toBe('awaiting_approval');
+    // Test quotes are the integrator's: no email.
+    await createAccountQuote(testContext(testDb(), { principal: { ...liveKey(tenant), environment: 'test', environmentId: tenant.environments.test } }), {
+      idempotencyKey: randomUUID(),
+      request,
+    });
+    expect(await testDb().ownerNotification.count({ where: { businessId: tenant.businessId } })).toBe(2);
+
+    expect(await sendOwnerNotifications(testContext(testDb()))).toBeGreaterThanOrEqual(2);
+    const ours = inbox.filter((mail) => mail.text?.includes(tenant.businessId));
+    expect(ours).toHaveLength(2);
+    const lead = ours.find((mail) => mail.subject?.startsWith('New lead'))!;
+    expect(lead.subject).toMatch(/^New lead for .+: Jordan Blake accepted a quote of \$155\.25$/);
+    expect(lead.text).toContain(quoteIntentId);
+    expect((lead.to as { value: { address: string }[] }).value.map((v) => v.address).sort()).toEqual([owner.email, coOwner.email].sort());
+    const held = ours.find((mail) => mail.subject?.includes('waiting for your review'))!;
+    expect(held.text).toContain(quote.quote_id);
+    // Sent once: a second pass finds nothing due.
+    await sendOwnerNotifications(testContext(testDb()));
+    expect(inbox.filter((mail) => mail.text?.includes(tenant.businessId))).toHaveLength(2);
+  });
+
+  it('keeps a notification whose send failed, with the error, and tries it again later', async () => {
+    process.env.SMTP_URL = 'smtp://127.0.0.1:9'; // nothing listens on the discard port
+    const tenant = await createTenant();
+    await createPerson(tenant, { businessRole: 'owner' });
+    await leadFor(tenant, 'Sam Retry');
+    const now = new Date();
+    await sendOwnerNotifications(testContext(testDb(), { now }));
+    const failed = await testDb().ownerNotification.findFirstOrThrow({ where: { businessId: tenant.businessId } });
+    expect(failed).toMatchObject({ sentAt: null, attempts: 1, lastError: expect.any(String) });
+    expect(failed.nextAttemptAt.getTime()).toBeGreaterThan(now.getTime());
+
+    process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
+    await sendOwnerNotifications(testContext(testDb(), { now: new Date(failed.nextAttemptAt.getTime() + 1000) }));
+    const sent = await testDb().ownerNotification.findFirstOrThrow({ where: { businessId: tenant.businessId } });
+    expect(sent).toMatchObject({ attempts: 2, lastError: null, sentAt: expect.any(Date) });
+    expect(inbox.some((mail) => mail.subject?.includes('Sam Retry'))).toBe(true);
+  });
+});
