@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { DEMO_PEOPLE, seedDemoPeople } from '../prisma/demo-people';
 import { demoKeys, type DemoKeys } from '../prisma/demo-keys';
 import { seedDemo } from '../prisma/seed';
+import { seedDemoPipeline } from '../prisma/demo-pipeline';
 import { embeddedWebhookKey, openServiceDatabase } from './support/database';
 import { ensureBuild, startNextServer } from './support/next-server';
 
@@ -40,6 +41,12 @@ async function main() {
     const tenant = await seedDemo(prisma, now);
     const { keys, accountKeys } = await demoKeys(prisma, tenant.projectId, previousDemo(demoFile, tenant.projectId), now);
     const sessions = await seedDemoPeople(prisma, tenant, now);
+    // Held quotes and a lead need signed receipts: the key the service will run with.
+    const webhookKey = database.embedded ? (process.env.WEBHOOK_SECRET_KEY ?? embeddedWebhookKey(root)) : process.env.WEBHOOK_SECRET_KEY;
+    if (webhookKey) {
+      process.env.WEBHOOK_SECRET_KEY = webhookKey;
+      await seedDemoPipeline(prisma, tenant, now);
+    }
     await close();
     demo = {
       url,

@@ -70,17 +70,23 @@ function answersOf(book: AccountBook, request: SimulationRequest): NonNullable<A
   const { artifact } = book.version.book;
   const offerings = new Map(artifact.offerings.map((o) => [o.id, o]));
   const factors = new Map(artifact.factors.map((f) => [f.id, f]));
-  return request.services.map(({ service, selections }) => ({
-    service,
-    label: offerings.get(service)?.label ?? null,
-    selections: Object.entries(selections).map(([selection, value]) => {
-      const factor = factors.get(selection);
-      return {
-        selection,
-        label: factor?.label ?? null,
-        value,
-        valueLabel: value === null ? null : (factor?.options.find((o) => o.id === value)?.label ?? null),
-      };
-    }),
-  }));
+  return request.services.map(({ service, selections }) => {
+    // In the order the offering asks its questions (stored requests come back with keys reordered).
+    const asked = offerings.get(service)?.factorIds ?? [];
+    const rank = (id: string) => (asked.includes(id) ? asked.indexOf(id) : asked.length);
+    const answered = Object.entries(selections).sort(([a], [b]) => rank(a) - rank(b));
+    return {
+      service,
+      label: offerings.get(service)?.label ?? null,
+      selections: answered.map(([selection, value]) => {
+        const factor = factors.get(selection);
+        return {
+          selection,
+          label: factor?.label ?? null,
+          value,
+          valueLabel: value === null ? null : (factor?.options.find((o) => o.id === value)?.label ?? null),
+        };
+      }),
+    };
+  });
 }

@@ -18,6 +18,7 @@ export function PortalNav({ email }: { email: string }) {
   const waiting: Partial<Record<PortalPage, { count: number; words: string }>> = inbox.data
     ? { review: { count: inbox.data.heldQuotes, words: 'waiting for review' }, leads: { count: inbox.data.newLeads, words: 'new' } }
     : {};
+  const waitingTotal = links.reduce((sum, { page }) => sum + (waiting[page]?.count ?? 0), 0);
   // On a phone the links fold into a menu (CSS hides them until it is opened); moving on closes it.
   const [open, setOpen] = useState(false);
   useEffect(() => setOpen(false), [pathname]);
@@ -27,6 +28,13 @@ export function PortalNav({ email }: { email: string }) {
         Quote Pricing
         <button type="button" className="menu-toggle" aria-expanded={open} aria-controls="portal-links" onClick={() => setOpen(!open)}>
           {open ? 'Close' : 'Menu'}
+          {/* On a phone the links are folded away: the menu says that something waits inside. */}
+          {!open && waitingTotal > 0 && (
+            <span className="nav-count">
+              {waitingTotal}
+              <span className="sr-only"> waiting</span>
+            </span>
+          )}
         </button>
       </div>
       <div id="portal-links" className="links">

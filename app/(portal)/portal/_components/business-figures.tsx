@@ -30,6 +30,27 @@ export function BusinessFigures({ business, access }: { business: Business; acce
   ];
   return (
     <div className="overview-figures">
+      <section aria-labelledby={`${business.id}-waiting`}>
+        <h3 id={`${business.id}-waiting`}>Waiting for you</h3>
+        <dl className="facts" aria-label={`Waiting for ${business.branding.displayName}`}>
+          <dt>Held quotes to review</dt>
+          <dd data-testid="overview-held">
+            {o.pipeline.heldQuotes === 0 ? 'none' : <Link href={`/portal/review?business=${business.id}`}>{o.pipeline.heldQuotes.toLocaleString()} waiting</Link>}
+          </dd>
+          <dt>Leads this week</dt>
+          <dd data-testid="overview-leads">
+            {o.pipeline.leadsThisWeek === 0 && o.pipeline.newLeads === 0 ? (
+              'none'
+            ) : (
+              <Link href={`/portal/leads?business=${business.id}`}>
+                {o.pipeline.leadsThisWeek.toLocaleString()} this week, {o.pipeline.newLeads.toLocaleString()} not contacted yet
+              </Link>
+            )}
+          </dd>
+          <dt>Prices expiring in 7 days</dt>
+          <dd data-testid="overview-expiring">{o.pipeline.expiringSoon === 0 ? 'none' : `${o.pipeline.expiringSoon.toLocaleString()} not accepted or committed yet`}</dd>
+        </dl>
+      </section>
       <section aria-labelledby={`${business.id}-quotes`}>
         <h3 id={`${business.id}-quotes`}>Live quotes, last 14 days ({total.toLocaleString()})</h3>
         <div aria-hidden="true" style={{ width: '100%', height: 200 }} data-testid="overview-chart">
@@ -62,27 +83,7 @@ export function BusinessFigures({ business, access }: { business: Business; acce
           </table>
         </div>
       </section>
-      <section aria-labelledby={`${business.id}-waiting`}>
-        <h3 id={`${business.id}-waiting`}>Waiting for you</h3>
-        <dl className="facts" aria-label={`Waiting for ${business.branding.displayName}`}>
-          <dt>Held quotes to review</dt>
-          <dd data-testid="overview-held">
-            {o.pipeline.heldQuotes === 0 ? 'none' : <Link href={`/portal/review?business=${business.id}`}>{o.pipeline.heldQuotes.toLocaleString()} waiting</Link>}
-          </dd>
-          <dt>Leads this week</dt>
-          <dd data-testid="overview-leads">
-            {o.pipeline.leadsThisWeek === 0 && o.pipeline.newLeads === 0 ? (
-              'none'
-            ) : (
-              <Link href={`/portal/leads?business=${business.id}`}>
-                {o.pipeline.leadsThisWeek.toLocaleString()} this week, {o.pipeline.newLeads.toLocaleString()} not contacted yet
-              </Link>
-            )}
-          </dd>
-          <dt>Prices expiring in 7 days</dt>
-          <dd data-testid="overview-expiring">{o.pipeline.expiringSoon === 0 ? 'none' : `${o.pipeline.expiringSoon.toLocaleString()} not accepted or committed yet`}</dd>
-        </dl>
-      </section>
+      <h3>Your integrations, last 7 days</h3>
       <dl className="facts" aria-label="Last 7 days">
         <dt>API calls, 7 days</dt>
         <dd data-testid="overview-api">

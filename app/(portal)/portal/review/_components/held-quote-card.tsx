@@ -209,7 +209,10 @@ function Decision({ business, quote, price, onDecided }: { business: Business; q
               autoFocus
               aria-invalid={reasonError ? true : undefined}
               aria-describedby={reasonError ? `${id}-reason-error` : `${id}-reason-hint`}
-              onChange={(e) => setReason(e.target.value)}
+              onChange={(e) => {
+                setReason(e.target.value);
+                setReasonError(null);
+              }}
             />
             <span className="hint" id={`${id}-reason-hint`}>
               Recorded with your decision and sent to the integration.

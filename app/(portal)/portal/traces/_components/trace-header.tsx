@@ -35,6 +35,12 @@ export function TraceHeader({ trace }: { trace: QuoteTrace }) {
       <div className="muted" style={{ marginTop: '0.25rem' }}>
         Quote <span className="mono">{quoteIntent.id}</span>
       </div>
+      {quoteIntent.expiresAt && (
+        <div className="muted" data-testid="quote-validity">
+          {quoteIntent.status === 'expired' ? 'Expired' : quoteIntent.status === 'requires_input' ? 'Answerable until' : 'Valid until'}{' '}
+          {formatTime(quoteIntent.expiresAt)}
+        </div>
+      )}
     </header>
   );
 }

@@ -1,0 +1,77 @@
+import { expect, test } from '@playwright/test';
+import { createTenant, testDb } from '../../lib/testing/factories';
+import { expectNoSeriousViolations } from '../support/axe';
+import { appUrl, screenshot } from '../support/portal';
+
+test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+test('a customer on a phone accepts a price, and the quote’s link brings back the confirmation', async ({ page }) => {
+  test.setTimeout(60_000);
+  const tenant = await createTenant();
+  await testDb().business.update({ where: { id: tenant.businessId }, data: { displayName: 'Sparkle Windows' } });
+
+  await page.goto(`${appUrl()}/q/${tenant.businessId}`);
+  await page.getByRole('radio', { name: /Window cleaning/ }).check();
+  await page.getByLabel('Home size').selectOption({ label: '3 to 4 bedrooms' });
+  await page.getByLabel('Storeys').selectOption({ label: 'Two storeys' });
+  await page.getByLabel('How often').selectOption({ label: 'Every month' });
+  await page.getByLabel('Access').selectOption({ label: 'Easy: clear paths, no obstacles' });
+  await page.getByRole('button', { name: 'Get my price' }).click();
+  await expect(page.getByRole('heading', { name: /Your price/ })).toBeVisible();
+  const quoteId = new URL(page.url()).searchParams.get('quote')!;
+  const validity = page.getByTestId('quote-validity');
+  await expect(validity).toContainText('Sparkle Windows holds this price until');
+
+  await page.getByRole('button', { name: 'Accept this quote' }).click();
+  const form = page.getByRole('form', { name: 'Accept this quote' });
+  await expect(form.getByLabel('Your name')).toBeFocused();
+  // Nothing filled in: each field says what it needs, beside it.
+  await form.getByRole('button', { name: 'Accept quote' }).click();
+  await expect(form.getByText('Tell us your name.')).toBeVisible();
+  await expect(form.getByText('Give an email address or a phone number, so that they can reach you.')).toBeVisible();
+  await expect(form.getByText('Tick the box to agree to be contacted.')).toBeVisible();
+  await expect(form.getByLabel('Your name')).toBeFocused();
+  await screenshot(page, 'hosted-accept-errors-390');
+
+  await form.getByLabel('Your name').fill('Morgan Lee');
+  await form.getByLabel(/^Phone/).fill('+1 555 0177');
+  await form.getByLabel(/When would suit you/).fill('2031-05-06');
+  await form.getByLabel(/Anything they should know/).fill('Please ring the bell twice.');
+  await form.getByRole('checkbox', { name: 'I agree that Sparkle Windows may contact me about this quote.' }).check();
+  await expectNoSeriousViolations(page);
+  await screenshot(page, 'hosted-accept-form-390');
+  // The page is no wider than the phone.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await form.getByRole('button', { name: 'Accept quote' }).click();
+
+  const done = page.getByRole('status').filter({ hasText: 'You accepted this quote' });
+  await expect(done).toBeVisible();
+  await expect(done).toContainText('Sparkle Windows has your details and will contact you about Tuesday, May 6, 2031');
+  await expect(page.getByRole('heading', { name: 'You accepted this quote' })).toBeFocused();
+  await screenshot(page, 'hosted-accept-done-390');
+  const stored = await testDb().quoteAcceptance.findUniqueOrThrow({ where: { quoteIntentId: quoteId } });
+  expect(stored).toMatchObject({ contactName: 'Morgan Lee', contactPhone: '+1 555 0177', contactEmail: null, preferredDate: '2031-05-06' });
+
+  // Later, from the link they kept.
+  await page.goto(`${appUrl()}/q/${tenant.businessId}?quote=${quoteId}`);
+  await expect(page.getByRole('heading', { name: 'You accepted this quote' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Accept this quote' })).toHaveCount(0);
+  await expect(page.locator('body')).not.toContainText('Morgan Lee');
+  await expectNoSeriousViolations(page);
+  await screenshot(page, 'hosted-accept-returned-390');
+});
+
+test('an expired price says so and cannot be accepted', async ({ page }) => {
+  const tenant = await createTenant();
+  const quote = await page.request.post(`${appUrl()}/v1/public_quotes`, {
+    data: { businessId: tenant.businessId, offeringId: 'window_cleaning', factors: { home_size: 'small', storeys: '1', access: 'easy' } },
+  });
+  const quoteId = (await quote.json()).data.quoteIntent.id as string;
+  await testDb().quoteIntent.update({ where: { id: quoteId }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+  await page.goto(`${appUrl()}/q/${tenant.businessId}?quote=${quoteId}`);
+  await expect(page.getByRole('status').filter({ hasText: /expired on/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Accept this quote' })).toHaveCount(0);
+  await screenshot(page, 'hosted-accept-expired-390');
+  await page.getByRole('button', { name: 'ask for a new price' }).click();
+  await expect(page.getByRole('button', { name: 'Get my price' })).toBeVisible();
+});
