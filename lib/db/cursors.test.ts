@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterTimeSequenceCursor, timeIdCursorSchema, timeIdPage, timeSequenceCursorSchema } from './cursors';
+import { afterTimeIdCursor, afterTimeSequenceCursor, timeIdCursorSchema, timeIdPage, timeSequenceCursorSchema } from './cursors';
 
 describe('time cursors', () => {
   it('accept only what a previous page handed out', () => {
@@ -23,5 +23,13 @@ describe('time cursors', () => {
     });
     expect(timeIdPage(rows, 3).nextCursor).toBeNull();
     expect(afterTimeSequenceCursor(undefined)).toEqual({});
+  });
+
+  it('pages oldest first too (a review queue): the next page starts after the last row, forwards', () => {
+    const at = new Date('2026-11-27T10:00:00.123Z');
+    const id = '5f0c1a9e-4c1b-4d3e-9a57-0d7c2b1e8f10';
+    expect(afterTimeIdCursor(`${at.toISOString()}|${id}`, 'asc')).toEqual({
+      AND: [{ createdAt: { gte: at } }, { OR: [{ createdAt: { gt: at } }, { id: { gt: id } }] }],
+    });
   });
 });

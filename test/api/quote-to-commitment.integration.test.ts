@@ -169,6 +169,22 @@ describe('owners review held quotes', () => {
     expect(stored.reviewDecision).toBe(won[0].body.data.quote.review.decision);
   });
 
+  it('serves the inbox oldest first, one page at a time', async () => {
+    const queue = await createTenant({ artifact: { ...demoBookArtifact, autonomy: 'approval_first' } });
+    const boss = await createPerson(queue, { businessRole: 'owner' });
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) made.push((await accountQuote(queue, { services: [instant] })).body.quote_id);
+    const url = `/v1/businesses/${queue.businessId}/account-quotes?state=awaiting_approval&review=pending&limit=2`;
+    const first = await api('GET', url, { key: boss.token });
+    const second = await api('GET', `${url}&cursor=${encodeURIComponent(first.body.data.nextCursor)}`, { key: boss.token });
+    expect([...first.body.data.quotes, ...second.body.data.quotes].map((q: { id: string }) => q.id)).toEqual(made);
+    expect(second.body.data.nextCursor).toBeNull();
+    const newest = await api('GET', `/v1/businesses/${queue.businessId}/account-quotes?review=pending`, { key: boss.token });
+    expect(newest.body.data.quotes.map((q: { id: string }) => q.id)).toEqual(made);
+    const newestFirst = await api('GET', `/v1/businesses/${queue.businessId}/account-quotes`, { key: boss.token });
+    expect(newestFirst.body.data.quotes.map((q: { id: string }) => q.id)).toEqual([...made].reverse());
+  });
+
   it('lists observed quotes of an observe book as what would have been sent', async () => {
     const observing = await createTenant({ artifact: { ...demoBookArtifact, autonomy: 'observe' } });
     const reader = await createPerson(observing, { businessRole: 'viewer' });
