@@ -116,7 +116,8 @@ test('a customer comes back to their price by its link; "not sure" says what was
   await expect(page).toHaveURL(`${appUrl()}/q/${tenant.businessId}?quote=${id}`);
   const told = page.locator('.answer-list');
   await expect(told).toContainText('Not sure — we assumed “Easy: clear paths, no obstacles”');
-  await expect(page.getByRole('link', { name: 'Book this visit' })).toHaveAttribute('href', 'https://book.example.test/visit');
+  // The next step learns which quote the customer comes from.
+  await expect(page.getByRole('link', { name: 'Book this visit' })).toHaveAttribute('href', `https://book.example.test/visit?quote=${id}`);
   await expect(page.getByLabel('Come back to this price any time with this link')).toHaveValue(`${appUrl()}/q/${tenant.businessId}?quote=${id}`);
   await screenshot(page, 'hosted-quote-come-back');
 

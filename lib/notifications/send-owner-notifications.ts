@@ -32,7 +32,7 @@ export async function sendOwnerNotifications(ctx: VerbContext): Promise<number> 
         const transport = await smtpTransport();
         await transport.sendMail({ from: emailSender(), ...email });
       }
-      await markNotification(db, notification.id, { sentAt: new Date() });
+      await markNotification(db, notification.id, { sentAt: now });
       if (email) sent++;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

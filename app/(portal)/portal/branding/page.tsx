@@ -170,7 +170,7 @@ function BrandingEditor({ business }: { business: Business }) {
               onChange={(e) => edit({ nextStepUrl: e.target.value })}
               {...describedBy('branding-next-step-url-error', fieldErrors.of('nextStep.url'))}
             />
-            <p className={`muted ${styles.hint}`}>Optional. Your booking page, say: customers see the button with their price.</p>
+            <p className={`muted ${styles.hint}`}>Optional. Your booking page, say: customers see the button with their price, and it opens with <code>?quote=&lt;quote id&gt;</code> added, so that your page knows which price they saw.</p>
             <FieldError id="branding-next-step-url-error" messages={fieldErrors.of('nextStep.url')} explanation="Enter an address that starts with https://, or leave both empty." />
           </div>
           <div className="field">

@@ -45,7 +45,7 @@ export function QuoteReceipt({ businessId, businessName, result, acceptance, off
       )}
       {nextStep && (
         <p className="quote-next-step">
-          <a className="button primary" href={nextStep.url} rel="noopener">
+          <a className="button primary" href={withQuoteReference(nextStep.url, result.quoteIntent.id)} rel="noopener">
             {nextStep.label}
           </a>
         </p>
@@ -63,6 +63,17 @@ export function QuoteReceipt({ businessId, businessName, result, acceptance, off
       </button>
     </section>
   );
+}
+
+/** The business's next-step page learns which quote the customer comes from (`?quote=<id>`). */
+function withQuoteReference(url: string, quoteIntentId: string): string {
+  try {
+    const next = new URL(url);
+    next.searchParams.set('quote', quoteIntentId);
+    return next.toString();
+  } catch {
+    return url;
+  }
 }
 
 /** Until when the price holds, in words; past it, that it expired and what to do. */
