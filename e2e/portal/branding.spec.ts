@@ -44,6 +44,8 @@ test('a workspace manager saves branding; field errors show beside their fields'
     primaryColor: '#0f766e',
     accentColor: '#f97316',
     nextStep: null,
+    acceptanceConsent: 'I agree that Sparkle Windows may contact me about this quote.',
+    acceptanceConsentIsDefault: true,
   });
 
   await page.reload();
@@ -62,6 +64,17 @@ test('a workspace manager saves branding; field errors show beside their fields'
   const again = await fetch(`${appUrl()}/v1/businesses`, { headers: { authorization: `Bearer ${manager.token}` } });
   const saved = (await again.json()).data.businesses.find((b: { id: string }) => b.id === tenant.businessId);
   expect(saved.branding.nextStep).toEqual({ label: 'Book this visit', url: 'https://book.example.test' });
+
+  // The sentence customers agree to when they accept a quote: empty shows the default, greyed out.
+  const consent = page.getByLabel('What customers agree to when they accept a quote');
+  await expect(consent).toHaveAttribute('placeholder', 'I agree that Sparkle Windows may contact me about this quote.');
+  await consent.fill('I agree that Sparkle Windows may phone me about this quote and my windows.');
+  await page.getByRole('button', { name: 'Save branding' }).click();
+  await expect(page.getByText('Saved. Your hosted quote page shows the new branding from now on.')).toBeVisible();
+  const withConsent = (await (await fetch(`${appUrl()}/v1/businesses`, { headers: { authorization: `Bearer ${manager.token}` } })).json()).data.businesses.find(
+    (b: { id: string }) => b.id === tenant.businessId,
+  );
+  expect(withConsent.branding).toMatchObject({ acceptanceConsent: 'I agree that Sparkle Windows may phone me about this quote and my windows.', acceptanceConsentIsDefault: false });
 
   // The publishing safeguard, on the same page: refused values are explained, saved ones stay.
   const safeguard = page.getByRole('form', { name: 'Publishing safeguard' });

@@ -13,12 +13,13 @@ import { Empty, ErrorMessage, Loading } from '../../_components/ui';
 import { HeldQuoteCard } from './_components/held-quote-card';
 
 type Page = { quotes: AccountQuoteView[]; nextCursor: string | null };
-type View = 'waiting' | 'reviewed' | 'observed';
+type View = 'waiting' | 'reviewed' | 'observed' | 'all';
 
 const VIEWS: Record<View, { label: string; query: string; empty: string }> = {
   waiting: { label: 'Waiting for review', query: 'state=awaiting_approval&review=pending', empty: 'Nothing is waiting for review.' },
   reviewed: { label: 'Reviewed', query: 'review=reviewed', empty: 'No quote has been reviewed yet.' },
   observed: { label: 'Observed: what would have been sent', query: 'state=observed', empty: 'No observed quotes: only books set to “Observe only” record them.' },
+  all: { label: 'Every quote of the integration', query: '', empty: 'Your integrations have made no quotes here yet.' },
 };
 
 export default function ReviewPage() {

@@ -33,7 +33,8 @@ export function HeldQuoteCard({
   onDecided: (message: string) => void;
 }) {
   const id = useId();
-  const price = priceOf(quote.total, quote.currency);
+  const unpriced = quote.disposition === 'unpriced';
+  const price = unpriced ? 'No price' : priceOf(quote.total, quote.currency);
   const made = formatTime(quote.createdAt);
   const reasons = quote.simulation?.review_reasons ?? [];
   const pending = quote.state === 'awaiting_approval' && quote.review === null;
@@ -69,7 +70,8 @@ export function HeldQuoteCard({
       ) : (
         <p className="muted">This quote was made before requests were kept: its answers are not stored.</p>
       )}
-      {quote.state !== 'observed' && reasons.length > 0 && (
+      {unpriced && quote.signedQuote.unpriced_reason && <p className="muted">Not priced: {quote.signedQuote.unpriced_reason.message}</p>}
+      {quote.disposition === 'hold' && reasons.length > 0 && (
         <section aria-label="Why it was held">
           <h3>Why it was held</h3>
           <ul className="held-quote-reasons">
