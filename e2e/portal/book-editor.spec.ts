@@ -144,6 +144,9 @@ test('a pricing person builds a book with forms only, sees the price as they typ
   await expect.poll(() => jsonText(page)).toMatch(/"label": "Gutter cleaning"/);
   await page.getByRole('button', { name: 'Forms', exact: true }).click();
 
+  // How long its prices hold: part of the version.
+  await page.getByLabel('Quotes are valid for (days)').fill('7');
+
   // Save, version, publish to Test.
   await page.getByRole('button', { name: 'Save draft' }).click();
   await expect(page.getByTestId('save-state')).toHaveText('Saved');
@@ -157,6 +160,7 @@ test('a pricing person builds a book with forms only, sees the price as they typ
   // The API prices the same answers the same: ids come from the labels the person typed.
   const book = await testDb().book.findFirstOrThrow({ where: { projectId: tenant.projectId, name: 'Cleaning 2027' }, select: { id: true } });
   const version = await testDb().bookVersion.findFirstOrThrow({ where: { bookId: book.id }, select: { artifact: true } });
+  expect(version.artifact).toMatchObject({ quoteValidityDays: 7 });
   const artifact = version.artifact as { offerings: { id: string; label: string }[]; factors: { id: string; label: string; options: { id: string; label: string }[] }[] };
   const option = (factor: string, label: string) => {
     const f = artifact.factors.find((x) => x.label === factor)!;
@@ -173,7 +177,10 @@ test('a pricing person builds a book with forms only, sees the price as they typ
     }),
   });
   expect(response.status).toBe(201);
-  const quote = (await response.json()) as { data: { quoteReceipt: { computation: { totalMinor: number; paymentTerms: { depositMinor: number } } } } };
+  const quote = (await response.json()) as {
+    data: { quoteIntent: { createdAt: string; expiresAt: string }; quoteReceipt: { computation: { totalMinor: number; paymentTerms: { depositMinor: number } } } };
+  };
+  expect(Date.parse(quote.data.quoteIntent.expiresAt) - Date.parse(quote.data.quoteIntent.createdAt)).toBe(7 * 86_400_000);
   expect(quote.data.quoteReceipt.computation.totalMinor).toBe(10867);
   expect(quote.data.quoteReceipt.computation.paymentTerms.depositMinor).toBe(2717);
 });
