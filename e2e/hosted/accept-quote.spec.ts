@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { issueFormToken } from '../../lib/leads/form-token';
 import { createTenant, testDb } from '../../lib/testing/factories';
 import { expectNoSeriousViolations } from '../support/axe';
 import { appUrl, screenshot } from '../support/portal';
@@ -35,22 +36,36 @@ test('a customer on a phone accepts a price, and the quote’s link brings back 
 
   await form.getByLabel('Your name').fill('Morgan Lee');
   await form.getByLabel(/^Phone/).fill('+1 555 0177');
-  await form.getByLabel(/When would suit you/).fill('2031-05-06');
+  const day = new Date(Date.now() + 40 * 86_400_000);
+  const preferred = `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
+  await form.getByLabel(/When would suit you/).fill(preferred);
   await form.getByLabel(/Anything they should know/).fill('Please ring the bell twice.');
   await form.getByRole('checkbox', { name: 'I agree that Sparkle Windows may contact me about this quote.' }).check();
   await expectNoSeriousViolations(page);
   await screenshot(page, 'hosted-accept-form-390');
   // The page is no wider than the phone.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // Sent quicker than a person types (autofill is quick): the page waits the moment out and sends again.
+  let posts = 0;
+  await page.route(`**/v1/public_quotes/${quoteId}/acceptance`, async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    posts++;
+    if (posts > 1) return route.continue();
+    const body = JSON.parse(route.request().postData()!) as Record<string, unknown>;
+    return route.continue({ postData: JSON.stringify({ ...body, formToken: issueFormToken(quoteId, new Date()) }) });
+  });
   await form.getByRole('button', { name: 'Accept quote' }).click();
+  await expect(form.getByRole('button', { name: 'Sending…' })).toBeVisible();
 
   const done = page.getByRole('status').filter({ hasText: 'You accepted this quote' });
   await expect(done).toBeVisible();
-  await expect(done).toContainText('Sparkle Windows has your details and will contact you about Tuesday, May 6, 2031');
+  expect(posts).toBe(2);
+  const spoken = new Date(`${preferred}T00:00:00Z`).toLocaleDateString('en-US', { dateStyle: 'full', timeZone: 'UTC' });
+  await expect(done).toContainText(`Sparkle Windows has your details and will contact you about ${spoken}`);
   await expect(page.getByRole('heading', { name: 'You accepted this quote' })).toBeFocused();
   await screenshot(page, 'hosted-accept-done-390');
   const stored = await testDb().quoteAcceptance.findUniqueOrThrow({ where: { quoteIntentId: quoteId } });
-  expect(stored).toMatchObject({ contactName: 'Morgan Lee', contactPhone: '+1 555 0177', contactEmail: null, preferredDate: '2031-05-06' });
+  expect(stored).toMatchObject({ contactName: 'Morgan Lee', contactPhone: '+1 555 0177', contactEmail: null, preferredDate: preferred });
 
   // Later, from the link they kept.
   await page.goto(`${appUrl()}/q/${tenant.businessId}?quote=${quoteId}`);
@@ -59,6 +74,12 @@ test('a customer on a phone accepts a price, and the quote’s link brings back 
   await expect(page.locator('body')).not.toContainText('Morgan Lee');
   await expectNoSeriousViolations(page);
   await screenshot(page, 'hosted-accept-returned-390');
+
+  // Once the price's validity has passed, the acceptance still stands on the quote's link.
+  await testDb().quoteIntent.update({ where: { id: quoteId }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'You accepted this quote' })).toBeVisible();
+  await expect(page.getByText(/expired on/)).toHaveCount(0);
 });
 
 test('an expired price says so and cannot be accepted', async ({ page }) => {

@@ -28,7 +28,11 @@ export type AuthModel = 'anonymous' | 'api_key' | 'session' | 'session_or_api_ke
  *   authenticated request, before validation, and reported on every answer (`ratelimit-*`);
  * - a function of the validated body: counted once the body is valid; headers on 429 only.
  */
-export type RateLimitDeclaration<Body = unknown> = { name: RateLimitName; countBy: 'account' | ((body: Body) => string) };
+export type RateLimitDeclaration<Body = unknown> = {
+  name: RateLimitName;
+  /** `null` from the function: this request is not counted (e.g. refused at once, at no cost). */
+  countBy: 'account' | ((body: Body, request: { params: Record<string, string>; now: Date }) => string | null);
+};
 
 /** Spec 8: the account surface's quota, per account and environment. */
 export const accountQuota = { name: 'accountRequests', countBy: 'account' } as const satisfies RateLimitDeclaration;
@@ -90,6 +94,11 @@ export type RouteContract<
    * failures are kept like any other.
    */
   logSuccessBodies?: false;
+  /**
+   * The body carries a person's details (a customer's contact): the request log keeps only its
+   * JSON, redacted; a body that is not JSON (whose fields cannot be told apart) is not kept at all.
+   */
+  personalData?: true;
   /**
    * A long computation that reports progress: with `Accept: application/x-ndjson` the answer is
    * a stream of `{"progress": …}` lines ending in the usual envelope (or an error) on one line.

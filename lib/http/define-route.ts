@@ -118,7 +118,7 @@ export function defineRoute<C extends RouteContract, A = undefined>(
       const base = { db, principal, requestId, log, now, params } as AuthorizeContext<C>;
       const access = authorize ? await authorize(base) : undefined;
       const parsed = await parseRequest(contract, request, (text) => (requestText = text));
-      await consumeRequestLimits(contract.rateLimits, parsed.body);
+      await consumeRequestLimits(contract.rateLimits, parsed.body, { params: (params ?? {}) as Record<string, string>, now });
       const ctx = {
         ...base,
         ...parsed,

@@ -10,7 +10,7 @@ import type { QuoteComputation } from '../pricing';
 import { asOf } from '../quotes/expire-quote-intents';
 import { surfaceUnavailable } from '../quotes/resolve-quote-scope';
 import { findQuote, type StoredQuote } from '../quotes/store';
-import { formTokenProblem } from './form-token';
+import { acceptanceFormRefusal } from './form-token';
 import { toAcceptanceEventData, toPublicAcceptance } from './lead-view';
 import type { AcceptQuoteRequest, PublicAcceptance } from './schemas';
 import { findAcceptanceOfQuote, insertAcceptance } from './store';
@@ -34,10 +34,15 @@ export async function acceptQuote(
   { quoteIntentId, request }: { quoteIntentId: string; request: AcceptQuoteRequest },
 ): Promise<{ acceptance: PublicAcceptance; replayed: boolean; tenancy: BusinessTenancy }> {
   const { db, now } = ctx;
-  // A field people never see: only robots fill it. Told nothing more than a person would be.
-  const problem = request.website ? 'invalid' : formTokenProblem(request.formToken, quoteIntentId, now);
-  if (problem) throw new ServiceError('invalid_request', FORM_REFUSALS[problem], { details: { fields: { formToken: [FORM_REFUSALS[problem]] } } });
+  const problem = acceptanceFormRefusal(request, quoteIntentId, now);
+  if (problem) {
+    throw new ServiceError('invalid_request', FORM_REFUSALS[problem], { details: { fields: { formToken: [FORM_REFUSALS[problem]] }, formToken: problem } });
+  }
 
+  if (request.preferredDate && !dayCanBeAskedFor(request.preferredDate, now)) {
+    const message = 'pick a day from today on, within two years';
+    throw new ServiceError('invalid_request', `preferredDate: ${message}.`, { details: { fields: { preferredDate: [message] } } });
+  }
   const stored = await findPublicQuoteOf(ctx, quoteIntentId, request.businessId);
   const tenancy = await tenancyOfBusiness(db, request.businessId);
   if (!tenancy || tenancy.environmentId !== stored.intent.environmentId) throw surfaceUnavailable();
@@ -92,6 +97,13 @@ export async function acceptQuote(
   // A concurrent acceptance of the same quote won: answer it.
   const row = written ?? (await findAcceptanceOfQuote(db, quoteIntentId))!;
   return { acceptance: toPublicAcceptance(row), replayed: written === null, tenancy };
+}
+
+/** A day from today on (in any time zone: yesterday in UTC is still today west of it), within two years. */
+function dayCanBeAskedFor(day: string, now: Date): boolean {
+  const earliest = new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
+  const latest = new Date(now.getTime() + 2 * 365 * 86_400_000).toISOString().slice(0, 10);
+  return day >= earliest && day <= latest;
 }
 
 /** A quote made on the hosted page of this business, or 404 as if it did not exist. */

@@ -32,3 +32,9 @@ export function formTokenProblem(token: string, quoteIntentId: string, now: Date
   if (age > FORM_MAX_AGE_MS) return 'stale';
   return null;
 }
+
+/** Why a submitted acceptance form is refused before anything is read: a filled trap field, or its token. */
+export function acceptanceFormRefusal(form: { formToken: string; website?: string }, quoteIntentId: string, now: Date): FormTokenProblem | null {
+  // A field people never see: only robots fill it. Told nothing more than a person would be.
+  return form.website ? 'invalid' : formTokenProblem(form.formToken, quoteIntentId, now);
+}

@@ -89,9 +89,9 @@ export async function updateLeadStatus(db: DbOrTx, change: { id: string; status:
 
 /**
  * Removes a lead's personal data wherever it is stored: the acceptance's contact details and
- * note, and the same in the payload of the `quote_intent.accepted` event (deliveries still to
- * be sent then carry the erased payload). The quote, its receipt and the acceptance's binding
- * to them stay.
+ * note, the same in the payload of the `quote_intent.accepted` event (deliveries still to be
+ * sent then carry the erased payload), and the address and browser the request log kept of the
+ * customer's quote and acceptance. The quote, its receipt and the acceptance's binding to them stay.
  */
 export async function erasePersonalData(db: DbOrTx, erasure: { id: string; quoteIntentId: string; erasedBy: string; erasedAt: Date }): Promise<LeadRow> {
   const lead = await db.quoteAcceptance.update({
@@ -110,6 +110,14 @@ export async function erasePersonalData(db: DbOrTx, erasure: { id: string; quote
       data: { data: { ...data, acceptance: { ...data.acceptance, contact: null, note: null, erasedAt: erasure.erasedAt.toISOString() } } },
     });
   }
+  // The customer's address and browser, in the request log rows of their quote and acceptance.
+  // One at a time: inside a transaction the queries share one connection.
+  const acceptance = await db.quoteAcceptance.findUniqueOrThrow({ where: { id: erasure.id }, select: { requestCorrelationId: true } });
+  const intent = await db.quoteIntent.findUniqueOrThrow({ where: { id: erasure.quoteIntentId }, select: { requestCorrelationId: true } });
+  await db.requestLog.updateMany({
+    where: { requestId: { in: [acceptance.requestCorrelationId, intent.requestCorrelationId] } },
+    data: { ip: null, userAgent: null },
+  });
   return lead;
 }
 

@@ -61,7 +61,8 @@ async function compose({ db }: VerbContext, notification: ClaimedNotification): 
     };
   }
   const quote = await readHeldQuoteForEmail(db, notification.subjectId);
-  if (!quote) return null;
+  // Decided before the email went out: nothing waits any more.
+  if (!quote || quote.state !== 'awaiting_approval' || quote.reviewDecision !== null) return null;
   const currency = (quote.response as { currency: string }).currency;
   const low = formatMoney(Number(quote.lowCents ?? 0), currency);
   const high = formatMoney(Number(quote.highCents ?? 0), currency);

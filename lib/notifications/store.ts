@@ -55,7 +55,7 @@ export async function readLeadForEmail(db: DbOrTx, acceptanceId: string) {
 
 /** What a held quote's email says: its total and currency. */
 export async function readHeldQuoteForEmail(db: DbOrTx, accountQuoteId: string) {
-  return db.accountQuote.findUnique({ where: { id: accountQuoteId }, select: { lowCents: true, highCents: true, response: true, state: true } });
+  return db.accountQuote.findUnique({ where: { id: accountQuoteId }, select: { lowCents: true, highCents: true, response: true, state: true, reviewDecision: true } });
 }
 
 export async function readBusinessName(db: DbOrTx, businessId: string): Promise<string> {

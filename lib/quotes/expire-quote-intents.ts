@@ -1,8 +1,5 @@
 import type { VerbContext } from '../context/verb-context';
-import { markDueExpired } from './store';
-
-/** The statuses that end in `expired` once their `expiresAt` passes (docs/quote-lifecycle.md). */
-export const EXPIRING_STATUSES = ['succeeded', 'requires_input'] as const;
+import { EXPIRING_STATUSES, markDueExpired } from './store';
 
 /**
  * The intent as it reads at `now`: a priced intent past its validity, or one that waited too long

@@ -143,8 +143,12 @@ export async function findQuote(db: DbOrTx, id: string, options: { byRequestToo?
   return toStoredQuote(byRequest);
 }
 
+/** The statuses that end in `expired` once their `expiresAt` passes (docs/quote-lifecycle.md). */
+export const EXPIRING_STATUSES = ['succeeded', 'requires_input'] as const;
+
 // An intent's status as it reads at $7 (lib/quotes/expire-quote-intents.ts: asOf), swept or not.
-const STATUS_AS_OF = `CASE WHEN qi.status IN ('succeeded', 'requires_input') AND qi.expires_at <= $7::timestamptz THEN 'expired' ELSE qi.status::text END`;
+const STATUS_AS_OF = `CASE WHEN qi.status IN (${EXPIRING_STATUSES.map((s) => `'${s}'`).join(', ')}) AND qi.expires_at <= $7::timestamptz
+  THEN 'expired' ELSE qi.status::text END`;
 
 export type BusinessQuotesQuery = { environment?: 'test' | 'live'; status?: BusinessQuote['status']; limit: number; cursor?: string };
 
@@ -230,7 +234,7 @@ export async function readMemberBook(db: DbOrTx, where: { bookId: string; projec
 /** Marks every due intent expired; returns how many changed. */
 export async function markDueExpired(db: DbOrTx, now: Date): Promise<number> {
   const { count } = await db.quoteIntent.updateMany({
-    where: { status: { in: ['succeeded', 'requires_input'] }, expiresAt: { lte: now } },
+    where: { status: { in: [...EXPIRING_STATUSES] }, expiresAt: { lte: now } },
     data: { status: 'expired', updatedAt: now },
   });
   return count;

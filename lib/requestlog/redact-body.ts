@@ -38,12 +38,16 @@ export function loggedJson(value: unknown): string | null {
   return capped(JSON.stringify(redactValue(value, null)));
 }
 
-/** A body as it was sent (possibly not JSON at all): parsed and redacted when it is JSON, else its text redacted. */
-export function loggedText(text: string | null): string | null {
+/**
+ * A body as it was sent (possibly not JSON at all): parsed and redacted when it is JSON, else its
+ * text redacted, or, with `jsonOnly` (a body that carries personal data), only its size.
+ */
+export function loggedText(text: string | null, { jsonOnly = false } = {}): string | null {
   if (text === null || text === '') return null;
   try {
     return loggedJson(JSON.parse(text));
   } catch {
+    if (jsonOnly) return `[not JSON: ${Buffer.byteLength(text, 'utf8').toLocaleString('en-US')} bytes not kept, as they may hold personal data]`;
     return capped(text.replace(SECRET_VALUE, REDACTED));
   }
 }

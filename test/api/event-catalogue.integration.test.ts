@@ -70,7 +70,7 @@ describe('the event catalogue', () => {
         businessId: tenant.businessId,
         contact: { name: 'Alex Rivera', email: 'alex@example.test', phone: '+1 555 0100' },
         note: 'Gate code 1234',
-        preferredDate: '2030-01-02',
+        preferredDate: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10),
         consent: true,
         formToken: issueFormToken(quoteIntentId, new Date(Date.now() - 5_000)),
       },

@@ -74,6 +74,10 @@ describe('emails to owners (SMTP_URL)', () => {
     const tenant = await createTenant({ artifact: { ...demoBookArtifact, autonomy: 'approval_first' } });
     const [owner, coOwner] = await Promise.all([createPerson(tenant, { businessRole: 'owner' }), createPerson(tenant, { businessRole: 'owner' })]);
     await createPerson(tenant, { businessRole: 'editor' });
+    // A second business connected to the same project hears of its held quotes too.
+    const sibling = await testDb().business.create({ data: { workspaceId: tenant.workspaceId, name: `Sibling ${randomUUID().slice(0, 6)}` } });
+    await testDb().connection.create({ data: { businessId: sibling.id, projectId: tenant.projectId, kind: 'managed', status: 'active' } });
+    const siblingOwner = await createPerson({ workspaceId: tenant.workspaceId, businessId: sibling.id }, { businessRole: 'owner' });
     const quoteIntentId = await leadFor(tenant, 'Jordan Blake');
     const request = { services: [{ service: demoExample.offeringId, selections: demoExample.factors }], context: {} };
     const { quote } = await createAccountQuote(testContext(testDb(), { principal: liveKey(tenant) }), { idempotencyKey: randomUUID(), request });
@@ -84,8 +88,9 @@ describe('emails to owners (SMTP_URL)', () => {
       request,
     });
     expect(await testDb().ownerNotification.count({ where: { businessId: tenant.businessId } })).toBe(2);
+    expect(await testDb().ownerNotification.count({ where: { businessId: sibling.id } })).toBe(1);
 
-    expect(await sendOwnerNotifications(testContext(testDb()))).toBeGreaterThanOrEqual(2);
+    expect(await sendOwnerNotifications(testContext(testDb()))).toBeGreaterThanOrEqual(3);
     const ours = inbox.filter((mail) => mail.text?.includes(tenant.businessId));
     expect(ours).toHaveLength(2);
     const lead = ours.find((mail) => mail.subject?.startsWith('New lead'))!;
@@ -94,6 +99,8 @@ describe('emails to owners (SMTP_URL)', () => {
     expect((lead.to as { value: { address: string }[] }).value.map((v) => v.address).sort()).toEqual([owner.email, coOwner.email].sort());
     const held = ours.find((mail) => mail.subject?.includes('waiting for your review'))!;
     expect(held.text).toContain(quote.quote_id);
+    const theirs = inbox.filter((mail) => mail.text?.includes(sibling.id));
+    expect(theirs.map((mail) => (mail.to as { value: { address: string }[] }).value[0].address)).toEqual([siblingOwner.email]);
     // Sent once: a second pass finds nothing due.
     await sendOwnerNotifications(testContext(testDb()));
     expect(inbox.filter((mail) => mail.text?.includes(tenant.businessId))).toHaveLength(2);

@@ -15,6 +15,8 @@ import { createPerson, createTenant, quoteRequest, testContext, testDb, type Per
  */
 
 const DAY_MS = 86_400_000;
+/** The day `days` from now, as the form sends it. */
+const dayIn = (days: number) => new Date(Date.now() + days * DAY_MS).toISOString().slice(0, 10);
 const instant = { service: 'window_cleaning', selections: demoExample.factors };
 const siteVisit = { service: 'window_cleaning', selections: { home_size: 'medium', storeys: '4_plus', access: 'easy' } };
 
@@ -36,7 +38,7 @@ const accept = (businessId: string, quoteIntentId: string, extra: Record<string,
       businessId,
       contact: { name: 'Alex Rivera', email: `alex-${randomUUID().slice(0, 8)}@example.test`, phone: '+1 555 0100' },
       note: 'The side gate is open.',
-      preferredDate: '2030-01-02',
+      preferredDate: dayIn(10),
       consent: true,
       formToken: issueFormToken(quoteIntentId, new Date(Date.now() - ageMs)),
       ...extra,
@@ -322,7 +324,7 @@ describe('customers accept a quote on the hosted page', () => {
       businessId: tenant.businessId,
       contact: { name: 'Casey Jones', email, phone: '+1 555 0199' },
       note: 'Call after 5pm please',
-      preferredDate: '2030-02-03',
+      preferredDate: dayIn(20),
       consent: true,
       formToken: state.body.data.form.token,
     };
@@ -333,7 +335,7 @@ describe('customers accept a quote on the hosted page', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_100));
     const accepted = await api('POST', `/v1/public_quotes/${quoteIntent.id}/acceptance`, { body });
     expect(accepted.status).toBe(201);
-    expect(accepted.body.data.acceptance).toEqual({ id: expect.any(String), quoteIntentId: quoteIntent.id, acceptedAt: expect.any(String), preferredDate: '2030-02-03' });
+    expect(accepted.body.data.acceptance).toEqual({ id: expect.any(String), quoteIntentId: quoteIntent.id, acceptedAt: expect.any(String), preferredDate: dayIn(20) });
     expect(accepted.text).not.toContain(email);
 
     const stored = await testDb().quoteAcceptance.findUniqueOrThrow({ where: { quoteIntentId: quoteIntent.id } });
@@ -366,6 +368,14 @@ describe('customers accept a quote on the hosted page', () => {
 
   it('refuses robots, unpriced quotes, quotes of other businesses or surfaces, and unknown quotes', async () => {
     const { quoteIntent } = await publicQuote(tenant.businessId);
+    // A body that is not JSON cannot be told apart: the request log keeps none of it.
+    const garbled = await api('POST', `/v1/public_quotes/${quoteIntent.id}/acceptance`, {
+      rawBody: 'name=Casey+Jones&email=casey.garbled@example.test',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(garbled.status).toBe(400);
+    const garbledRow = await eventually(() => testDb().requestLog.findUnique({ where: { requestId: garbled.headers.get('x-request-id')! } }), 3000, 50);
+    expect(garbledRow.requestBody).toMatch(/^\[not JSON: \d+ bytes not kept/);
     const honeypot = await accept(tenant.businessId, quoteIntent.id, { website: 'https://spam.example' });
     expect(honeypot.status).toBe(400);
     const forged = await accept(tenant.businessId, quoteIntent.id, { formToken: `${Date.now() - 10_000}.forged` });
@@ -376,6 +386,8 @@ describe('customers accept a quote on the hosted page', () => {
     expect(stale.status).toBe(400);
     const noConsent = await accept(tenant.businessId, quoteIntent.id, { consent: false });
     expect(noConsent.status).toBe(400);
+    const past = await accept(tenant.businessId, quoteIntent.id, { preferredDate: dayIn(-3) });
+    expect(past.body.error.details.fields.preferredDate).toEqual(['pick a day from today on, within two years']);
     const noWayToReach = await accept(tenant.businessId, quoteIntent.id, { contact: { name: 'Pat' } });
     expect(noWayToReach.body.error.details.fields['contact.email']).toEqual(['give an email address or a phone number']);
 
@@ -407,13 +419,19 @@ describe('customers accept a quote on the hosted page', () => {
     expect(Number(answers[30].headers.get('retry-after'))).toBeGreaterThan(0);
     // Another business is not slowed down.
     const calm = await createTenant();
+    // Forged or robot's posts are refused without using up a business's allowance.
+    const calmQuote = (await publicQuote(calm.businessId)).quoteIntent.id;
+    for (let i = 0; i < 35; i++) expect((await accept(calm.businessId, calmQuote, { formToken: `${Date.now() - 9_000}.junk` })).status).toBe(400);
     expect((await accept(calm.businessId, (await publicQuote(calm.businessId)).quoteIntent.id)).status).toBe(201);
   });
 
   it('shows leads to the business only; members move them along, viewers read; erasing removes the personal data everywhere', async () => {
     const { quoteIntent, quoteReceipt } = await publicQuote(tenant.businessId);
     const email = `lee-${randomUUID().slice(0, 8)}@example.test`;
-    await accept(tenant.businessId, quoteIntent.id, { contact: { name: 'Lee Park', email } });
+    const accepted = await accept(tenant.businessId, quoteIntent.id, { contact: { name: 'Lee Park', email } });
+    // Wait for the request log to hold the rows (written in batches); then the erasure can clear them.
+    const before = await eventually(() => testDb().requestLog.findUnique({ where: { requestId: accepted.headers.get('x-request-id')! } }), 3000, 50);
+    expect(before.userAgent).toEqual(expect.any(String));
     const leads = await api('GET', `/v1/businesses/${tenant.businessId}/leads`, { key: viewer.token });
     expect(leads.status).toBe(200);
     const lead = leads.body.data.leads[0];
@@ -448,6 +466,13 @@ describe('customers accept a quote on the hosted page', () => {
     const events = await eventsOf(quoteIntent.id);
     expect(JSON.stringify(events.map((e) => e.data))).not.toContain(email);
     expect(JSON.stringify(events.map((e) => e.data))).not.toContain('Lee Park');
+    // Nor the request log: where and with what browser the customer asked and accepted.
+    const logged = await testDb().requestLog.findMany({ where: { requestId: { in: [quoteIntent.requestCorrelationId, row.requestCorrelationId] } } });
+    expect(logged).toHaveLength(2);
+    expect(logged.map((r) => [r.ip, r.userAgent])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
     // The quote and its receipt stay.
     expect((await api('GET', `/v1/public_quotes/${quoteIntent.id}`)).body.data.quoteReceipt).toEqual(quoteReceipt);
     expect((await api('POST', `${url}/erasure`, { key: owner.token })).status).toBe(200);

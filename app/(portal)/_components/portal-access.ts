@@ -67,6 +67,11 @@ export function mayWorkLeads(business: Business, workspaces: readonly Workspace[
   return managesBusinesses(business, workspaces) || ['owner', 'editor'].includes(business.yourMembership?.role ?? '');
 }
 
+/** Erasing a lead's personal data: its owner or `businesses:manage` (LEAD_ERASURE). */
+export function mayEraseLeads(business: Business, workspaces: readonly Workspace[]): boolean {
+  return managesBusinesses(business, workspaces) || business.yourMembership?.role === 'owner';
+}
+
 /** The publishing safeguard: `businesses:manage`, or the owner of a self-run business. */
 export function mayEditSafeguard(business: Business, workspaces: readonly Workspace[]): boolean {
   return managesBusinesses(business, workspaces) || (selfRun(business) && business.yourMembership?.role === 'owner');

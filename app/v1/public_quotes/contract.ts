@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
+import { acceptanceFormRefusal } from '@/lib/leads/form-token';
 import { acceptanceStateSchema, acceptQuoteRequestSchema, publicAcceptanceSchema } from '@/lib/leads/schemas';
 import { publicQuoteRequestSchema, quoteIdempotencyHeaders, quoteResultSchema } from '@/lib/quotes/schemas';
 
@@ -58,7 +59,15 @@ export const acceptQuoteContract = defineContract({
   auth: 'anonymous',
   params: quoteParams,
   body: acceptQuoteRequestSchema,
-  rateLimits: [{ name: 'publicAcceptanceCreate', countBy: (body) => body.businessId }],
+  personalData: true,
+  // Per business, counting only forms that were really shown (a forged or robot's post costs an
+  // HMAC and is refused without using up the business's allowance).
+  rateLimits: [
+    {
+      name: 'publicAcceptanceCreate',
+      countBy: (body, { params, now }) => (acceptanceFormRefusal(body, params.quoteIntentId, now) ? null : body.businessId),
+    },
+  ],
   success: { status: 201, description: 'The acceptance (also when the quote was accepted before).', schema: z.object({ acceptance: publicAcceptanceSchema }) },
   errors: ['invalid_request', 'not_found', 'quote_surface_unavailable', 'quote_not_priced', 'quote_expired', 'payload_too_large'],
 });

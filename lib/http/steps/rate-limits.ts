@@ -19,8 +19,14 @@ export async function consumeQuotas(limits: readonly RateLimitDeclaration[] | un
 }
 
 /** The contract's limits counted by what a valid request names (its body): 429 when spent. */
-export async function consumeRequestLimits(limits: readonly RateLimitDeclaration[] | undefined, body: unknown): Promise<void> {
+export async function consumeRequestLimits(
+  limits: readonly RateLimitDeclaration[] | undefined,
+  body: unknown,
+  request: { params: Record<string, string>; now: Date },
+): Promise<void> {
   for (const limit of limits ?? []) {
-    if (limit.countBy !== 'account') await consumeRateLimit(getPool(), limit.name, limit.countBy(body));
+    if (limit.countBy === 'account') continue;
+    const key = limit.countBy(body, request);
+    if (key !== null) await consumeRateLimit(getPool(), limit.name, key);
   }
 }

@@ -48,7 +48,7 @@ export function logRequest(contract: RouteContract, exchange: Exchange): void {
     portal: principal.kind === 'session' && principal.viaCookie === true,
     ip: clientAddress(request),
     userAgent: request.headers.get('user-agent')?.slice(0, 300) ?? null,
-    requestBody: keepBodies && write ? loggedText(exchange.requestText) : null,
+    requestBody: keepBodies && write ? loggedText(exchange.requestText, { jsonOnly: contract.personalData === true }) : null,
     responseBody: keepBodies ? loggedJson(exchange.answered) : null,
     apiKeyId: principal.kind === 'api_key' ? principal.keyId : refusedKeyId,
     userId: principal.kind === 'session' ? principal.userId : null,

@@ -2,13 +2,13 @@
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { formatMoney } from '@/app/_components/receipt-view';
 import { LEAD_STATUSES, type Lead, type LeadStatus } from '@/lib/leads/schemas';
 import { apiFetch, friendlyError } from '../../_components/api';
 import { BusinessScope } from '../../_components/business-scope';
 import { ConfirmButton } from '../../_components/confirm-button';
-import { mayReviewQuotes, mayWorkLeads } from '../../_components/portal-access';
+import { mayEraseLeads, mayWorkLeads } from '../../_components/portal-access';
 import { useWorkspaces, type Business } from '../../_components/queries';
 import { RequiresAccess } from '../../_components/requires-access';
 import { Empty, ErrorMessage, formatTime, Loading } from '../../_components/ui';
@@ -38,8 +38,7 @@ function BusinessLeads({ business }: { business: Business }) {
   const workspaces = useWorkspaces();
   const mine = workspaces.data?.workspaces ?? [];
   const canWork = workspaces.data !== undefined && mayWorkLeads(business, mine);
-  // Erasing personal data is the owner's (or a manager's), as reviewing held quotes is.
-  const canErase = workspaces.data !== undefined && mayReviewQuotes(business, mine);
+  const canErase = workspaces.data !== undefined && mayEraseLeads(business, mine);
   const [status, setStatus] = useState<LeadStatus | ''>('');
   const leads = useInfiniteQuery({
     queryKey: ['businesses', business.id, 'leads', status],
@@ -106,8 +105,10 @@ function LeadCard({ business, lead, canWork, canErase }: { business: Business; l
     mutationFn: (status: LeadStatus) => apiFetch<{ lead: Lead }>(`/v1/businesses/${business.id}/leads/${lead.id}`, { method: 'PATCH', body: { status } }),
     onSuccess: refresh,
   });
+  // One key for the erasure of this lead: a retry after a lost answer replays it.
+  const erasureKey = useRef(crypto.randomUUID());
   const erase = useMutation({
-    mutationFn: () => apiFetch<{ lead: Lead }>(`/v1/businesses/${business.id}/leads/${lead.id}/erasure`, { method: 'POST', idempotencyKey: crypto.randomUUID() }),
+    mutationFn: () => apiFetch<{ lead: Lead }>(`/v1/businesses/${business.id}/leads/${lead.id}/erasure`, { method: 'POST', idempotencyKey: erasureKey.current }),
     onSuccess: refresh,
   });
   const name = lead.contact?.name ?? 'Personal data erased';
@@ -180,7 +181,7 @@ function LeadCard({ business, lead, canWork, canErase }: { business: Business; l
         </div>
       )}
       <p role="status" className={move.isError || erase.isError ? 'error' : 'sr-only'}>
-        {move.isError ? friendlyError(move.error) : erase.isError ? friendlyError(erase.error) : move.isSuccess ? `Marked ${LEAD_STATUS[lead.status].label.toLowerCase()}.` : ''}
+        {move.isError ? friendlyError(move.error) : erase.isError ? friendlyError(erase.error) : move.isSuccess ? `Marked ${LEAD_STATUS[move.variables].label.toLowerCase()}.` : erase.isSuccess ? 'Their personal data is erased.' : ''}
       </p>
     </article>
   );

@@ -1,7 +1,7 @@
 'use client';
 
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { AccountQuoteView } from '@/lib/accounts/account-schemas';
 import { BusinessScope } from '../../_components/business-scope';
 import { Choice, ChoiceGroup } from '../../_components/choice-group';
@@ -54,6 +54,12 @@ function BusinessReview({ business }: { business: Business }) {
     getNextPageParam: (last) => last.nextCursor,
   });
   const rows = quotes.data?.pages.flatMap((p) => p.quotes) ?? [];
+  const announcement = useRef<HTMLParagraphElement>(null);
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ['businesses', business.id, 'account-quotes'] });
+    void queryClient.invalidateQueries({ queryKey: ['businesses', business.id, 'overview'] });
+    void queryClient.invalidateQueries({ queryKey: ['inbox'] });
+  };
 
   if (!business.connection) return <Empty>This business is not connected to a project, so no integration makes quotes for it.</Empty>;
   return (
@@ -81,7 +87,8 @@ function BusinessReview({ business }: { business: Business }) {
           </select>
         </div>
       </div>
-      <p className="success" role="status" hidden={!decided}>
+      {/* Always in the page, so that screen readers hear what is put in it; focus lands here when a card leaves the list. */}
+      <p ref={announcement} className={decided ? 'success' : 'sr-only'} role="status" tabIndex={-1}>
         {decided}
       </p>
       {quotes.isPending ? (
@@ -100,10 +107,10 @@ function BusinessReview({ business }: { business: Business }) {
                 canReview={canReview}
                 onDecided={(message) => {
                   setDecided(message);
-                  void queryClient.invalidateQueries({ queryKey: ['businesses', business.id, 'account-quotes'] });
-                  void queryClient.invalidateQueries({ queryKey: ['businesses', business.id, 'overview'] });
-                  void queryClient.invalidateQueries({ queryKey: ['inbox'] });
+                  announcement.current?.focus();
+                  refresh();
                 }}
+                onStale={refresh}
               />
             </div>
           ))}

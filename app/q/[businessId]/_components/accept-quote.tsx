@@ -2,33 +2,35 @@
 
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { AcceptanceState, PublicAcceptance } from '@/lib/leads/schemas';
+import { LocalTime } from './local-time';
 
 type Props = {
   businessId: string;
   businessName: string;
   quoteIntentId: string;
-  /** What the server already knows (a link to the quote); fetched here otherwise. */
-  initial: AcceptanceState | null;
+  acceptance: AcceptanceLoad;
 };
 
 type Fields = { name: string; email: string; phone: string; preferredDate: string; note: string; consent: boolean; website: string };
 const EMPTY: Fields = { name: '', email: '', phone: '', preferredDate: '', note: '', consent: false, website: '' };
+const FIELD_NAMES = Object.keys(EMPTY);
 
+/** A day (`YYYY-MM-DD`) as the customer reads it: it is a calendar day, not an instant. */
 const formatDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { dateStyle: 'full', timeZone: 'UTC' });
-const today = () => new Date().toISOString().slice(0, 10);
+/** Today on the customer's own calendar: the earliest day they can ask for. */
+function localToday(): string {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+}
 
-/**
- * "Accept this quote" under a priced receipt: the customer leaves how to reach them; the
- * business gets a lead bound to this receipt. Accepted, the page says so whenever the quote's
- * link is opened again.
- */
-export function AcceptQuote({ businessId, businessName, quoteIntentId, initial }: Props) {
+/** Whether the quote was accepted, else its form or why there is none: what the server knew, or fetched here. */
+export type AcceptanceLoad = { state: AcceptanceState | null; failed: boolean; reload(): Promise<AcceptanceState | null>; set(state: AcceptanceState): void };
+
+export function useAcceptance(quoteIntentId: string, initial: AcceptanceState | null): AcceptanceLoad {
   const [state, setState] = useState<AcceptanceState | null>(initial);
-  const [loadError, setLoadError] = useState(false);
-  const [open, setOpen] = useState(false);
-
-  async function load() {
-    setLoadError(false);
+  const [failed, setFailed] = useState(false);
+  async function reload() {
+    setFailed(false);
     try {
       const response = await fetch(`/v1/public_quotes/${quoteIntentId}/acceptance`);
       const body = (await response.json()) as { data?: AcceptanceState };
@@ -36,22 +38,31 @@ export function AcceptQuote({ businessId, businessName, quoteIntentId, initial }
       setState(body.data);
       return body.data;
     } catch {
-      setLoadError(true);
+      setFailed(true);
       return null;
     }
   }
   // Once per quote; a link to the quote came with what the server knew.
   useEffect(() => {
-    if (!initial) void load();
+    if (!initial) void reload();
   }, [quoteIntentId]);
+  return { state, failed, reload, set: setState };
+}
 
+/**
+ * "Accept this quote" under a priced receipt: the customer leaves how to reach them; the
+ * business gets a lead bound to this receipt. Accepted, the page says so whenever the quote's
+ * link is opened again, even after the price's validity has passed.
+ */
+export function AcceptQuote({ businessId, businessName, quoteIntentId, acceptance }: Props) {
+  const [open, setOpen] = useState(false);
+  const { state } = acceptance;
   if (state?.acceptance) return <Accepted acceptance={state.acceptance} businessName={businessName} />;
-  if (state?.refusal === 'expired') return null; // the receipt says the price expired
-  if (state?.refusal === 'not_priced') return null;
-  if (loadError) {
+  if (state?.refusal) return null; // expired (the receipt says so) or not priced
+  if (acceptance.failed) {
     return (
       <p className="warning accept-unavailable">
-        We couldn&apos;t load the form to accept this quote. <button type="button" onClick={() => void load()}>Try again</button>
+        We couldn&apos;t load the form to accept this quote. <button type="button" onClick={() => void acceptance.reload()}>Try again</button>
       </p>
     );
   }
@@ -72,9 +83,9 @@ export function AcceptQuote({ businessId, businessName, quoteIntentId, initial }
       quoteIntentId={quoteIntentId}
       form={state.form}
       onCancel={() => setOpen(false)}
-      onAccepted={(acceptance) => setState({ acceptance, form: null, refusal: null })}
-      onExpired={() => setState({ acceptance: null, form: null, refusal: 'expired' })}
-      refreshForm={load}
+      onAccepted={(accepted) => acceptance.set({ acceptance: accepted, form: null, refusal: null })}
+      onExpired={() => acceptance.set({ acceptance: null, form: null, refusal: 'expired' })}
+      refreshForm={acceptance.reload}
     />
   );
 }
@@ -82,14 +93,14 @@ export function AcceptQuote({ businessId, businessName, quoteIntentId, initial }
 function Accepted({ acceptance, businessName }: { acceptance: PublicAcceptance; businessName: string }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  const when = new Date(acceptance.acceptedAt).toLocaleString(undefined, { dateStyle: 'long', timeStyle: 'short' });
   return (
     <section className="accept-done" aria-labelledby="accept-done-heading" role="status">
       <h3 id="accept-done-heading" ref={heading} tabIndex={-1}>
         <span aria-hidden="true">✓ </span>You accepted this quote
       </h3>
       <p>
-        Accepted on {when}. {businessName} has your details and will contact you
+        Accepted on <LocalTime iso={acceptance.acceptedAt} style={{ dateStyle: 'long', timeStyle: 'short' }} />. {businessName} has your details
+        and will contact you
         {acceptance.preferredDate ? <> about {formatDay(acceptance.preferredDate)}</> : null}.
       </p>
       <p className="accept-done-note">Keep this page&apos;s link: it brings you back to this quote and its confirmation.</p>
@@ -131,6 +142,8 @@ function AcceptForm({
     });
   };
 
+  const focusField = (name: string) => document.getElementById(`${id}-${name}`)?.focus();
+
   function check(): Record<string, string> {
     const found: Record<string, string> = {};
     if (!fields.name.trim()) found.name = 'Tell us your name.';
@@ -147,13 +160,20 @@ function AcceptForm({
     const found = check();
     setErrors(found);
     setMessage(null);
-    if (Object.keys(found).length > 0) {
-      document.getElementById(`${id}-${Object.keys(found)[0]}`)?.focus();
-      return;
-    }
+    if (Object.keys(found).length > 0) return focusField(Object.keys(found)[0]);
     setSending(true);
     try {
-      const response = await fetch(`/v1/public_quotes/${quoteIntentId}/acceptance`, {
+      await send(form.token, true);
+    } finally {
+      setSending(false);
+    }
+  }
+
+  /** One try; a form sent quicker than the service allows (autofill is quick) is sent again once it may be. */
+  async function send(token: string, mayWait: boolean): Promise<void> {
+    let response: Response;
+    try {
+      response = await fetch(`/v1/public_quotes/${quoteIntentId}/acceptance`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
@@ -162,33 +182,41 @@ function AcceptForm({
           ...(fields.note.trim() ? { note: fields.note.trim() } : {}),
           ...(fields.preferredDate ? { preferredDate: fields.preferredDate } : {}),
           consent: true,
-          formToken: form.token,
+          formToken: token,
           ...(fields.website ? { website: fields.website } : {}),
         }),
       });
-      const body = (await response.json().catch(() => null)) as
-        | { data: { acceptance: PublicAcceptance } }
-        | { error: { code: string; message: string; details?: { fields?: Record<string, string[]> } } }
-        | null;
-      if (response.ok && body && 'data' in body) return onAccepted(body.data.acceptance);
-      const error = body && 'error' in body ? body.error : null;
-      if (error?.code === 'quote_expired') return onExpired();
-      if (error?.code === 'rate_limited') return setMessage('Lots of people are accepting quotes right now. Please try again in a minute.');
-      const fieldErrors = error?.details?.fields ?? {};
-      if (fieldErrors.formToken) {
-        // The form was open too long (or sent too fast): a fresh one, and the same details.
-        await refreshForm();
-        return setMessage(fieldErrors.formToken[0]);
-      }
-      const mapped: Record<string, string> = {};
-      for (const [path, messages] of Object.entries(fieldErrors)) mapped[path.replace(/^contact\./, '')] = messages[0];
-      if (Object.keys(mapped).length > 0) return setErrors(mapped);
-      setMessage(error?.message ?? 'Something went wrong. Please try again.');
     } catch {
-      setMessage("We couldn't reach the service. Check your connection and try again.");
-    } finally {
-      setSending(false);
+      return setMessage("We couldn't reach the service. Check your connection and try again.");
     }
+    const body = (await response.json().catch(() => null)) as
+      | { data: { acceptance: PublicAcceptance } }
+      | { error: { code: string; message: string; details?: { fields?: Record<string, string[]>; formToken?: string } } }
+      | null;
+    if (response.ok && body && 'data' in body) return onAccepted(body.data.acceptance);
+    const error = body && 'error' in body ? body.error : null;
+    if (error?.code === 'quote_expired') return onExpired();
+    if (error?.code === 'rate_limited') return setMessage('Lots of people are accepting quotes right now. Please try again in a minute.');
+    if (error?.details?.formToken === 'too_fast' && mayWait) {
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      return send(token, false);
+    }
+    const fieldErrors = error?.details?.fields ?? {};
+    if (fieldErrors.formToken) {
+      // The form was open too long: a fresh one, and the same details, sent again by the person.
+      await refreshForm();
+      return setMessage(fieldErrors.formToken[0]);
+    }
+    const mapped: Record<string, string> = {};
+    for (const [path, messages] of Object.entries(fieldErrors)) {
+      const name = path.replace(/^contact\./, '');
+      if (FIELD_NAMES.includes(name)) mapped[name] = messages[0];
+    }
+    if (Object.keys(mapped).length > 0) {
+      setErrors(mapped);
+      return focusField(Object.keys(mapped)[0]);
+    }
+    setMessage(error?.message ?? 'Something went wrong. Please try again.');
   }
 
   const invalid = (name: keyof Fields | 'email') => (errors[name] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${name}-error` } : {});
@@ -238,7 +266,7 @@ function AcceptForm({
         <input
           id={`${id}-preferredDate`}
           type="date"
-          min={today()}
+          min={localToday()}
           value={fields.preferredDate}
           onChange={(e) => set({ preferredDate: e.target.value })}
           {...invalid('preferredDate')}

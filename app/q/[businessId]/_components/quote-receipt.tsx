@@ -3,7 +3,8 @@ import { formatMoney, ReceiptSummary } from '@/app/_components/receipt-view';
 import type { AcceptanceState } from '@/lib/leads/schemas';
 import type { QuoteResult } from '@/lib/quotes/schemas';
 import type { Answers, Offering } from './answers';
-import { AcceptQuote } from './accept-quote';
+import { AcceptQuote, useAcceptance } from './accept-quote';
+import { LocalTime } from './local-time';
 import { SignedReceipt } from './signed-receipt';
 
 export type NextStep = { label: string; url: string };
@@ -26,6 +27,8 @@ export function QuoteReceipt({ businessId, businessName, result, acceptance, off
   useEffect(() => heading.current?.focus(), []);
   const computation = result.quoteReceipt.computation!;
   const { currency, totalMinor, paymentTerms } = computation;
+  const acceptanceLoad = useAcceptance(result.quoteIntent.id, acceptance);
+  const accepted = acceptanceLoad.state?.acceptance != null;
   return (
     <section className="quote-receipt" aria-labelledby="quote-receipt-heading">
       <h2 id="quote-receipt-heading" ref={heading} tabIndex={-1}>
@@ -39,10 +42,9 @@ export function QuoteReceipt({ businessId, businessName, result, acceptance, off
           </span>
         )}
       </div>
-      <Validity status={result.quoteIntent.status} expiresAt={result.quoteIntent.expiresAt} businessName={businessName} onStartAgain={onStartAgain} />
-      {result.quoteIntent.status !== 'expired' && (
-        <AcceptQuote businessId={businessId} businessName={businessName} quoteIntentId={result.quoteIntent.id} initial={acceptance} />
-      )}
+      {/* Once accepted, the confirmation is what matters: the price's validity no longer does. */}
+      {!accepted && <Validity status={result.quoteIntent.status} expiresAt={result.quoteIntent.expiresAt} businessName={businessName} onStartAgain={onStartAgain} />}
+      <AcceptQuote businessId={businessId} businessName={businessName} quoteIntentId={result.quoteIntent.id} acceptance={acceptanceLoad} />
       {nextStep && (
         <p className="quote-next-step">
           <a className="button primary" href={withQuoteReference(nextStep.url, result.quoteIntent.id)} rel="noopener">
@@ -79,7 +81,7 @@ function withQuoteReference(url: string, quoteIntentId: string): string {
 /** Until when the price holds, in words; past it, that it expired and what to do. */
 function Validity({ status, expiresAt, businessName, onStartAgain }: { status: string; expiresAt: string | null; businessName: string; onStartAgain(): void }) {
   if (!expiresAt) return null;
-  const day = new Date(expiresAt).toLocaleDateString(undefined, { dateStyle: 'full' });
+  const day = <LocalTime iso={expiresAt} style={{ dateStyle: 'full' }} />;
   if (status === 'expired') {
     return (
       <p className="warning quote-validity" role="status">

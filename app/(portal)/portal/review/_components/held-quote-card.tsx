@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { formatMoney } from '@/app/_components/receipt-view';
 import type { AccountQuoteView } from '@/lib/accounts/account-schemas';
-import { apiFetch, friendlyError } from '../../../_components/api';
+import { ApiError, apiFetch, friendlyError } from '../../../_components/api';
 import { CopyId } from '../../../_components/copy-id';
 import type { Business } from '../../../_components/queries';
 import { formatTime } from '../../../_components/ui';
@@ -26,11 +26,15 @@ export function HeldQuoteCard({
   quote,
   canReview,
   onDecided,
+  onStale,
 }: {
   business: Business;
   quote: AccountQuoteView;
   canReview: boolean;
+  /** A decision was recorded: the message to announce. */
   onDecided: (message: string) => void;
+  /** The quote changed under the reviewer: read the list again. */
+  onStale: () => void;
 }) {
   const id = useId();
   const unpriced = quote.disposition === 'unpriced';
@@ -102,7 +106,7 @@ export function HeldQuoteCard({
         {quote.bookVersion && <> · price book v{quote.bookVersion.number}</>}
       </p>
       <Outcome quote={quote} />
-      {pending && canReview && <Decision business={business} quote={quote} price={price} onDecided={onDecided} />}
+      {pending && canReview && <Decision business={business} quote={quote} price={price} onDecided={onDecided} onStale={onStale} />}
       {quote.state === 'observed' && <p className="muted">Observed: an autonomous book would have sent this price. Nothing was sent.</p>}
     </article>
   );
@@ -136,7 +140,19 @@ function Outcome({ quote }: { quote: AccountQuoteView }) {
   );
 }
 
-function Decision({ business, quote, price, onDecided }: { business: Business; quote: AccountQuoteView; price: string; onDecided: (message: string) => void }) {
+function Decision({
+  business,
+  quote,
+  price,
+  onDecided,
+  onStale,
+}: {
+  business: Business;
+  quote: AccountQuoteView;
+  price: string;
+  onDecided: (message: string) => void;
+  onStale: () => void;
+}) {
   const id = useId();
   const [declining, setDeclining] = useState(false);
   const [reason, setReason] = useState('');
@@ -160,8 +176,11 @@ function Decision({ business, quote, price, onDecided }: { business: Business; q
           : `Declined the quote of ${price}. Your integration hears of it (account_quote.declined); it cannot be committed.`,
       );
     },
-    onError: () => {
-      attempt.current = null;
+    onError: (error) => {
+      // A lost answer keeps its key: the retry replays whatever the service decided.
+      if (!(error instanceof ApiError && error.code === 'network')) attempt.current = null;
+      // Decided elsewhere meanwhile, or no longer decidable: show the quote as it stands now.
+      if (error instanceof ApiError && ['already_reviewed', 'quote_expired', 'not_found', 'conflict'].includes(error.code)) onStale();
     },
   });
   const expired = quote.expired;

@@ -63,7 +63,7 @@ CREATE INDEX "quote_acceptances_business_id_created_at_id_idx" ON "quote_accepta
 CREATE INDEX "owner_notifications_sent_at_next_attempt_at_idx" ON "owner_notifications"("sent_at", "next_attempt_at");
 
 -- CreateIndex
-CREATE UNIQUE INDEX "owner_notifications_kind_subject_id_key" ON "owner_notifications"("kind", "subject_id");
+CREATE UNIQUE INDEX "owner_notifications_kind_subject_id_business_id_key" ON "owner_notifications"("kind", "subject_id", "business_id");
 
 -- CreateIndex
 CREATE INDEX "account_quotes_project_id_environment_id_state_created_at_i_idx" ON "account_quotes"("project_id", "environment_id", "state", "created_at", "id");
