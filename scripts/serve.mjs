@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import next from 'next';
-import { ApiServerResponse, answeredAtEdge, configureServer, httpTimeouts } from './http-edge.mjs';
+import { ApiServerResponse, answeredAtEdge, configureServer, httpTimeouts, isApiPath } from './http-edge.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const port = Number(process.env.PORT ?? 3000);
@@ -55,14 +55,14 @@ if (cluster.isPrimary && workers > 1) {
   const app = next({ dev: false, dir: root, hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();
-  const directPostRoutes = await loadDirectRoutes();
+  const apiRouter = await loadApiRouter();
   const server = http.createServer(
     // Timeouts are checked every second instead of Node's 30 s, so that they hold to the second.
     { ServerResponse: ApiServerResponse, connectionsCheckingInterval: 1000 },
     (request, response) => {
       if (answeredAtEdge(request, response)) return;
-      const direct = request.method === 'POST' ? directPostRoutes[request.url] : undefined;
-      if (direct) void serveDirect(direct, request, response);
+      // The API is the router's alone; Next serves the portal, the hosted page and its own routes.
+      if (isApiPath(request.url ?? '/')) void serveApi(apiRouter, request, response);
       else handle(request, response);
     },
   );
@@ -78,7 +78,8 @@ if (cluster.isPrimary && workers > 1) {
     server.closeIdleConnections();
     // The job runner's own SIGTERM listener (instrumentation.ts) runs in this same emit: after it.
     await new Promise((resolve) => setImmediate(resolve));
-    const jobsStopped = globalThis.__quoteServiceJobsStopped ?? Promise.resolve();
+    // lib/context/process-state.ts: the process's state, under one key of globalThis.
+    const jobsStopped = globalThis[Symbol.for('quote-pricing-service.process-state')]?.jobsStopped ?? Promise.resolve();
     await Promise.race([Promise.all([closed, jobsStopped]), new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
     process.exit(0);
   };
@@ -86,18 +87,18 @@ if (cluster.isPrimary && workers > 1) {
   process.on('SIGINT', close);
 }
 
-/** The quote routes this server answers without Next.js (app/direct-routes.ts says why). */
-async function loadDirectRoutes() {
-  const bundle = path.join(root, '.next/direct-routes.mjs');
+/** The API's router (app/api-router.ts), bundled by `npm run build`. */
+async function loadApiRouter() {
+  const bundle = path.join(root, '.next/api-router.mjs');
   try {
-    return (await import(pathToFileURL(bundle).href)).DIRECT_POST_ROUTES;
+    return (await import(pathToFileURL(bundle).href)).apiRouter;
   } catch (error) {
     throw new Error(`${bundle} is missing or broken: run \`npm run build\` (${error.message})`);
   }
 }
 
-/** A route module's handler called with the web Request it expects, its Response written back. */
-async function serveDirect(handler, request, response) {
+/** The router given the web Request it expects, its Response written back. */
+async function serveApi(router, request, response) {
   const body = bodyStream(request);
   // A route that refuses before reading the body (401, 429) leaves it unread: read it to the end
   // (and drop it), so that the next request on this keep-alive connection can be parsed.
@@ -107,10 +108,11 @@ async function serveDirect(handler, request, response) {
   try {
     const headers = new Headers();
     for (let i = 0; i < request.rawHeaders.length; i += 2) headers.append(request.rawHeaders[i], request.rawHeaders[i + 1]);
+    // Who called, as Next.js tells its routes: the proxy's word when there is one, else the socket's peer.
+    if (!headers.has('x-forwarded-for') && request.socket.remoteAddress) headers.set('x-forwarded-for', request.socket.remoteAddress);
     const url = `http://${request.headers.host ?? 'localhost'}${request.url}`;
-    const answer = await handler(new Request(url, { method: request.method, headers, body: body.stream, duplex: 'half' }), {
-      params: Promise.resolve({}),
-    });
+    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+    const answer = await router.handle(new Request(url, { method: request.method, headers, body: hasBody ? body.stream : undefined, duplex: 'half' }));
     const payload = Buffer.from(await answer.arrayBuffer());
     answer.headers.forEach((value, name) => {
       if (name !== 'set-cookie') response.setHeader(name, value);

@@ -1,24 +1,24 @@
+import { processState } from './process-state';
+
 /**
- * A value worked out once per process and remembered on `globalThis`: Next.js bundles a module
- * into several chunks (and the direct routes into one more), and `globalThis` is what they all
- * share. A failed attempt is not remembered, so the next caller tries again.
+ * A value worked out once per process, whichever copy of a module asks (the process state,
+ * lib/context/process-state.ts). A failed attempt is not remembered, so the next caller tries again.
  */
 export function rememberedPerProcess<T>(name: string): { get(load: () => Promise<T>): Promise<T>; forget(): void } {
-  const slots = globalThis as unknown as Record<string, Promise<T> | undefined>;
-  const slot = `__quoteService${name}`;
+  const slots = processState.remembered as Map<string, Promise<T>>;
   return {
     get(load) {
-      const remembered = slots[slot];
+      const remembered = slots.get(name);
       if (remembered) return remembered;
       const loading = load();
-      slots[slot] = loading;
+      slots.set(name, loading);
       loading.catch(() => {
-        if (slots[slot] === loading) slots[slot] = undefined;
+        if (slots.get(name) === loading) slots.delete(name);
       });
       return loading;
     },
     forget() {
-      slots[slot] = undefined;
+      slots.delete(name);
     },
   };
 }

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { PrismaClient } from './generated/client';
 import { logger } from '../observability/logger';
 import { preparedStatementsEnabled, registerPool } from './sql';
+import { processState } from '../context/process-state';
 
 export type Db = PrismaClient;
 /** A Prisma client or an interactive transaction: what domain verbs take. */
@@ -11,8 +12,7 @@ export type DbOrTx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$t
 type Handles = { prisma: PrismaClient; pool: pg.Pool };
 
 // One pool per process, shared by Prisma and the few raw-SQL users (rate limiter), and kept
-// across Next's dev-mode reloads.
-const globalHandles = globalThis as typeof globalThis & { __quoteServiceDb?: Handles };
+// across module copies and dev-mode reloads (lib/context/process-state.ts).
 
 function databaseUrl(): string {
   const url = process.env.DATABASE_URL;
@@ -48,14 +48,14 @@ function newPool(connectionString: string, max: number): pg.Pool {
 }
 
 function handles(): Handles {
-  if (!globalHandles.__quoteServiceDb) {
+  if (!processState.db) {
     const pool = newPool(databaseUrl(), Number(process.env.DATABASE_POOL_SIZE ?? 10));
     survivesIdleErrors(pool);
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     registerPool(prisma, pool);
-    globalHandles.__quoteServiceDb = { prisma, pool };
+    processState.db = { prisma, pool };
   }
-  return globalHandles.__quoteServiceDb;
+  return processState.db;
 }
 
 /**

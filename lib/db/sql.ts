@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { DbOrTx } from './client';
+import { processState } from '../context/process-state';
 
-// Kept on globalThis: Next bundles this module into several chunks (routes, instrumentation),
-// and each copy must find the pool that whichever copy built the client registered.
-const registry = globalThis as typeof globalThis & { __quoteServicePools?: WeakMap<object, pg.Pool> };
-const pools = (registry.__quoteServicePools ??= new WeakMap<object, pg.Pool>());
+// Per process, not per module copy: each copy must find the pool that whichever copy built the
+// client registered (lib/context/process-state.ts).
+const pools = processState.pools;
 
 /** Remembers the pg pool behind a Prisma client (lib/db/client.ts builds both). */
 export function registerPool(db: object, pool: pg.Pool): void {

@@ -75,7 +75,10 @@ export type RouteDefinition<C extends RouteContract, A> = {
   handle: (ctx: HandlerContext<C> & { access: A }) => Promise<HandlerResult<C>>;
 };
 
-type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+
+/** A route's handler, as a route file exports it: a web Request in, a Response out, and its contract. */
+export type RouteHandler = ((request: Request, context: RouteContext) => Promise<Response>) & { readonly contract: RouteContract };
 
 /**
  * The one wrapper every /v1 route handler uses. A request goes through these steps, each in
@@ -86,12 +89,12 @@ type NextRouteContext = { params: Promise<Record<string, string | string[] | und
 export function defineRoute<C extends RouteContract, A = undefined>(
   contract: C,
   route: RouteDefinition<C, A> | RouteDefinition<C, A>['handle'],
-): (request: Request, context: NextRouteContext) => Promise<Response> {
+): RouteHandler {
   const definition: RouteDefinition<C, A> = typeof route === 'function' ? { handle: route } : route;
   const { authorize, handle, attributeFailure } = definition;
   const authenticateCaller: Authenticator = definition.authenticate ?? ((request, db, now) => authenticate(contract, request, db, now));
 
-  return async (request, context) => {
+  const handler = async (request: Request, context: RouteContext): Promise<Response> => {
     const startedAt = performance.now();
     const requestId = randomUUID();
     const now = new Date();
@@ -191,6 +194,7 @@ export function defineRoute<C extends RouteContract, A = undefined>(
     if (response.status < 400 && !['GET', 'HEAD', 'OPTIONS'].includes(request.method)) forwardQueuedDeliveries();
     return response;
   };
+  return Object.assign(handler, { contract });
 }
 
 function parsedOrNull(text: string): unknown {

@@ -1,4 +1,5 @@
 import { inngest } from '../../inngest/client';
+import { processState } from '../context/process-state';
 import { systemContext } from '../context/verb-context';
 import { getDb } from '../db/client';
 import { logger } from '../observability/logger';
@@ -8,7 +9,6 @@ import { jobEngine } from './in-process-runner';
 /** The events' way to Inngest: its event API (Inngest Cloud, or INNGEST_BASE_URL when self-hosted). */
 export const sendToInngest = (events: DeliveryQueuedEvent[]) => inngest.send(events);
 
-const state = globalThis as typeof globalThis & { __quoteServiceForwarding?: { running: boolean; again: boolean; engine?: string } };
 
 /**
  * Called after a request's writes have committed. With Inngest as the engine, hands the
@@ -18,7 +18,7 @@ const state = globalThis as typeof globalThis & { __quoteServiceForwarding?: { r
  * (the in-process runner finds due deliveries itself).
  */
 export function forwardQueuedDeliveries(): void {
-  const forwarding = (state.__quoteServiceForwarding ??= { running: false, again: false });
+  const forwarding = (processState.forwarding ??= { running: false, again: false });
   forwarding.engine ??= jobEngine();
   if (forwarding.engine !== 'inngest') return;
   if (forwarding.running) {

@@ -1,3 +1,4 @@
+import { processState } from '../context/process-state';
 import { getDb } from '../db/client';
 import { jobEngine, startInProcessRunner } from './in-process-runner';
 
@@ -9,6 +10,5 @@ import { jobEngine, startInProcessRunner } from './in-process-runner';
 export function registerInProcessRunner(): void {
   if (jobEngine() !== 'in-process' || !process.env.DATABASE_URL) return;
   const runner = startInProcessRunner({ db: getDb() });
-  const stopping = globalThis as typeof globalThis & { __quoteServiceJobsStopped?: Promise<void> };
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void (stopping.__quoteServiceJobsStopped ??= runner.stop()));
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void (processState.jobsStopped ??= runner.stop()));
 }

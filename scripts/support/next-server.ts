@@ -3,7 +3,7 @@ import { createWriteStream, existsSync, readdirSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
-const SOURCES = ['app', 'lib', 'inngest', 'instrumentation.ts', 'prisma/schema.prisma', 'next.config.mjs', 'package.json', 'tsconfig.json', 'scripts/build-direct-routes.mjs'];
+const SOURCES = ['app', 'lib', 'inngest', 'instrumentation.ts', 'prisma/schema.prisma', 'next.config.mjs', 'package.json', 'tsconfig.json', 'scripts/build-api-router.mjs', 'scripts/route-table.mjs'];
 
 function newestMtime(target: string): number {
   if (!existsSync(target)) return 0;
@@ -35,13 +35,13 @@ export function throwawayServiceEnv(options: { databaseUrl: string; webhookKey: 
   };
 }
 
-/** Runs `next build` unless the last build is newer than every source file, then bundles the direct routes. */
+/** Runs `next build` unless the last build is newer than every source file, then bundles the API router. */
 export function ensureBuild(root: string): void {
   const buildId = path.join(root, '.next', 'BUILD_ID');
   const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
   const changedAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
-  const direct = path.join(root, '.next', 'direct-routes.mjs');
-  if (builtAt > changedAt && existsSync(direct) && statSync(direct).mtimeMs >= builtAt) return;
+  const router = path.join(root, '.next', 'api-router.mjs');
+  if (builtAt > changedAt && existsSync(router) && statSync(router).mtimeMs >= builtAt) return;
   if (!(builtAt > changedAt)) {
     console.log('Building the service (next build)…');
     const result = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
@@ -51,8 +51,8 @@ export function ensureBuild(root: string): void {
     });
     if (result.status !== 0) throw new Error(`next build failed with exit code ${result.status}`);
   }
-  const bundled = spawnSync(process.execPath, [path.join(root, 'scripts/build-direct-routes.mjs')], { cwd: root, stdio: 'inherit' });
-  if (bundled.status !== 0) throw new Error(`bundling the direct routes failed with exit code ${bundled.status}`);
+  const bundled = spawnSync(process.execPath, [path.join(root, 'scripts/build-api-router.mjs')], { cwd: root, stdio: 'inherit' });
+  if (bundled.status !== 0) throw new Error(`bundling the API router failed with exit code ${bundled.status}`);
 }
 
 export type RunningServer = { url: string; port: number; process: ChildProcess; stop(): Promise<void> };

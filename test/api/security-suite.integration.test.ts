@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { contracts } from '../../app/v1/contracts';
-import { allowHeader } from '../../lib/http/method-not-allowed';
+import { allowHeader } from '../../lib/http/router';
 import type { HttpMethod, RouteContract } from '../../lib/http/contract';
 import { api, type ApiResponse } from '../../lib/testing/api-client';
 import { createWorld, fixturesOfRegistry, type World } from '../support/route-fixtures';

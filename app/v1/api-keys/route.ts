@@ -3,7 +3,6 @@ import { defineRoute } from '@/lib/http/define-route';
 import { createApiKeyAsMember } from '@/lib/keys/create-api-key-as-member';
 import { listApiKeys } from '@/lib/keys/list-api-keys';
 import { createApiKeyContract, listApiKeysContract } from './contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(createApiKeyContract, {
   authorize: ({ db, principal }) => requirePermissionSomewhere(db, principal, 'api_keys:create'),
@@ -13,5 +12,3 @@ export const POST = defineRoute(createApiKeyContract, {
 export const GET = defineRoute(listApiKeysContract, async (ctx) => ({
   data: { apiKeys: await listApiKeys(ctx, ctx.query) },
 }));
-
-export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET', 'POST']);

@@ -3,7 +3,6 @@ import { createBookAsMember } from '@/lib/books/create-book-as-member';
 import { listBooks } from '@/lib/books/read-books';
 import { defineRoute } from '@/lib/http/define-route';
 import { createBookContract, listBooksContract } from './contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(listBooksContract, async (ctx) => ({
   data: { books: await listBooks(ctx, ctx.query) },
@@ -13,5 +12,3 @@ export const POST = defineRoute(createBookContract, {
   authorize: ({ db, principal }) => requirePermissionSomewhere(db, principal, 'books:edit'),
   handle: async (ctx) => ({ data: { book: await createBookAsMember(ctx, ctx.body) } }),
 });
-
-export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET', 'POST']);

@@ -1,6 +1,5 @@
 import { EVENT_CATALOGUE, EVENT_TYPES, exampleEnvelope } from '@/lib/events/catalogue';
 import { defineRoute } from '@/lib/http/define-route';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 import { listEventTypesContract } from './contract';
 
 export const GET = defineRoute(listEventTypesContract, async () => ({
@@ -9,5 +8,3 @@ export const GET = defineRoute(listEventTypesContract, async () => ({
   },
   headers: { 'cache-control': 'public, max-age=300' },
 }));
-
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -3,7 +3,6 @@ import { defineRoute } from '@/lib/http/define-route';
 import { createPublicQuote } from '@/lib/quotes/create-public-quote';
 import { quoteIdempotencyKey } from '@/lib/quotes/quote-idempotency-key';
 import { createPublicQuoteContract } from './contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(createPublicQuoteContract, {
   // A request refused before it named a valid business still belongs to the business it named.
@@ -20,5 +19,3 @@ export const POST = defineRoute(createPublicQuoteContract, {
     return { data: result, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
   },
 });
-
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

@@ -3,7 +3,6 @@ import { createApiQuote } from '@/lib/quotes/create-api-quote';
 import { quoteIdempotencyKey } from '@/lib/quotes/quote-idempotency-key';
 import { authenticateQuoteKey } from '@/lib/quotes/store';
 import { createApiQuoteContract } from './contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(createApiQuoteContract, {
   // The key may come from memory: the quote's insert re-checks it (lib/quotes/store.ts).
@@ -17,5 +16,3 @@ export const POST = defineRoute(createApiQuoteContract, {
     return { data: result, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
   },
 });
-
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

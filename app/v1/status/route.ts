@@ -3,7 +3,6 @@ import { checkDatabase } from '@/lib/db/check-database';
 import { jobEngine } from '@/lib/jobs/in-process-runner';
 import { checkSigningKey } from '@/lib/webhooks/signing-key';
 import { statusContract } from './contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,5 +17,3 @@ export const GET = defineRoute(statusContract, async ({ db, now }) => {
   };
   return { data: { status: jobs.webhookDelivery === 'refused' ? ('degraded' as const) : ('ok' as const), version: '1.0.0', time: now.toISOString(), jobs } };
 });
-
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

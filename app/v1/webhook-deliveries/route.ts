@@ -2,11 +2,8 @@ import { requirePermissionSomewhere } from '@/lib/auth/permissions';
 import { defineRoute } from '@/lib/http/define-route';
 import { listDeliveries } from '@/lib/webhooks/list-deliveries';
 import { listDeliveriesContract } from '../webhook-endpoints/contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(listDeliveriesContract, {
   authorize: ({ db, principal }) => requirePermissionSomewhere(db, principal, 'webhooks:manage'),
   handle: async (ctx) => ({ data: await listDeliveries(ctx, { workspaceIds: ctx.access, query: ctx.query }) }),
 });
-
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -3,7 +3,6 @@ import { defineRoute } from '@/lib/http/define-route';
 import { createEndpoint } from '@/lib/webhooks/create-endpoint';
 import { listEndpoints } from '@/lib/webhooks/list-endpoints';
 import { createEndpointContract, listEndpointsContract } from './contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(createEndpointContract, {
   authorize: ({ db, principal }) => requirePermissionSomewhere(db, principal, 'webhooks:manage'),
@@ -14,5 +13,3 @@ export const GET = defineRoute(listEndpointsContract, {
   authorize: ({ db, principal }) => requirePermissionSomewhere(db, principal, 'webhooks:manage'),
   handle: async (ctx) => ({ data: { endpoints: await listEndpoints(ctx, { workspaceIds: ctx.access, filter: ctx.query }) } }),
 });
-
-export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET', 'POST']);

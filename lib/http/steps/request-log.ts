@@ -1,14 +1,14 @@
 import type { Principal } from '../../auth/principal';
 import { getDb } from '../../db/client';
+import { processState } from '../../context/process-state';
 import { loggedJson, loggedText } from '../../requestlog/redact-body';
 import { RequestLogWriter, type RequestLogEntry } from '../../requestlog/request-log-writer';
 import type { RouteContract } from '../contract';
 
 export type Annotations = Partial<Pick<RequestLogEntry, 'workspaceId' | 'projectId' | 'environmentId' | 'businessId'>>;
 
-const globalWriter = globalThis as typeof globalThis & { __requestLogWriter?: RequestLogWriter };
 function requestLog(): RequestLogWriter {
-  return (globalWriter.__requestLogWriter ??= new RequestLogWriter(getDb));
+  return (processState.requestLogWriter ??= new RequestLogWriter(getDb));
 }
 
 /** One request as it ended: what the request log row is made of. */

@@ -2,11 +2,8 @@ import { getAccount } from '@/lib/accounts/get-account';
 import { requireAccount } from '@/lib/accounts/require-account';
 import { defineRoute } from '@/lib/http/define-route';
 import { getAccountContract } from '../contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(getAccountContract, {
   authorize: (ctx) => requireAccount(ctx, { accountId: ctx.params.id }),
   handle: async (ctx) => ({ data: await getAccount(ctx) }),
 });
-
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

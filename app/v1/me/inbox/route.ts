@@ -1,8 +1,5 @@
 import { personInbox } from '@/lib/businesses/person-inbox';
 import { defineRoute } from '@/lib/http/define-route';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 import { inboxContract } from '../../workspaces/contract';
 
 export const GET = defineRoute(inboxContract, async (ctx) => ({ data: { inbox: await personInbox(ctx) } }));
-
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

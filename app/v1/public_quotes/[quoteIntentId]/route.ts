@@ -1,7 +1,6 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { getPublicQuote } from '@/lib/quotes/get-public-quote';
 import { getPublicQuoteContract } from '../contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(getPublicQuoteContract, async (ctx) => {
   const { params, annotate } = ctx;
@@ -9,5 +8,3 @@ export const GET = defineRoute(getPublicQuoteContract, async (ctx) => {
   annotate({ businessId, environmentId: result.quoteIntent.environmentId, projectId: result.quoteIntent.projectId });
   return { data: result };
 });
-
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -1,6 +1,5 @@
 import { requirePermissionSomewhere } from '@/lib/auth/permissions';
 import { defineRoute } from '@/lib/http/define-route';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 import { getRequestLog } from '@/lib/requestlog/search-request-logs';
 import { getRequestLogContract } from '../contract';
 
@@ -8,5 +7,3 @@ export const GET = defineRoute(getRequestLogContract, {
   authorize: ({ db, principal }) => requirePermissionSomewhere(db, principal, 'logs:read'),
   handle: async (ctx) => ({ data: { log: await getRequestLog(ctx, { workspaceIds: ctx.access, requestId: ctx.params.requestId }) } }),
 });
-
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

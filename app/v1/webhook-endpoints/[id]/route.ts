@@ -4,7 +4,6 @@ import { toEndpointView } from '@/lib/webhooks/endpoint-view';
 import { requireEndpoint } from '@/lib/webhooks/require-endpoint';
 import { updateEndpoint } from '@/lib/webhooks/update-endpoint';
 import { deleteEndpointContract, getEndpointContract, updateEndpointContract } from '../contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(getEndpointContract, {
   authorize: (ctx) => requireEndpoint(ctx, { endpointId: ctx.params.id }),
@@ -21,5 +20,3 @@ export const DELETE = defineRoute(deleteEndpointContract, {
   authorize: (ctx) => requireEndpoint(ctx, { endpointId: ctx.params.id }),
   handle: async (ctx) => ({ data: { endpoint: await deleteEndpoint(ctx, { endpointId: ctx.access.id }) } }),
 });
-
-export const { POST, PUT, OPTIONS } = methodsNotAllowed(['GET', 'PATCH', 'DELETE']);

@@ -2,7 +2,6 @@ import { createAccountQuote } from '@/lib/accounts/create-account-quote';
 import { requireAccount } from '@/lib/accounts/require-account';
 import { defineRoute } from '@/lib/http/define-route';
 import { createAccountQuoteContract } from '../../contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(createAccountQuoteContract, {
   authorize: (ctx) => requireAccount(ctx, { accountId: ctx.params.id }),
@@ -11,5 +10,3 @@ export const POST = defineRoute(createAccountQuoteContract, {
     return { data: quote, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
   },
 });
-
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

@@ -2,7 +2,6 @@ import { defineRoute } from '@/lib/http/define-route';
 import { requireKeyManager } from '@/lib/keys/key-authorization';
 import { rotateApiKey } from '@/lib/keys/rotate-api-key';
 import { rotateApiKeyContract } from '../../contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(rotateApiKeyContract, {
   authorize: (ctx) => requireKeyManager(ctx, { keyId: ctx.params.keyId }),
@@ -10,5 +9,3 @@ export const POST = defineRoute(rotateApiKeyContract, {
     data: await rotateApiKey(ctx, { keyId: ctx.access.id, graceMinutes: ctx.body.graceMinutes }),
   }),
 });
-
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

@@ -3,7 +3,6 @@ import { listPublicationRecords } from '@/lib/books/list-publication-records';
 import { publishWithSafeguard } from '@/lib/books/publish-with-safeguard';
 import { defineRoute } from '@/lib/http/define-route';
 import { listPublicationsContract, publishContract } from '../../contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(publishContract, {
   authorize: (ctx) => requireBook(ctx, { bookId: ctx.params.bookId, permission: 'books:publish' }),
@@ -14,5 +13,3 @@ export const GET = defineRoute(listPublicationsContract, {
   authorize: (ctx) => requireBook(ctx, { bookId: ctx.params.bookId }),
   handle: async (ctx) => ({ data: await listPublicationRecords(ctx, { bookId: ctx.access.id, query: ctx.query }) }),
 });
-
-export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET', 'POST']);

@@ -2,7 +2,6 @@ import { createVersionAsMember } from '@/lib/books/create-version-as-member';
 import { requireBook } from '@/lib/books/book-authorization';
 import { defineRoute } from '@/lib/http/define-route';
 import { createVersionContract } from '../../contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(createVersionContract, {
   authorize: (ctx) => requireBook(ctx, { bookId: ctx.params.bookId, permission: 'books:publish' }),
@@ -10,5 +9,3 @@ export const POST = defineRoute(createVersionContract, {
     data: { version: await createVersionAsMember(ctx, { bookId: ctx.access.id, artifact: ctx.body.artifact }) },
   }),
 });
-
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

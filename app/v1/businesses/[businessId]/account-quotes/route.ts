@@ -1,6 +1,5 @@
 import { listBusinessAccountQuotes } from '@/lib/accounts/business-account-quotes';
 import { defineRoute } from '@/lib/http/define-route';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 import { requireBusinessReader } from '@/lib/members/business-authorization';
 import { listBusinessAccountQuotesContract } from '../../contract';
 
@@ -8,5 +7,3 @@ export const GET = defineRoute(listBusinessAccountQuotesContract, {
   authorize: (ctx) => requireBusinessReader(ctx, { businessId: ctx.params.businessId }),
   handle: async (ctx) => ({ data: await listBusinessAccountQuotes(ctx, { access: ctx.access, query: ctx.query }) }),
 });
-
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -3,7 +3,6 @@ import { requireBusinessOwner, requireBusinessReader } from '@/lib/members/busin
 import { inviteBusinessMember } from '@/lib/members/invite-business-member';
 import { listBusinessMembers } from '@/lib/members/list-business-members';
 import { inviteMemberContract, listMembersContract } from '../../contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const GET = defineRoute(listMembersContract, {
   authorize: (ctx) => requireBusinessReader(ctx, { businessId: ctx.params.businessId }),
@@ -16,5 +15,3 @@ export const POST = defineRoute(inviteMemberContract, {
     data: { member: await inviteBusinessMember(ctx, { access: ctx.access, businessId: ctx.params.businessId, ...ctx.body }) },
   }),
 });
-
-export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET', 'POST']);

@@ -1,6 +1,5 @@
 import { businessOverview } from '@/lib/businesses/business-overview';
 import { defineRoute } from '@/lib/http/define-route';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 import { requireBusinessReader } from '@/lib/members/business-authorization';
 import { businessOverviewContract } from '../../contract';
 
@@ -8,5 +7,3 @@ export const GET = defineRoute(businessOverviewContract, {
   authorize: (ctx) => requireBusinessReader(ctx, { businessId: ctx.params.businessId }),
   handle: async (ctx) => ({ data: { overview: await businessOverview(ctx, { access: ctx.access }) } }),
 });
-
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

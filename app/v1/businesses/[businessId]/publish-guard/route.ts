@@ -1,6 +1,5 @@
 import { setPublishGuard } from '@/lib/businesses/set-publish-guard';
 import { defineRoute } from '@/lib/http/define-route';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 import { PUBLISH_GUARD, requireBusinessDuty } from '@/lib/members/business-authorization';
 import { setPublishGuardContract } from '../../contract';
 
@@ -8,5 +7,3 @@ export const PUT = defineRoute(setPublishGuardContract, {
   authorize: (ctx) => requireBusinessDuty(ctx, { businessId: ctx.params.businessId, duty: PUBLISH_GUARD }),
   handle: async (ctx) => ({ data: { business: await setPublishGuard(ctx, { access: ctx.access, guard: ctx.body }) } }),
 });
-
-export const { GET, POST, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['PUT']);

@@ -4,7 +4,6 @@ import { listBusinessQuotes } from '@/lib/quotes/list-business-quotes';
 import { createMemberQuote } from '@/lib/quotes/create-member-quote';
 import { quoteIdempotencyKey } from '@/lib/quotes/quote-idempotency-key';
 import { createMemberQuoteContract, listBusinessQuotesContract } from '../../contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(createMemberQuoteContract, {
   authorize: (ctx) => requireBusinessMember(ctx, { businessId: ctx.params.businessId }),
@@ -21,5 +20,3 @@ export const GET = defineRoute(listBusinessQuotesContract, {
   authorize: (ctx) => requireBusinessReader(ctx, { businessId: ctx.params.businessId }),
   handle: async (ctx) => ({ data: await listBusinessQuotes(ctx, { businessId: ctx.access.business.id, query: ctx.query }) }),
 });
-
-export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET', 'POST']);

@@ -1,6 +1,5 @@
 import { tenancyOfBusiness } from '@/lib/businesses/business-tenancy';
 import { defineRoute } from '@/lib/http/define-route';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 import { acceptQuote } from '@/lib/leads/accept-quote';
 import { getAcceptanceState } from '@/lib/leads/get-acceptance-state';
 import { acceptQuoteContract, getAcceptanceStateContract } from '../../contract';
@@ -21,5 +20,3 @@ export const POST = defineRoute(acceptQuoteContract, {
     return { data: { acceptance }, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
   },
 });
-
-export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET', 'POST']);

@@ -1,5 +1,4 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 import { compareQuotes } from '@/lib/quotes/compare-quotes';
 import { findInspectableQuote } from '@/lib/quotes/quote-access';
 import { compareQuotesContract } from '../../contract';
@@ -9,5 +8,3 @@ export const GET = defineRoute(compareQuotesContract, {
   authorize: (ctx) => findInspectableQuote(ctx, ctx.params.id),
   handle: async (ctx) => ({ data: await compareQuotes(ctx, { quote: ctx.access, withId: ctx.query.with }) }),
 });
-
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

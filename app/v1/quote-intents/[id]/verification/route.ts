@@ -1,10 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 import { verifyQuote } from '@/lib/quotes/verify-quote';
 import { verifyQuoteContract } from '../../contract';
 
 export const POST = defineRoute(verifyQuoteContract, async (ctx) => ({
   data: await verifyQuote(ctx, { id: ctx.params.id }),
 }));
-
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

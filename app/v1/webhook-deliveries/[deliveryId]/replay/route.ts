@@ -2,11 +2,8 @@ import { defineRoute } from '@/lib/http/define-route';
 import { replayDelivery } from '@/lib/webhooks/replay-delivery';
 import { requireDelivery } from '@/lib/webhooks/require-delivery';
 import { replayDeliveryContract } from '../../../webhook-endpoints/contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(replayDeliveryContract, {
   authorize: (ctx) => requireDelivery(ctx, { deliveryId: ctx.params.deliveryId }),
   handle: async (ctx) => ({ data: { delivery: await replayDelivery(ctx, { delivery: ctx.access }) } }),
 });
-
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

@@ -1,5 +1,4 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 import { requireEndpoint } from '@/lib/webhooks/require-endpoint';
 import { replayExhaustedDeliveries } from '@/lib/webhooks/replay-exhausted-deliveries';
 import { replayExhaustedContract } from '../../contract';
@@ -8,5 +7,3 @@ export const POST = defineRoute(replayExhaustedContract, {
   authorize: (ctx) => requireEndpoint(ctx, { endpointId: ctx.params.id }),
   handle: async (ctx) => ({ data: await replayExhaustedDeliveries(ctx, { endpoint: ctx.access, ...ctx.body }) }),
 });
-
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

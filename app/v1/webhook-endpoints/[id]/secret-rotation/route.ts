@@ -2,12 +2,9 @@ import { defineRoute } from '@/lib/http/define-route';
 import { requireEndpoint } from '@/lib/webhooks/require-endpoint';
 import { rotateEndpointSecret } from '@/lib/webhooks/rotate-endpoint-secret';
 import { rotateEndpointSecretContract } from '../../contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 // The verb checks again under its lock on the endpoint: rotations take turns.
 export const POST = defineRoute(rotateEndpointSecretContract, {
   authorize: (ctx) => requireEndpoint(ctx, { endpointId: ctx.params.id }),
   handle: async (ctx) => ({ data: await rotateEndpointSecret(ctx, { endpointId: ctx.access.id, overlapMinutes: ctx.body.overlapMinutes }) }),
 });
-
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

@@ -1,5 +1,4 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 import { endpointStats } from '@/lib/webhooks/endpoint-stats';
 import { requireEndpoint } from '@/lib/webhooks/require-endpoint';
 import { endpointStatsContract } from '../../contract';
@@ -8,5 +7,3 @@ export const GET = defineRoute(endpointStatsContract, {
   authorize: (ctx) => requireEndpoint(ctx, { endpointId: ctx.params.id }),
   handle: async (ctx) => ({ data: { stats: await endpointStats(ctx, { endpoint: ctx.access }) } }),
 });
-
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

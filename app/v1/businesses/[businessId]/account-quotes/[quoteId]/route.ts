@@ -1,6 +1,5 @@
 import { getBusinessAccountQuote } from '@/lib/accounts/business-account-quotes';
 import { defineRoute } from '@/lib/http/define-route';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 import { requireBusinessReader } from '@/lib/members/business-authorization';
 import { getBusinessAccountQuoteContract } from '../../../contract';
 
@@ -8,5 +7,3 @@ export const GET = defineRoute(getBusinessAccountQuoteContract, {
   authorize: (ctx) => requireBusinessReader(ctx, { businessId: ctx.params.businessId }),
   handle: async (ctx) => ({ data: { quote: await getBusinessAccountQuote(ctx, { access: ctx.access, quoteId: ctx.params.quoteId }) } }),
 });
-
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['GET']);

@@ -1,5 +1,4 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 import { moveLead } from '@/lib/leads/move-lead';
 import { LEAD_PIPELINE, requireBusinessDuty } from '@/lib/members/business-authorization';
 import { moveLeadContract } from '../../../contract';
@@ -8,5 +7,3 @@ export const PATCH = defineRoute(moveLeadContract, {
   authorize: (ctx) => requireBusinessDuty(ctx, { businessId: ctx.params.businessId, duty: LEAD_PIPELINE }),
   handle: async (ctx) => ({ data: { lead: await moveLead(ctx, { access: ctx.access, leadId: ctx.params.leadId, status: ctx.body.status }) } }),
 });
-
-export const { GET, POST, PUT, DELETE, OPTIONS } = methodsNotAllowed(['PATCH']);

@@ -2,7 +2,6 @@ import { defineRoute } from '@/lib/http/define-route';
 import { requireMembershipChanger } from '@/lib/members/business-authorization';
 import { changeBusinessMember } from '@/lib/members/change-business-member';
 import { removeMemberContract, updateMemberContract } from '../../../contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 // The verb checks ownership again under its lock on the owners (two owners demoting each other).
 export const PATCH = defineRoute(updateMemberContract, {
@@ -18,5 +17,3 @@ export const DELETE = defineRoute(removeMemberContract, {
     data: { member: await changeBusinessMember(ctx, { ...ctx.params, change: { remove: true } }) },
   }),
 });
-
-export const { GET, POST, PUT, OPTIONS } = methodsNotAllowed(['PATCH', 'DELETE']);

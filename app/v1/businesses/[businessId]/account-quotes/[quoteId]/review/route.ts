@@ -1,6 +1,5 @@
 import { reviewAccountQuote } from '@/lib/accounts/review-account-quote';
 import { defineRoute } from '@/lib/http/define-route';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 import { QUOTE_REVIEW, requireBusinessDuty } from '@/lib/members/business-authorization';
 import { reviewAccountQuoteContract } from '../../../../contract';
 
@@ -17,5 +16,3 @@ export const POST = defineRoute(reviewAccountQuoteContract, {
     },
   }),
 });
-
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

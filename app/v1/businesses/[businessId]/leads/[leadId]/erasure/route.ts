@@ -1,5 +1,4 @@
 import { defineRoute } from '@/lib/http/define-route';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 import { eraseLead } from '@/lib/leads/erase-lead';
 import { LEAD_ERASURE, requireBusinessDuty } from '@/lib/members/business-authorization';
 import { eraseLeadContract } from '../../../../contract';
@@ -8,5 +7,3 @@ export const POST = defineRoute(eraseLeadContract, {
   authorize: (ctx) => requireBusinessDuty(ctx, { businessId: ctx.params.businessId, duty: LEAD_ERASURE }),
   handle: async (ctx) => ({ data: { lead: await eraseLead(ctx, { access: ctx.access, leadId: ctx.params.leadId }) } }),
 });
-
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

@@ -2,7 +2,6 @@ import { confirmCommitment } from '@/lib/accounts/confirm-commitment';
 import { requireAccount } from '@/lib/accounts/require-account';
 import { defineRoute } from '@/lib/http/define-route';
 import { confirmCommitmentContract } from '../../../../../contract';
-import { methodsNotAllowed } from '@/lib/http/method-not-allowed';
 
 export const POST = defineRoute(confirmCommitmentContract, {
   authorize: (ctx) => requireAccount(ctx, { accountId: ctx.params.id }),
@@ -14,5 +13,3 @@ export const POST = defineRoute(confirmCommitmentContract, {
     }),
   }),
 });
-
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(['POST']);

@@ -1,0 +1,8 @@
+// The API's one way in, in production: scripts/serve.mjs hands every /v1 request to this router
+// (bundled by scripts/build-api-router.mjs into .next/api-router.mjs); Next.js serves the portal,
+// the hosted page, /api/auth and /api/inngest, and never loads a /v1 route module. `npm run dev`
+// and the in-process test harness use the same router on the same route table.
+import { createRouter } from '@/lib/http/router';
+import { ROUTE_TABLE } from './v1/route-table';
+
+export const apiRouter = createRouter(ROUTE_TABLE);

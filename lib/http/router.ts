@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { ServiceError, type ErrorCode } from '../errors/service-error';
+import { defineContract, type HttpMethod, type RouteContract } from './contract';
+import { defineRoute, type RouteHandler } from './define-route';
+
+/**
+ * Every /v1 request is answered here, in every process that serves the API (scripts/serve.mjs,
+ * `npm run dev`, the in-process test harness): the route table (app/v1/route-table.ts, one
+ * entry per app/v1/**\/route.ts) matched by path template and method. What a framework would
+ * answer outside the API's envelope is answered here inside it, with an `x-request-id`: 404 for
+ * an unknown path, 405 with `allow` for a method the path does not have, OPTIONS (204 and
+ * `allow`), HEAD (GET without its body), 308 for a trailing slash, 400 for a malformed
+ * percent-encoding.
+ */
+
+/** A route file's exports: its handlers by method, each made by defineRoute (which names its contract). */
+export type RouteModule = Partial<Record<HttpMethod, RouteHandler>> & Record<string, unknown>;
+
+export type Router = {
+  handle(request: Request): Promise<Response>;
+  /** Every route, `METHOD /path/template`, in table order: for tests and the OpenAPI check. */
+  routes(): string[];
+};
+
+type Node = { literals: Map<string, Node>; param: { name: string; node: Node } | null; handlers: Map<HttpMethod, RouteHandler> };
+const newNode = (): Node => ({ literals: new Map(), param: null, handlers: new Map() });
+
+const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+const segmentsOf = (template: string) => template.split('/').filter(Boolean);
+
+/** Builds the router from the route table: `{ '/v1/path/{param}': module }`. Throws on a table that disagrees with its modules. */
+export function createRouter(table: Record<string, RouteModule>): Router {
+  const root = newNode();
+  const listed: string[] = [];
+  for (const [template, module] of Object.entries(table)) {
+    let node = root;
+    for (const segment of segmentsOf(template)) {
+      const param = /^\{(\w+)\}$/.exec(segment)?.[1];
+      if (param) {
+        if (node.param && node.param.name !== param) throw new Error(`${template}: {${param}} where another route has {${node.param.name}}`);
+        node.param ??= { name: param, node: newNode() };
+        node = node.param.node;
+      } else {
+        if (!node.literals.has(segment)) node.literals.set(segment, newNode());
+        node = node.literals.get(segment)!;
+      }
+    }
+    for (const method of METHODS) {
+      const handler = module[method];
+      if (!handler) continue;
+      if (handler.contract.method !== method || handler.contract.path !== template) {
+        throw new Error(`${template} exports ${method} for ${handler.contract.method} ${handler.contract.path}: the file's place and its contract must agree`);
+      }
+      node.handlers.set(method, handler);
+      listed.push(`${method} ${template}`);
+    }
+  }
+
+  return {
+    routes: () => [...listed],
+    async handle(request) {
+      const url = new URL(request.url);
+      let segments: string[];
+      try {
+        segments = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+      } catch {
+        return refusals.malformedPath(request);
+      }
+      if (url.pathname.length > 1 && url.pathname.endsWith('/')) return trailingSlashRedirect(url);
+      const found = match(root, segments, {});
+      if (!found || found.node.handlers.size === 0) return refusals.notFound(request);
+      const { node, params } = found;
+      const context = { params: Promise.resolve(params) };
+      const method = request.method.toUpperCase();
+      if (method === 'OPTIONS') return optionsAnswer(allowHeader([...node.handlers.keys()]))(request, context);
+      if (method === 'HEAD' && node.handlers.has('GET')) {
+        const answer = await node.handlers.get('GET')!(request, context);
+        return new Response(null, { status: answer.status, headers: answer.headers });
+      }
+      const handler = node.handlers.get(method as HttpMethod);
+      if (!handler) return refusals.methodNotAllowed(request, allowHeader([...node.handlers.keys()]));
+      return handler(request, context);
+    },
+  };
+}
+
+/** Literal segments before parameters (`/v1/accounts/current` before `/v1/accounts/{id}`), backtracking. */
+function match(node: Node, segments: string[], params: Record<string, string>): { node: Node; params: Record<string, string> } | null {
+  if (segments.length === 0) return { node, params };
+  const [first, ...rest] = segments;
+  const literal = node.literals.get(first);
+  const viaLiteral = literal ? match(literal, rest, params) : null;
+  if (viaLiteral && viaLiteral.node.handlers.size > 0) return viaLiteral;
+  if (node.param) {
+    const viaParam = match(node.param.node, rest, { ...params, [node.param.name]: first });
+    if (viaParam && viaParam.node.handlers.size > 0) return viaParam;
+  }
+  return viaLiteral;
+}
+
+/** The Allow header of a path: its methods, HEAD wherever GET is, and OPTIONS. */
+export function allowHeader(allowed: readonly HttpMethod[]): string {
+  const methods = new Set<string>([...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS']);
+  return ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((m) => methods.has(m)).join(', ');
+}
+
+function trailingSlashRedirect(url: URL): Response {
+  const location = `${url.pathname.replace(/\/+$/, '')}${url.search}`;
+  return new Response(null, { status: 308, headers: { location, 'x-request-id': crypto.randomUUID() } });
+}
+
+/** The refusal the router chose for a request, read by the refusing handler it hands the request to. */
+const refusalOf = new WeakMap<Request, ServiceError>();
+
+/**
+ * A handler that only ever refuses, in the API's envelope, logged like any request: under
+ * /v1/accounts in the account surface's error shape, elsewhere in the standard one.
+ */
+function refusingRoute(code: ErrorCode, status: number, summary: string) {
+  const contract = (surface: 'standard' | 'account'): RouteContract =>
+    defineContract({
+      method: 'GET',
+      path: '/v1/{path}',
+      summary,
+      tags: [],
+      auth: 'anonymous',
+      surface,
+      success: { status, description: 'Never succeeds.', schema: z.never() },
+      errors: [code],
+    });
+  const refuse = async ({ request }: { request: Request }): Promise<never> => {
+    throw refusalOf.get(request)!;
+  };
+  const standard = defineRoute(contract('standard'), refuse);
+  const account = defineRoute(contract('account'), refuse);
+  return (request: Request, refusal: ServiceError) => {
+    refusalOf.set(request, refusal);
+    const surface = new URL(request.url).pathname.startsWith('/v1/accounts') ? account : standard;
+    return surface(request, { params: Promise.resolve({}) });
+  };
+}
+
+const notFoundRoute = refusingRoute('not_found', 404, 'Any path that is not a route');
+const notAllowedRoute = refusingRoute('method_not_allowed', 405, 'A method the path does not have');
+const malformedRoute = refusingRoute('invalid_request', 400, 'A path with a malformed percent-encoding');
+
+const refusals = {
+  notFound: (request: Request) => notFoundRoute(request, new ServiceError('not_found', `No route ${request.method} ${new URL(request.url).pathname}.`)),
+  methodNotAllowed: (request: Request, allow: string) =>
+    notAllowedRoute(request, new ServiceError('method_not_allowed', `${request.method} is not allowed here; use ${allow}.`, { headers: { allow } })),
+  malformedPath: (request: Request) =>
+    malformedRoute(request, new ServiceError('invalid_request', 'The path is not valid: it has a malformed percent-encoding.')),
+};
+
+/** OPTIONS: which methods the path has. No CORS: the API is called from servers, not browsers. */
+const optionsAnswers = new Map<string, RouteHandler>();
+function optionsAnswer(allow: string): RouteHandler {
+  let handler = optionsAnswers.get(allow);
+  if (!handler) {
+    handler = defineRoute(
+      defineContract({
+        method: 'GET',
+        path: '/v1/{path}',
+        summary: 'The methods of a path',
+        tags: [],
+        auth: 'anonymous',
+        success: { status: 204, description: 'No body; `Allow` lists the methods.', schema: z.never() },
+        errors: [],
+      }),
+      async () => ({ response: new Response(null, { status: 204, headers: { allow } }) }),
+    );
+    optionsAnswers.set(allow, handler);
+  }
+  return handler;
+}
