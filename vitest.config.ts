@@ -6,6 +6,22 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 /** Only meaningful behind the pooler: run by the `pgbouncer` project alone. */
 const PGBOUNCER_ONLY = 'test/db/pgbouncer.integration.test.ts';
 
+/**
+ * What lives at the socket, or needs processes of its own: the edge's timeouts and framing,
+ * half-closed clients, the cluster, graceful stop, several instances, the job runner in a
+ * server, the router in a production process. These run in the `http` project against a
+ * production build; every other integration test reaches the service in-process.
+ */
+const HTTP_ONLY = [
+  'test/api/hardening.integration.test.ts',
+  'test/api/response-framing.integration.test.ts',
+  'test/api/request-log.integration.test.ts',
+  'test/api/rate-limit.integration.test.ts',
+  'test/scale/**/*.integration.test.ts',
+  'test/webhooks/runner.integration.test.ts',
+  'test/webhooks/inngest.integration.test.ts',
+];
+
 /** True when the command line names the project (`--project pgbouncer` or `--project=pgbouncer`). */
 const named = (project: string): boolean =>
   process.argv.some((arg, i) => arg === `--project=${project}` || (arg === '--project' && process.argv[i + 1] === project));
@@ -35,6 +51,21 @@ const pgbouncer: TestProjectInlineConfiguration = {
   },
 };
 
+// The same tests' neighbours at the socket (HTTP_ONLY) against one production server. Its global
+// setup writes process.env as the in-process one does, so it runs in a vitest invocation of its
+// own, and only when named (`npm run test:http`, scripts/test-all.ts).
+const http: TestProjectInlineConfiguration = {
+  extends: true,
+  test: {
+    name: 'http',
+    include: HTTP_ONLY,
+    globalSetup: ['test/setup/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    fileParallelism: true,
+  },
+};
+
 export default defineConfig({
   resolve: { alias: { '@': root } },
   test: {
@@ -45,6 +76,8 @@ export default defineConfig({
           name: 'unit',
           include: ['lib/**/*.test.ts', 'app/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts'],
           exclude: ['**/*.integration.test.ts', 'node_modules/**'],
+          // As the integration project's (vitest runs projects with one setting side by side).
+          maxWorkers: 4,
         },
       },
       {
@@ -52,14 +85,18 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['lib/**/*.integration.test.ts', 'test/**/*.integration.test.ts'],
-          exclude: [...configDefaults.exclude, PGBOUNCER_ONLY],
-          globalSetup: ['test/setup/global-setup.ts'],
+          exclude: [...configDefaults.exclude, PGBOUNCER_ONLY, ...HTTP_ONLY],
+          globalSetup: ['test/setup/in-process-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
-          // One server and one database for the run; files run in parallel against it.
+          // One database for the run; files run in parallel against it, each worker its own service.
           fileParallelism: true,
+          // The files mostly wait (on PostgreSQL, on webhook receivers and their timeouts): more
+          // workers than cores (vitest's default is one fewer than the cores: one, on two).
+          maxWorkers: 4,
         },
       },
+      ...(named('http') ? [http] : []),
       ...(named('pgbouncer') ? [pgbouncer] : []),
     ],
   },

@@ -50,6 +50,10 @@ export const loggerOptions: pino.LoggerOptions = {
  * reduced to their plain fields, and these paths are redacted in case a header or body is ever
  * passed whole.
  */
-export const logger = pino(loggerOptions);
+export const logger = pino(
+  loggerOptions,
+  // LOG_FILE: lines go to that file instead of stdout (the in-process test harness reads it).
+  process.env.LOG_FILE ? pino.destination({ dest: process.env.LOG_FILE, append: true, sync: true }) : undefined,
+);
 
 export type Logger = typeof logger;

@@ -1,6 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
+import { serviceFetch, serviceOrigin } from './service-fetch';
 
 export type ApiResponse<T = any> = { status: number; headers: Headers; body: T; text: string };
 
@@ -11,8 +12,8 @@ let validatorPromise: Promise<Validator> | undefined;
  * Checks every response the integration tests receive against the service's own OpenAPI
  * document: status documented for the route, body valid against its schema.
  */
-async function loadValidator(baseUrl: string): Promise<Validator> {
-  const document = (await (await fetch(`${baseUrl}/v1/openapi.json`)).json()) as {
+async function loadValidator(): Promise<Validator> {
+  const document = (await (await serviceFetch('/v1/openapi.json')).json()) as {
     paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
   };
   const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -39,10 +40,9 @@ async function loadValidator(baseUrl: string): Promise<Validator> {
 
 export type RequestOptions = { body?: unknown; rawBody?: string; key?: string; headers?: Record<string, string> };
 
-/** Real HTTP to the service under test; every answer is checked against the OpenAPI document. */
+/** A request to the service under test (lib/testing/service-fetch.ts); every answer is checked against the OpenAPI document. */
 export async function api<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-  const baseUrl = inject('baseUrl');
-  validatorPromise ??= loadValidator(baseUrl);
+  validatorPromise ??= loadValidator();
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   let body: string | undefined = options.rawBody;
@@ -50,7 +50,7 @@ export async function api<T = any>(method: string, path: string, options: Reques
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const response = await serviceFetch(path, { method, headers, body });
   const text = await response.text();
   let parsed: unknown = undefined;
   try {
@@ -58,6 +58,6 @@ export async function api<T = any>(method: string, path: string, options: Reques
   } catch {
     parsed = undefined;
   }
-  (await validatorPromise)(method, new URL(path, baseUrl).pathname, response.status, parsed);
+  (await validatorPromise)(method, new URL(path, serviceOrigin()).pathname, response.status, parsed);
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }

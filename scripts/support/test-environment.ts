@@ -13,9 +13,10 @@ const TEST_WEBHOOK_SECRET_KEY = '0123456789abcdef'.repeat(4);
  * What both test runners start from: a fresh embedded PostgreSQL (migrated) in a temp folder,
  * a test CA for the HTTPS webhook receivers, and a production build. The settings go on
  * process.env before any server starts: servers and test workers inherit them, and Node reads
- * NODE_EXTRA_CA_CERTS only when a process starts.
+ * NODE_EXTRA_CA_CERTS only when a process starts. The production build is made unless the
+ * tests reach the service in-process (`build: false`).
  */
-export async function prepareTestEnvironment(root: string, prefix: string) {
+export async function prepareTestEnvironment(root: string, prefix: string, { build = true }: { build?: boolean } = {}) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), prefix));
   chmodSync(tmp, 0o755); // as root, PostgreSQL runs as `postgres` and must traverse it
   const database = await startEmbeddedPostgres({ dataDir: path.join(tmp, 'pg') });
@@ -29,6 +30,6 @@ export async function prepareTestEnvironment(root: string, prefix: string) {
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
     TEST_DATABASE_URL: database.url,
   });
-  ensureBuild(root);
+  if (build) ensureBuild(root);
   return { tmp, database };
 }

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { serviceFetch } from '../../lib/testing/service-fetch';
 import type { RouteContract } from '../../lib/http/contract';
 import { createWorld, fixturesOfRegistry, routeKey, type RouteFixture, type World } from '../support/route-fixtures';
 import { mutatedBodies, mutatedQueries, type MutatedBody } from '../support/json-mutations';
@@ -21,15 +22,9 @@ type Failure = { route: string; kind: string; input: string; status: number; bod
 type Tally = { route: string; requests: number; statuses: Record<string, number>; failures: Failure[] };
 
 async function send(contract: RouteContract, fixture: RouteFixture, world: World, mutated: MutatedBody, target: 'body' | 'query' | 'path') {
-  const base = inject('baseUrl');
   const credential = fixture.as(world);
-  const url =
-    target === 'query'
-      ? `${base}${fixture.path(world)}${mutated.text}`
-      : target === 'path'
-        ? `${base}${mutated.text}`
-        : `${base}${fixture.path(world)}`;
-  const res = await fetch(url, {
+  const url = target === 'query' ? `${fixture.path(world)}${mutated.text}` : target === 'path' ? mutated.text : fixture.path(world);
+  const res = await serviceFetch(url, {
     method: contract.method,
     headers: {
       ...(credential ? { authorization: `Bearer ${credential}` } : {}),
@@ -38,7 +33,7 @@ async function send(contract: RouteContract, fixture: RouteFixture, world: World
     },
     body: target === 'body' ? mutated.text : undefined,
   });
-  return { url, status: res.status, headers: res.headers, text: await res.text() };
+  return { url: res.url, status: res.status, headers: res.headers, text: await res.text() };
 }
 
 /** Why an answer is not acceptable, or null: below 500, in the envelope, with its request id. */

@@ -1,6 +1,7 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { demoBookArtifact } from '../../lib/books/demo-book';
 import { bookArtifactSchema, compileBook, evaluate, type QuoteInputs } from '../../lib/pricing';
+import { serviceFetch } from '../../lib/testing/service-fetch';
 import { api } from '../../lib/testing/api-client';
 import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
 
@@ -207,7 +208,7 @@ describe('POST /v1/books/{bookId}/impact', () => {
   });
 
   it('streams progress as NDJSON when asked, ending in the same answer', async () => {
-    const response = await fetch(`${inject('baseUrl')}/v1/books/${tenant.bookId}/impact`, {
+    const response = await serviceFetch(`/v1/books/${tenant.bookId}/impact`, {
       method: 'POST',
       headers: { authorization: `Bearer ${publisher.token}`, 'content-type': 'application/json', accept: 'application/x-ndjson' },
       body: JSON.stringify({ artifact: dearer, window: '24h' }),
@@ -224,7 +225,7 @@ describe('POST /v1/books/{bookId}/impact', () => {
     expect({ ...last.data.impact, window: null }).toEqual({ ...plain.body.data.impact, window: null });
 
     // A refusal found before any progress keeps its own status, not a 200 stream.
-    const missing = await fetch(`${inject('baseUrl')}/v1/books/${tenant.bookId}/impact`, {
+    const missing = await serviceFetch(`/v1/books/${tenant.bookId}/impact`, {
       method: 'POST',
       headers: { authorization: `Bearer ${publisher.token}`, 'content-type': 'application/json', accept: 'application/x-ndjson' },
       body: JSON.stringify({ versionId: other.versionId }),

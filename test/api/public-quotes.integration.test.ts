@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { createBookVersion } from '../../lib/books/create-book-version';
 import { publishBookVersion } from '../../lib/books/publish-book-version';
+import { serviceFetch } from '../../lib/testing/service-fetch';
 import { api } from '../../lib/testing/api-client';
 import { quoteRequest, createTenant, testDb, type Tenant, testContext } from '../../lib/testing/factories';
 
@@ -196,13 +197,12 @@ describe('GET /v1/status and unknown paths', () => {
   });
 
   it('answers a method a route does not have with 405 in the envelope, an Allow header and a request id', async () => {
-    const base = inject('baseUrl');
-    const res = await fetch(`${base}/v1/quotes`, { method: 'GET' });
+    const res = await serviceFetch('/v1/quotes', { method: 'GET' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST, OPTIONS');
     const body = await res.json();
     expect(body.error).toMatchObject({ code: 'method_not_allowed', requestId: res.headers.get('x-request-id') });
-    const account = await fetch(`${base}/v1/accounts/current`, { method: 'DELETE' });
+    const account = await serviceFetch('/v1/accounts/current', { method: 'DELETE' });
     expect(account.status).toBe(405);
     expect((await account.json()).error).toMatchObject({ code: 'method_not_allowed', param: '', request_id: account.headers.get('x-request-id') });
   });

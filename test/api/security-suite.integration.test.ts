@@ -1,7 +1,8 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { contracts } from '../../app/v1/contracts';
 import { allowHeader } from '../../lib/http/router';
 import type { HttpMethod, RouteContract } from '../../lib/http/contract';
+import { serviceFetch } from '../../lib/testing/service-fetch';
 import { api, type ApiResponse } from '../../lib/testing/api-client';
 import { createWorld, fixturesOfRegistry, type World } from '../support/route-fixtures';
 
@@ -110,7 +111,7 @@ describe('security suite: every route of the registry', () => {
     }
     for (const [template, { methods, path }] of byPath) {
       // Not through api(): OPTIONS is not in the OpenAPI document.
-      const res = await fetch(`${inject('baseUrl')}${path}`, { method: 'OPTIONS' });
+      const res = await serviceFetch(path, { method: 'OPTIONS' });
       expect(res.status, template).toBe(204);
       expect(res.headers.get('allow'), template).toBe(allowHeader(methods));
       expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

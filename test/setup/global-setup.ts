@@ -14,8 +14,8 @@ declare module 'vitest' {
 }
 
 /**
- * One real PostgreSQL (fresh, in a temp folder) and one production build of the service
- * (`next build` + `next start` on a free port) for the whole integration run. Tests speak
+ * The `http` project: one real PostgreSQL (fresh, in a temp folder) and one production server
+ * (`npm run build`, scripts/serve.mjs on a free port) for what lives at the socket. Tests speak
  * HTTP to it and build their own tenants; none relies on seeded ids.
  */
 export default async function setup(project: TestProject) {
