@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import next from 'next';
-import { ApiServerResponse, answeredAtEdge, configureServer, httpTimeouts, isApiPath } from './http-edge.mjs';
+import { ApiServerResponse, answeredAtEdge, configureServer, httpTimeouts, isApiPath, serveApi } from './http-edge.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const port = Number(process.env.PORT ?? 3000);
@@ -95,73 +95,4 @@ async function loadApiRouter() {
   } catch (error) {
     throw new Error(`${bundle} is missing or broken: run \`npm run build\` (${error.message})`);
   }
-}
-
-/** The router given the web Request it expects, its Response written back. */
-async function serveApi(router, request, response) {
-  const body = bodyStream(request);
-  // A route that refuses before reading the body (401, 429) leaves it unread: read it to the end
-  // (and drop it), so that the next request on this keep-alive connection can be parsed.
-  response.once('finish', () => {
-    if (!request.complete) body.drain();
-  });
-  try {
-    const headers = new Headers();
-    for (let i = 0; i < request.rawHeaders.length; i += 2) headers.append(request.rawHeaders[i], request.rawHeaders[i + 1]);
-    // Who called, as Next.js tells its routes: the proxy's word when there is one, else the socket's peer.
-    if (!headers.has('x-forwarded-for') && request.socket.remoteAddress) headers.set('x-forwarded-for', request.socket.remoteAddress);
-    const url = `http://${request.headers.host ?? 'localhost'}${request.url}`;
-    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-    const answer = await router.handle(new Request(url, { method: request.method, headers, body: hasBody ? body.stream : undefined, duplex: 'half' }));
-    const payload = Buffer.from(await answer.arrayBuffer());
-    answer.headers.forEach((value, name) => {
-      if (name !== 'set-cookie') response.setHeader(name, value);
-    });
-    const cookies = answer.headers.getSetCookie();
-    if (cookies.length > 0) response.setHeader('set-cookie', cookies);
-    response.setHeader('content-length', payload.length);
-    response.writeHead(answer.status);
-    response.end(payload);
-  } catch (error) {
-    // The route wrapper answers every error itself; this is a request it could not be given.
-    console.error(error);
-    if (response.headersSent) return void response.destroy();
-    response.writeHead(500, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side.' } }));
-  }
-}
-
-/**
- * The request body as a web stream, with backpressure (at most 64 KB waits unread), erroring
- * when the client goes away mid-body; `drain()` reads what is left and drops it.
- */
-function bodyStream(request) {
-  let dropping = false;
-  const drain = () => {
-    dropping = true;
-    request.resume();
-  };
-  const stream = new ReadableStream(
-    {
-      start(controller) {
-        request.on('data', (chunk) => {
-          if (dropping) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if (controller.desiredSize <= 0) request.pause();
-        });
-        request.on('end', () => {
-          if (!dropping) controller.close();
-        });
-        request.on('close', () => {
-          if (!dropping && !request.complete) controller.error(new Error('the client closed the connection before the body was complete'));
-        });
-      },
-      pull() {
-        request.resume();
-      },
-      cancel: drain,
-    },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
-  );
-  return { stream, drain };
 }

@@ -1,0 +1,94 @@
+// What `npm start` and `npm run dev` both do before serving: the database (embedded unless
+// DATABASE_URL is set), migrated, the demo workspace and keys in .data/demo.json (the previous
+// start's while they still work), and the settings the embedded mode provides itself.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { demoExample } from '../../lib/books/demo-book';
+import { createDb } from '../../lib/db/client';
+import { DEMO_PEOPLE, seedDemoPeople } from '../../prisma/demo-people';
+import { demoKeys, type DemoKeys } from '../../prisma/demo-keys';
+import { seedDemoPipeline } from '../../prisma/demo-pipeline';
+import { seedDemo } from '../../prisma/seed';
+import { embeddedWebhookKey, openServiceDatabase, type ServiceDatabase } from './database';
+
+export type Demo = Record<string, unknown> & { businessId: string; keys: { test: string; live: string } };
+
+/** The keys the last start wrote, if they were for this project (a second start reuses them). */
+function previousDemo(file: string, projectId: string): DemoKeys | null {
+  try {
+    const previous = JSON.parse(readFileSync(file, 'utf8')) as Partial<DemoKeys> & { projectId?: string };
+    return previous.projectId === projectId && previous.keys && previous.accountKeys ? (previous as DemoKeys) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Opens the database and seeds the demo (embedded, or SEED_DEMO=true); returns the database, the
+ * demo written to .data/demo.json (or null) and the service's environment for this port.
+ */
+export async function prepareService(root: string, port: number): Promise<{ database: ServiceDatabase; demo: Demo | null; demoFile: string; env: Record<string, string> }> {
+  const database = await openServiceDatabase(root);
+  const env: Record<string, string> = { DATABASE_URL: database.url, ...serviceEnvironment(root, port, database.embedded) };
+  const demoFile = path.join(root, '.data', 'demo.json');
+  if (!(database.embedded || process.env.SEED_DEMO === 'true')) return { database, demo: null, demoFile, env };
+  const { prisma, close } = createDb(database.url);
+  const now = new Date();
+  const tenant = await seedDemo(prisma, now);
+  const { keys, accountKeys } = await demoKeys(prisma, tenant.projectId, previousDemo(demoFile, tenant.projectId), now);
+  const sessions = await seedDemoPeople(prisma, tenant, now);
+  // Held quotes and a lead need signed receipts: the key the service will run with.
+  if (env.WEBHOOK_SECRET_KEY ?? process.env.WEBHOOK_SECRET_KEY) {
+    process.env.WEBHOOK_SECRET_KEY ??= env.WEBHOOK_SECRET_KEY;
+    await seedDemoPipeline(prisma, tenant, now);
+  }
+  await close();
+  const demo: Demo = {
+    url: `http://localhost:${port}`,
+    workspaceId: tenant.workspaceId,
+    projectId: tenant.projectId,
+    businessId: tenant.businessId,
+    bookId: tenant.bookId,
+    keys,
+    example: demoExample,
+    sessions,
+    people: DEMO_PEOPLE,
+    accountId: tenant.projectId,
+    accountKeys,
+  };
+  mkdirSync(path.dirname(demoFile), { recursive: true });
+  writeFileSync(demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+  return { database, demo, demoFile, env };
+}
+
+/**
+ * Settings the embedded mode provides itself: next-auth on http://localhost with the
+ * development sign-in, and a webhook-secret key kept in .data. A deployment brings its own
+ * NEXTAUTH_URL, NEXTAUTH_SECRET, OIDC_* and WEBHOOK_SECRET_KEY (docs/operations.md).
+ */
+function serviceEnvironment(root: string, port: number, embedded: boolean): Record<string, string> {
+  return {
+    ...(embedded ? { WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY ?? embeddedWebhookKey(root) } : {}),
+    NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
+    // Signs only next-auth's short-lived CSRF and sign-in cookies; sessions live in the database.
+    NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? randomBytes(32).toString('hex'),
+    ...(embedded ? { AUTH_DEV_LOGIN: '1', EMBEDDED_DATABASE: '1' } : {}),
+  };
+}
+
+/** What a start prints for a person: where the service is, and the demo's keys on the embedded database. */
+export function printWelcome(url: string, database: ServiceDatabase, demo: Demo | null, demoFile: string): void {
+  console.log(`\nQuote Pricing Service is running at ${url}`);
+  console.log(`Database: ${database.embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'}`);
+  if (!demo) return;
+  console.log(`Demo data and keys: ${demoFile}`);
+  // Keys are printed only for the local embedded database: elsewhere stdout may be collected.
+  if (database.embedded) {
+    console.log(`  Test key: ${demo.keys.test}`);
+    console.log(`  Live key: ${demo.keys.live}`);
+  }
+  console.log(`  Portal: ${url}/portal (development sign-in as ${DEMO_PEOPLE.workspaceAdmin.email}, or any demo person)`);
+  console.log(`  Try: curl -s ${url}/v1/public_quotes -H 'content-type: application/json' \\`);
+  console.log(`         -d '${JSON.stringify({ businessId: demo.businessId, ...demoExample })}'`);
+}
