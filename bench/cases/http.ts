@@ -9,7 +9,7 @@ import { poolRuns, ratio } from '../stats';
 
 export type HttpCase = {
   name: string;
-  group: 'reference' | 'public_quotes' | 'quotes' | 'replay' | 'simulation';
+  group: 'reference' | 'public_quotes' | 'quotes' | 'replay' | 'simulation' | 'trace';
   connections: number;
   result: LoadResult;
   usage: Usage;
@@ -113,6 +113,7 @@ function caseLabel(group: HttpCase['group']): string {
     quotes: 'POST /v1/quotes',
     replay: 'POST /v1/quotes (idempotent replay)',
     simulation: 'POST /v1/accounts/{id}/quote-simulations',
+    trace: 'GET /v1/quote-intents/{id}/trace (a read)',
   }[group];
 }
 
@@ -172,6 +173,21 @@ export async function runHttpCases(ctx: Context): Promise<HttpCase[]> {
       path: '/v1/accounts/x/quote-simulations',
       body: simulation,
       variants: accounts.map((a) => ({ path: `/v1/accounts/${a.accountId}/quote-simulations`, headers: { authorization: `Bearer ${a.key}` } })),
+    }),
+  );
+
+  // A read route: a member traces a quote (the intent, its receipt, version, request and events).
+  const traced = (await (await fetch(`${ctx.next.url}/v1/quotes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${tenant.keys.test}` },
+    body: JSON.stringify({ ...quoteBody, idempotencyKey: `bench-trace-${randomUUID()}` }),
+  })).json()) as { data: { quoteIntent: { id: string } } };
+  cases.push(
+    await httpCase(ctx, 'trace', 32, {
+      url: ctx.next.url,
+      method: 'GET',
+      path: `/v1/quote-intents/${traced.data.quoteIntent.id}/trace`,
+      headers: { authorization: `Bearer ${ctx.setup.person.token}` },
     }),
   );
 
