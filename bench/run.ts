@@ -404,7 +404,7 @@ async function main() {
       const db = createDb(database.url);
       cleanups.push(() => db.close());
       const webhookKey = randomBytes(32).toString('hex');
-      process.env.WEBHOOK_SECRET_KEY = webhookKey; // createEndpoint seals secrets with it, as the service does
+      process.env.SEALING_KEY = webhookKey; // createEndpoint seals secrets with it, as the service does
       log('provision: tenant, keys, businesses, accounts, webhook tenant (domain code)');
       const setup = await provision(db.prisma, { businesses: quick ? 300 : 600, accounts: quick ? 30 : 60 });
       if (wants('receipts')) {

@@ -9,11 +9,12 @@ import { z } from 'zod';
 import { SCOPES } from '../lib/auth/scopes';
 import { systemContext, type VerbContext } from '../lib/context/verb-context';
 import { receiptSigningKeySet, rotateReceiptSigningKey } from '../lib/receipts/signing-keys';
+import { configuredSealingKey } from '../lib/sealing/sealing-key';
 import { createDb } from '../lib/db/client';
 import { parseOrThrow } from '../lib/errors/parse-or-throw';
 import { ServiceError } from '../lib/errors/service-error';
 import { createApiKey } from '../lib/keys/create-api-key';
-import { embeddedWebhookKey, openServiceDatabase } from './support/database';
+import { embeddedSealingKey, openServiceDatabase } from './support/database';
 
 const usage = [
   'usage: npm run keys -- create --project <projectId> --environment test|live [--name NAME] [--scopes a,b]',
@@ -72,7 +73,7 @@ async function main() {
   const root = path.resolve(import.meta.dirname, '..');
   const database = await openServiceDatabase(root);
   // Receipt signing keys are sealed with the same key as the running service's.
-  if (database.embedded) process.env.WEBHOOK_SECRET_KEY ??= embeddedWebhookKey(root);
+  if (database.embedded && !configuredSealingKey().value) process.env.SEALING_KEY = embeddedSealingKey(root);
   const { prisma, close } = createDb(database.url);
   try {
     await command(systemContext(prisma, 'keys-cli'), values);

@@ -62,7 +62,7 @@ async function main() {
     const db = createDb(database.url);
     cleanups.push(() => db.close());
     const webhookKey = randomBytes(32).toString('hex');
-    process.env.WEBHOOK_SECRET_KEY = webhookKey;
+    process.env.SEALING_KEY = webhookKey;
     const certs = await writeTestCertificates(tmp);
     process.env.TEST_TLS_CERT = certs.certFile;
     process.env.TEST_TLS_KEY = certs.keyFile;

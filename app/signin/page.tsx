@@ -1,6 +1,6 @@
 import { redirect } from 'next/navigation';
 import { devSignInEnabled } from '@/lib/auth/dev-sign-in';
-import { getPortalSession } from '@/lib/auth/next-auth-options';
+import { getPortalSession } from '@/lib/sign-in/next-auth-options';
 import { OidcSignInButton } from './oidc-sign-in-button';
 
 export const dynamic = 'force-dynamic';

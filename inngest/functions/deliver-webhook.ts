@@ -1,6 +1,6 @@
 import { systemContext } from '../../lib/context/verb-context';
 import { deliverThrough, type DeliveryProgress } from '../../lib/webhooks/deliver-due-webhooks';
-import { checkSigningKey } from '../../lib/webhooks/signing-key';
+import { checkSealingKey } from '../../lib/sealing/check-sealing-key';
 import { DELIVERY_QUEUED_EVENT, type DeliveryQueuedEvent } from '../../lib/webhooks/forward-deliveries';
 import { inngest } from '../client';
 import { productionDeps, type FunctionDeps } from './deps';
@@ -34,7 +34,7 @@ export function createDeliverWebhook(deps: FunctionDeps = productionDeps) {
         progress = await step.run(`pass-${pass}`, async () => {
           // An instance that cannot open the signing secrets claims nothing: the step fails
           // before any claim, and Inngest retries it (on a healthy instance, if there is one).
-          const signing = await checkSigningKey(deps.db());
+          const signing = await checkSealingKey(deps.db());
           if (!signing.usable) throw new Error(`webhook delivery refused on this instance: ${signing.reason}`);
           return deliverThrough(systemContext(deps.db(), 'deliver-webhook', deps.clock()), { deliveryId });
         });

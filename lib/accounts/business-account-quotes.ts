@@ -4,7 +4,8 @@ import { timeIdPage } from '../db/cursors';
 import { ServiceError } from '../errors/service-error';
 import type { AccountQuoteView } from './account-schemas';
 import { toAccountQuoteViews } from './account-quote-views';
-import { findAccountQuote, findProjectEnvironment, listAccountQuotes, type AccountQuotesQuery } from './store';
+import { findProjectEnvironment } from '../tenancy/store';
+import { findAccountQuote, listAccountQuotes, type AccountQuotesQuery } from './store';
 
 export type BusinessAccountQuotesQuery = Pick<AccountQuotesQuery, 'state' | 'review' | 'limit' | 'cursor'> & {
   environment: 'test' | 'live';

@@ -1,5 +1,4 @@
 import { publishedVersionColumns, type PublishedVersionRow } from '../books/store';
-import type { EnvironmentName } from '../auth/principal';
 import type { DbOrTx } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import { sqlRows } from '../db/sql';
@@ -304,16 +303,4 @@ export async function findCommitment(db: DbOrTx, accountQuoteId: string): Promis
 
 export async function insertCommitment(db: DbOrTx, commitment: { accountQuoteId: string; externalRef: string; confirmedAt: Date }): Promise<CommitmentRow> {
   return db.commitment.create({ data: commitment, select: commitmentSelect });
-}
-
-/** A project's Test or Live environment, with the project's workspace: where keys and endpoints are made. */
-export async function findProjectEnvironment(
-  db: DbOrTx,
-  { projectId, kind }: { projectId: string; kind: EnvironmentName },
-): Promise<{ id: string; workspaceId: string } | null> {
-  const environment = await db.environment.findUnique({
-    where: { projectId_kind: { projectId, kind } },
-    select: { id: true, project: { select: { workspaceId: true } } },
-  });
-  return environment && { id: environment.id, workspaceId: environment.project.workspaceId };
 }

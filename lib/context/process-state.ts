@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { PrismaClient } from '../db/generated/client';
 import type { RequestLogWriter } from '../requestlog/request-log-writer';
+import type { SendToInngest } from '../webhooks/forward-deliveries';
 
 /**
  * What a service process holds once, whichever copy of a module asks: the API's router bundle
@@ -17,6 +18,8 @@ export type ProcessState = {
   requestLogWriter?: RequestLogWriter;
   /** Forwarding queued deliveries to Inngest, one run at a time (lib/jobs/forward-to-inngest.ts). */
   forwarding?: { running: boolean; again: boolean; engine?: string };
+  /** Inngest's event API, as the composition root gives it (lib/jobs/forward-to-inngest.ts). */
+  inngestSender?: SendToInngest;
   /** Settles once the in-process job runner has stopped (scripts/serve.mjs waits for it). */
   jobsStopped?: Promise<void>;
   /** Values worked out once per process (rememberedPerProcess), by name. */

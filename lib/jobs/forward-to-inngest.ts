@@ -1,13 +1,17 @@
-import { inngest } from '../../inngest/client';
 import { processState } from '../context/process-state';
 import { systemContext } from '../context/verb-context';
 import { getDb } from '../db/client';
 import { logger } from '../observability/logger';
-import { forwardDeliveries, type DeliveryQueuedEvent } from '../webhooks/forward-deliveries';
+import { forwardDeliveries, type SendToInngest } from '../webhooks/forward-deliveries';
 import { jobEngine } from './in-process-runner';
 
-/** The events' way to Inngest: its event API (Inngest Cloud, or INNGEST_BASE_URL when self-hosted). */
-export const sendToInngest = (events: DeliveryQueuedEvent[]) => inngest.send(events);
+/**
+ * How queued deliveries reach Inngest's event API, given by the composition root that serves the
+ * API (app/api-router.ts): this module, and the route wrapper that calls it, never load the SDK.
+ */
+export function useInngestSender(send: SendToInngest): void {
+  processState.inngestSender = send;
+}
 
 
 /**
@@ -20,7 +24,8 @@ export const sendToInngest = (events: DeliveryQueuedEvent[]) => inngest.send(eve
 export function forwardQueuedDeliveries(): void {
   const forwarding = (processState.forwarding ??= { running: false, again: false });
   forwarding.engine ??= jobEngine();
-  if (forwarding.engine !== 'inngest') return;
+  const send = processState.inngestSender;
+  if (forwarding.engine !== 'inngest' || !send) return;
   if (forwarding.running) {
     forwarding.again = true;
     return;
@@ -29,7 +34,7 @@ export function forwardQueuedDeliveries(): void {
   void (async () => {
     do {
       forwarding.again = false;
-      await forwardDeliveries(systemContext(getDb(), 'forward-deliveries'), { send: sendToInngest }).catch((error: unknown) =>
+      await forwardDeliveries(systemContext(getDb(), 'forward-deliveries'), { send }).catch((error: unknown) =>
         logger.warn({ err: error }, 'webhook deliveries not handed to Inngest yet; the minute sweep retries'),
       );
     } while (forwarding.again);

@@ -5,7 +5,7 @@ import { logger } from '../observability/logger';
 import { randomUUID } from 'node:crypto';
 import { claimDueDeliveries, deliverGroup, REFILL_BELOW, releaseEndpoint, SendWindow } from '../webhooks/deliver-due-webhooks';
 import { dispatchOutboxEvents } from '../webhooks/dispatch-outbox';
-import { checkSigningKey, type SigningKeyState } from '../webhooks/signing-key';
+import { checkSealingKey, type SealingKeyState } from '../sealing/check-sealing-key';
 import { runMinuteJobs } from './run-jobs';
 
 export type RunnerOptions = {
@@ -13,8 +13,8 @@ export type RunnerOptions = {
   clock?: () => Date;
   tickMs?: number;
   minuteMs?: number;
-  /** Whether this process can open the endpoints' signing secrets (checkSigningKey). */
-  signingKey?: (db: Db) => Promise<SigningKeyState>;
+  /** Whether this process can open the endpoints' signing secrets (checkSealingKey). */
+  signingKey?: (db: Db) => Promise<SealingKeyState>;
 };
 
 /** Endpoints one process sends to at the same time (lanes); each gets its own window of sends. */
@@ -33,7 +33,7 @@ type Lane = { window: SendWindow; claims: number; lastLease: Date };
  * meanwhile, and a claim is made at once rather than at the next tick), so a slow endpoint
  * delays only its own deliveries.
  */
-export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 200, minuteMs = 60_000, signingKey = checkSigningKey }: RunnerOptions) {
+export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 200, minuteMs = 60_000, signingKey = checkSealingKey }: RunnerOptions) {
   let stopped = false;
   // Decided once, at the first tick that reaches the database: an instance that cannot sign
   // claims nothing (a claim it could not send would hold its endpoint until the lease ran out).

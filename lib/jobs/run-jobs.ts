@@ -25,7 +25,6 @@ export async function runWebhookJobs(ctx: VerbContext) {
  */
 export const MINUTE_JOBS = {
   keysRevoked: { id: 'sweep-rotated-keys', run: sweepRotatedKeys },
-  // The quote domain's sweep takes (db, now) still.
   intentsExpired: { id: 'expire-quote-intents', run: expireQuoteIntents },
   deliveriesCanceled: { id: 'cancel-undeliverable-deliveries', run: cancelDeliveriesOfInactiveEndpoints },
   idempotentRequestsForgotten: { id: 'forget-idempotent-requests', run: sweepIdempotentRequests },

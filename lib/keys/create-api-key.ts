@@ -3,7 +3,7 @@ import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import type { EnvironmentName } from '../auth/principal';
 import { mintKeySecret } from './secrets';
-import { findProjectEnvironment } from '../accounts/store';
+import { findProjectEnvironment } from '../tenancy/store';
 import { insertApiKey } from './store';
 import { toApiKeyView } from './to-api-key-view';
 

@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORM_MAX_AGE_MS, FORM_MIN_AGE_MS, formTokenProblem, issueFormToken } from './form-token';
 
 describe('the acceptance form token', () => {
-  const saved = process.env.WEBHOOK_SECRET_KEY;
+  const saved = process.env.SEALING_KEY;
   beforeAll(() => {
-    process.env.WEBHOOK_SECRET_KEY = 'ab'.repeat(32);
+    process.env.SEALING_KEY = 'ab'.repeat(32);
   });
   afterAll(() => {
-    process.env.WEBHOOK_SECRET_KEY = saved;
+    process.env.SEALING_KEY = saved;
   });
   const quote = randomUUID();
   const issued = new Date('2031-01-01T10:00:00Z');
@@ -33,8 +33,8 @@ describe('the acceptance form token', () => {
 
   it('depends on the configured key: another key does not accept it', () => {
     const token = issueFormToken(quote, issued);
-    process.env.WEBHOOK_SECRET_KEY = 'cd'.repeat(32);
+    process.env.SEALING_KEY = 'cd'.repeat(32);
     expect(formTokenProblem(token, quote, after(5_000))).toBe('invalid');
-    process.env.WEBHOOK_SECRET_KEY = 'ab'.repeat(32);
+    process.env.SEALING_KEY = 'ab'.repeat(32);
   });
 });

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { derivedKey } from '../webhooks/secret-box';
+import { derivedKey } from '../sealing/sealing-key';
 
 /**
  * The hosted page's acceptance form carries a token that says which quote it was shown for and

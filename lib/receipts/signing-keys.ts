@@ -3,15 +3,15 @@ import { rememberedPerProcess } from '../context/per-process';
 import type { VerbContext } from '../context/verb-context';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
-import { openSecret, sealSecret } from '../webhooks/secret-box';
-import { checkSigningKey } from '../webhooks/signing-key';
+import { openSecret, sealSecret } from '../sealing/sealing-key';
+import { checkSealingKey } from '../sealing/check-sealing-key';
 import { signerFromSeed, type ReceiptSigner } from './receipt-signature';
 import type { ReceiptSigningKeySet } from './schemas';
 import { insertFirstSigningKey, readCurrentSigningKey, readSigningKeys, replaceCurrentSigningKey, type ReceiptSigningKeyRow } from './store';
 
 /**
  * The keys that sign receipts: made by the service (the first on first use), the private half
- * sealed at rest with WEBHOOK_SECRET_KEY like webhook signing secrets, never logged or returned.
+ * sealed at rest with the sealing key (SEALING_KEY) like webhook signing secrets, never logged or returned.
  * A rotation makes a new key current; old public keys stay published.
  */
 
@@ -41,7 +41,7 @@ async function loadSigner(db: DbOrTx): Promise<ReceiptSigner> {
 }
 
 async function requireSealingKey(db: DbOrTx): Promise<void> {
-  const state = await checkSigningKey(db);
+  const state = await checkSealingKey(db);
   if (!state.usable) throw new ServiceError('service_unavailable', `Receipts cannot be signed on this instance: ${state.reason}.`);
 }
 

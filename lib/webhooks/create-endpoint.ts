@@ -5,9 +5,9 @@ import { ServiceError } from '../errors/service-error';
 import type { EnvironmentName } from '../auth/principal';
 import { secretColumns } from './endpoint-secret-columns';
 import { toEndpointView } from './endpoint-view';
-import { mintSigningSecret } from './secret-box';
-import { requireSigningKey } from './signing-key';
-import { findProjectEnvironment } from '../accounts/store';
+import { mintSigningSecret } from './endpoint-secret-columns';
+import { requireSealingKey } from '../sealing/check-sealing-key';
+import { findProjectEnvironment } from '../tenancy/store';
 import { insertEndpoint } from './store';
 
 /** POST /v1/webhook-endpoints: bound to one environment; the secret is shown here once. */
@@ -20,7 +20,7 @@ export async function createEndpoint(
   const notFound = `Project ${input.projectId} does not exist.`;
   if (!environment) throw new ServiceError('not_found', notFound);
   await requireWorkspaceMember(db, principal, environment.workspaceId, 'webhooks:manage', notFound);
-  await requireSigningKey(ctx);
+  await requireSealingKey(ctx, 'Webhook signing secrets');
   const secret = mintSigningSecret();
   const row = await insertEndpoint(db, {
     workspaceId: environment.workspaceId,

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../db/client';
 import { logger } from '../observability/logger';
 import { cancelDeliveriesOfInactiveEndpoint } from './cancel-deliveries';
 import { deliveryBody } from './envelope';
-import { openSecret } from './secret-box';
+import { openSecret } from '../sealing/sealing-key';
 import { ATTEMPT_TIMEOUT_MS, sendWebhook, type SendResult } from './send-webhook';
 import { SIGNATURE_HEADER, signatureHeader } from './signature';
 import {
@@ -20,11 +20,9 @@ import {
   type ClaimedDelivery,
   type EndpointTarget,
 } from './store';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-schedule';
 import { privateTargetsAllowed } from './target-policy';
 
-/** The fixed schedule: after the 1st..4th failure, wait this long; the 5th failure exhausts. */
-export const RETRY_DELAYS_MS = [30_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000] as const;
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /**
  * Sends to one endpoint in flight at once: one, so that it receives its events in the order of
  * the outbox (spec 6.5); the endpoint's send lease keeps every other worker away meanwhile.

@@ -3,8 +3,8 @@ import { withTransaction, type VerbContext } from '../context/verb-context';
 import { secretColumns } from './endpoint-secret-columns';
 import { toEndpointView } from './endpoint-view';
 import { requireEndpoint } from './require-endpoint';
-import { mintSigningSecret } from './secret-box';
-import { requireSigningKey } from './signing-key';
+import { mintSigningSecret } from './endpoint-secret-columns';
+import { requireSealingKey } from '../sealing/check-sealing-key';
 import { lockEndpoint, readEndpointSecret, replaceEndpointSecret } from './store';
 
 /**
@@ -16,7 +16,7 @@ export async function rotateEndpointSecret(
   { endpointId, overlapMinutes }: { endpointId: string; overlapMinutes: number },
 ) {
   const { now } = ctx;
-  await requireSigningKey(ctx);
+  await requireSealingKey(ctx, 'Webhook signing secrets');
   return withTransaction(ctx, async (tx) => {
     // NO KEY UPDATE serialises rotations without blocking the deliveries that quotes write for
     // this endpoint (their foreign-key check holds KEY SHARE on the row).

@@ -1,6 +1,6 @@
 /**
  * The webhooks' store: the only place with SQL and Prisma calls for endpoints, deliveries and
- * attempts. In three parts: endpoints (and the signing key's check value), deliveries as the
+ * attempts. In three parts: endpoints, deliveries as the
  * API shows them with the writes that are not sending (replays, test events, cancelling, the
  * outbox dispatch, forwarding to Inngest, health figures), and the sending engine's claims,
  * leases and attempt records. Verbs (one per file beside this one) read as flow over it.

@@ -28,10 +28,11 @@ export async function openServiceDatabase(root: string): Promise<ServiceDatabase
 }
 
 /**
- * The embedded mode's key that seals webhook signing secrets and receipt signing keys
- * (WEBHOOK_SECRET_KEY): made once, kept beside the data. CLIs that seal or open use it too.
+ * The embedded mode's sealing key (SEALING_KEY: it seals webhook signing secrets and receipt
+ * signing keys): made once, kept beside the data (in the file named for its former use). CLIs
+ * that seal or open use it too.
  */
-export function embeddedWebhookKey(root: string): string {
+export function embeddedSealingKey(root: string): string {
   const file = path.join(root, '.data', 'webhook-secret.key');
   if (!existsSync(file)) {
     mkdirSync(path.dirname(file), { recursive: true });

@@ -25,7 +25,7 @@ function newestMtime(target: string): number {
 export function throwawayServiceEnv(options: { databaseUrl: string; webhookKey: string; caFile: string; port: number }): Record<string, string> {
   return {
     DATABASE_URL: options.databaseUrl,
-    WEBHOOK_SECRET_KEY: options.webhookKey,
+    SEALING_KEY: options.webhookKey,
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
     NODE_EXTRA_CA_CERTS: options.caFile,
     NEXTAUTH_URL: `http://127.0.0.1:${options.port}`,

@@ -10,7 +10,8 @@ import { DEMO_PEOPLE, seedDemoPeople } from '../../prisma/demo-people';
 import { demoKeys, type DemoKeys } from '../../prisma/demo-keys';
 import { seedDemoPipeline } from '../../prisma/demo-pipeline';
 import { seedDemo } from '../../prisma/seed';
-import { embeddedWebhookKey, openServiceDatabase, type ServiceDatabase } from './database';
+import { configuredSealingKey } from '../../lib/sealing/sealing-key';
+import { embeddedSealingKey, openServiceDatabase, type ServiceDatabase } from './database';
 
 export type Demo = Record<string, unknown> & { businessId: string; keys: { test: string; live: string } };
 
@@ -39,8 +40,8 @@ export async function prepareService(root: string, port: number): Promise<{ data
   const { keys, accountKeys } = await demoKeys(prisma, tenant.projectId, previousDemo(demoFile, tenant.projectId), now);
   const sessions = await seedDemoPeople(prisma, tenant, now);
   // Held quotes and a lead need signed receipts: the key the service will run with.
-  if (env.WEBHOOK_SECRET_KEY ?? process.env.WEBHOOK_SECRET_KEY) {
-    process.env.WEBHOOK_SECRET_KEY ??= env.WEBHOOK_SECRET_KEY;
+  if (env.SEALING_KEY ?? configuredSealingKey().value) {
+    if (env.SEALING_KEY) process.env.SEALING_KEY = env.SEALING_KEY;
     await seedDemoPipeline(prisma, tenant, now);
   }
   await close();
@@ -65,11 +66,11 @@ export async function prepareService(root: string, port: number): Promise<{ data
 /**
  * Settings the embedded mode provides itself: next-auth on http://localhost with the
  * development sign-in, and a webhook-secret key kept in .data. A deployment brings its own
- * NEXTAUTH_URL, NEXTAUTH_SECRET, OIDC_* and WEBHOOK_SECRET_KEY (docs/operations.md).
+ * NEXTAUTH_URL, NEXTAUTH_SECRET, OIDC_* and SEALING_KEY (docs/operations.md).
  */
 function serviceEnvironment(root: string, port: number, embedded: boolean): Record<string, string> {
   return {
-    ...(embedded ? { WEBHOOK_SECRET_KEY: process.env.WEBHOOK_SECRET_KEY ?? embeddedWebhookKey(root) } : {}),
+    ...(embedded ? { SEALING_KEY: configuredSealingKey().value ?? embeddedSealingKey(root) } : {}),
     NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
     // Signs only next-auth's short-lived CSRF and sign-in cookies; sessions live in the database.
     NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? randomBytes(32).toString('hex'),

@@ -11,7 +11,7 @@ import { writeTestCertificates } from './test-certificates';
 const MIGRATED_TEMPLATE = 'migrated_template';
 
 /** Encrypts webhook signing secrets in test databases only. */
-const TEST_WEBHOOK_SECRET_KEY = '0123456789abcdef'.repeat(4);
+const TEST_SEALING_KEY = '0123456789abcdef'.repeat(4);
 
 /**
  * What both test runners start from: a fresh embedded PostgreSQL (migrated) in a temp folder,
@@ -36,7 +36,7 @@ export async function prepareTestEnvironment(root: string, prefix: string, { bui
     NODE_EXTRA_CA_CERTS: tls.caFile,
     TEST_TLS_CERT: tls.certFile,
     TEST_TLS_KEY: tls.keyFile,
-    WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+    SEALING_KEY: TEST_SEALING_KEY,
     WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true',
     TEST_DATABASE_URL: database.url,
     TEST_TEMPLATE_DATABASE: MIGRATED_TEMPLATE,

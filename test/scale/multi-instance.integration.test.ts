@@ -73,7 +73,7 @@ beforeAll(async () => {
   });
   endpointId = created.endpoint.id;
   deadlocksBefore = await deadlocks();
-  [a, b, c] = await Promise.all([instance('a'), instance('b'), instance('c', { WEBHOOK_SECRET_KEY: 'ab'.repeat(32), WEB_CONCURRENCY: '1' })]);
+  [a, b, c] = await Promise.all([instance('a'), instance('b'), instance('c', { SEALING_KEY: 'ab'.repeat(32), WEB_CONCURRENCY: '1' })]);
 }, 180_000);
 
 afterAll(async () => {
@@ -83,12 +83,12 @@ afterAll(async () => {
 });
 
 describe('several instances on one database', () => {
-  it('an instance with another webhook secret key refuses to deliver and to quote (it cannot sign receipts), and says so', async () => {
+  it('an instance with another sealing key refuses to deliver and to quote (it cannot sign receipts), and says so', async () => {
     const status = async (server: RunningServer) => ((await (await fetch(`${server.url}/v1/status`)).json()) as { data: Record<string, any> }).data;
     expect(await status(a)).toMatchObject({ status: 'ok', jobs: { engine: 'in-process', webhookDelivery: 'running', reason: null } });
     expect(await status(c)).toMatchObject({
       status: 'degraded',
-      jobs: { webhookDelivery: 'refused', reason: expect.stringContaining('not the key the signing secrets in the database were sealed with') },
+      jobs: { webhookDelivery: 'refused', reason: expect.stringContaining('SEALING_KEY is not the key the secrets in the database were sealed with') },
     });
     await eventually(() => readFileSync(path.join(results, 'multi-instance-c.log'), 'utf8').includes('webhook delivery refused on this instance'), 5_000);
     const sealed = await post(c, '/v1/webhook-endpoints', { projectId: tenant.projectId, environment: 'test', url: 'https://hooks.example.com/c' }, { authorization: `Bearer ${admin.token}` });

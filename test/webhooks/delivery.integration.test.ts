@@ -6,10 +6,9 @@ import { recordEvent } from '../../lib/events/record-event';
 import { startInProcessRunner } from '../../lib/jobs/in-process-runner';
 import { runWebhookJobs } from '../../lib/jobs/run-jobs';
 import { signedBy, startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../lib/webhooks/retry-schedule';
 import {
   CLAIM_PER_ENDPOINT,
-  MAX_ATTEMPTS,
-  RETRY_DELAYS_MS,
   SEND_WINDOW,
   SendWindow,
   claimDueDeliveries,

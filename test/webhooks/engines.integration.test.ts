@@ -6,7 +6,7 @@ import { eventually } from '../../lib/testing/eventually';
 import { createPerson, createTenant, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 import { signedBy, startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
-import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../lib/webhooks/deliver-due-webhooks';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../lib/webhooks/retry-schedule';
 import { forwardDeliveries, type DeliveryQueuedEvent } from '../../lib/webhooks/forward-deliveries';
 import { replayDelivery } from '../../lib/webhooks/replay-delivery';
 import { requireDelivery } from '../../lib/webhooks/require-delivery';

@@ -1,6 +1,6 @@
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
-import { getPortalSession } from '@/lib/auth/next-auth-options';
+import { getPortalSession } from '@/lib/sign-in/next-auth-options';
 import { PortalNav } from '../_components/portal-nav';
 import { Providers } from '../_components/providers';
 

@@ -1,7 +1,7 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { checkDatabase } from '@/lib/db/check-database';
 import { jobEngine } from '@/lib/jobs/in-process-runner';
-import { checkSigningKey } from '@/lib/webhooks/signing-key';
+import { checkSealingKey } from '@/lib/sealing/check-sealing-key';
 import { statusContract } from './contract';
 
 export const dynamic = 'force-dynamic';
@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 export const GET = defineRoute(statusContract, async ({ db, now }) => {
   await checkDatabase(db);
   const engine = jobEngine();
-  const signing = engine === 'off' ? null : await checkSigningKey(db);
+  const signing = engine === 'off' ? null : await checkSealingKey(db);
   const jobs = {
     engine,
     webhookDelivery: !signing ? ('off' as const) : signing.usable ? ('running' as const) : ('refused' as const),

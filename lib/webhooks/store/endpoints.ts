@@ -119,22 +119,3 @@ export async function readEndpointReceiving(db: DbOrTx, endpointId: string): Pro
     SELECT deleted_at IS NOT NULL AS deleted, status = 'enabled' AS enabled FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR KEY SHARE`;
   return row;
 }
-
-// ---------------------------------------------------------------------------------------------
-// The signing key's check value (signing-key.ts)
-
-export async function readKeyCheckValue(db: DbOrTx, name: string): Promise<string | undefined> {
-  const [stored] = await sqlRows<{ check_value: string }>(db, 'SELECT check_value FROM key_checks WHERE name = $1', [name]);
-  return stored?.check_value;
-}
-
-/** The first check value recorded under `name` wins; a later one is not written. */
-export async function insertKeyCheckValue(db: DbOrTx, name: string, value: string): Promise<void> {
-  await sqlRows(db, 'INSERT INTO key_checks (name, check_value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, value]);
-}
-
-/** The oldest endpoint's sealed secret, if there is any endpoint. */
-export async function readOldestEndpointSecret(db: DbOrTx): Promise<string | undefined> {
-  const [sealed] = await sqlRows<{ secret_ciphertext: string }>(db, 'SELECT secret_ciphertext FROM webhook_endpoints ORDER BY created_at LIMIT 1', []);
-  return sealed?.secret_ciphertext;
-}

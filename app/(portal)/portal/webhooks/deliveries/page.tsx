@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { MAX_ATTEMPTS, retryScheduleInWords } from '@/lib/webhooks/retry-schedule';
 import { ProjectScope, type ProjectInWorkspace } from '../../../_components/project-scope';
 import { RequiresAccess } from '../../../_components/requires-access';
 import { ENVIRONMENT_LABEL, Empty, ErrorMessage, Loading } from '../../../_components/ui';
@@ -20,9 +21,9 @@ export default function WebhookDeliveriesPage() {
       </p>
       <h1>Webhook deliveries</h1>
       <p className="muted">
-        Each event sent to an endpoint is one delivery. A failed attempt is retried after 30 seconds, 5 minutes, 30 minutes and 2
-        hours; after the fifth failure the delivery is exhausted and only a replay sends it again. Disabling or deleting an
-        endpoint cancels its pending deliveries.
+        Each event sent to an endpoint is one delivery. A failed attempt is retried after {retryScheduleInWords()}; after failure{' '}
+        {MAX_ATTEMPTS} the delivery is exhausted and only a replay sends it again. Disabling or deleting an endpoint cancels its pending
+        deliveries.
       </p>
       <RequiresAccess page="webhooks" needs="Webhook deliveries are seen by workspace members with the permission “webhooks:manage”.">
         <ProjectScope>{(selected) => <ProjectDeliveries {...selected} />}</ProjectScope>

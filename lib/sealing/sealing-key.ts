@@ -1,21 +1,31 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 /**
- * Signing secrets are stored encrypted (AES-256-GCM) with a key from configuration
- * (WEBHOOK_SECRET_KEY: 32 bytes as 64 hex characters), because delivery needs them back.
- * Stored form: `v1.<iv>.<tag>.<ciphertext>`, all base64url.
+ * The sealing key: 32 bytes from configuration that encrypt what the service must read back but
+ * never store in the clear (webhook signing secrets, the receipt signing keys), and from which
+ * purpose keys are derived (the acceptance form's token). `SEALING_KEY`, 64 hex characters; its
+ * former name `WEBHOOK_SECRET_KEY` is still read. Stored form of a sealed value:
+ * `v1.<iv>.<tag>.<ciphertext>`, all base64url (AES-256-GCM).
  */
+
+/** The variable the key is read from, and its value: SEALING_KEY, else the former name. */
+export function configuredSealingKey(env: NodeJS.ProcessEnv = process.env): { name: string; value: string | undefined } {
+  if (env.SEALING_KEY !== undefined) return { name: 'SEALING_KEY', value: env.SEALING_KEY };
+  if (env.WEBHOOK_SECRET_KEY !== undefined) return { name: 'WEBHOOK_SECRET_KEY', value: env.WEBHOOK_SECRET_KEY };
+  return { name: 'SEALING_KEY', value: undefined };
+}
+
 function key(): Buffer {
-  const problem = secretKeyProblem();
+  const problem = sealingKeyProblem();
   if (problem) throw new Error(problem);
-  return Buffer.from(process.env.WEBHOOK_SECRET_KEY!, 'hex');
+  return Buffer.from(configuredSealingKey().value!, 'hex');
 }
 
 /** Why the configured key cannot be used, or null when it is well-formed. */
-export function secretKeyProblem(): string | null {
-  const configured = process.env.WEBHOOK_SECRET_KEY;
-  if (!configured) return 'WEBHOOK_SECRET_KEY is not set';
-  if (!/^[0-9a-fA-F]{64}$/.test(configured)) return 'WEBHOOK_SECRET_KEY must be 64 hex characters (32 random bytes)';
+export function sealingKeyProblem(): string | null {
+  const { name, value } = configuredSealingKey();
+  if (!value) return `${name} is not set`;
+  if (!/^[0-9a-fA-F]{64}$/.test(value)) return `${name} must be 64 hex characters (32 random bytes)`;
   return null;
 }
 
@@ -23,12 +33,13 @@ export function secretKeyProblem(): string | null {
  * A value that identifies the key without revealing it (an HMAC of a fixed text): stored once,
  * so that an instance started with another key sees the difference before it seals or opens anything.
  */
-export function secretKeyCheckValue(): string {
+export function sealingKeyCheckValue(): string {
+  // The text names the key's former use: check values recorded before the rename still match.
   return createHmac('sha256', key()).update('quote-pricing-service/webhook-secret-key-check/v1').digest('base64url');
 }
 
 /**
- * A key for one purpose (e.g. `acceptance-form`), derived from the configured key: what every
+ * A key for one purpose (e.g. `acceptance-form`), derived from the sealing key: what every
  * instance can make and check alike, without a secret of its own to share.
  */
 export function derivedKey(purpose: string): Buffer {
@@ -48,9 +59,4 @@ export function openSecret(sealed: string): string {
   const decipher = createDecipheriv('aes-256-gcm', key(), Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
-}
-
-/** A new signing secret: `whsec_` and 256 random bits. */
-export function mintSigningSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64url')}`;
 }

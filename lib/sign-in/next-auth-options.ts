@@ -6,8 +6,8 @@ import type { OAuthConfig } from 'next-auth/providers/oauth';
 import { systemContext } from '../context/verb-context';
 import { getDb } from '../db/client';
 import { acceptInvitations } from '../members/invite-business-member';
-import { hashedSessionAdapter } from './next-auth-adapter';
-import { SESSION_MAX_AGE_SECONDS, mintSessionToken } from './sessions';
+import { hashedSessionAdapter } from '../auth/next-auth-adapter';
+import { SESSION_MAX_AGE_SECONDS, mintSessionToken } from '../auth/sessions';
 
 type OidcClaims = { sub: string; email?: string; email_verified?: boolean; name?: string; picture?: string };
 
