@@ -27,7 +27,7 @@ async function main() {
   const handle = app.getRequestHandler();
 
   // A fresh module graph per load (tsx gives each import its own namespace); state a process
-  // keeps (the database pool, the request-log writer) lives in lib/context/process-state.ts and
+  // keeps (the database pool, the request-log writer) lives in lib/process/state.ts and
   // survives the reload.
   let router: Promise<ApiRouter> | null = null;
   const apiRouter = () => (router ??= tsImport('../app/api-router.ts', import.meta.url).then((m: { apiRouter: ApiRouter }) => m.apiRouter));

@@ -78,7 +78,7 @@ if (cluster.isPrimary && workers > 1) {
     server.closeIdleConnections();
     // The job runner's own SIGTERM listener (instrumentation.ts) runs in this same emit: after it.
     await new Promise((resolve) => setImmediate(resolve));
-    // lib/context/process-state.ts: the process's state, under one key of globalThis.
+    // lib/process/state.ts: the process's state, under one key of globalThis.
     const jobsStopped = globalThis[Symbol.for('quote-pricing-service.process-state')]?.jobsStopped ?? Promise.resolve();
     await Promise.race([Promise.all([closed, jobsStopped]), new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
     process.exit(0);

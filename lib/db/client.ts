@@ -3,7 +3,7 @@ import pg from 'pg';
 import { PrismaClient } from './generated/client';
 import { logger } from '../observability/logger';
 import { preparedStatementsEnabled, registerPool } from './sql';
-import { processState } from '../context/process-state';
+import { processState } from '../process/state';
 
 export type Db = PrismaClient;
 /** A Prisma client or an interactive transaction: what domain verbs take. */
@@ -11,8 +11,15 @@ export type DbOrTx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$t
 
 type Handles = { prisma: PrismaClient; pool: pg.Pool };
 
+declare module '../process/state' {
+  interface ProcessState {
+    /** The database client and its pool. */
+    db?: Handles;
+  }
+}
+
 // One pool per process, shared by Prisma and the few raw-SQL users (rate limiter), and kept
-// across module copies and dev-mode reloads (lib/context/process-state.ts).
+// across module copies and dev-mode reloads (lib/process/state.ts).
 
 function databaseUrl(): string {
   const url = process.env.DATABASE_URL;

@@ -1,11 +1,18 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { DbOrTx } from './client';
-import { processState } from '../context/process-state';
+import { processState } from '../process/state';
+
+declare module '../process/state' {
+  interface ProcessState {
+    /** The pg pool behind each Prisma client, for raw SQL. */
+    pools?: WeakMap<object, pg.Pool>;
+  }
+}
 
 // Per process, not per module copy: each copy must find the pool that whichever copy built the
-// client registered (lib/context/process-state.ts).
-const pools = processState.pools;
+// client registered (lib/process/state.ts).
+const pools = (processState.pools ??= new WeakMap());
 
 /** Remembers the pg pool behind a Prisma client (lib/db/client.ts builds both). */
 export function registerPool(db: object, pool: pg.Pool): void {

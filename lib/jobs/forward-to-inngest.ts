@@ -1,9 +1,18 @@
-import { processState } from '../context/process-state';
+import { processState } from '../process/state';
 import { systemContext } from '../context/verb-context';
 import { getDb } from '../db/client';
 import { logger } from '../observability/logger';
 import { forwardDeliveries, type SendToInngest } from '../webhooks/forward-deliveries';
 import { jobEngine } from './in-process-runner';
+
+declare module '../process/state' {
+  interface ProcessState {
+    /** Forwarding queued deliveries to Inngest, one run at a time. */
+    forwarding?: { running: boolean; again: boolean; engine?: string };
+    /** Inngest's event API, as the composition root gives it. */
+    inngestSender?: SendToInngest;
+  }
+}
 
 /**
  * How queued deliveries reach Inngest's event API, given by the composition root that serves the

@@ -1,4 +1,11 @@
-import { processState } from '../context/process-state';
+import { processState } from '../process/state';
+
+declare module '../process/state' {
+  interface ProcessState {
+    /** Settles once the in-process job runner has stopped (scripts/serve.mjs waits for it). */
+    jobsStopped?: Promise<void>;
+  }
+}
 import { getDb } from '../db/client';
 import { jobEngine, startInProcessRunner } from './in-process-runner';
 

@@ -1,6 +1,13 @@
 import type { Principal } from '../../auth/principal';
 import { getDb } from '../../db/client';
-import { processState } from '../../context/process-state';
+import { processState } from '../../process/state';
+
+declare module '../../process/state' {
+  interface ProcessState {
+    /** The request log's batching writer. */
+    requestLogWriter?: RequestLogWriter;
+  }
+}
 import { loggedJson, loggedText } from '../../requestlog/redact-body';
 import { RequestLogWriter, type RequestLogEntry } from '../../requestlog/request-log-writer';
 import type { RouteContract } from '../contract';

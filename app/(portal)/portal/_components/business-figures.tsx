@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { BusinessOverview } from '@/lib/businesses/business-overview';
+import type { BusinessOverview } from '@/lib/overview/business-overview';
 import { apiFetch } from '../../_components/api';
 import type { Access, PortalPage } from '../../_components/portal-access';
 import type { Business } from '../../_components/queries';

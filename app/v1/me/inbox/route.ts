@@ -1,4 +1,4 @@
-import { personInbox } from '@/lib/businesses/person-inbox';
+import { personInbox } from '@/lib/overview/person-inbox';
 import { defineRoute } from '@/lib/http/define-route';
 import { inboxContract } from '../../workspaces/contract';
 

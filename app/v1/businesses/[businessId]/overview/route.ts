@@ -1,4 +1,4 @@
-import { businessOverview } from '@/lib/businesses/business-overview';
+import { businessOverview } from '@/lib/overview/business-overview';
 import { defineRoute } from '@/lib/http/define-route';
 import { requireBusinessReader } from '@/lib/members/business-authorization';
 import { businessOverviewContract } from '../../contract';

@@ -1,6 +1,6 @@
 import type { BusinessAccess } from '../auth/permissions';
 import type { VerbContext } from '../context/verb-context';
-import type { BusinessOverview } from './schemas';
+import type { BusinessOverview } from '../businesses/schemas';
 import { countAccountQuotesToActOn } from '../accounts/store';
 import { countLeads } from '../leads/store';
 import { countApiCalls, countExpiringIntents, countQuotesPerDay, countWebhookAttempts, readSetupChecklist } from './store';

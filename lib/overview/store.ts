@@ -1,0 +1,94 @@
+import type { DbOrTx } from '../db/client';
+import { sqlRows } from '../db/sql';
+
+/**
+ * What waits for a business and a person, counted across domains (quotes, account quotes,
+ * leads, request logs, webhooks): the overview's and the inbox's store. It reads; it never writes.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// The overview's counts
+
+const QUOTES_PER_DAY_SQL = `SELECT to_char(date_trunc('day', qi.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day,
+     count(*) FILTER (WHERE r.outcome = 'succeeded')::int AS succeeded,
+     count(*) FILTER (WHERE r.outcome = 'requires_input')::int AS "requiresInput",
+     count(*) FILTER (WHERE r.outcome = 'failed')::int AS failed
+  FROM quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id
+  WHERE qi.business_id = $1::uuid AND qi.created_at >= $2::timestamptz AND qi.environment_id = $3::uuid
+  GROUP BY 1`;
+
+/** The business's quotes in the environment since `since`, per UTC day (days without any left out). */
+export async function countQuotesPerDay(db: DbOrTx, businessId: string, environmentId: string | null, since: Date) {
+  return sqlRows<{ day: string; succeeded: number; requiresInput: number; failed: number }>(db, QUOTES_PER_DAY_SQL, [businessId, since, environmentId]);
+}
+
+const API_CALLS_SQL = `SELECT count(*)::int AS total, count(*) FILTER (WHERE status >= 400)::int AS failed
+  FROM request_logs WHERE workspace_id = $1::uuid AND business_id = $2::uuid AND created_at >= $3::timestamptz AND NOT portal`;
+
+/** API calls filed under the business since `since`, the portal's own left out. */
+export async function countApiCalls(db: DbOrTx, business: { id: string; workspaceId: string }, since: Date) {
+  const [row] = await sqlRows<{ total: number; failed: number }>(db, API_CALLS_SQL, [business.workspaceId, business.id, since]);
+  return row;
+}
+
+const WEBHOOK_ATTEMPTS_SQL = `SELECT count(*)::int AS attempts, count(*) FILTER (WHERE a.response_status BETWEEN 200 AND 299)::int AS succeeded
+  FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN webhook_endpoints e ON e.id = d.endpoint_id
+  WHERE e.environment_id = $1::uuid AND a.started_at >= $2::timestamptz`;
+
+/** Webhook attempts to the environment's endpoints since `since`. */
+export async function countWebhookAttempts(db: DbOrTx, environmentId: string | null, since: Date) {
+  const [row] = await sqlRows<{ attempts: number; succeeded: number }>(db, WEBHOOK_ATTEMPTS_SQL, [environmentId, since]);
+  return row;
+}
+
+const SETUP_SQL = `SELECT EXISTS (SELECT 1 FROM publications p JOIN projects pr ON pr.primary_book_id = p.book_id
+                    WHERE pr.id = $2::uuid AND p.environment_id = $3::uuid) AS "bookPublished",
+     EXISTS (SELECT 1 FROM api_keys k WHERE k.project_id = $2::uuid AND k.status <> 'revoked') AS "apiKeyCreated",
+     EXISTS (SELECT 1 FROM quote_intents qi WHERE qi.business_id = $1::uuid) AS "quoteMade",
+     EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.project_id = $2::uuid AND e.deleted_at IS NULL) AS "endpointAdded"`;
+
+/** How far the business has come in setting up: a published primary book, a key, a quote, an endpoint. */
+export async function readSetupChecklist(db: DbOrTx, businessId: string, projectId: string | null, environmentId: string | null) {
+  const [row] = await sqlRows<{ bookPublished: boolean; apiKeyCreated: boolean; quoteMade: boolean; endpointAdded: boolean }>(db, SETUP_SQL, [
+    businessId,
+    projectId,
+    environmentId,
+  ]);
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What waits for a person (GET /v1/me/inbox)
+
+// Businesses the person can read (a member, or `businesses:manage`), with their Live quotes
+// awaiting review where the person may review them (owner, or `businesses:manage`), and new leads.
+const INBOX_SQL = `WITH readable AS (
+    SELECT b.id, (m.role = 'owner' OR coalesce('businesses:manage' = ANY(w.permissions), false)) AS may_review
+      FROM businesses b
+      LEFT JOIN business_members m ON m.business_id = b.id AND m.user_id = $1::uuid AND m.status = 'active'
+      LEFT JOIN workspace_members w ON w.workspace_id = b.workspace_id AND w.user_id = $1::uuid AND w.status = 'active'
+     WHERE m.id IS NOT NULL OR 'businesses:manage' = ANY(w.permissions))
+  SELECT r.id::text AS "businessId",
+    CASE WHEN r.may_review THEN (
+      SELECT count(*) FROM connections c
+        JOIN environments e ON e.project_id = c.project_id AND e.kind = 'live'
+        JOIN account_quotes aq ON aq.project_id = c.project_id AND aq.environment_id = e.id
+       WHERE c.business_id = r.id AND c.status = 'active' AND aq.state = 'awaiting_approval' AND aq.review_decision IS NULL)
+    ELSE 0 END::int AS "heldQuotes",
+    (SELECT count(*) FROM quote_acceptances qa WHERE qa.business_id = r.id AND qa.status = 'new')::int AS "newLeads"
+  FROM readable r`;
+
+export async function countInboxOf(db: DbOrTx, userId: string) {
+  return sqlRows<{ businessId: string; heldQuotes: number; newLeads: number }>(db, INBOX_SQL, [userId]);
+}
+
+// Live hosted-page and member quotes whose price runs out soon and that nobody accepted yet.
+const EXPIRING_INTENTS_SQL = `SELECT count(*)::int AS count FROM quote_intents qi
+  WHERE qi.business_id = $1::uuid AND qi.environment_id = $2::uuid AND qi.status = 'succeeded'
+    AND qi.expires_at > $3::timestamptz AND qi.expires_at <= $4::timestamptz
+    AND NOT EXISTS (SELECT 1 FROM quote_acceptances qa WHERE qa.quote_intent_id = qi.id)`;
+
+export async function countExpiringIntents(db: DbOrTx, where: { businessId: string; environmentId: string; now: Date; until: Date }): Promise<number> {
+  const [row] = await sqlRows<{ count: number }>(db, EXPIRING_INTENTS_SQL, [where.businessId, where.environmentId, where.now, where.until]);
+  return row.count;
+}
