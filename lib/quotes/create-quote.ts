@@ -8,6 +8,7 @@ import { outboxEventRow } from '../events/record-event';
 import { ServiceError } from '../errors/service-error';
 import { createOnce } from '../idempotency/create-once';
 import type { QuoteInputs } from '../pricing';
+import { CURRENT_RECEIPT_FORMAT } from '../receipts/receipt-format';
 import { signDocument } from '../receipts/receipt-signature';
 import { currentReceiptSigner, forgetReceiptSigner } from '../receipts/signing-keys';
 import { asOf } from './expire-quote-intents';
@@ -147,6 +148,7 @@ async function price(
     createdAt: now,
     signatureKid: null,
     signature: null,
+    formatVersion: CURRENT_RECEIPT_FORMAT,
   };
   return { intent, receipt };
 }

@@ -5,6 +5,7 @@ import { bookArtifactSchema, compileBook } from '../pricing';
 import { generateBook, generateInputs, prng } from '../testing/generate-book';
 import type { QuoteInputs } from '../pricing';
 import { priceQuote, pricedFields } from './quote-outcome';
+import { CURRENT_RECEIPT_FORMAT, RECEIPT_FORMATS } from '../receipts/receipt-format';
 import { toReceiptView } from './quote-views';
 
 /**
@@ -24,6 +25,7 @@ describe('receipt views', () => {
     createdAt: new Date(),
     signatureKid: 'rsk_x',
     signature: 'c2ln',
+    formatVersion: CURRENT_RECEIPT_FORMAT,
   });
 
   it('write every key in canonical order, for every outcome, fresh or read back from storage', () => {
@@ -55,5 +57,10 @@ describe('receipt views', () => {
     }
     expect(inCanonicalOrder(toReceiptView(row(pricedFields(priceQuote(null, { offeringId: 'x', factors: {} })))))).toBe(true);
     expect([...outcomes].sort()).toEqual(['failed', 'requires_input', 'succeeded']);
+  });
+
+  it('show exactly the current format’s fields: a field added to the view without a new format fails here', () => {
+    const view = toReceiptView(row(pricedFields(priceQuote(compileBook(bookArtifactSchema.parse(demoBookArtifact)), { offeringId: 'window_cleaning', factors: {} }))));
+    expect(Object.keys(view).filter((key) => key !== 'signature')).toEqual([...RECEIPT_FORMATS[CURRENT_RECEIPT_FORMAT]]);
   });
 });

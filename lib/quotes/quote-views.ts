@@ -1,5 +1,6 @@
 import type { QuoteComputation } from '../pricing';
 import type { QuoteIntentView, QuoteReceiptView, QuoteResult } from './schemas';
+import { CURRENT_RECEIPT_FORMAT, inReceiptFormat } from '../receipts/receipt-format';
 import type { QuoteIntentRow, QuoteReceiptRow } from './store';
 
 /** Rows -> the API's `{ quoteIntent, quoteReceipt }`. Fresh and replayed quotes both pass here. */
@@ -24,8 +25,17 @@ export function toQuoteResult(intent: QuoteIntentRow, receipt: QuoteReceiptRow):
   };
 }
 
-/** A receipt row -> the API's receipt, signature included: what the signature covers (without it). */
+/**
+ * A receipt row -> the API's receipt, signature included: what the signature covers (without
+ * it), in the format the receipt was written in (lib/receipts/receipt-format.ts).
+ */
 export function toReceiptView(receipt: QuoteReceiptRow): QuoteReceiptView {
+  const view = everyReceiptField(receipt);
+  return receipt.formatVersion === CURRENT_RECEIPT_FORMAT ? view : inReceiptFormat(view, receipt.formatVersion);
+}
+
+/** Every field a receipt can show, for the current format. */
+export function everyReceiptField(receipt: QuoteReceiptRow): QuoteReceiptView {
   // Keys in sorted order, as the engine writes the computation's: the receipt's canonical JSON
   // (what its signature covers) is then its JSON.stringify (lib/hash/canonical-json.ts).
   return {

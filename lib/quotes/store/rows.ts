@@ -42,6 +42,8 @@ export type QuoteReceiptRow = {
   /** The receipt's signature (null on receipts from before signing): made once, never recomputed. */
   signatureKid: string | null;
   signature: string | null;
+  /** The format it was written and signed in (lib/receipts/receipt-format.ts): what it shows. */
+  formatVersion: number;
 };
 
 export type StoredQuote = { intent: QuoteIntentRow; receipt: QuoteReceiptRow };
@@ -82,4 +84,5 @@ export const quoteReceipts = new Table<QuoteReceiptRow>('quote_receipts', {
   createdAt: ['created_at', 'timestamptz'],
   signatureKid: ['signature_kid', 'text'],
   signature: ['signature', 'text'],
+  formatVersion: ['format_version', 'int'],
 });
