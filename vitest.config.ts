@@ -26,10 +26,12 @@ const HTTP_ONLY = [
 const named = (project: string): boolean =>
   process.argv.some((arg, i) => arg === `--project=${project}` || (arg === '--project' && process.argv[i + 1] === project));
 
-// The service, its tests and its migrations behind PgBouncer in transaction pooling mode. Its
-// global setup writes process.env as the integration one does, so it runs in a vitest invocation
-// of its own, and only when named (`npm run test:pgbouncer`, scripts/test-all.ts): a plain
-// `vitest run` keeps running unit and integration.
+// The service (in-process, as in the integration project), its tests and its migrations behind
+// PgBouncer in transaction pooling mode: every statement the quote, idempotency, rate-limit and
+// webhook paths make, through the pooler. Its global setup writes process.env as the integration
+// one does, so it runs in a vitest invocation of its own, and only when named
+// (`npm run test:pgbouncer`, scripts/test-all.ts): a plain `vitest run` keeps running unit and
+// integration.
 const pgbouncer: TestProjectInlineConfiguration = {
   extends: true,
   test: {
@@ -39,7 +41,6 @@ const pgbouncer: TestProjectInlineConfiguration = {
       'test/api/public-quotes.integration.test.ts',
       'test/api/idempotency.integration.test.ts',
       'test/api/idempotent-writes.integration.test.ts',
-      'test/api/rate-limit.integration.test.ts',
       'test/webhooks/delivery.integration.test.ts',
       'test/webhooks/order.integration.test.ts',
       PGBOUNCER_ONLY,
@@ -48,6 +49,10 @@ const pgbouncer: TestProjectInlineConfiguration = {
     testTimeout: 60_000,
     hookTimeout: 180_000,
     fileParallelism: true,
+    // Its files mostly wait (webhook receivers, their timeouts): more workers than cores.
+    maxWorkers: 4,
+    // As the integration project: a worker is one long-lived service process.
+    isolate: false,
   },
 };
 
@@ -63,6 +68,8 @@ const http: TestProjectInlineConfiguration = {
     testTimeout: 60_000,
     hookTimeout: 180_000,
     fileParallelism: true,
+    // Several files start servers of their own: two at a time on two cores.
+    maxWorkers: 2,
   },
 };
 
@@ -78,6 +85,8 @@ export default defineConfig({
           exclude: ['**/*.integration.test.ts', 'node_modules/**'],
           // As the integration project's (vitest runs projects with one setting side by side).
           maxWorkers: 4,
+          // Pure modules: a worker imports them once for all its files.
+          isolate: false,
         },
       },
       {
@@ -94,6 +103,9 @@ export default defineConfig({
           // The files mostly wait (on PostgreSQL, on webhook receivers and their timeouts): more
           // workers than cores (vitest's default is one fewer than the cores: one, on two).
           maxWorkers: 4,
+          // A worker is one long-lived service process, as a server is: it imports the service
+          // once and answers every file's requests (importing it per file was a third of the run).
+          isolate: false,
         },
       },
       ...(named('http') ? [http] : []),
