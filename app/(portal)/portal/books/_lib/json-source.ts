@@ -2,6 +2,9 @@
 // (line and column) and why the text stops being JSON. JSON.parse says neither reliably.
 
 /** A value's place in the text, [start, end); objects' members by key, arrays' elements by index. */
+/** A JSON object (not an array, not null): what a book's draft and its parts are. */
+export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 export type JsonNode = {
   start: number;
   end: number;

@@ -6,7 +6,7 @@ import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@cod
 import { Compartment, EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
 import { useEffect, useId, useRef, type RefObject } from 'react';
-import type { ReadJsonResult } from '../../_lib/json-source';
+import { isJsonObject, type ReadJsonResult } from '../../_lib/json-source';
 import bookStyles from '../books.module.css';
 import styles from './editor.module.css';
 
@@ -38,8 +38,7 @@ export function JsonView({ text, parsed, onText, editorRef, disabled, onRevealOf
   onRevealOffset: (offset: number) => void;
 }) {
   const id = useId();
-  const isObject = parsed.ok && typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value);
-  const invalid = !parsed.ok || !isObject;
+  const invalid = !parsed.ok || !isJsonObject(parsed.value);
   const container = useRef<HTMLDivElement>(null);
   const viewRef = useRef<EditorView | null>(null);
   const onTextRef = useRef(onText);
@@ -134,7 +133,7 @@ export function JsonView({ text, parsed, onText, editorRef, disabled, onRevealOf
           </button>
         </div>
       ) : (
-        !isObject && (
+        !isJsonObject(parsed.value) && (
           <p className="error" role="alert">
             A price book is a JSON object: it starts with {'{'} and ends with {'}'}.
           </p>
