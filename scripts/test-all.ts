@@ -1,10 +1,10 @@
-// `npm test`: every test, in two rounds that share the machine's cores (most of these tests wait
+// `npm test`: every test, two things at a time on the machine's cores (most of these tests wait
 // on PostgreSQL, webhook receivers, servers and browsers):
-// 1. unit and in-process integration (Vitest: `npm run test:fast`, no build, no server), beside
-//    the same service behind PgBouncer (project `pgbouncer`) and the production build;
-// 2. the browser tests (Playwright with Debian's Chromium), beside what lives at the socket
-//    against production servers (project `http`);
-// then one plain summary line. Output of what runs beside is shown whole once it ends.
+// - unit and in-process integration (Vitest: `npm run test:fast`, no build, no server), then the
+//   same service behind PgBouncer (project `pgbouncer`), then what lives at the socket against
+//   production servers (project `http`);
+// - beside them the production build, then the browser tests (Playwright, Debian's Chromium);
+// then one plain summary line. Output of what runs aside is shown whole once it ends.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -44,26 +44,28 @@ const show = (aside: string) => {
 };
 
 // Each Vitest project's global setup writes process.env (TEST_DATABASE_URL, …), which its test
-// workers inherit: one invocation per setup.
-const pgbouncerInstall = await run(['bash', path.join(root, 'scripts/install-pgbouncer.sh')]);
-const firstRound = {
-  pgbouncer: pgbouncerInstall === 0 ? run(vitest(['pgbouncer'], pgbouncerJson), 'pgbouncer.out') : Promise.resolve(pgbouncerInstall),
-  build: run(node('--import', 'tsx', path.join(root, 'scripts/ensure-build.ts')), 'build.out'),
-  fast: run(vitest(['unit', 'integration'], vitestJson)),
-};
-const fast = await firstRound.fast;
-const pgbouncer = await firstRound.pgbouncer;
-show('pgbouncer.out');
-const build = await firstRound.build;
-show('build.out');
+// workers inherit: one invocation per setup. What needs the build starts the moment it is there;
+// the browser tests, the longest, run beside the PgBouncer and HTTP suites (one after the other,
+// so that no more than two things share the cores at a time).
+const build = run(node('--import', 'tsx', path.join(root, 'scripts/ensure-build.ts')), 'build.out');
+const fastRun = run(vitest(['unit', 'integration'], vitestJson));
+const playwrightRun = build.then((code) =>
+  code === 0 ? run(node(path.join(root, 'node_modules/@playwright/test/cli.js'), 'test'), 'playwright.out') : code,
+);
+const pgbouncerRun = fastRun.then(async () => {
+  const installed = await run(['bash', path.join(root, 'scripts/install-pgbouncer.sh')], 'pgbouncer-install.out');
+  return installed === 0 ? run(vitest(['pgbouncer'], pgbouncerJson), 'pgbouncer.out') : installed;
+});
+const httpRun = Promise.all([pgbouncerRun, build]).then(([, built]) => (built === 0 ? run(vitest(['http'], httpJson), 'http.out') : built));
 
-const secondRound = {
-  http: build === 0 ? run(vitest(['http'], httpJson), 'http.out') : Promise.resolve(build),
-  playwright: build === 0 ? run(node(path.join(root, 'node_modules/@playwright/test/cli.js'), 'test')) : Promise.resolve(build),
-};
-const playwright = await secondRound.playwright;
-const http = await secondRound.http;
-show('http.out');
+// The fast suites print as they go; each of the others in one piece once the fast ones are done.
+const fast = await fastRun;
+const [buildCode, pgbouncer, http, playwright] = await Promise.all([
+  build.then((code) => (show('build.out'), code)),
+  pgbouncerRun.then((code) => (show('pgbouncer-install.out'), show('pgbouncer.out'), code)),
+  httpRun.then((code) => (show('http.out'), code)),
+  playwrightRun.then((code) => (show('playwright.out'), code)),
+]);
 
 let passed = 0;
 let failed = 0;
@@ -79,5 +81,5 @@ if (existsSync(playwrightJson)) {
   failed += report.stats.unexpected;
 }
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
-const allRan = [fast, pgbouncer, build, http, playwright].every((code) => code === 0);
+const allRan = [fast, pgbouncer, buildCode, http, playwright].every((code) => code === 0);
 process.exit(allRan && failed === 0 && passed > 0 ? 0 : 1);

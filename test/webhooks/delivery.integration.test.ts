@@ -437,7 +437,7 @@ describe('a window of sends to one endpoint', () => {
   }, 30_000);
 
   it('a stopping runner finishes the sends in flight, hands the rest back unsent, and a restart sends each once', async () => {
-    const r = await receiver(() => ({ status: 200, afterMs: 300 }));
+    const r = await receiver(() => ({ status: 200, afterMs: 100 }));
     const { endpoint } = await endpointFor(r, { eventTypes: ['webhook.test'] });
     const n = 40;
     const deliveries = await testEvents(endpoint.id, n);
@@ -447,7 +447,7 @@ describe('a window of sends to one endpoint', () => {
     await eventually(() => r.load.inFlight === SEND_WINDOW, 10_000);
     const stopping = Date.now();
     await first.stop();
-    // Only the send in flight (answered after ~0.3 s) was waited for, not the ones queued behind it.
+    // Only the send in flight (answered after ~0.1 s) was waited for, not the ones queued behind it.
     expect(Date.now() - stopping).toBeLessThan(3_000);
     expect(r.received).toHaveLength(SEND_WINDOW);
     expect(await bed.db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(SEND_WINDOW);

@@ -66,7 +66,7 @@ const quoteBody = () => ({
 describe('in-process job runner', () => {
   let secret: string;
 
-  it('delivers a quote’s event, signed, within a second of the quote', async () => {
+  it('delivers a quote’s event, signed, with the receipt the quote returned', async () => {
     const created = await call('POST', '/v1/webhook-endpoints', admin.token, {
       projectId: tenant.projectId,
       environment: 'live',
@@ -77,11 +77,10 @@ describe('in-process job runner', () => {
     secret = created.body.data.secret;
     expect(secret).toMatch(/^whsec_/);
 
-    const quotedAt = Date.now();
     const quote = await call('POST', '/v1/quotes', tenant.keys.live, quoteBody());
     expect(quote.status).toBe(201);
     const got = await eventually(() => receiver.received.find((r) => JSON.parse(r.rawBody).data.quoteIntent.id === quote.body.data.quoteIntent.id));
-    expect(got.receivedAt.getTime() - quotedAt).toBeLessThan(1000);
+    // How soon it arrives is measured by `npm run bench -- --only webhooks` (idle latency), not here.
     const envelope = JSON.parse(got.rawBody);
     expect(envelope).toMatchObject({ type: 'quote_intent.succeeded', version: 1, businessId: tenant.businessId });
     expect(envelope.data.quoteReceipt).toEqual(quote.body.data.quoteReceipt);
