@@ -48,7 +48,9 @@ const show = (aside: string) => {
 // the browser tests, the longest, run beside the PgBouncer and HTTP suites (one after the other,
 // so that no more than two things share the cores at a time).
 const build = run(node('--import', 'tsx', path.join(root, 'scripts/ensure-build.ts')), 'build.out');
-const fastRun = run(vitest(['unit', 'integration'], vitestJson));
+// The fast suites yield the cores to the build (niced): the browser tests wait on the build, and
+// they are the longest.
+const fastRun = run(['nice', '-n', '10', ...vitest(['unit', 'integration'], vitestJson)]);
 const playwrightRun = build.then((code) =>
   code === 0 ? run(node(path.join(root, 'node_modules/@playwright/test/cli.js'), 'test'), 'playwright.out') : code,
 );

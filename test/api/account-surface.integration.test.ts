@@ -70,7 +70,7 @@ describe('account-scoped surface (spec 4.3)', () => {
   });
 
   it('simulates several services exactly, with ranges for unknown answers, and stores nothing', async () => {
-    const before = await testDb().accountQuote.count();
+    const before = await testDb().accountQuote.count({ where: { projectId: tenant.projectId } });
     const res = await api('POST', `/v1/accounts/${tenant.projectId}/quote-simulations`, {
       key: tenant.keys.test,
       body: { services: [priced, unknownStoreys], context: { postcode: 'SW1A 1AA' } },
@@ -92,7 +92,7 @@ describe('account-scoped surface (spec 4.3)', () => {
     expect(sim.review_reasons.map((r: { code: string }) => r.code)).toEqual(expect.arrayContaining(['inspection_possible', 'price_range']));
     expect(sim.line_items[0]).toEqual({ source: 'window_cleaning', label: 'Window cleaning', kind: 'base', quantity: 1, total: { low_cents: 12000, high_cents: 12000 } });
     expect(sim.derivation.length).toBeGreaterThan(3);
-    expect(await testDb().accountQuote.count()).toBe(before);
+    expect(await testDb().accountQuote.count({ where: { projectId: tenant.projectId } })).toBe(before);
 
     const firm = await api('POST', `/v1/accounts/${tenant.projectId}/quote-simulations`, { key: tenant.keys.test, body: { services: [priced] } });
     expect(firm.body).toMatchObject({ decision: 'priced', pricing_mode: 'instant', total: { low_cents: 15525, high_cents: 15525 }, inspection: { kind: 'none' } });
