@@ -87,6 +87,9 @@ export default defineConfig({
           maxWorkers: 4,
           // Pure modules: a worker imports them once for all its files.
           isolate: false,
+          // The property tests run thousands of cases (1–3 s alone); on a machine the build
+          // shares they need more than the default 5 s. A guard, not a speed assertion.
+          testTimeout: 30_000,
         },
       },
       {
