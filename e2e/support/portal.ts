@@ -12,9 +12,13 @@ export async function signIn(page: Page, email: string, callbackUrl = '/portal')
   await expect(page.getByRole('navigation', { name: 'Portal' })).toBeVisible();
 }
 
-/** Keeps a full-page screenshot as a test artifact (test-results/screenshots/<name>.png). */
-/** A picture of the whole page, or with `{ fullPage: false }` of what the window shows. */
+/**
+ * Keeps a picture of the whole page, or with `{ fullPage: false }` of what the window shows, as
+ * test-results/screenshots/<name>.png: with `npm run screenshots` (E2E_SCREENSHOTS=1) only, for
+ * people to look at. Encoding some 80 full pages costs the browser suite 15–25 s of 2 cores.
+ */
 export async function screenshot(page: Page, name: string, { fullPage = true } = {}) {
+  if (!process.env.E2E_SCREENSHOTS) return;
   const dir = path.resolve(import.meta.dirname, '../../test-results/screenshots');
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage });
