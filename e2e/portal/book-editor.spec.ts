@@ -239,6 +239,9 @@ test('a person without books:edit reads the book and tries prices, but changes n
   const person = await createPerson(tenant, { permissions: ['logs:read'] });
   await signIn(page, person.email, `/portal/books/${tenant.bookId}`);
   await expect(page.getByText('Changing it needs the books:edit permission')).toBeVisible();
+  // Told what they read, never that they are editing.
+  await expect(page.getByText('There is no draft: this is version 1.')).toBeVisible();
+  await expect(page.getByText(/You are editing|Saving it creates/)).toHaveCount(0);
   await expect(field(page, 'offerings.0.basePriceMinor')).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Save draft' })).toHaveCount(0);
   await expect(page.getByTestId('live-preview').getByTestId('preview-total')).toBeVisible();

@@ -7,7 +7,7 @@ import { Suspense } from 'react';
 import { Empty, ErrorMessage, Loading } from '../../_components/ui';
 import { CompareBar, useComparePicks } from '../../_components/compare-picker';
 import { RequiresAccess } from '../../_components/requires-access';
-import { requestLogApiQuery, withCursor } from './_components/request-log-filters';
+import { narrowsLog, requestLogApiQuery, withCursor } from './_components/request-log-filters';
 import { RequestLogSearchForm } from './_components/request-log-search-form';
 import { RequestLogTable } from './_components/request-log-table';
 import { useRequestLogs } from './_components/use-request-logs';
@@ -59,8 +59,17 @@ function RequestLogSearch() {
           <ErrorMessage error={logs.error} />
         ) : logs.data.logs.length === 0 ? (
           <Empty>
-            No requests match {pageParams.has('cursor') ? 'on this page' : 'these filters'}. Widen the time range or clear a filter;
-            a request made just now can take a second to appear.
+            {narrowsLog(pageParams) ? (
+              <>
+                No requests match {pageParams.has('cursor') ? 'on this page' : 'these filters'}. Widen the time range or clear a filter;
+                a request made just now can take a second to appear.
+              </>
+            ) : (
+              <>
+                No requests yet. Requests to this workspace&apos;s API show here, newest first (the portal&apos;s own only when
+                asked for); a request made just now can take a second to appear.
+              </>
+            )}
           </Empty>
         ) : (
           <>

@@ -77,9 +77,22 @@ function DraftLoader({ book, canEdit, canPublish }: { book: BookDetail; canEdit:
     <BookEditor bookId={book.id} initialDraft={initialDraft} hasSavedDraft={book.draft !== null} sourceNote={sourceNote} canEdit={canEdit} canPublish={canPublish} />
   );
 
-  if (book.draft !== null) return editor(book.draft, 'You are editing the saved draft. Changes show in the preview at once; customers see nothing until a version is published.');
-  if (!startsFromVersion) return editor(starterArtifact, 'This book is new: start from this example. Saving it creates the draft.');
+  // A reader is told what they are looking at; an editor also what their changes do.
+  if (book.draft !== null) {
+    return editor(
+      book.draft,
+      canEdit
+        ? 'You are editing the saved draft. Changes show in the preview at once; customers see nothing until a version is published.'
+        : 'This is the saved draft, not yet published: customers see the published version.',
+    );
+  }
+  if (!startsFromVersion) {
+    return editor(starterArtifact, canEdit ? 'This book is new: start from this example. Saving it creates the draft.' : 'This book has no draft and no version yet: this is the example a new book starts from.');
+  }
   if (version.isPending) return <Loading what={`version ${newest.number}`} />;
   if (version.isError) return <ErrorMessage error={version.error} />;
-  return editor(version.data.artifact, `There is no draft yet, so this is a copy of version ${newest.number}. Saving it creates the draft.`);
+  return editor(
+    version.data.artifact,
+    canEdit ? `There is no draft yet, so this is a copy of version ${newest.number}. Saving it creates the draft.` : `There is no draft: this is version ${newest.number}.`,
+  );
 }

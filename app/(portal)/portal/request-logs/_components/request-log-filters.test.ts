@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateTimeLocalFromIso, isoFromDateTimeLocal, requestLogApiQuery, searchParamsFromForm, withCursor } from './request-log-filters';
+import { dateTimeLocalFromIso, isoFromDateTimeLocal, narrowsLog, requestLogApiQuery, searchParamsFromForm, withCursor } from './request-log-filters';
 
 function form(fields: Record<string, string>) {
   const data = new FormData();
@@ -38,6 +38,15 @@ describe('request-log filters', () => {
     expect(requestLogApiQuery(new URLSearchParams('requestId=abc'))).toBe('requestId=abc');
     expect(searchParamsFromForm(form({ portal: 'exclude', method: 'POST' })).toString()).toBe('method=POST');
     expect(searchParamsFromForm(form({ portal: 'only' })).toString()).toBe('portal=only');
+  });
+
+  it('tells a search that narrows the log from the whole log (page size and page do not narrow)', () => {
+    expect(narrowsLog(new URLSearchParams(''))).toBe(false);
+    expect(narrowsLog(new URLSearchParams('limit=10&cursor=x'))).toBe(false);
+    expect(narrowsLog(new URLSearchParams('path=%20'))).toBe(false);
+    expect(narrowsLog(new URLSearchParams('status=404'))).toBe(true);
+    expect(narrowsLog(new URLSearchParams('from=2026-11-01T00:00:00.000Z'))).toBe(true);
+    expect(narrowsLog(new URLSearchParams('portal=only'))).toBe(true);
   });
 
   it('moves between pages of the same search', () => {

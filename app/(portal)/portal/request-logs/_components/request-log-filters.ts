@@ -32,6 +32,11 @@ export function requestLogApiQuery(pageParams: ReadableParams): string {
   return query.toString();
 }
 
+/** Whether the page narrows the log at all (a filter, a time range or the portal's requests); `limit` and `cursor` do not. */
+export function narrowsLog(pageParams: ReadableParams): boolean {
+  return SEARCH_FIELDS.some((name) => name !== 'limit' && Boolean(pageParams.get(name)?.trim())) || Boolean(pageParams.get('portal'));
+}
+
 /**
  * The page's query string for a submitted search form. Times arrive as the browser's local
  * `datetime-local` values and are kept as ISO instants, so a shared link means the same moment
