@@ -108,8 +108,8 @@ const OfferingCard = memo(
               onChange={(conditions) => set({ conditions }, 'conditions')}
               issues={issues}
               disabled={disabled}
-              addLabel="Add a condition"
-              itemName="Condition"
+              addLabel="Add a receipt condition"
+              itemName="Receipt condition"
             />
           </>
         ) : (

@@ -119,8 +119,8 @@ export const SettingsSection = memo(function SettingsSection({
           onChange={onConditions}
           issues={issues}
           disabled={disabled}
-          addLabel="Add a condition"
-          itemName="Condition"
+          addLabel="Add a receipt condition"
+          itemName="Receipt condition"
         />
       </div>
     </EditorSection>
