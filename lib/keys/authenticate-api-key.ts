@@ -50,9 +50,9 @@ export async function authenticateApiKey(
   const revoked = key.status === 'revoked' || (key.revokedAt !== null && key.revokedAt <= now);
   if (revoked) {
     const refusedKey = { keyId: key.id, workspaceId: key.workspaceId, projectId: key.projectId, environmentId: key.environmentId };
-    throw revokedCode === 'revoked_api_key'
-      ? new RefusedApiKeyError('revoked_api_key', 'This API key has been revoked.', refusedKey)
-      : new RefusedApiKeyError('invalid_api_key', INVALID_KEY_MESSAGE, refusedKey);
+    // The caller holds the whole secret, so saying it was revoked tells them nothing new, and
+    // tells them what to do. The code is the spec's: `revoked_api_key` on the account surface only.
+    throw new RefusedApiKeyError(revokedCode, REVOKED_KEY_MESSAGE, refusedKey);
   }
   const principal: ApiKeyPrincipal = {
     kind: 'api_key',
@@ -74,6 +74,7 @@ function bearerToken(authorization: string | null): string | null {
 }
 
 const INVALID_KEY_MESSAGE = 'Provide a valid API key as "Authorization: Bearer sk_test_…" or "sk_live_…".';
+const REVOKED_KEY_MESSAGE = 'This API key has been revoked (rotated or revoked in the portal). Use one of the project’s current keys: the portal’s API keys page lists them.';
 
 function invalid() {
   return new ServiceError('invalid_api_key', INVALID_KEY_MESSAGE);

@@ -47,7 +47,11 @@ describe('API key lifecycle (spec 2.5, 3.2)', () => {
 
     // move the clock past the grace window
     await testDb().apiKey.update({ where: { id: apiKey.id }, data: { revokedAt: new Date(Date.now() - 1000) } });
-    expect((await quoteWith(secret)).status).toBe(401);
+    const refused = await quoteWith(secret);
+    expect(refused.status).toBe(401);
+    // The spec's code on this surface; the words say why, and what to do.
+    expect(refused.body.error.code).toBe('invalid_api_key');
+    expect(refused.body.error.message).toMatch(/has been revoked.*current keys/);
     expect((await quoteWith(successorSecret)).status).toBe(201);
     const listed = await api('GET', `/v1/api-keys?projectId=${tenant.projectId}`, { key: admin.token });
     expect(listed.body.data.apiKeys.find((k: { id: string }) => k.id === apiKey.id).status).toBe('revoked');
