@@ -10,6 +10,7 @@ import { formatMoney } from '@/app/_components/receipt-view';
 import { SelectField } from '../../../../_components/form-fields';
 import { num, TableHead } from '../../../../_components/table-head';
 import { ErrorMessage } from '../../../../_components/ui';
+import { signedMoney, stepChangeWords } from './difference-words';
 import { ImpactChart } from './impact-chart';
 import { GuardNote, ImpactCounts, ImpactProgress, ImpactScope, WINDOW_LABEL } from './impact-figures';
 import styles from './impact.module.css';
@@ -253,18 +254,12 @@ function factorLabel(path: string, factors: Choice[]): string {
 
 /** "Larger home +$30.00 → +$48.00", "Weekend surcharge (new rule) +$20.00", "Old fee (removed) was +$5.00". */
 function DifferenceWords({ difference: d, currency }: { difference: Impact['movers'][number]['differences'][number]; currency: string }) {
-  const step = (s: NonNullable<typeof d.before>) => (s.status === 'applied' ? signedMoney(s.deltaMinor, currency) : 'does not apply');
-  const change = d.before === null ? step(d.after!) : d.after === null ? `was ${step(d.before)}` : `${step(d.before)} → ${step(d.after)}`;
   return (
     <>
       {d.label}
-      {d.before === null ? ' (new rule)' : d.after === null ? ' (removed)' : ''} <span style={{ whiteSpace: 'nowrap' }}>{change}</span>
+      {d.before === null ? ' (new rule)' : d.after === null ? ' (removed)' : ''} <span style={{ whiteSpace: 'nowrap' }}>{stepChangeWords(d, currency)}</span>
     </>
   );
-}
-
-function signedMoney(amountMinor: number, currency: string): string {
-  return `${amountMinor > 0 ? '+' : amountMinor < 0 ? '−' : ''}${formatMoney(Math.abs(amountMinor), currency)}`;
 }
 
 function percent(value: number | null): string {
