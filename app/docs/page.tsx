@@ -2,7 +2,10 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ApiReference } from './api-reference';
 
-export const metadata: Metadata = { title: 'API reference — Quote Pricing Service' };
+export const metadata: Metadata = {
+  title: 'API reference — Quote Pricing Service',
+  description: 'Every route of the Quote Pricing Service API, with its request, its answers and its error codes.',
+};
 
 /** The OpenAPI document (/v1/openapi.json), read in Swagger UI: every route, its schemas and errors. */
 export default function ApiDocsPage() {

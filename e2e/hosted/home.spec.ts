@@ -8,6 +8,8 @@ test('the root page says what the service is and leads to the portal and a reada
   await page.goto(`${appUrl()}/`);
   await expect(page.getByRole('heading', { level: 1, name: 'Quote Pricing Service' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Sign in to the portal' })).toHaveAttribute('href', '/portal');
+  // What a search engine or a shared link shows under the title.
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /signed receipts/);
   await screenshot(page, 'home');
 
   await page.getByRole('link', { name: 'API reference' }).click();

@@ -40,6 +40,7 @@ test('shows the business’s branding, and a change applies on the next request'
   await expect(header).toHaveCSS('border-bottom-color', 'rgb(245, 158, 11)');
   await expect(header.locator('img')).toHaveAttribute('src', LOGO_URL);
   await expect(page).toHaveTitle('Get a price — Sparkle & Shine Windows');
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', 'Answer a few questions and get a price from Sparkle & Shine Windows at once, with how it is made up.');
   await expect(page.getByRole('button', { name: 'Get my price' })).toHaveCSS('background-color', 'rgb(15, 118, 110)');
   await expect(page.locator('body')).not.toContainText(PRICE);
   await screenshot(page, 'hosted-quote-empty');

@@ -33,6 +33,9 @@ export async function generateMetadata({ params }: Props) {
   const surface = await loadQuoteSurface((await params).businessId);
   return {
     title: surface ? `Get a price — ${surface.branding.displayName}` : 'Quotes not available',
+    description: surface
+      ? `Answer a few questions and get a price from ${surface.branding.displayName} at once, with how it is made up.`
+      : 'This business does not take quotes here at the moment.',
     // The business's logo is the tab's icon on its own page.
     ...(surface?.branding.logoUrl ? { icons: { icon: surface.branding.logoUrl } } : {}),
   };
