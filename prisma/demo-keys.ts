@@ -32,15 +32,16 @@ async function mintDemoKeys(db: Db, projectId: string, now: Date): Promise<DemoK
     const created = await createApiKey(systemContext(db, 'seed', now), { projectId, environment, name: `${name}${suffix}`, scopes });
     return { key: created.secret, environment, scopes: created.apiKey.scopes };
   };
-  const test = await mint('test');
-  const live = await mint('live');
+  // Each named for what it is for, so that the API keys page tells the six apart.
+  const test = await mint('test', undefined, ' — Test, for quotes');
+  const live = await mint('live', undefined, ' — Live, for quotes');
   return {
     keys: { test: test.key, live: live.key },
     accountKeys: {
-      all_test: await mint('test', undefined, ' (account)'),
-      all_live: await mint('live', undefined, ' (account)'),
-      sibling_test: await mint('test', undefined, ' (account)'),
-      read_only_test: await mint('test', ['accounts:read'], ' (account)'),
+      all_test: await mint('test', undefined, ' — Test, account surface'),
+      all_live: await mint('live', undefined, ' — Live, account surface'),
+      sibling_test: await mint('test', undefined, ' — Test, account surface, a second key'),
+      read_only_test: await mint('test', ['accounts:read'], ' — Test, account surface, read only'),
     },
   };
 }
