@@ -1,4 +1,4 @@
-import { formatMoney } from '@/app/_components/receipt-view';
+import { formatMoney, signedMoney } from '@/lib/pricing/format-money';
 import type { Impact } from '@/lib/books/impact-schemas';
 
 type Difference = Impact['movers'][number]['differences'][number];
@@ -13,8 +13,4 @@ export function stepChangeWords(d: Difference, currency: string): string {
   if (d.before === null) return step(d.after!);
   if (d.after === null) return `was ${step(d.before)}`;
   return `${step(d.before)} → ${step(d.after)}`;
-}
-
-export function signedMoney(amountMinor: number, currency: string): string {
-  return `${amountMinor > 0 ? '+' : amountMinor < 0 ? '−' : ''}${formatMoney(Math.abs(amountMinor), currency)}`;
 }
