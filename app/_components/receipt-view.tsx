@@ -71,7 +71,7 @@ export function PriceWaterfall({ computation, ruleLabels }: { computation: Quote
   const { currency, derivation } = computation;
   const peak = Math.max(1, ...derivation.map((d) => d.runningTotalMinor));
   return (
-    <table aria-label="Price waterfall">
+    <table className="cards" aria-label="Price waterfall">
       <thead>
         <tr>
           <th>#</th>
@@ -85,15 +85,15 @@ export function PriceWaterfall({ computation, ruleLabels }: { computation: Quote
       <tbody>
         {derivation.map((d) => (
           <tr key={d.sequence} style={d.status === 'skipped' ? { color: 'var(--muted)' } : undefined}>
-            <td>{d.sequence}</td>
-            <td>{ruleLabels ? PHASE_WORDS[d.phase] ?? d.phase : d.phase}</td>
-            <td>
+            <td data-label="#">{d.sequence}</td>
+            <td data-label="Phase">{ruleLabels ? PHASE_WORDS[d.phase] ?? d.phase : d.phase}</td>
+            <td data-label="Rule">
               {d.ruleId === null ? '—' : (ruleLabels?.get(d.ruleId) ?? d.ruleId)}{' '}
               <span className={`badge ${d.status === 'applied' ? 'live' : ''}`}>{d.status}</span>
             </td>
-            <td>{d.reason}</td>
-            <td className="num">{d.status === 'applied' && d.deltaMinor !== 0 ? signed(d.deltaMinor, currency) : '—'}</td>
-            <td className="num">
+            <td data-label="Why">{d.reason}</td>
+            <td className="num" data-label="Change">{d.status === 'applied' && d.deltaMinor !== 0 ? signed(d.deltaMinor, currency) : '—'}</td>
+            <td className="num" data-label="Running total">
               <div style={{ display: 'flex', alignItems: 'center', gap: '0.4rem', justifyContent: 'flex-end' }}>
                 <span
                   aria-hidden="true"

@@ -3,6 +3,8 @@ import type { ReactNode } from 'react';
 /**
  * A table's column heading: its text, or `num(…)` for a column of figures (right-aligned), or
  * `hiddenHeading(…)` for one read by screen readers only (a column of buttons or links).
+ * In a `table.cards` (a list that becomes one card per row on a phone) each cell repeats its
+ * heading as `data-label`; a cell of actions has none and spans the card.
  */
 export type Column = ReactNode | { label: ReactNode; num?: true; hidden?: true };
 

@@ -119,7 +119,7 @@ function KeyTables({ keys, projectId, mayManage, onRotated }: { keys: ApiKey[]; 
               <p className="muted">No {showRevoked ? '' : 'working '}{environment === 'live' ? 'Live' : 'Test'} keys.</p>
             ) : (
               <div className={styles.tableScroll}>
-                <table aria-label={environment === 'live' ? 'Live keys' : 'Test keys'}>
+                <table className="cards" aria-label={environment === 'live' ? 'Live keys' : 'Test keys'}>
                   <thead>
                     <tr>
                       {KEY_TABLE_COLUMNS.map((column) => (

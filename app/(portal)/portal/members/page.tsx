@@ -59,7 +59,7 @@ function Roster({ business }: { business: Business }) {
             : 'You see this roster through your workspace. Only owners of the business can change roles or remove members.'}
         </p>
       )}
-      <table>
+      <table className="cards" aria-label="Members">
         <thead>
           <tr>
             <th>Email</th>
@@ -177,11 +177,11 @@ function MemberRow({ businessId, member, editable, isYou }: { businessId: string
   return (
     <>
       <tr aria-label={member.email}>
-        <td>
+        <td data-label="Email">
           {member.email} {isYou && <span className="badge">you</span>}
         </td>
-        <td>{member.name ?? <span className="muted">—</span>}</td>
-        <td>
+        <td data-label="Name">{member.name ?? <span className="muted">—</span>}</td>
+        <td data-label="Role">
           {editable ? (
             <select
               aria-label={`Role of ${member.email}`}
@@ -205,7 +205,7 @@ function MemberRow({ businessId, member, editable, isYou }: { businessId: string
             ROLES.find((r) => r.value === member.role)?.label
           )}
         </td>
-        <td>
+        <td data-label="Status">
           <span className={`badge ${member.status === 'active' ? 'ok' : ''}`}>{STATUS_LABEL[member.status]}</span>
         </td>
         {editable && (

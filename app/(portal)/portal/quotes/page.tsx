@@ -86,7 +86,7 @@ function BusinessQuotes({ business }: { business: Business }) {
       ) : (
         <div style={{ overflowX: 'auto' }}>
           <CompareBar picks={picks} />
-          <table aria-label="Quotes">
+          <table className="cards" aria-label="Quotes">
             <thead>
               <tr>
                 <th>
@@ -107,17 +107,17 @@ function BusinessQuotes({ business }: { business: Business }) {
                   <td>
                     <CompareCheckbox quoteId={q.id} picks={picks} describedAs={`the ${q.offeringLabel ?? q.offeringId} quote of ${formatTime(q.createdAt)}`} />
                   </td>
-                  <td style={{ whiteSpace: 'nowrap' }}>{formatTime(q.createdAt)}</td>
-                  <td>{q.offeringLabel ?? <code>{q.offeringId}</code>}</td>
-                  <td>
+                  <td data-label="When" style={{ whiteSpace: 'nowrap' }}>{formatTime(q.createdAt)}</td>
+                  <td data-label="Offering">{q.offeringLabel ?? <code>{q.offeringId}</code>}</td>
+                  <td data-label="Result">
                     <span className={`badge ${QUOTE_STATUS[q.status].tone}`}>{QUOTE_STATUS[q.status].label}</span>
                   </td>
-                  <td className="num">{q.totalMinor !== null && q.currency ? formatMoney(q.totalMinor, q.currency) : '—'}</td>
-                  <td>
+                  <td className="num" data-label="Price">{q.totalMinor !== null && q.currency ? formatMoney(q.totalMinor, q.currency) : '—'}</td>
+                  <td data-label="From">
                     {SOURCE[q.source]} {!environment && <EnvironmentBadge environment={q.environment} />}
                   </td>
-                  <td>{q.bookVersionNumber === null ? '—' : `v${q.bookVersionNumber}`}</td>
-                  <td>
+                  <td data-label="Version">{q.bookVersionNumber === null ? '—' : `v${q.bookVersionNumber}`}</td>
+                  <td data-label="Trace">
                     <Link href={`/portal/traces/${q.id}`} aria-label={`Trace of the ${q.offeringLabel ?? q.offeringId} quote of ${formatTime(q.createdAt)}`}>
                       Trace
                     </Link>

@@ -48,17 +48,17 @@ export function KeyRow({
   return (
     <>
       <tr aria-label={`${apiKey.name} ${apiKey.displayPrefix}…${apiKey.last4}`} className={live ? undefined : styles.revokedRow}>
-        <td>
+        <td data-label="Name">
           <span className={styles.keyName}>{apiKey.name}</span>
           {replacedBy && <div className={styles.lineage}>Replaced by {keyLabel(replacedBy)}</div>}
           {replaces && <div className={styles.lineage}>Replaces {keyLabel(replaces)}</div>}
         </td>
-        <td>
+        <td data-label="Key">
           <code className={styles.maskedKey}>
             {apiKey.displayPrefix}…{apiKey.last4}
           </code>
         </td>
-        <td>
+        <td data-label="Status">
           <span className={status.className}>{status.label}</span>
           {apiKey.revokedAt && (
             <div className={styles.lineage}>
@@ -66,13 +66,13 @@ export function KeyRow({
             </div>
           )}
         </td>
-        <td>
+        <td data-label="Scopes">
           <KeyScopes scopes={apiKey.scopes} />
         </td>
-        <td>
+        <td data-label="Created">
           <When iso={apiKey.createdAt} />
         </td>
-        <td>{apiKey.lastUsedAt ? <When iso={apiKey.lastUsedAt} /> : <span className="muted">Never</span>}</td>
+        <td data-label="Last used">{apiKey.lastUsedAt ? <When iso={apiKey.lastUsedAt} /> : <span className="muted">Never</span>}</td>
         {mayManage && (
           <td>
             {live && (

@@ -7,24 +7,24 @@ import { BookBadges, PublishedVersion } from './book-badges';
 /** Books with what is published where: the Price books page and the Overview show the same table. */
 export function BooksTable({ books, ariaLabel }: { books: BookSummary[]; ariaLabel: string }) {
   return (
-    <table aria-label={ariaLabel}>
+    <table className="cards" aria-label={ariaLabel}>
       <TableHead columns={['Book', 'Key', ENVIRONMENT_LABEL.test, ENVIRONMENT_LABEL.live, 'Latest version']} />
       <tbody>
         {books.map((b) => (
           <tr key={b.id}>
-            <td>
+            <td data-label="Book">
               <Link href={`/portal/books/${b.id}`}>{b.name}</Link> <BookBadges isPrimary={b.isPrimary} hasDraft={b.hasDraft} />
             </td>
-            <td>
+            <td data-label="Key">
               <code>{b.key}</code>
             </td>
-            <td>
+            <td data-label={ENVIRONMENT_LABEL.test}>
               <PublishedVersion publication={b.publications.test} />
             </td>
-            <td>
+            <td data-label={ENVIRONMENT_LABEL.live}>
               <PublishedVersion publication={b.publications.live} />
             </td>
-            <td>{b.latestVersion ? `v${b.latestVersion}` : <span className="muted">none yet</span>}</td>
+            <td data-label="Latest version">{b.latestVersion ? `v${b.latestVersion}` : <span className="muted">none yet</span>}</td>
           </tr>
         ))}
       </tbody>

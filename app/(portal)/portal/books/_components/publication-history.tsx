@@ -20,21 +20,21 @@ export function PublicationHistory({ bookId }: { bookId: string }) {
         <p className="muted card">Nothing has been published from this book yet.</p>
       ) : (
         <div style={{ overflowX: 'auto' }}>
-          <table aria-label="Publication history">
+          <table className="cards" aria-label="Publication history">
             <TableHead columns={['When', 'Where', 'Version', 'By', 'Impact shown (last 7 days)']} />
             <tbody>
               {records.data.publications.map((r) => (
                 <tr key={r.id}>
-                  <td>{formatTime(r.publishedAt)}</td>
-                  <td>
+                  <td data-label="When">{formatTime(r.publishedAt)}</td>
+                  <td data-label="Where">
                     <EnvironmentBadge environment={r.environment} />
                   </td>
-                  <td>
+                  <td data-label="Version">
                     {r.previousVersion ? `v${r.previousVersion.number} → ` : ''}
                     <strong>v{r.version.number}</strong>
                   </td>
-                  <td style={{ overflowWrap: 'anywhere' }}>{r.publishedBy ?? <span className="muted">the system</span>}</td>
-                  <td>
+                  <td data-label="By" style={{ overflowWrap: 'anywhere' }}>{r.publishedBy ?? <span className="muted">the system</span>}</td>
+                  <td data-label="Impact shown">
                     <ImpactLine record={r} />
                   </td>
                 </tr>

@@ -30,26 +30,26 @@ export function VersionHistory({ book, canPublish }: { book: BookDetail; canPubl
       ) : (
         <>
           {!canPublish && <p className="muted">Publishing needs the books:publish permission.</p>}
-          <table aria-label="Version history">
+          <table className="cards" aria-label="Version history">
             <TableHead columns={['Version', 'Created', 'Hash', 'Published to', canPublish && 'Publish']} />
             <tbody>
               {book.versions.map((v) => {
                 const environments = ENVIRONMENTS.filter((e) => book.publications[e]?.versionId === v.id);
                 return (
                   <tr key={v.id} aria-label={`Version ${v.number}`}>
-                    <td>
+                    <td data-label="Version">
                       <strong>v{v.number}</strong>
                     </td>
-                    <td>
+                    <td data-label="Created">
                       <div>{formatTime(v.createdAt)}</div>
                       <div className="muted" style={{ fontSize: '0.85rem', overflowWrap: 'anywhere' }}>
                         {v.createdBy ? `by ${v.createdBy}` : 'by the system'}
                       </div>
                     </td>
-                    <td>
+                    <td data-label="Hash">
                       <code title={`sha256 ${v.artifactHash}`}>{v.artifactHash.slice(0, 12)}</code>
                     </td>
-                    <td data-testid="published-to">
+                    <td data-label="Published to" data-testid="published-to">
                       {environments.length === 0 ? (
                         <span className="muted">not published</span>
                       ) : (

@@ -15,7 +15,7 @@ import type { RequestLog } from './use-request-logs';
 export function RequestLogTable({ logs, filterHref, picks }: { logs: RequestLog[]; filterHref: (name: string, value: string) => string; picks: ComparePicks }) {
   return (
     <div className="table-scroll">
-      <table className="compact" aria-label="Requests">
+      <table className="compact cards" aria-label="Requests">
         <TableHead columns={[hiddenHeading('Compare quotes'), 'Time', 'Request', 'Status', 'Caller', num('Latency'), 'Request id', hiddenHeading('Details and quote trace')]} />
         <tbody>
           {logs.map((log) => (
@@ -23,13 +23,13 @@ export function RequestLogTable({ logs, filterHref, picks }: { logs: RequestLog[
               <td>
                 {log.quoteIntentId && <CompareCheckbox quoteId={log.quoteIntentId} picks={picks} describedAs={`the quote made by request ${log.requestId}`} />}
               </td>
-              <td style={{ whiteSpace: 'nowrap' }}>
+              <td data-label="Time" style={{ whiteSpace: 'nowrap' }}>
                 <LogTime iso={log.createdAt} />
               </td>
-              <td className="mono one-line" title={`${log.method} ${log.path}`}>
+              <td className="mono one-line" data-label="Request" title={`${log.method} ${log.path}`}>
                 {log.method} {log.path}
               </td>
-              <td style={{ whiteSpace: 'nowrap' }}>
+              <td data-label="Status" style={{ whiteSpace: 'nowrap' }}>
                 <HttpStatus status={log.status} />
                 {log.errorCode && (
                   <span className="mono muted" style={{ fontSize: '0.8rem' }}>
@@ -38,11 +38,11 @@ export function RequestLogTable({ logs, filterHref, picks }: { logs: RequestLog[
                   </span>
                 )}
               </td>
-              <td style={{ whiteSpace: 'nowrap' }}>
+              <td data-label="Caller" style={{ minWidth: '9rem' }}>
                 <EnvironmentBadge environment={log.environment} /> <Caller log={log} filterHref={filterHref} />
               </td>
-              <td className="num">{log.latencyMs} ms</td>
-              <td style={{ fontSize: '0.8rem' }}>
+              <td className="num" data-label="Latency">{log.latencyMs} ms</td>
+              <td data-label="Request id" style={{ fontSize: '0.8rem' }}>
                 <CopyId id={log.requestId} label="request id" />
               </td>
               <td style={{ whiteSpace: 'nowrap' }}>

@@ -35,21 +35,21 @@ export function CausedEvents({ events }: { events: QuoteTrace['events'] }) {
 
 function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
   return (
-    <table className="compact" aria-label="Webhook deliveries" style={{ marginTop: '0.5rem' }}>
+    <table className="compact cards" aria-label="Webhook deliveries" style={{ marginTop: '0.5rem' }}>
       <TableHead columns={['Endpoint', 'Status', num('Attempts'), 'Next attempt', 'Created', hiddenHeading('Details')]} />
       <tbody>
         {deliveries.map((d) => (
           <tr key={d.id}>
-            <td className="mono" title={`Endpoint ${d.endpointId}`}>
+            <td className="mono" data-label="Endpoint" title={`Endpoint ${d.endpointId}`}>
               {d.endpointUrl}
               {d.endpointDeleted && <span className="muted"> (endpoint deleted)</span>}
             </td>
-            <td>
+            <td data-label="Status">
               <DeliveryStatusBadge status={d.status} attemptCount={d.attemptCount} nextAttemptAt={d.nextAttemptAt} /> {d.replayOfId && <span className="muted">replay</span>}
             </td>
-            <td className="num">{d.attemptCount}</td>
-            <td>{d.nextAttemptAt ? formatTime(d.nextAttemptAt) : <span className="muted">none</span>}</td>
-            <td>{formatTime(d.createdAt)}</td>
+            <td className="num" data-label="Attempts">{d.attemptCount}</td>
+            <td data-label="Next attempt">{d.nextAttemptAt ? formatTime(d.nextAttemptAt) : <span className="muted">none</span>}</td>
+            <td data-label="Created">{formatTime(d.createdAt)}</td>
             <td>
               <Link href={deliveryHref(d.id)}>Details</Link>
             </td>

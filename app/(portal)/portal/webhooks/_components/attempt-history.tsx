@@ -11,17 +11,17 @@ export function AttemptHistory({ attempts, label }: { attempts: Attempt[]; label
   if (attempts.length === 0) return <p className="muted" style={{ margin: 0 }}>No attempts yet.</p>;
   return (
     <div className="table-scroll">
-      <table className="compact" aria-label={label}>
+      <table className="compact cards" aria-label={label}>
         <TableHead columns={[num('#'), 'Time', 'Answer', num('Latency'), 'Error', 'Response']} />
         <tbody>
           {attempts.map((attempt) => (
             <tr key={attempt.number}>
-              <td className="num">{attempt.number}</td>
-              <td className={styles.nowrap}>{formatTime(attempt.startedAt)}</td>
-              <td>{attempt.responseStatus === null ? <span className="muted">none</span> : <HttpStatus status={attempt.responseStatus} />}</td>
-              <td className={`num ${styles.nowrap}`}>{attempt.latencyMs} ms</td>
-              <td>{attempt.error ?? <span className="muted">—</span>}</td>
-              <td>
+              <td className="num" data-label="#">{attempt.number}</td>
+              <td className={styles.nowrap} data-label="Time">{formatTime(attempt.startedAt)}</td>
+              <td data-label="Answer">{attempt.responseStatus === null ? <span className="muted">none</span> : <HttpStatus status={attempt.responseStatus} />}</td>
+              <td className={`num ${styles.nowrap}`} data-label="Latency">{attempt.latencyMs} ms</td>
+              <td data-label="Error">{attempt.error ?? <span className="muted">—</span>}</td>
+              <td data-label="Response">
                 {attempt.responseExcerpt ? (
                   <pre className={`mono ${styles.excerpt}`}>{attempt.responseExcerpt}</pre>
                 ) : (

@@ -33,7 +33,7 @@ export function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
 
   return (
     <div className="table-scroll">
-      <table className="compact" aria-label="Deliveries">
+      <table className="compact cards" aria-label="Deliveries">
         <TableHead columns={COLUMNS} />
         <tbody>
           {deliveries.map((delivery) => {
@@ -42,7 +42,7 @@ export function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
             return (
               <Fragment key={delivery.id}>
                 <tr aria-label={`Delivery ${shortId(delivery.id)} of ${delivery.eventType}`}>
-                  <td>
+                  <td data-label="Event">
                     <Link href={deliveryHref(delivery.id)} className="mono">
                       {delivery.eventType}
                     </Link>
@@ -52,14 +52,14 @@ export function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
                       </div>
                     )}
                   </td>
-                  <td>
+                  <td data-label="Status">
                     <DeliveryStatusBadge status={delivery.status} attemptCount={delivery.attemptCount} nextAttemptAt={delivery.nextAttemptAt} />
                   </td>
-                  <td className="num">{delivery.attemptCount}</td>
-                  <td className={styles.nowrap}>
+                  <td className="num" data-label="Attempts">{delivery.attemptCount}</td>
+                  <td className={styles.nowrap} data-label="Next attempt">
                     <NextAttempt at={delivery.nextAttemptAt} />
                   </td>
-                  <td className={styles.nowrap}>{formatTime(delivery.createdAt)}</td>
+                  <td className={styles.nowrap} data-label="Created">{formatTime(delivery.createdAt)}</td>
                   <td>
                     <button
                       type="button"
