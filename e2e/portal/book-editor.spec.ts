@@ -238,7 +238,7 @@ test('a person without books:edit reads the book and tries prices, but changes n
   const tenant = await createTenant();
   const person = await createPerson(tenant, { permissions: ['logs:read'] });
   await signIn(page, person.email, `/portal/books/${tenant.bookId}`);
-  await expect(page.getByText('Changing it needs the books:edit permission')).toBeVisible();
+  await expect(page.getByText('Changing it is for workspace members allowed to edit price books.')).toBeVisible();
   // Told what they read, never that they are editing.
   await expect(page.getByText('There is no draft: this is version 1.')).toBeVisible();
   await expect(page.getByText(/You are editing|Saving it creates/)).toHaveCount(0);

@@ -8,6 +8,7 @@ const navLinks = (page: Page) => page.getByRole('navigation', { name: 'Portal' }
 test('a business owner finds only the pages they can use, lists their business\'s quotes and traces one', async ({ page }) => {
   const tenant = await createTenant();
   const owner = await createPerson(tenant, { businessRole: 'owner' });
+  const admin = await createPerson(tenant, { permissions: 'all' }); // whom the portal names when the owner needs access
   for (const storeys of ['2', null]) {
     const response = await fetch(`${appUrl()}/v1/public_quotes`, {
       method: 'POST',
@@ -46,9 +47,20 @@ test('a business owner finds only the pages they can use, lists their business\'
   await expect(page.getByRole('link', { name: 'Show in the request log' })).toHaveCount(0);
   await screenshot(page, 'roles-owner-trace');
 
+  // The book their quote came from reads as a book, with a way back to where they work (not a list of
+  // workspace books they cannot see), and says in words whom to ask for changes.
+  await page.getByRole('link', { name: 'Open the book' }).click();
+  await expect(page.getByRole('main')).toContainText(`Changing it is for workspace members allowed to edit price books. Ask Test Person (${admin.email}), a workspace admin, if you need it.`);
+  await expect(page.getByTestId('save-state')).toBeHidden();
+  await page.getByRole('link', { name: '← Your business’s quotes' }).click();
+  await expect(page.getByRole('table', { name: 'Quotes' })).toBeVisible();
+
   // A page outside their role, opened by its address, says what it needs instead of an empty search.
   await page.goto(`${appUrl()}/portal/request-logs`);
-  await expect(page.getByTestId('needs-access')).toContainText('Searching the request log needs the workspace permission “logs:read”.');
+  await expect(page.getByTestId('needs-access')).toContainText(
+    `Searching the request log is for workspace members allowed to search it. Ask Test Person (${admin.email}), a workspace admin, if you need it.`,
+  );
+  await expect(page.getByTestId('needs-access')).not.toContainText('logs:read');
   await expect(page.getByRole('textbox', { name: 'Request id' })).toHaveCount(0);
 });
 

@@ -1,3 +1,4 @@
+import { WORKSPACE_PERMISSIONS } from '../auth/permissions';
 import { publishedVersionColumns, type PublishedVersionRow } from '../books/store';
 import type { DbOrTx } from '../db/client';
 import type { Prisma } from '../db/generated/client';
@@ -52,6 +53,23 @@ export async function listMembershipsWithWorkspaces(db: DbOrTx, userId: string) 
     },
   });
 }
+
+/**
+ * The admins of each workspace: its active members holding every workspace permission, oldest
+ * first. They are whom the portal names when someone needs a permission or a role they lack.
+ */
+export async function listWorkspaceAdmins(db: DbOrTx, workspaceIds: readonly string[]): Promise<Map<string, WorkspaceAdmin[]>> {
+  const rows = await db.workspaceMember.findMany({
+    where: { workspaceId: { in: [...new Set(workspaceIds)] }, status: 'active', permissions: { hasEvery: [...WORKSPACE_PERMISSIONS] } },
+    orderBy: { createdAt: 'asc' },
+    select: { workspaceId: true, user: { select: { name: true, email: true } } },
+  });
+  const admins = new Map<string, WorkspaceAdmin[]>(workspaceIds.map((id) => [id, []]));
+  for (const row of rows) admins.get(row.workspaceId)!.push(row.user);
+  return admins;
+}
+
+export type WorkspaceAdmin = { name: string | null; email: string };
 
 // One statement: the project's primary book and the version its publication in the environment
 // points at; no row when there is no primary book or it is not published there.

@@ -23,3 +23,6 @@ export const inviteMemberRequestSchema = z
 export const updateMemberRequestSchema = z.strictObject({ role: businessRoleSchema }).meta({ id: 'UpdateMemberRequest' });
 
 export type BusinessMemberView = z.infer<typeof businessMemberSchema>;
+
+/** A workspace admin as the portal names them to someone who needs access: "Ask Ada Admin (ada@…)". */
+export const workspaceAdminSchema = z.object({ name: z.string().nullable(), email: z.string() }).meta({ id: 'WorkspaceAdmin' });

@@ -37,6 +37,22 @@ describe('business roles', () => {
     await api('POST', '/v1/quotes', { key: tenant.keys.test, body: { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample } });
   });
 
+  it('names whom to ask for more: the admins of the business\'s workspace (every workspace permission), to members and workspace members alike', async () => {
+    const [admin] = await Promise.all([
+      createPerson(tenant, { permissions: 'all' }),
+      createPerson(tenant, { permissions: ['books:edit', 'books:publish', 'logs:read'] }), // not an admin: some permissions only
+      createPerson(other, { permissions: 'all' }), // another workspace's admin
+    ]);
+    const asViewer = await api('GET', '/v1/businesses', { key: viewer.token });
+    expect(asViewer.status).toBe(200);
+    const business = asViewer.body.data.businesses.find((b: { id: string }) => b.id === tenant.businessId);
+    expect(business.workspaceAdmins).toEqual([{ name: 'Test Person', email: admin.email }]);
+    const asReader = await api('GET', '/v1/workspaces', { key: workspaceReader.token });
+    expect(asReader.body.data.workspaces.map((w: { id: string; admins: unknown }) => [w.id, w.admins])).toEqual([
+      [tenant.workspaceId, [{ name: 'Test Person', email: admin.email }]],
+    ]);
+  });
+
   it('lists the business\'s quotes for every member, newest first, Live or Test, one page at a time', async () => {
     for (const person of [owner, editor, viewer]) {
       const res = await api('GET', `/v1/businesses/${tenant.businessId}/quotes?environment=live`, { key: person.token });

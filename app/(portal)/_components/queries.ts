@@ -8,6 +8,8 @@ export type Workspace = {
   id: string;
   name: string;
   permissions: string[];
+  /** Whom to ask for a permission: the members holding every workspace permission. */
+  admins: WorkspaceAdmin[];
   projects: { id: string; name: string; primaryBookId: string | null; environments: { id: string; kind: 'test' | 'live' }[] }[];
 };
 export type Business = {
@@ -26,7 +28,10 @@ export type Business = {
   publishGuard: { changePercent: number; sharePercent: number };
   connection: { projectId: string; kind: 'direct' | 'managed'; status: 'active' | 'inactive' } | null;
   yourMembership: { id: string; role: 'owner' | 'editor' | 'viewer' } | null;
+  /** Whom to ask for what a role does not allow: the admins of the business's workspace. */
+  workspaceAdmins: WorkspaceAdmin[];
 };
+export type WorkspaceAdmin = { name: string | null; email: string };
 type Publication = { versionId: string; number: number; publishedAt: string } | null;
 export type BookSummary = {
   id: string;

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { AskAnAdmin } from './ask-an-admin';
 import { usePageAccess, type PortalPage } from './portal-access';
 import { Loading } from './ui';
 
@@ -15,7 +16,7 @@ export function RequiresAccess({ page, needs, children }: { page: PortalPage; ne
   if (access[page] !== null) return children;
   return (
     <p className="notice" role="status" data-testid="needs-access">
-      {needs} Ask a workspace admin if you need it. <Link href="/portal">Back to the overview</Link>
+      {needs} <AskAnAdmin /> <Link href="/portal">Back to the overview</Link>
     </p>
   );
 }

@@ -5,7 +5,7 @@ import { timeIdCursorSchema } from '@/lib/db/cursors';
 import { accountQuoteViewSchema, reviewQuoteRequestSchema } from '@/lib/accounts/account-schemas';
 import { defineContract } from '@/lib/http/contract';
 import { LEAD_STATUSES, leadSchema, moveLeadRequestSchema } from '@/lib/leads/schemas';
-import { businessMemberSchema, inviteMemberRequestSchema, updateMemberRequestSchema } from '@/lib/members/schemas';
+import { businessMemberSchema, inviteMemberRequestSchema, updateMemberRequestSchema, workspaceAdminSchema } from '@/lib/members/schemas';
 import { businessQuoteSchema, memberQuoteRequestSchema, quoteIdempotencyHeaders, quoteIntentStatusSchema, quoteResultSchema } from '@/lib/quotes/schemas';
 
 const businessParams = z.object({ businessId: z.uuid() });
@@ -26,6 +26,7 @@ export const listBusinessesContract = defineContract({
       businesses: z.array(
         businessSchema.extend({
           yourMembership: z.object({ id: z.uuid(), role: z.enum(['owner', 'editor', 'viewer']) }).nullable(),
+          workspaceAdmins: z.array(workspaceAdminSchema).describe('Whom to ask for what your role does not allow: the admins of the business’s workspace.'),
         }),
       ),
     }),

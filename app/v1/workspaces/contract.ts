@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
+import { workspaceAdminSchema } from '@/lib/members/schemas';
 
 const workspaceSchema = z
   .object({
@@ -7,6 +8,7 @@ const workspaceSchema = z
     slug: z.string(),
     name: z.string(),
     permissions: z.array(z.string()),
+    admins: z.array(workspaceAdminSchema).describe('Whom to ask for a permission: the members holding every workspace permission.'),
     projects: z.array(
       z.object({
         id: z.uuid(),

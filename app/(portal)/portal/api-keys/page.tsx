@@ -12,6 +12,7 @@ import { KEY_TABLE_COLUMNS, KeyRow } from './_components/key-row';
 import { ReceiptSigningKeys } from './_components/receipt-signing-keys';
 import { SecretPanel } from './_components/secret-panel';
 import { apiKeysQueryKey, type ApiKey, type RevealedSecret } from './_components/types';
+import { AskAnAdmin } from '../../_components/ask-an-admin';
 
 export default function ApiKeysPage() {
   return (
@@ -20,7 +21,7 @@ export default function ApiKeysPage() {
       <p className="muted">
         Keys let your own servers ask for quotes. A Test key only ever sees Test prices, a Live key only Live ones.
       </p>
-      <RequiresAccess page="apiKeys" needs="API keys belong to a workspace: they are seen by its members and managed by those with the permission “api_keys:create”.">
+      <RequiresAccess page="apiKeys" needs="API keys belong to a workspace: its members see them, and those allowed to manage keys create, rotate and revoke them.">
         <ProjectScope>{(selected) => <ProjectKeys {...selected} />}</ProjectScope>
         <ReceiptSigningKeys />
       </RequiresAccess>
@@ -53,8 +54,8 @@ function ProjectKeys({ workspace, project }: ProjectInWorkspace) {
       )}
       {!mayManage && (
         <p className="notice">
-          You can see this project’s keys, but creating, rotating and revoking them needs the workspace permission
-          “api_keys:create”. Ask a workspace admin.
+          You can see this project’s keys; creating, rotating and revoking them is for workspace members allowed to manage
+          keys. <AskAnAdmin workspaceId={workspace.id} />
         </p>
       )}
       {creating && (

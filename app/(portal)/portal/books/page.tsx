@@ -1,9 +1,11 @@
 'use client';
 
+import Link from 'next/link';
 import { useBooks, useWorkspaces, type BookSummary, type Workspace } from '../../_components/queries';
 import { Empty, ErrorMessage, Loading } from '../../_components/ui';
 import { BooksTable } from './_components/books-table';
 import { NewBookForm } from './_components/new-book-form';
+import { AskAnAdmin } from '../../_components/ask-an-admin';
 
 export default function BooksPage() {
   const workspaces = useWorkspaces();
@@ -24,8 +26,9 @@ export default function BooksPage() {
         <ErrorMessage error={books.error} />
       ) : workspaces.data.workspaces.length === 0 ? (
         <p className="notice" data-testid="needs-access">
-          Price books belong to a workspace: editing them needs the workspace permission “books:edit”. Ask a workspace admin if you need it. The
-          trace of each of your business’s quotes shows the book version it was priced with.
+          Price books belong to a workspace: its members read them, and those allowed to edit price books change them.{' '}
+          <AskAnAdmin /> The trace of each of your business’s quotes shows the book version it was priced with:{' '}
+          <Link href="/portal/quotes">your business’s quotes</Link>.
         </p>
       ) : (
         <>
@@ -75,7 +78,9 @@ function NewBookSection({ workspaces }: { workspaces: Workspace[] }) {
     <section aria-labelledby="new-book-heading">
       <h2 id="new-book-heading">New book</h2>
       {projects.length === 0 ? (
-        <Empty>Creating price books needs the books:edit permission. Ask a workspace admin if you need it.</Empty>
+        <Empty>
+          Creating price books is for workspace members allowed to edit them. <AskAnAdmin />
+        </Empty>
       ) : (
         <NewBookForm projects={projects} />
       )}

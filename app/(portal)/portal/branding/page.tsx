@@ -12,6 +12,7 @@ import { ColourField } from './_components/colour-field';
 import { HostedHeaderPreview, type BrandingDraft } from './_components/hosted-header-preview';
 import { PublishGuardForm } from './_components/publish-guard-form';
 import { mayEditBranding } from '../../_components/portal-access';
+import { AskAnAdmin } from '../../_components/ask-an-admin';
 
 // What a business without saved colours shows (the portal's own blue and a warm accent).
 const DEFAULT_COLOURS = { primary: '#1d4ed8', accent: '#f59e0b' };
@@ -91,8 +92,8 @@ function BrandingEditor({ business }: { business: Business }) {
       <form className={`card ${styles.form}`} onSubmit={submit} noValidate aria-label="Branding">
         {!editable && (
           <p className="notice" id="branding-locked">
-            You can look but not change: branding is set by workspace members with the “businesses:manage” permission, or by
-            the owner of a self-run business. Ask the owner or a workspace admin if it needs to change.
+            You can look but not change: branding is set by workspace members allowed to manage businesses, or by the owner
+            of a self-run business. <AskAnAdmin workspaceId={business.workspaceId} />
           </p>
         )}
         <fieldset disabled={!editable || save.isPending} aria-describedby={editable ? undefined : 'branding-locked'}>

@@ -27,7 +27,7 @@ export default function LeadsPage() {
     <>
       <h1>Leads</h1>
       <p className="muted">Customers who accepted a price on your hosted quote page and asked to be contacted — newest first.</p>
-      <RequiresAccess page="leads" needs="Leads are shown to the members of a business and to workspace members with “businesses:manage”.">
+      <RequiresAccess page="leads" needs="Leads are shown to the members of a business and to workspace members allowed to manage businesses.">
         <BusinessScope>{(business) => <BusinessLeads business={business} />}</BusinessScope>
       </RequiresAccess>
     </>

@@ -9,6 +9,7 @@ import { describedBy, FieldError, useFieldErrors } from '../../_components/field
 import type { Business } from '../../_components/queries';
 import { Empty, ErrorMessage, Loading } from '../../_components/ui';
 import { ROLE_WORDS } from '../../_components/portal-access';
+import { AskAnAdmin } from '../../_components/ask-an-admin';
 
 type Role = 'owner' | 'editor' | 'viewer';
 type Member = { id: string; email: string; name: string | null; role: Role; status: 'active' | 'invited' | 'removed' };
@@ -43,7 +44,8 @@ function Roster({ business }: { business: Business }) {
     // Listed through the workspace, but the roster is for members and "businesses:manage" only.
     return (
       <p className="notice">
-        Only members of this business, or workspace members with the “businesses:manage” permission, can see its roster.
+        Only members of this business, or workspace members allowed to manage businesses, can see its roster.{' '}
+        <AskAnAdmin workspaceId={business.workspaceId} />
       </p>
     );
   }

@@ -19,7 +19,7 @@ export default function RequestLogsPage() {
     <>
       <h1>Request log</h1>
       <p className="muted">Every call to the API in your workspaces, newest first. New requests appear within a second or two.</p>
-      <RequiresAccess page="requestLog" needs="Searching the request log needs the workspace permission “logs:read”.">
+      <RequiresAccess page="requestLog" needs="Searching the request log is for workspace members allowed to search it.">
         <Suspense fallback={<Loading what="the request log" />}>
           <RequestLogSearch />
         </Suspense>

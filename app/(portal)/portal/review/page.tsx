@@ -30,7 +30,7 @@ export default function ReviewPage() {
         Quotes your integrations made that wait for the business before the customer gets them — oldest first — and, for books that only observe,
         what would have been sent.
       </p>
-      <RequiresAccess page="review" needs="Held quotes are shown to the members of a business and to workspace members with “businesses:manage”.">
+      <RequiresAccess page="review" needs="Held quotes are shown to the members of a business and to workspace members allowed to manage businesses.">
         <BusinessScope>{(business) => <BusinessReview business={business} />}</BusinessScope>
       </RequiresAccess>
     </>
@@ -66,8 +66,8 @@ function BusinessReview({ business }: { business: Business }) {
     <>
       {!canReview && (
         <p className="notice">
-          You can look but not decide: held quotes are approved or declined by the business’s owner, or by workspace members with
-          “businesses:manage”.
+          You can look but not decide: held quotes are approved or declined by the business’s owner (Members lists them), or by
+          workspace members allowed to manage businesses.
         </p>
       )}
       <div className="review-filters">

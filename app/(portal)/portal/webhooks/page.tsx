@@ -11,6 +11,7 @@ import { SigningSecretPanel } from './_components/signing-secret-panel';
 import type { RevealedSigningSecret } from './_components/types';
 import { useEndpoints } from './_components/use-webhooks';
 import styles from './_components/webhooks.module.css';
+import { AskAnAdmin } from '../../_components/ask-an-admin';
 
 export default function WebhooksPage() {
   return (
@@ -20,7 +21,7 @@ export default function WebhooksPage() {
         Webhooks tell your servers when something happens — a quote priced, a key rotated — by sending a signed HTTPS request to an
         endpoint of yours. A Test endpoint receives Test events only, a Live endpoint Live ones.
       </p>
-      <RequiresAccess page="webhooks" needs="Webhooks are managed by workspace members with the permission “webhooks:manage”.">
+      <RequiresAccess page="webhooks" needs="Webhooks are set up by workspace members allowed to manage them.">
         <ProjectScope>{(selected) => <ProjectWebhooks {...selected} />}</ProjectScope>
       </RequiresAccess>
     </>
@@ -31,7 +32,8 @@ function ProjectWebhooks({ workspace, project }: ProjectInWorkspace) {
   if (!workspace.permissions.includes('webhooks:manage')) {
     return (
       <p className="notice">
-        Seeing and managing this project’s webhooks needs the workspace permission “webhooks:manage”. Ask a workspace admin.
+        Seeing and managing this project’s webhooks is for workspace members allowed to manage webhooks.{' '}
+        <AskAnAdmin workspaceId={workspace.id} />
       </p>
     );
   }

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { useParams } from 'next/navigation';
+import { usePageAccess } from '../../../_components/portal-access';
 import { ErrorMessage, Loading } from '../../../_components/ui';
 import { starterArtifact } from '../_lib/starter-artifact';
 import { BookBadges, PublishedVersion } from '../_components/book-badges';
@@ -15,11 +16,13 @@ export default function BookPage() {
   const { bookId } = useParams<{ bookId: string }>();
   const book = useBook(bookId);
   const permissions = useBookPermissions(book.data?.projectId);
+  const access = usePageAccess();
 
   return (
     <>
       <p style={{ marginTop: 0 }}>
-        <Link href="/portal/books">← All price books</Link>
+        {/* A business member reads the book their quotes came from; the list of books is the workspace's. */}
+        {access?.books === null ? <Link href="/portal/quotes">← Your business’s quotes</Link> : <Link href="/portal/books">← All price books</Link>}
       </p>
       {book.isPending || permissions.isPending ? (
         <Loading what="the price book" />

@@ -5,6 +5,7 @@ import { ENVIRONMENT_LABEL, ENVIRONMENTS, EnvironmentBadge, ErrorMessage, format
 import { TableHead } from '../../../_components/table-head';
 import { usePublish, type BookDetail, type EnvironmentKind } from './book-queries';
 import { PublishLiveDialog, type LivePublishRequest } from './impact/publish-live-dialog';
+import { AskAnAdmin } from '../../../_components/ask-an-admin';
 
 type PublishRequest = { versionId: string; number: number; environment: EnvironmentKind };
 
@@ -29,7 +30,11 @@ export function VersionHistory({ book, canPublish }: { book: BookDetail; canPubl
         <p className="muted card">No versions yet. Save the draft and create the first version from it.</p>
       ) : (
         <>
-          {!canPublish && <p className="muted">Publishing needs the books:publish permission.</p>}
+          {!canPublish && (
+            <p className="muted">
+              Publishing is for workspace members allowed to publish price books. <AskAnAdmin />
+            </p>
+          )}
           <table className="cards" aria-label="Version history">
             <TableHead columns={['Version', 'Created', 'Hash', 'Published to', canPublish && 'Publish']} />
             <tbody>

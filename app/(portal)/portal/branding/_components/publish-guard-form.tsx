@@ -50,7 +50,7 @@ export function PublishGuardForm({ business }: { business: Business }) {
         Before a price book goes Live, its prices are tried on the last 7 days of your customers&apos; quotes. When too many of them would change a lot,
         the person publishing must type a confirmation, and the publication history keeps what they were shown.
       </p>
-      {!editable && <p className="notice">Set by workspace members with “businesses:manage”, or by the owner of a self-run business.</p>}
+      {!editable && <p className="notice">Set by workspace members allowed to manage businesses, or by the owner of a self-run business.</p>}
       <fieldset disabled={!editable || save.isPending}>
         <div className="row" style={{ alignItems: 'flex-start' }}>
           {GUARD_FIELDS.map(({ field, idSuffix, label, range }) => (

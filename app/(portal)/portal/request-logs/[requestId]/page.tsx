@@ -23,7 +23,7 @@ export default function RequestLogDetailPage() {
         <Link href="/portal/request-logs">← Request log</Link>
       </p>
       <h1>Request</h1>
-      <RequiresAccess page="requestLog" needs="Reading the request log needs the workspace permission “logs:read”.">
+      <RequiresAccess page="requestLog" needs="Reading the request log is for workspace members allowed to search it.">
         <Detail requestId={requestId} />
       </RequiresAccess>
     </>

@@ -12,6 +12,7 @@ import type { DeliveryFilter, Endpoint } from '../_components/types';
 import { refreshInterval } from '../_components/refresh-interval';
 import { useDeliveries, useEndpoints } from '../_components/use-webhooks';
 import styles from '../_components/webhooks.module.css';
+import { AskAnAdmin } from '../../../_components/ask-an-admin';
 
 export default function WebhookDeliveriesPage() {
   return (
@@ -25,7 +26,7 @@ export default function WebhookDeliveriesPage() {
         {MAX_ATTEMPTS} the delivery is exhausted and only a replay sends it again. Disabling or deleting an endpoint cancels its pending
         deliveries.
       </p>
-      <RequiresAccess page="webhooks" needs="Webhook deliveries are seen by workspace members with the permission “webhooks:manage”.">
+      <RequiresAccess page="webhooks" needs="Webhook deliveries are seen by workspace members allowed to manage webhooks.">
         <ProjectScope>{(selected) => <ProjectDeliveries {...selected} />}</ProjectScope>
       </RequiresAccess>
     </>
@@ -34,7 +35,11 @@ export default function WebhookDeliveriesPage() {
 
 function ProjectDeliveries({ workspace, project }: ProjectInWorkspace) {
   if (!workspace.permissions.includes('webhooks:manage')) {
-    return <p className="notice">Seeing webhook deliveries needs the workspace permission “webhooks:manage”. Ask a workspace admin.</p>;
+    return (
+      <p className="notice">
+        Seeing webhook deliveries is for workspace members allowed to manage webhooks. <AskAnAdmin workspaceId={workspace.id} />
+      </p>
+    );
   }
   return <ProjectEndpointDeliveries projectId={project.id} />;
 }

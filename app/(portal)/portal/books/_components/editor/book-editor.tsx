@@ -31,6 +31,8 @@ import { useJsonView } from './use-json-view';
 import { usePreviewExamples } from './use-preview-examples';
 import { useRevealField } from './use-reveal-field';
 import styles from './editor.module.css';
+import { adminWords } from '../../../../_components/admin-words';
+import { useWorkspaceAdmins } from '../../../../_components/ask-an-admin';
 
 /** Above this many offerings, questions and rules, cards far from the screen are not drawn. */
 const LARGE_BOOK_CARDS = 80;
@@ -111,8 +113,9 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
   const redo = () => dispatch({ type: 'redo' });
   useEditorShortcuts(canEdit, { undo, redo, save }, json.editorRef);
 
+  const askAnAdmin = adminWords(useWorkspaceAdmins());
   const blockedBecause = !canPublish
-    ? 'Creating versions needs the books:publish permission. Ask a workspace admin if you need it.'
+    ? `Creating versions is for workspace members allowed to publish price books. ${askAnAdmin}`
     : !savedOnce
       ? 'Save the draft first: versions are made from the saved draft.'
       : unsaved
@@ -128,7 +131,7 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
       <h2 id={`${id}-heading`}>Draft</h2>
       {!canEdit && (
         <p className={`notice ${styles.readOnly}`} role="status">
-          You can read this book and try prices in the preview. Changing it needs the books:edit permission: ask a workspace admin if you need it.
+          You can read this book and try prices in the preview. Changing it is for workspace members allowed to edit price books. {askAnAdmin}
         </p>
       )}
       <p className="muted">{sourceNote}</p>

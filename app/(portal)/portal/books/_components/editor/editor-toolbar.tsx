@@ -44,7 +44,8 @@ export function EditorToolbar({ view, onView, jsonBroken, canEdit, canUndo, canR
           </button>
         </>
       )}
-      <span role="status" data-testid="save-state">
+      {/* Saving is an editor's business: a reader is not told about drafts they cannot save. */}
+      <span role="status" data-testid="save-state" hidden={!canEdit}>
         {unsaved ? (
           <span className="badge test">Unsaved changes</span>
         ) : savedOnce ? (

@@ -16,6 +16,7 @@ import { ImpactChart } from './impact-chart';
 import { GuardNote, ImpactCounts, ImpactProgress, ImpactScope, WINDOW_LABEL } from './impact-figures';
 import styles from './impact.module.css';
 import { useImpactRun, type Impact, type ImpactRequestBody } from './use-impact-run';
+import { AskAnAdmin } from '../../../../_components/ask-an-admin';
 
 type Choice = { id: string; label: string };
 
@@ -66,7 +67,9 @@ export function ImpactPanel({
         Before you publish: the real quote requests of a recent window, priced again with this draft and compared with what customers were quoted.
       </p>
       {!canPublish ? (
-        <p className="notice">Measuring the impact needs the books:publish permission, as publishing does. Ask a workspace admin if you need it.</p>
+        <p className="notice">
+          Measuring the impact is for workspace members allowed to publish price books. <AskAnAdmin />
+        </p>
       ) : (
         <>
           <form
