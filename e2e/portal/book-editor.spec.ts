@@ -87,8 +87,11 @@ test('a pricing person builds a book with forms only, sees the price as they typ
 
   await page.getByRole('button', { name: 'Add a surcharge when answers match' }).click();
   rule = openRule(page);
+  // Born whole, so the preview keeps pricing: a condition on the first question's first answer, to change.
+  await expect(page.getByTestId('problem-count')).toHaveCount(0);
+  await expect(rule.getByRole('group', { name: 'Answers for condition 1' }).getByRole('checkbox', { checked: true })).toHaveCount(1);
+  await expect(rule.getByRole('button', { name: 'Add another condition' })).toBeVisible();
   await rule.getByLabel('Name on receipts').fill('Difficult access');
-  await rule.getByRole('button', { name: 'Add a condition' }).click();
   await rule.getByLabel('When', { exact: true }).selectOption({ label: 'Access' });
   await rule.getByRole('group', { name: 'Answers for condition 1' }).getByLabel('Difficult').check();
   await rule.getByLabel('Percentage of the total so far').fill('15');

@@ -63,7 +63,11 @@ const offering = z.strictObject({
 });
 
 /** The rule matches when the factor's answer is one of these options. */
-const clause = z.strictObject({ factorId: id, optionIds: z.array(id).min(1).max(200) });
+const clause = z.strictObject({ factorId: id, optionIds: z.array(id).min(1, 'Pick at least one answer for this condition').max(200) });
+
+// The editor shows these words beside the field: they say what to do, not what the schema counts.
+const whenClauses = z.array(clause).min(1, 'Add a condition: the answers this rule applies to').max(50);
+const offeringIdList = z.array(id).min(1, 'Pick at least one offering').max(500);
 
 const adjustment = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('fixed'), amountMinor: z.number().int().min(-MAX_MINOR).max(MAX_MINOR) }),
@@ -83,9 +87,9 @@ const ruleCommon = {
   label,
   description: z.string().max(2000).optional(),
   /** Offerings the rule is scoped to; omitted = every offering. */
-  offeringIds: z.array(id).min(1).max(500).optional(),
+  offeringIds: offeringIdList.optional(),
   /** Every clause must match (AND); omitted = always. */
-  when: z.array(clause).min(1).max(50).optional(),
+  when: whenClauses.optional(),
 };
 
 const rule = z.discriminatedUnion('phase', [
@@ -93,13 +97,13 @@ const rule = z.discriminatedUnion('phase', [
   z.strictObject({
     ...ruleCommon,
     phase: z.literal('scopedModifier'),
-    offeringIds: z.array(id).min(1).max(500),
+    offeringIds: offeringIdList,
     adjustment,
   }),
   z.strictObject({
     ...ruleCommon,
     phase: z.literal('conditionalModifier'),
-    when: z.array(clause).min(1).max(50),
+    when: whenClauses,
     adjustment,
   }),
   z.strictObject({ ...ruleCommon, phase: z.literal('discount'), reduction }),

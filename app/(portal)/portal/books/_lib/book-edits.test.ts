@@ -105,6 +105,21 @@ describe('editing a draft book', () => {
     expect(withCents.rounded).toBe(1);
   });
 
+  it('a new rule of every kind is born valid, so the draft keeps pricing while the person fills it in', () => {
+    for (const phase of ['baseOverride', 'scopedModifier', 'conditionalModifier', 'discount', 'guardrail', 'paymentTerms'] as const) {
+      const { book } = addRule(demo, phase);
+      expect(bookArtifactSchema.safeParse(book).success, phase).toBe(true);
+      expect(typeof priced(book, demoExample), phase).toBe('number');
+    }
+    // A surcharge when answers match starts on the first question's first answer, for the person to change.
+    const { book, index } = addRule(demo, 'conditionalModifier');
+    expect(book.rules![index]).toMatchObject({ when: [{ factorId: demo.factors![0].id, optionIds: [demo.factors![0].options[0].id] }] });
+    // Without a question there is nothing to match yet: the draft says so in words, not in the schema's.
+    const noQuestions = addRule({ ...demo, factors: [], rules: [] }, 'conditionalModifier').book;
+    const issues = bookArtifactSchema.safeParse(noQuestions).error!.issues.map((i) => i.message);
+    expect(issues).toContain('Add a condition: the answers this rule applies to');
+  });
+
   it('adds rules at the end of their phase, moves them within it, and duplicates them', () => {
     const { book, index } = addRule(demo, 'discount');
     const rules = book.rules!;

@@ -226,8 +226,12 @@ export function addRule(book: Book, phase: RulePhase): { book: Book; index: numb
         return { id, label, phase, priceMinor: 0 };
       case 'scopedModifier':
         return { id, label, phase, offeringIds: firstOffering ? [firstOffering] : [], adjustment: { type: 'percent', basisPoints: 1000 } };
-      case 'conditionalModifier':
-        return { id, label, phase, when: [], adjustment: { type: 'percent', basisPoints: 1000 } } as unknown as RuleInput;
+      case 'conditionalModifier': {
+        // Born whole, so the draft keeps pricing: a condition on the first question's first answer, for the person to change.
+        const question = (book.factors ?? []).find((f) => f.options.length > 0);
+        const when = question ? [{ factorId: question.id, optionIds: [question.options[0].id] }] : [];
+        return { id, label, phase, when, adjustment: { type: 'percent', basisPoints: 1000 } } as unknown as RuleInput;
+      }
       case 'discount':
         return { id, label, phase, reduction: { type: 'percent', basisPoints: 1000 } };
       case 'guardrail':

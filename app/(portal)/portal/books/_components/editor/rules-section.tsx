@@ -256,7 +256,7 @@ function RuleEditor({ id, rule, index, currency, issues, disabled, onChange, pat
           disabled={disabled || factors.length === 0}
           onClick={() => set({ conditions: [...form.conditions, { factorId: (unusedFactor ?? factors[0]).id, optionIds: [] }] }, 'when')}
         >
-          Add a condition
+          {form.conditions.length === 0 ? 'Add a condition' : 'Add another condition'}
         </button>
         {factors.length === 0 && <span className="muted"> Add a question first: conditions are answers to questions.</span>}
       </fieldset>
