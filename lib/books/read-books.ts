@@ -1,8 +1,21 @@
 import type { SessionPrincipal } from '../auth/principal';
 import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
+import { canonicalHash } from '../hash/canonical-hash';
+import { bookArtifactSchema } from '../pricing';
 import type { BookSummary } from './schemas';
 import { findBookDetail, findVersion, listBooksOfMember, type BookSummaryRow } from './store';
+
+/**
+ * Whether the saved draft says something the newest version does not: a draft that became a
+ * version unchanged is not "a draft" any more (the same canonical hash as the version).
+ */
+function draftDiffers(draft: unknown, newest: { artifactHash: string } | undefined): boolean {
+  if (draft === null) return false;
+  if (!newest) return true;
+  const parsed = bookArtifactSchema.safeParse(draft);
+  return !parsed.success || canonicalHash(parsed.data) !== newest.artifactHash;
+}
 
 function toSummary(row: BookSummaryRow): BookSummary {
   const publication = (kind: 'test' | 'live') => {
@@ -16,7 +29,7 @@ function toSummary(row: BookSummaryRow): BookSummary {
     name: row.name,
     isPrimary: row.project.primaryBookId === row.id,
     latestVersion: row.versions[0]?.number ?? null,
-    hasDraft: row.draft !== null,
+    hasDraft: draftDiffers(row.draft, row.versions[0]),
     publications: { test: publication('test'), live: publication('live') },
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -13,7 +13,7 @@ export const bookSummarySchema = z
     name: z.string(),
     isPrimary: z.boolean(),
     latestVersion: z.number().int().nullable(),
-    hasDraft: z.boolean(),
+    hasDraft: z.boolean().describe('A saved draft that differs from the newest version (none yet, or other content).'),
     publications: z.object({ test: publicationSchema, live: publicationSchema }),
     updatedAt: z.iso.datetime(),
   })

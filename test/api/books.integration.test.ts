@@ -60,10 +60,16 @@ describe('book authoring and publication (workspace session)', () => {
     const refused = await api('POST', `/v1/books/${tenant.bookId}/versions`, { key: editorOnly.token });
     expect(refused.status).toBe(403);
 
+    const hasDraft = async () => (await api('GET', `/v1/books/${tenant.bookId}`, { key: publisher.token })).body.data.book.hasDraft;
+    expect(await hasDraft()).toBe(true);
     const version = await api('POST', `/v1/books/${tenant.bookId}/versions`, { key: publisher.token });
     expect(version.status).toBe(201);
     expect(version.body.data.version).toMatchObject({ number: 2, createdBy: publisher.email });
     expect(version.body.data.version.artifactHash).toMatch(/^[0-9a-f]{64}$/);
+    // The draft became v2 unchanged: the book no longer "has a draft", until it differs again.
+    expect(await hasDraft()).toBe(false);
+    const books = (await api('GET', '/v1/books', { key: publisher.token })).body.data.books;
+    expect(books.find((b: { id: string }) => b.id === tenant.bookId).hasDraft).toBe(false);
 
     const publicBefore = await api('POST', '/v1/public_quotes', { body: { businessId: tenant.businessId, ...demoExample } });
     expect(publicBefore.body.data.quoteReceipt.computation.totalMinor).toBe(15525);

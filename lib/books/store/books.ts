@@ -14,7 +14,7 @@ export const bookSummarySelect = {
   updatedAt: true,
   draft: true,
   project: { select: { primaryBookId: true } },
-  versions: { orderBy: { number: 'desc' }, take: 1, select: { number: true } },
+  versions: { orderBy: { number: 'desc' }, take: 1, select: { number: true, artifactHash: true } },
   publications: {
     select: { updatedAt: true, environment: { select: { kind: true } }, bookVersion: { select: { id: true, number: true } } },
   },

@@ -20,7 +20,7 @@ export function BookBadges({ isPrimary, hasDraft }: { isPrimary: boolean; hasDra
         </span>
       )}{' '}
       {hasDraft && (
-        <span className={`badge ${styles.draftBadge}`} title="Has a saved draft that may differ from its versions">
+        <span className={`badge ${styles.draftBadge}`} title="Has a saved draft with changes not yet in a version">
           draft
         </span>
       )}
