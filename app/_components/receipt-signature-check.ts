@@ -63,12 +63,15 @@ export function useReceiptSignatureCheck(receipt: SignedReceipt): BrowserSignatu
   return check;
 }
 
-/** Saves the receipt as a file: the signed JSON exactly as the service answered it. */
+/**
+ * Saves the receipt as a file: the signed JSON exactly as the service answered it, named by the
+ * quote reference the page shows (`quote-<reference>-signed-receipt.json`).
+ */
 export function downloadReceipt(receipt: SignedReceipt): void {
   const href = URL.createObjectURL(new Blob([`${JSON.stringify(receipt, null, 2)}\n`], { type: 'application/json' }));
   const link = document.createElement('a');
   link.href = href;
-  link.download = `receipt-${String(receipt.id)}.json`;
+  link.download = `quote-${String(receipt.quoteIntentId ?? receipt.id)}-signed-receipt.json`;
   document.body.append(link);
   link.click();
   link.remove();

@@ -26,14 +26,34 @@ test('a customer downloads the signed receipt of their price, and it verifies of
   // The browser checks the signature itself, against the published keys.
   const status = page.locator('.quote-proof-status');
   await expect(status).toHaveAttribute('data-state', 'verified');
-  await expect(status).toContainText('Signed price: checked in your browser against the published key rsk_');
+  // In plain words for a customer; the key that signed it is there on hover for whoever checks it.
+  await expect(status).toHaveText(/^✓ Genuine: this price carries Business \w+’s digital seal, checked in your browser, so the figures are exactly as issued\.$/);
+  await expect(status.locator('[title^="Ed25519 signature, key rsk_"]')).toHaveCount(1);
   await screenshot(page, 'hosted-signed-receipt');
 
-  const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Download receipt' }).click();
-  const download = await downloading;
+  // Printed or saved as a PDF, the page is a receipt to keep: the business, the price in currency,
+  // how it adds up, the validity and the quote reference, without the form and its buttons.
   const reference = await page.getByTestId('quote-reference').textContent();
-  expect(download.suggestedFilename()).toMatch(/^receipt-[0-9a-f-]{36}\.json$/);
+  await page.emulateMedia({ media: 'print' });
+  const receiptSection = page.getByRole('region', { name: /Your price/ });
+  await expect(page.locator('.hosted-name')).toBeVisible();
+  await expect(receiptSection.locator('.quote-headline-total')).toHaveText('$150.00');
+  await expect(receiptSection.getByRole('table', { name: 'Price breakdown' })).toBeVisible();
+  await expect(receiptSection.getByTestId('quote-validity')).toBeVisible();
+  await expect(receiptSection.locator('.quote-reference')).toContainText(`Quote reference ${reference} · issued by Business`);
+  for (const button of await page.getByRole('button').all()) await expect(button).toBeHidden();
+  await expect(page.getByRole('heading', { level: 1, name: 'Get your price' })).toBeHidden();
+  await screenshot(page, 'hosted-receipt-printed', { fullPage: true });
+  const pdf = await page.pdf({ format: 'A4' });
+  expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  await page.emulateMedia({ media: 'screen' });
+  await expect(page.getByRole('button', { name: 'Print or save as PDF' })).toBeVisible();
+
+  // The signed file for software is named by the quote reference the page shows.
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Signed file for software (JSON)' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`quote-${reference}-signed-receipt.json`);
   const receiptFile = testInfo.outputPath(download.suggestedFilename());
   await download.saveAs(receiptFile);
 

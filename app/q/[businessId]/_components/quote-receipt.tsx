@@ -57,8 +57,12 @@ export function QuoteReceipt({ businessId, businessName, result, acceptance, off
       {offering && <AnswerList offering={offering} answers={result.quoteIntent.inputs} />}
       <p className="quote-reference">
         Quote reference <code data-testid="quote-reference">{result.quoteIntent.id}</code>
+        <span className="print-only">
+          {' '}
+          · issued by {businessName} on <LocalTime iso={result.quoteReceipt.createdAt} style={{ dateStyle: 'long', timeStyle: 'short' }} />
+        </span>
       </p>
-      <SignedReceipt receipt={result.quoteReceipt} />
+      <SignedReceipt receipt={result.quoteReceipt} businessName={businessName} />
       <ComeBackLink />
       <button type="button" className="primary" onClick={onStartAgain}>
         Start again
