@@ -94,6 +94,10 @@ export const deliveryListQuerySchema = z.object({
   eventId: z.uuid().optional(),
   eventType: z.string().max(100).optional(),
   status: deliveryStatusSchema.optional(),
+  failing: z
+    .stringbool()
+    .optional()
+    .describe('`true`: only deliveries that failed and have not arrived: retrying after a failed attempt, or given up (`exhausted`).'),
   limit: z.coerce.number().int().min(1).max(100).default(50),
   cursor: timeIdCursorSchema.optional(),
 });

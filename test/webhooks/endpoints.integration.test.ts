@@ -116,6 +116,26 @@ describe('webhook endpoint and delivery routes (workspace session)', () => {
     expect(one.body.data.delivery.attempts).toEqual([]);
   });
 
+  it('lists only failing deliveries on asking: retrying after a failed attempt, or given up; not waiting, arrived or canceled', async () => {
+    const endpoint = (await create({ url: 'https://hooks.example.com/failing' })).body.data.endpoint;
+    for (let i = 0; i < 5; i++) expect((await api('POST', `/v1/webhook-endpoints/${endpoint.id}/test-events`, { key: admin.token })).status).toBe(201);
+    const ids = (await testDb().webhookDelivery.findMany({ where: { endpointId: endpoint.id }, orderBy: { createdAt: 'asc' }, select: { id: true } })).map((d) => d.id);
+    const [, retrying, exhausted, succeeded, canceled] = ids; // the first stays pending, not yet attempted
+    await testDb().webhookDelivery.update({ where: { id: retrying }, data: { attemptCount: 1 } });
+    await testDb().webhookDelivery.update({ where: { id: exhausted }, data: { status: 'exhausted', attemptCount: 5, nextAttemptAt: null } });
+    await testDb().webhookDelivery.update({ where: { id: succeeded }, data: { status: 'succeeded', attemptCount: 2, nextAttemptAt: null } });
+    await testDb().webhookDelivery.update({ where: { id: canceled }, data: { status: 'canceled', attemptCount: 1, nextAttemptAt: null } });
+    const listed = async (query: string) => {
+      const res = await api('GET', `/v1/webhook-deliveries?endpointId=${endpoint.id}${query}`, { key: admin.token });
+      expect(res.status).toBe(200);
+      return res.body.data.deliveries.map((d: { id: string }) => d.id).sort();
+    };
+    expect(await listed('&failing=true')).toEqual([retrying, exhausted].sort());
+    expect(await listed('&failing=true&status=exhausted')).toEqual([exhausted]);
+    expect(await listed('&failing=false')).toEqual([...ids].sort());
+    expect((await api('GET', '/v1/webhook-deliveries?failing=maybe', { key: admin.token })).status).toBe(400);
+  });
+
   it('needs webhooks:manage, and hides other workspaces’ endpoints', async () => {
     const { endpoint } = (await create({ url: 'https://hooks.example.com/private' })).body.data;
     const reader = await createPerson(tenant, { permissions: ['logs:read'] });

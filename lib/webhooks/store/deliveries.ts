@@ -36,7 +36,7 @@ const deliveryRefSelect = { id: true, endpointId: true, eventId: true, eventType
 /** A delivery as a replay repeats it, with the workspace that may manage it. */
 export type DeliveryRef = Prisma.WebhookDeliveryGetPayload<{ select: typeof deliveryRefSelect }>;
 
-export type DeliveriesQuery = { endpointId?: string; eventId?: string; eventType?: string; status?: DeliveryView['status']; limit: number; cursor?: string };
+export type DeliveriesQuery = { endpointId?: string; eventId?: string; eventType?: string; status?: DeliveryView['status']; failing?: boolean; limit: number; cursor?: string };
 
 export async function findDeliveryRef(db: DbOrTx, deliveryId: string): Promise<DeliveryRef | null> {
   return db.webhookDelivery.findUnique({ where: { id: deliveryId }, select: deliveryRefSelect });
@@ -56,6 +56,8 @@ export async function listDeliveriesOfWorkspaces(db: DbOrTx, workspaceIds: strin
       eventId: query.eventId,
       eventType: query.eventType,
       status: query.status,
+      // Failing: a failed attempt and no success yet, whether it still retries or gave up.
+      ...(query.failing ? { OR: [{ status: 'exhausted' as const }, { status: 'pending' as const, attemptCount: { gt: 0 } }] } : {}),
       ...afterTimeIdCursor(query.cursor),
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],

@@ -6,7 +6,8 @@ import { useSetSearchParam } from '../../../_components/url-selection';
 import { EVENT_TYPES } from '@/lib/events/catalogue';
 import { DELIVERY_STATUS, DELIVERY_STATUSES } from './delivery-status';
 
-const STATUS_CHOICES = choicesOf(DELIVERY_STATUSES, (s) => DELIVERY_STATUS[s].label);
+const FILTER_STATUSES = ['failing', ...DELIVERY_STATUSES] as const;
+const STATUS_CHOICES = choicesOf(FILTER_STATUSES, (s) => (s === 'failing' ? 'Failing (retrying or given up)' : DELIVERY_STATUS[s].label));
 const EVENT_CHOICES = choicesOf(EVENT_TYPES);
 
 /**
@@ -19,7 +20,7 @@ export function useDeliveryFilters() {
   const status = searchParams.get('status');
   const eventType = searchParams.get('eventType');
   return {
-    status: DELIVERY_STATUSES.find((s) => s === status) ?? null,
+    status: FILTER_STATUSES.find((s) => s === status) ?? null,
     eventType: EVENT_TYPES.find((t) => t === eventType) ?? null,
     set(param: 'status' | 'eventType', value: string) {
       setParam(param, value);

@@ -8,8 +8,22 @@ import { deliveryHref } from './links';
 import { webhookQueryKeys, type Delivery } from './types';
 import styles from './webhooks.module.css';
 
-/** Sends the same event again as a new delivery; the original and its attempts stay as they are. */
+/**
+ * Sends the same event again as a new delivery; the original and its attempts stay as they are.
+ * Not while the original is still being delivered: its own retries would send the event twice.
+ */
 export function ReplayButton({ delivery }: { delivery: Delivery }) {
+  if (delivery.status === 'pending') {
+    return (
+      <p className="hint" style={{ margin: 0 }} data-testid="replay-later">
+        {delivery.attemptCount === 0 ? 'Not sent yet.' : 'Still retrying on its own schedule.'} Replay is offered once this delivery arrives or gives up, so the event is not sent twice.
+      </p>
+    );
+  }
+  return <ReplayAction delivery={delivery} />;
+}
+
+function ReplayAction({ delivery }: { delivery: Delivery }) {
   const queryClient = useQueryClient();
   const replay = useMutation({
     mutationFn: () => apiFetch<{ delivery: Delivery }>(`/v1/webhook-deliveries/${delivery.id}/replay`, { method: 'POST' }),

@@ -18,4 +18,5 @@ export const webhookQueryKeys = {
   delivery: (id: string) => ['webhook-deliveries', 'one', id] as const,
 };
 
-export type DeliveryFilter = { endpointId: string; status: DeliveryStatus | null; eventType: string | null };
+/** `failing`: a failed attempt and no success yet (retrying, or given up): what someone fixing an endpoint looks for. */
+export type DeliveryFilter = { endpointId: string; status: DeliveryStatus | 'failing' | null; eventType: string | null };

@@ -29,7 +29,8 @@ export function useDeliveries(filter: DeliveryFilter, endpointEnabled: boolean) 
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) => {
       const query = new URLSearchParams({ endpointId: filter.endpointId, limit: '25' });
-      if (filter.status) query.set('status', filter.status);
+      if (filter.status === 'failing') query.set('failing', 'true');
+      else if (filter.status) query.set('status', filter.status);
       if (filter.eventType) query.set('eventType', filter.eventType);
       if (pageParam) query.set('cursor', pageParam);
       return apiFetch<{ deliveries: Delivery[]; nextCursor: string | null }>(`/v1/webhook-deliveries?${query}`);
