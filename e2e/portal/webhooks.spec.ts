@@ -115,6 +115,12 @@ test('a Live endpoint gets signed deliveries; a failure is replayed; rotation si
   await expect(firstAttempts.getByLabel('Answered headers').first()).toContainText('content-type: text/plain');
   await screenshot(page, 'webhooks-deliveries-failed');
 
+  // While it still retries on its own, Replay is not offered: the event would arrive twice.
+  await expect(page.getByTestId('replay-later')).toContainText('Replay is offered once this delivery arrives or gives up');
+  await expect(page.getByRole('button', { name: 'Replay' })).toHaveCount(0);
+  // It gives up (the schedule takes hours: the test moves it on); the list updates by itself.
+  await testDb().webhookDelivery.update({ where: { id: header(refused, 'Service-Delivery-Id') }, data: { status: 'exhausted', nextAttemptAt: null } });
+
   // Replay: the receiver now accepts; the new delivery is linked to the original and succeeds.
   answer = 200;
   await page.getByRole('button', { name: 'Replay' }).click();
@@ -319,6 +325,18 @@ test('a failing endpoint shows its health and retries; its exhausted deliveries 
   await expect(card.getByTestId('endpoint-health')).toContainText('1 retrying, 2 exhausted');
   await expect(card.getByTestId('endpoint-health')).toContainText('Last failure');
 
+  // Someone fixing the endpoint narrows the list to what is failing: retrying or given up, not what arrived.
+  await quoteWithLiveKey(tenant);
+  await expect.poll(() => receiver!.received.length, { timeout: 15_000 }).toBe(4);
+  const fourth = await testDb().webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id, id: { notIn: ids } } });
+  await testDb().webhookDelivery.update({ where: { id: fourth.id }, data: { status: 'succeeded', nextAttemptAt: null } });
+  await page.goto(`${appUrl()}/portal/webhooks/deliveries?endpoint=${endpoint.id}&status=failing`);
+  await expect(page.getByLabel('Status')).toHaveValue('failing');
+  await expect(deliveryRows(page)).toHaveCount(3);
+  await page.getByLabel('Status').selectOption({ label: 'Succeeded' });
+  await expect(deliveryRows(page)).toHaveCount(1);
+  await page.goto(`${appUrl()}/portal/webhooks?project=${tenant.projectId}`);
+
   healthy = true;
   await card.getByRole('button', { name: 'Replay failed…' }).click();
   const form = page.getByRole('form', { name: `Replay failed deliveries to ${receiver.url}` });
@@ -326,7 +344,7 @@ test('a failing endpoint shows its health and retries; its exhausted deliveries 
   await screenshot(page, 'webhooks-bulk-replay');
   await form.getByRole('button', { name: 'Replay 2' }).click();
   await expect(form.getByTestId('bulk-replay-count')).toHaveText('2 deliveries were queued again; each is linked to its original.');
-  await expect.poll(() => receiver!.received.length, { timeout: 15_000 }).toBe(5);
+  await expect.poll(() => receiver!.received.length, { timeout: 15_000 }).toBe(6);
   const replays = await testDb().webhookDelivery.findMany({ where: { replayOfId: { in: ids.slice(0, 2) } } });
   expect(replays).toHaveLength(2);
   await form.getByRole('button', { name: 'Done' }).click();
