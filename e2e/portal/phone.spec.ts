@@ -26,3 +26,18 @@ test('on a phone the navigation is a menu that folds away once a page is chosen'
   // That every page fits the phone, its lists as cards, is lists-in-sight.spec.ts's crawl as each role.
   await screenshot(page, 'phone-quotes');
 });
+
+test('on a phone the book editor’s live preview is one tap away, and so is the way back', async ({ page }) => {
+  const tenant = await createTenant();
+  const editor = await createPerson(tenant, { permissions: ['books:edit'] });
+  await signIn(page, editor.email, `/portal/books/${tenant.bookId}`);
+  await expect(page.getByTestId('toolbar-price')).toContainText('Example:');
+  const preview = page.getByTestId('live-preview');
+  await expect(preview).not.toBeInViewport(); // below the whole editor
+  await page.getByRole('link', { name: 'Preview ↓' }).click();
+  await expect(preview).toBeInViewport();
+  await expect(preview.getByTestId('preview-total')).toBeVisible();
+  await screenshot(page, 'phone-book-preview', { fullPage: false });
+  await page.getByRole('link', { name: '↑ Back to editing' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Draft' })).toBeInViewport();
+});

@@ -246,7 +246,10 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
           )}
           <CreateVersion bookId={bookId} blockedBecause={blockedBecause} artifact={checked} onRevealPath={reveal} />
         </div>
-        <aside className={styles.preview}>
+        <aside className={styles.preview} id="live-preview" tabIndex={-1} aria-label="Live preview">
+          <a href={`#${id}-heading`} className={styles.toPreview}>
+            ↑ Back to editing
+          </a>
           <LivePreview
             offerings={preview.offerings}
             priced={priced as unknown as Book | null}

@@ -66,6 +66,10 @@ export function EditorToolbar({ view, onView, jsonBroken, canEdit, canUndo, canR
           </>
         ) : null}
       </span>
+      {/* Below the editor on a narrow screen, the preview is one tap away from wherever the person is. */}
+      <a href="#live-preview" className={styles.toPreview}>
+        Preview ↓
+      </a>
     </div>
   );
 }
