@@ -4,7 +4,8 @@ import { createPerson, createTenant, type Person, type Tenant } from '../../lib/
 import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
 import { appUrl, signIn } from '../support/portal';
 
-// Every portal page each role can reach, crawled from the navigation as the person would: at 390 px
+// Every portal page each role can reach, crawled from the navigation as the person would, without an
+// error in the page: at 390 px
 // each row's links, buttons and boxes are on the screen (lists become cards, nothing scrolls
 // sideways), and at 1280 px no table scrolls sideways either.
 
@@ -51,6 +52,9 @@ async function settle(page: Page) {
  * one detail page of each kind), checks it at 390 then 1280 px, and returns the row controls seen per kind.
  */
 async function crawl(page: Page, person: Person): Promise<Map<string, number>> {
+  // Errors thrown in the page (a hydration mismatch, React #418, among them) fail the crawl.
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message.slice(0, 200)}`));
   await signIn(page, person.email);
   const queue = ['/portal'];
   const seen = new Set(queue.map(kindOf));
@@ -85,6 +89,7 @@ async function crawl(page: Page, person: Person): Promise<Map<string, number>> {
     }
   }
   expect(queue, `every page was checked (more than ${MAX_PAGES}?)`).toEqual([]);
+  expect(pageErrors, 'no errors in the pages').toEqual([]);
   return controlsByKind;
 }
 

@@ -6,6 +6,7 @@ import { mayReadBusiness } from './portal-access';
 import { useBusinesses, useWorkspaces, type Business } from './queries';
 import { ScopePicker } from './scope-picker';
 import { Empty, ErrorMessage, Loading } from './ui';
+import { useHydrated } from './use-hydrated';
 import { useUrlSelection } from './url-selection';
 
 /**
@@ -30,7 +31,8 @@ function BusinessScopeContent({ children }: { children: (business: Business) => 
     'business',
     list.map((b) => b.id),
   );
-  if (businesses.isPending || workspaces.isPending) return <Loading what="businesses" />;
+  const hydrated = useHydrated();
+  if (!hydrated || businesses.isPending || workspaces.isPending) return <Loading what="businesses" />;
   if (businesses.isError) return <ErrorMessage error={businesses.error} />;
   const business = list.find((b) => b.id === selection.selectedId);
   if (!business) return <Empty>You are not a member of any business yet. Ask a workspace admin to invite you.</Empty>;

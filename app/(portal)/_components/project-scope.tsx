@@ -5,6 +5,7 @@ import { Options } from './form-fields';
 import { useWorkspaces, type Workspace } from './queries';
 import { ScopePicker } from './scope-picker';
 import { Empty, ErrorMessage, Loading } from './ui';
+import { useHydrated } from './use-hydrated';
 import { useUrlSelection } from './url-selection';
 
 export type ProjectInWorkspace = { workspace: Workspace; project: Workspace['projects'][number] };
@@ -30,7 +31,8 @@ function ProjectScopeContent({ children }: { children: (selected: ProjectInWorks
     'project',
     all.map((p) => p.project.id),
   );
-  if (workspaces.isPending) return <Loading what="projects" />;
+  const hydrated = useHydrated();
+  if (!hydrated || workspaces.isPending) return <Loading what="projects" />;
   if (workspaces.isError) return <ErrorMessage error={workspaces.error} />;
   const selected = all.find((p) => p.project.id === selection.selectedId);
   if (!selected) return <Empty>You are not a member of a workspace with projects yet. Ask a workspace admin to add you.</Empty>;
