@@ -13,6 +13,7 @@ import {
   MARK_AHEAD,
   markAttemptsStarted,
   readDeliveryStanding,
+  readEndpointReceiving,
   readEndpointTarget,
   releaseDeliveryLeases,
   releaseEndpointLease,
@@ -421,9 +422,17 @@ async function releaseLeases(ctx: VerbContext, group: ClaimedGroup, deliveryIds:
   await cancelUndeliverable(ctx, group.endpointId);
 }
 
-/** Cancels the endpoint's pending deliveries if it is disabled or deleted (nothing otherwise); the minute job retries a failure. */
+/**
+ * Cancels the endpoint's pending deliveries if it is disabled or deleted (nothing otherwise); the
+ * minute job retries a failure. The endpoint is read first under KEY SHARE, which waits for a
+ * disabling or deletion in progress: its cancel skipped the deliveries this claim still held, and
+ * if this claim let go of them before that transaction committed, a cancel that did not wait
+ * would still see the endpoint enabled, and they would stay pending until the minute job.
+ */
 async function cancelUndeliverable(ctx: VerbContext, endpointId: string) {
   try {
+    const endpoint = await readEndpointReceiving(ctx.db, endpointId);
+    if (endpoint && endpoint.enabled && !endpoint.deleted) return;
     const canceled = await cancelDeliveriesOfInactiveEndpoint(ctx, { endpointId });
     if (canceled > 0) logger.info({ endpointId, canceled }, 'webhook deliveries of a disabled or deleted endpoint canceled');
   } catch (error) {
