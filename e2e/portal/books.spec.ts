@@ -160,7 +160,7 @@ test('books are listed by project; an editor creates a book but is told why it c
   await expect(page.locator('input[data-path="offerings.0.label"]')).toHaveValue('My first offering');
   await expect(page.getByText('No versions yet.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Create version from draft' })).toBeDisabled();
-  await expect(page.getByText('Creating versions needs the books:publish permission.')).toBeVisible();
+  await expect(page.getByText('Creating versions is for workspace members allowed to publish price books.')).toBeVisible();
   await screenshot(page, 'books-new');
 
   // A second book with the same key is refused in words.

@@ -2,15 +2,19 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import dynamic from 'next/dynamic';
 import type { BusinessOverview } from '@/lib/overview/business-overview';
 import { apiFetch } from '../../_components/api';
 import type { Access, PortalPage } from '../../_components/portal-access';
 import type { Business } from '../../_components/queries';
 import { TableHead } from '../../_components/table-head';
 import { ErrorMessage, Loading } from '../../_components/ui';
+import { dayLabel } from './day-label';
 
-const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+// recharts (with its redux and d3) is a third of the Overview's JavaScript: it loads after the page,
+// into the chart's box of fixed height, so that neither first paint nor hydration waits for it.
+const QuotesPerDayChart = dynamic(() => import('./quotes-per-day-chart').then((m) => m.QuotesPerDayChart), { ssr: false });
+
 
 /** The first things a business looks at: its quotes by day, its integrations' health, its set-up. */
 export function BusinessFigures({ business, access }: { business: Business; access: Record<PortalPage, Access> }) {
@@ -54,18 +58,7 @@ export function BusinessFigures({ business, access }: { business: Business; acce
       <section aria-labelledby={`${business.id}-quotes`}>
         <h3 id={`${business.id}-quotes`}>Live quotes, last 14 days ({total.toLocaleString()})</h3>
         <div aria-hidden="true" style={{ width: '100%', height: 200 }} data-testid="overview-chart">
-          <ResponsiveContainer>
-            <BarChart data={o.quotesPerDay.map((d) => ({ ...d, label: dayLabel(d.day) }))} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} accessibilityLayer={false}>
-              <CartesianGrid vertical={false} stroke="#e4e7eb" />
-              <XAxis dataKey="label" tick={{ fontSize: 11 }} interval="preserveStartEnd" />
-              <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
-              <Tooltip />
-              <Legend wrapperStyle={{ fontSize: 12 }} />
-              <Bar dataKey="succeeded" name="Priced" stackId="q" fill="#16a34a" isAnimationActive={false} />
-              <Bar dataKey="requiresInput" name="Needed more answers" stackId="q" fill="#f59e0b" isAnimationActive={false} />
-              <Bar dataKey="failed" name="Could not be priced" stackId="q" fill="#dc2626" isAnimationActive={false} />
-            </BarChart>
-          </ResponsiveContainer>
+          <QuotesPerDayChart days={o.quotesPerDay} />
         </div>
         <div className="sr-only">
           <table aria-label={`Live quotes per day of ${business.branding.displayName}`}>

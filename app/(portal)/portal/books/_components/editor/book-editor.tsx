@@ -1,9 +1,10 @@
 'use client';
 
 import { dequal } from 'dequal/lite';
-import { useId, useMemo, useReducer, useState } from 'react';
+import dynamic from 'next/dynamic';
+import { useEffect, useId, useMemo, useReducer, useState } from 'react';
 import { formatMoney } from '@/app/_components/receipt-view';
-import { ErrorMessage } from '../../../../_components/ui';
+import { ErrorMessage, Loading } from '../../../../_components/ui';
 import { useWarnBeforeUnload } from '../../../../_components/warn-before-unload';
 import { addFactor, addOffering, addRule, changeCurrency, type Book } from '../../_lib/book-edits';
 import type { Autonomy } from '../../_lib/book-form';
@@ -17,7 +18,6 @@ import { ImpactPanel } from '../impact/impact-panel';
 import { EditorToolbar } from './editor-toolbar';
 import { FactorsSection } from './factors-section';
 import type { CardListProps, Issues } from './fields';
-import { JsonView } from './json-view';
 import { LivePreview } from './live-preview';
 import { OfferingsSection } from './offerings-section';
 import { RemovalDialog } from './removal-dialog';
@@ -31,6 +31,11 @@ import { useJsonView } from './use-json-view';
 import { usePreviewExamples } from './use-preview-examples';
 import { useRevealField } from './use-reveal-field';
 import styles from './editor.module.css';
+
+// CodeMirror is most of the book page's JavaScript and only the JSON view uses it: it loads after
+// the page (fetched once the editor is up, so that switching views does not wait for it).
+const loadJsonView = () => import('./json-view').then((m) => m.JsonView);
+const JsonView = dynamic(loadJsonView, { ssr: false, loading: () => <Loading what="the JSON editor" /> });
 import { adminWords } from '../../../../_components/admin-words';
 import { useWorkspaceAdmins } from '../../../../_components/ask-an-admin';
 
@@ -65,6 +70,7 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
   canPublish: boolean;
 }) {
   const id = useId();
+  useEffect(() => void loadJsonView(), []); // the JSON view's code, fetched while the person reads the forms
   const [history, dispatch] = useReducer(historyReducer<unknown>, initialDraft, startHistory);
   const draft = history.present;
   // What "unsaved" compares with: the saved draft, or what the editor started from.

@@ -1,22 +1,25 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { dequal } from 'dequal/lite';
 import { useId, useMemo, useState } from 'react';
-
-/** Movers shown before "Show all": enough to see the pattern without a wall of rows. */
-const MOVERS_AT_FIRST = 8;
 import { formatMoney } from '@/app/_components/receipt-view';
 import { SelectField } from '../../../../_components/form-fields';
 import { num, TableHead } from '../../../../_components/table-head';
 import { ErrorMessage } from '../../../../_components/ui';
 import { signedMoney } from '@/lib/pricing/format-money';
 import { stepChangeWords } from './difference-words';
-import { ImpactChart } from './impact-chart';
 import { GuardNote, ImpactCounts, ImpactProgress, ImpactScope, WINDOW_LABEL } from './impact-figures';
 import styles from './impact.module.css';
 import { useImpactRun, type Impact, type ImpactRequestBody } from './use-impact-run';
 import { AskAnAdmin } from '../../../../_components/ask-an-admin';
+
+/** Movers shown before "Show all": enough to see the pattern without a wall of rows. */
+const MOVERS_AT_FIRST = 8;
+
+// recharts loads when a measurement is shown, not with the book page; its box keeps its height meanwhile.
+const ImpactChart = dynamic(() => import('./impact-chart').then((m) => m.ImpactChart), { ssr: false, loading: () => <div style={{ height: 240 }} /> });
 
 type Choice = { id: string; label: string };
 
