@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { demoExample } from '../../lib/books/demo-book';
 import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
 import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
-import { appUrl, signIn } from '../support/portal';
+import { appUrl, screenshot, signIn } from '../support/portal';
 
 // Every portal page each role can reach, crawled from the navigation as the person would, without an
 // error in the page: at 390 px
@@ -51,7 +51,7 @@ async function settle(page: Page) {
  * Opens every page the person can reach from /portal (the nav's pages, then what they link to, then
  * one detail page of each kind), checks it at 390 then 1280 px, and returns the row controls seen per kind.
  */
-async function crawl(page: Page, person: Person): Promise<Map<string, number>> {
+async function crawl(page: Page, person: Person, who: string): Promise<Map<string, number>> {
   // Errors thrown in the page (a hydration mismatch, React #418, among them) fail the crawl.
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message.slice(0, 200)}`));
@@ -68,6 +68,7 @@ async function crawl(page: Page, person: Person): Promise<Map<string, number>> {
     const showAttempts = page.getByRole('button', { name: 'Show attempts' }).first();
     if (await showAttempts.isVisible()) await showAttempts.click();
     const phone = await layoutOf(page);
+    await screenshot(page, `lists-${who}-390${kindOf(href).replace(/\W+/g, '-')}`);
     expect(phone.sideways, `${href} at 390 px: nothing scrolls sideways`).toEqual([]);
     expect(phone.offScreen, `${href} at 390 px: every row's controls are on the screen`).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `${href} fits a 390 px phone`).toBeLessThanOrEqual(PHONE.width);
@@ -142,7 +143,7 @@ for (const who of Object.keys(kindsWithRows) as (keyof typeof kindsWithRows)[]) 
           ? { permissions: ['books:edit', 'books:publish', 'logs:read'] }
           : { businessRole: who },
     );
-    const controls = await crawl(page, person);
+    const controls = await crawl(page, person, who);
     // The lists this person works with were reached and had controls in their rows to check.
     for (const kind of kindsWithRows[who]) expect(controls.get(kind), `${kind} has row controls to check`).toBeGreaterThan(0);
   });
