@@ -14,6 +14,7 @@ import { parsePathParams, parseRequest } from './steps/parse-request';
 import { consumeQuotas, consumeRequestLimits } from './steps/rate-limits';
 import { logRequest, type Annotations } from './steps/request-log';
 import { Responder, type RawResult } from './steps/respond';
+import { injectedFailure, requestedTestFault, waitFor, type TestFault } from './steps/test-fault';
 
 export type HandlerContext<C extends RouteContract> = {
   db: Db;
@@ -107,12 +108,16 @@ export function defineRoute<C extends RouteContract, A = undefined>(
     let quotaHeaders: Record<string, string> = {};
     // The body as sent: the request log may keep it (writes and failures only, redacted).
     let requestText: string | null = null;
+    let testFault = null as TestFault | null; // set inside serve()
 
     /** Everything after authentication, in the order RouteDefinition describes. */
     const serve = async (principal: Principal): Promise<Response> => {
       if (principal.kind === 'api_key') {
         Object.assign(annotations, { workspaceId: principal.workspaceId, projectId: principal.projectId, environmentId: principal.environmentId });
       }
+      // A Test request asking for a failure gets it before anything is counted or written.
+      testFault = requestedTestFault(request, principal, contract);
+      if (testFault && testFault.kind !== 'delay') throw injectedFailure(testFault, contract, requestId);
       quotaHeaders = await consumeQuotas(contract.rateLimits, principal);
       if (contract.scope && principal.kind === 'api_key' && !principal.scopes.includes(contract.scope)) {
         throw new ServiceError('insufficient_scope', `This API key lacks the scope "${contract.scope}".`);
@@ -175,6 +180,7 @@ export function defineRoute<C extends RouteContract, A = undefined>(
         if (found) Object.assign(annotations, found);
       }
     }
+    if (testFault?.kind === 'delay') await waitFor(testFault.ms); // done, and answered late
     response.headers.set('x-request-id', requestId);
     for (const [name, value] of Object.entries(quotaHeaders)) if (!response.headers.has(name)) response.headers.set(name, value);
     logRequest(contract, {
@@ -187,6 +193,7 @@ export function defineRoute<C extends RouteContract, A = undefined>(
       annotations,
       requestText,
       answered: responder.answered,
+      testFault: testFault?.asked ?? null,
       startedAt,
       now,
     });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_STATUS, type ErrorCode } from '../errors/service-error';
 import { idempotencyKeyHeaderSchema, reportsQuota, type RouteContract } from './contract';
+import { MAX_TEST_DELAY_MS, takesApiKey, TEST_FAULT_HEADER, TEST_FAULTS } from './steps/test-fault';
 import { NDJSON } from './envelope';
 
 const standardErrorSchema = z
@@ -31,6 +32,14 @@ const retryAfterHeader = { 'retry-after': header('Seconds to wait before retryin
 const replayedHeader = { 'idempotent-replayed': header('`true` when this answer replays an earlier request with the same idempotency key.') };
 
 const idempotencyKeyHeader = z.object({ 'idempotency-key': idempotencyKeyHeaderSchema.optional() });
+const testFaultHeader = z.object({
+  [TEST_FAULT_HEADER]: z
+    .string()
+    .optional()
+    .meta({
+      description: `Test keys only (400 with a Live key): answer with a failure as production would, nothing counted or written: ${TEST_FAULTS.map((f) => `\`${f}\``).join(', ')} (at most ${MAX_TEST_DELAY_MS} ms; the request is handled, then answered late). The request log shows it as \`testFault\`.`,
+    }),
+});
 
 /** Whether a route takes an idempotency key: the generic header, or its own (quote routes). */
 function takesIdempotencyKey(contract: RouteContract): boolean {
@@ -58,9 +67,7 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
       requestParams: {
         ...(contract.params ? { path: contract.params as z.ZodObject } : {}),
         ...(contract.query ? { query: contract.query as z.ZodObject } : {}),
-        ...(contract.headers || contract.idempotent
-          ? { header: contract.idempotent ? (contract.headers ?? z.object({})).extend(idempotencyKeyHeader.shape) : contract.headers }
-          : {}),
+        ...headerParams(contract),
       },
       ...(contract.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: contract.body } } } }
@@ -117,6 +124,14 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
   });
 }
 
+/** The request headers a route documents: its own, the idempotency key, and Test-Fault. */
+function headerParams(contract: RouteContract): { header?: z.ZodObject } {
+  let header = contract.headers as z.ZodObject | undefined;
+  if (contract.idempotent) header = (header ?? z.object({})).extend(idempotencyKeyHeader.shape);
+  if (takesApiKey(contract)) header = (header ?? z.object({})).extend(testFaultHeader.shape);
+  return header ? { header } : {};
+}
+
 function errorResponses(contract: RouteContract) {
   const schema = contract.surface === 'account' ? accountErrorSchema : standardErrorSchema;
   const byStatus = new Map<number, ErrorCode[]>();
@@ -124,7 +139,9 @@ function errorResponses(contract: RouteContract) {
   const idempotencyErrors: ErrorCode[] = contract.idempotent ? [contract.validationCode ?? 'invalid_request', 'idempotency_conflict', 'conflict'] : [];
   // A declared rate limit answers 429 when spent.
   const rateLimitErrors: ErrorCode[] = contract.rateLimits?.length ? ['rate_limited'] : [];
-  for (const code of new Set<ErrorCode>([...contract.errors, ...idempotencyErrors, ...rateLimitErrors, 'internal_error'])) {
+  // Test-Fault: a Test key may ask for these (and a Live key that sends it gets 400).
+  const testFaultErrors: ErrorCode[] = takesApiKey(contract) ? ['invalid_request', 'rate_limited', 'service_unavailable'] : [];
+  for (const code of new Set<ErrorCode>([...contract.errors, ...idempotencyErrors, ...rateLimitErrors, ...testFaultErrors, 'internal_error'])) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -137,7 +154,7 @@ function errorResponses(contract: RouteContract) {
           ...requestIdHeader,
           ...(reportsQuota(contract) || status === 429 ? rateLimitHeaders : {}),
           // 429: when to retry; 409 on an idempotent write: the first request is still running.
-          ...(status === 429 || (status === 409 && contract.idempotent) ? retryAfterHeader : {}),
+          ...(status === 429 || status === 503 || (status === 409 && contract.idempotent) ? retryAfterHeader : {}),
         },
         content: { 'application/json': { schema } },
       },

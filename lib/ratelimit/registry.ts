@@ -6,7 +6,7 @@ import { ServiceError } from '../errors/service-error';
  * Every rate limit of the service, in one place. Counters live in PostgreSQL (table
  * `rate_limits`, created by our migrations) so that every service instance shares them.
  */
-const RATE_LIMITS = {
+export const RATE_LIMITS = {
   /** Spec 8: public quote creates per Business. */
   publicQuoteCreate: { points: 120, durationSeconds: 60 },
   /** Quote acceptances on the hosted page per Business: a person accepts a few; a robot many. */

@@ -22,6 +22,10 @@ export const requestLogSchema = z
     environment: z.enum(['test', 'live']).nullable(),
     businessId: z.uuid().nullable(),
     latencyMs: z.number().int(),
+    testFault: z
+      .string()
+      .nullable()
+      .meta({ description: 'The failure this Test request asked for with its `Test-Fault` header (`rate_limited`, `server_error`, `unavailable`, `delay=<ms>`): the answer was injected. Null for every other request.' }),
     createdAt: z.iso.datetime(),
     /** The quote this request created, if any. */
     quoteIntentId: z.uuid().nullable(),

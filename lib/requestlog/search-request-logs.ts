@@ -78,6 +78,7 @@ async function toViews(db: DbOrTx, page: RequestLogListRow[], environments: { id
     environment: row.environmentId ? (kindById.get(row.environmentId) ?? null) : null,
     businessId: row.businessId,
     latencyMs: row.latencyMs,
+    testFault: row.testFault,
     createdAt: row.createdAt.toISOString(),
     quoteIntentId: quoteByRequest.get(row.requestId) ?? null,
   }));

@@ -41,6 +41,8 @@ export type RequestLogEntry = {
   environmentId: string | null;
   businessId: string | null;
   latencyMs: number;
+  /** The failure a Test request asked for (`Test-Fault`), null otherwise. */
+  testFault: string | null;
   createdAt: Date;
 };
 
@@ -64,6 +66,7 @@ const requestLogs = new Table<RequestLogEntry>('request_logs', {
   environmentId: ['environment_id', 'uuid'],
   businessId: ['business_id', 'uuid'],
   latencyMs: ['latency_ms', 'int'],
+  testFault: ['test_fault', 'text'],
   createdAt: ['created_at', 'timestamptz'],
 });
 
@@ -85,6 +88,7 @@ const listSelect = {
   environmentId: true,
   businessId: true,
   latencyMs: true,
+  testFault: true,
   createdAt: true,
 } satisfies Prisma.RequestLogSelect;
 

@@ -108,6 +108,7 @@ describe('request-log search and quote traces', () => {
       environmentId: own.environments.live,
       businessId: own.businessId,
       latencyMs: 3,
+      testFault: null,
       createdAt,
     });
     const [first, second, third, fourth, fifth] = [row('a', at(0)), row('b', at(10)), row('c', at(20)), row('d', at(20)), row('e', at(30))];

@@ -31,6 +31,8 @@ export type Exchange = {
   /** The body as sent, and the answer as given (before redaction). */
   requestText: string | null;
   answered: unknown;
+  /** What a Test request's `Test-Fault` header asked for. */
+  testFault: string | null;
   startedAt: number;
   now: Date;
 };
@@ -64,6 +66,7 @@ export function logRequest(contract: RouteContract, exchange: Exchange): void {
     environmentId: annotations.environmentId ?? null,
     businessId: annotations.businessId ?? null,
     latencyMs: Math.round(performance.now() - exchange.startedAt),
+    testFault: exchange.testFault,
     createdAt: exchange.now,
   });
 }

@@ -42,7 +42,8 @@ function Detail({ requestId }: { requestId: string }) {
   return (
     <>
       <p className="mono" style={{ fontSize: '1.05rem', overflowWrap: 'anywhere' }}>
-        <strong>{r.method}</strong> {r.path} <HttpStatus status={r.status} /> {r.errorCode && <code>{r.errorCode}</code>}
+        <strong>{r.method}</strong> {r.path} <HttpStatus status={r.status} /> {r.errorCode && <code>{r.errorCode}</code>}{' '}
+        {r.testFault && <span className="badge test">injected by Test-Fault: {r.testFault}</span>}
       </p>
       <div className="grid two">
         <section className="card" aria-labelledby="request-facts">

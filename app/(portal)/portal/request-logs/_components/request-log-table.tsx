@@ -37,6 +37,14 @@ export function RequestLogTable({ logs, filterHref, picks }: { logs: RequestLog[
                     {log.errorCode}
                   </span>
                 )}
+                {log.testFault && (
+                  <>
+                    {' '}
+                    <span className="badge test" title="Asked for with the Test-Fault header: the answer was injected">
+                      injected: {log.testFault}
+                    </span>
+                  </>
+                )}
               </td>
               <td data-label="Caller" style={{ minWidth: '9rem' }}>
                 <EnvironmentBadge environment={log.environment} /> <Caller log={log} filterHref={filterHref} />

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "request_logs" ADD COLUMN     "test_fault" TEXT;
