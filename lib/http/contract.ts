@@ -55,6 +55,11 @@ export type RouteContract<
   A extends AuthModel = AuthModel,
   H extends z.ZodObject = z.ZodObject,
 > = {
+  /**
+   * The operation's name as a person (and a generated client) calls it: `createQuote`,
+   * `listMembers`, `rotateApiKey`. Stable: SDKs and their users depend on it.
+   */
+  operationId: string;
   method: HttpMethod;
   /** OpenAPI path template, e.g. `/v1/public_quotes/{quoteIntentId}`. */
   path: string;

@@ -59,7 +59,7 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
   const paths: ZodOpenApiPathsObject = {};
   for (const contract of contracts) {
     const operation: ZodOpenApiOperationObject = {
-      operationId: `${contract.method.toLowerCase()}${contract.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string) => (c ? c.toUpperCase() : ''))}`,
+      operationId: contract.operationId,
       summary: contract.summary,
       description: contract.description,
       tags: contract.tags,
@@ -114,6 +114,8 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
       version: '1.0.0',
       description: 'Deterministic quotes against published, versioned price books, with immutable receipts.',
     },
+    // Paths are absolute from the service's origin, wherever it runs: the document is served by the service itself.
+    servers: [{ url: '/', description: 'The service that serves this document' }],
     paths,
     components: {
       securitySchemes: {

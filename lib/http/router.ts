@@ -120,6 +120,7 @@ const refusalOf = new WeakMap<Request, ServiceError>();
 function refusingRoute(code: ErrorCode, status: number, summary: string) {
   const contract = (surface: 'standard' | 'account'): RouteContract =>
     defineContract({
+      operationId: 'refused', // the router's own answers (404, 405): not in the OpenAPI document
       method: 'GET',
       path: '/v1/{path}',
       summary,
@@ -160,6 +161,7 @@ function optionsAnswer(allow: string): RouteHandler {
   if (!handler) {
     handler = defineRoute(
       defineContract({
+        operationId: 'options', // the router's own answer: not in the OpenAPI document
         method: 'GET',
         path: '/v1/{path}',
         summary: 'The methods of a path',

@@ -19,6 +19,7 @@ const common = ['invalid_api_key', 'revoked_api_key'] as const;
 const NOTHING_PUBLISHED = 'With no price book published in the key’s environment it answers 404 `not_found`.';
 
 export const currentAccountContract = defineContract({
+  operationId: 'getCurrentAccount',
   method: 'GET',
   path: '/v1/accounts/current',
   summary: 'The account this key belongs to (any valid key; a liveness check)',
@@ -31,6 +32,7 @@ export const currentAccountContract = defineContract({
 });
 
 export const listAccountsContract = defineContract({
+  operationId: 'listAccounts',
   method: 'GET',
   path: '/v1/accounts',
   summary: 'Accounts this key can address (`accounts:read`)',
@@ -44,6 +46,7 @@ export const listAccountsContract = defineContract({
 });
 
 export const getAccountContract = defineContract({
+  operationId: 'getAccount',
   method: 'GET',
   path: '/v1/accounts/{id}',
   summary: 'Retrieve an account (`accounts:read`)',
@@ -58,6 +61,7 @@ export const getAccountContract = defineContract({
 });
 
 export const quoteSpecContract = defineContract({
+  operationId: 'getQuoteSpec',
   method: 'GET',
   path: '/v1/accounts/{id}/quote-spec',
   summary: 'The published book’s specification: services and selections (`quote-spec:read`)',
@@ -73,6 +77,7 @@ export const quoteSpecContract = defineContract({
 });
 
 export const simulateContract = defineContract({
+  operationId: 'simulateQuote',
   // Quotes: the trace (or the stored quote) holds request and answer; the request log keeps failures only.
   logSuccessBodies: false,
   method: 'POST',
@@ -91,6 +96,7 @@ export const simulateContract = defineContract({
 });
 
 export const createAccountQuoteContract = defineContract({
+  operationId: 'createAccountQuote',
   // Quotes: the trace (or the stored quote) holds request and answer; the request log keeps failures only.
   logSuccessBodies: false,
   method: 'POST',
@@ -110,6 +116,7 @@ export const createAccountQuoteContract = defineContract({
 });
 
 export const confirmCommitmentContract = defineContract({
+  operationId: 'confirmCommitment',
   method: 'POST',
   path: '/v1/accounts/{id}/quotes/{quoteId}/commitment/confirm',
   summary: 'Confirm a commitment on a quoted quote (Live keys only; `commitments:write`)',
@@ -128,6 +135,7 @@ export const confirmCommitmentContract = defineContract({
 });
 
 export const accountRequestLogsContract = defineContract({
+  operationId: 'listAccountRequestLogs',
   method: 'GET',
   path: '/v1/accounts/{id}/request-logs',
   summary: 'This account’s API requests in the key’s environment, newest first (`logs:read`)',

@@ -9,6 +9,7 @@ const keyParams = z.object({ keyId: z.uuid() });
 const listedKey = apiKeyViewSchema.extend({ projectId: z.uuid(), predecessorId: z.uuid().nullable() });
 
 export const createApiKeyContract = defineContract({
+  operationId: 'createApiKey',
   method: 'POST',
   path: '/v1/api-keys',
   summary: 'Create an API key for a project’s Test or Live environment',
@@ -33,6 +34,7 @@ export const createApiKeyContract = defineContract({
 });
 
 export const listApiKeysContract = defineContract({
+  operationId: 'listApiKeys',
   method: 'GET',
   path: '/v1/api-keys',
   summary: 'API keys of your workspaces’ projects (never their secrets)',
@@ -44,6 +46,7 @@ export const listApiKeysContract = defineContract({
 });
 
 export const rotateApiKeyContract = defineContract({
+  operationId: 'rotateApiKey',
   method: 'POST',
   path: '/v1/api-keys/{keyId}/rotation',
   summary: 'Rotate a key: a successor is minted; the old key keeps working for the grace window',
@@ -66,6 +69,7 @@ export const rotateApiKeyContract = defineContract({
 });
 
 export const revokeApiKeyContract = defineContract({
+  operationId: 'revokeApiKey',
   method: 'POST',
   path: '/v1/api-keys/{keyId}/revocation',
   summary: 'Revoke a key at once (idempotent; the first revocation time is kept)',

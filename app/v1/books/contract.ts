@@ -20,6 +20,7 @@ const bookParams = z.object({ bookId: z.uuid() });
 const ARTIFACT_BYTES = 5_000_000;
 
 export const listBooksContract = defineContract({
+  operationId: 'listBooks',
   method: 'GET',
   path: '/v1/books',
   summary: 'Books of your workspaces, with what is published where',
@@ -31,6 +32,7 @@ export const listBooksContract = defineContract({
 });
 
 export const createBookContract = defineContract({
+  operationId: 'createBook',
   method: 'POST',
   path: '/v1/books',
   summary: 'Create a book (`books:edit`)',
@@ -43,6 +45,7 @@ export const createBookContract = defineContract({
 });
 
 export const getBookContract = defineContract({
+  operationId: 'getBook',
   method: 'GET',
   path: '/v1/books/{bookId}',
   summary: 'A book with its draft, versions and publications',
@@ -54,6 +57,7 @@ export const getBookContract = defineContract({
 });
 
 export const saveDraftContract = defineContract({
+  operationId: 'saveBookDraft',
   method: 'PUT',
   path: '/v1/books/{bookId}/draft',
   summary: 'Save the draft artifact (`books:edit`); answers what would stop it publishing',
@@ -67,6 +71,7 @@ export const saveDraftContract = defineContract({
 });
 
 export const previewContract = defineContract({
+  operationId: 'previewDraft',
   method: 'POST',
   path: '/v1/books/{bookId}/preview',
   summary: 'Price a quote against the draft (or a given artifact) without storing anything',
@@ -80,6 +85,7 @@ export const previewContract = defineContract({
 });
 
 export const createVersionContract = defineContract({
+  operationId: 'createBookVersion',
   method: 'POST',
   path: '/v1/books/{bookId}/versions',
   summary: 'Freeze the draft (or a given artifact) into the next immutable version (`books:publish`)',
@@ -94,6 +100,7 @@ export const createVersionContract = defineContract({
 });
 
 export const getVersionContract = defineContract({
+  operationId: 'getBookVersion',
   method: 'GET',
   path: '/v1/books/{bookId}/versions/{versionId}',
   summary: 'One version with its artifact',
@@ -105,6 +112,7 @@ export const getVersionContract = defineContract({
 });
 
 export const publishContract = defineContract({
+  operationId: 'publishBookVersion',
   method: 'POST',
   path: '/v1/books/{bookId}/publications',
   summary: 'Publish a version to Test or Live (`books:publish`): the only way a price changes',
@@ -122,6 +130,7 @@ export const publishContract = defineContract({
 });
 
 export const impactContract = defineContract({
+  operationId: 'measureDraftImpact',
   method: 'POST',
   path: '/v1/books/{bookId}/impact',
   summary: 'Re-price recent real quote requests against a draft or version, before publishing it (`books:publish`)',
@@ -143,6 +152,7 @@ export const impactContract = defineContract({
 });
 
 export const listPublicationsContract = defineContract({
+  operationId: 'listBookPublications',
   method: 'GET',
   path: '/v1/books/{bookId}/publications',
   summary: 'The book\'s publications, newest first: who published which version where, and the impact they were shown',

@@ -14,6 +14,7 @@ const accountQuoteParams = z.object({ businessId: z.uuid(), quoteId: z.uuid() })
 const tags = ['Businesses'];
 
 export const listBusinessesContract = defineContract({
+  operationId: 'listBusinesses',
   method: 'GET',
   path: '/v1/businesses',
   summary: 'Businesses you can see (your workspaces’ and those you are a member of)',
@@ -35,6 +36,7 @@ export const listBusinessesContract = defineContract({
 });
 
 export const listMembersContract = defineContract({
+  operationId: 'listMembers',
   method: 'GET',
   path: '/v1/businesses/{businessId}/members',
   summary: 'The business’s roster (any active member)',
@@ -46,6 +48,7 @@ export const listMembersContract = defineContract({
 });
 
 export const inviteMemberContract = defineContract({
+  operationId: 'inviteMember',
   method: 'POST',
   path: '/v1/businesses/{businessId}/members',
   summary: 'Invite a person by email with a role (business owner only)',
@@ -60,6 +63,7 @@ export const inviteMemberContract = defineContract({
 });
 
 export const updateMemberContract = defineContract({
+  operationId: 'updateMember',
   method: 'PATCH',
   path: '/v1/businesses/{businessId}/members/{membershipId}',
   summary: 'Change a member’s role (business owner only)',
@@ -72,6 +76,7 @@ export const updateMemberContract = defineContract({
 });
 
 export const removeMemberContract = defineContract({
+  operationId: 'removeMember',
   method: 'DELETE',
   path: '/v1/businesses/{businessId}/members/{membershipId}',
   summary: 'Remove a member (business owner only); their access ends at once',
@@ -83,6 +88,7 @@ export const removeMemberContract = defineContract({
 });
 
 export const setBrandingContract = defineContract({
+  operationId: 'setBranding',
   method: 'PUT',
   path: '/v1/businesses/{businessId}/branding',
   summary: 'Set the branding of the hosted quote page',
@@ -96,6 +102,7 @@ export const setBrandingContract = defineContract({
 });
 
 export const setPublishGuardContract = defineContract({
+  operationId: 'setPublishingSafeguard',
   method: 'PUT',
   path: '/v1/businesses/{businessId}/publish-guard',
   summary: 'Set when publishing a book to Live asks for a typed confirmation',
@@ -109,6 +116,7 @@ export const setPublishGuardContract = defineContract({
 });
 
 export const listBusinessQuotesContract = defineContract({
+  operationId: 'listBusinessQuotes',
   method: 'GET',
   path: '/v1/businesses/{businessId}/quotes',
   summary: 'The business\'s quotes, newest first (any member of the business, or `businesses:manage`)',
@@ -130,6 +138,7 @@ export const listBusinessQuotesContract = defineContract({
 });
 
 export const createMemberQuoteContract = defineContract({
+  operationId: 'createMemberQuote',
   // Quotes: the trace (or the stored quote) holds request and answer; the request log keeps failures only.
   logSuccessBodies: false,
   method: 'POST',
@@ -147,6 +156,7 @@ export const createMemberQuoteContract = defineContract({
 });
 
 export const businessOverviewContract = defineContract({
+  operationId: 'getBusinessOverview',
   method: 'GET',
   path: '/v1/businesses/{businessId}/overview',
   summary: 'What a business looks at first: Live quotes per day by outcome, API error rate, webhook success, set-up checklist',
@@ -162,6 +172,7 @@ export const businessOverviewContract = defineContract({
 });
 
 export const listBusinessAccountQuotesContract = defineContract({
+  operationId: 'listBusinessAccountQuotes',
   method: 'GET',
   path: '/v1/businesses/{businessId}/account-quotes',
   summary: 'The quotes integrations made for the business on the account surface: the review inbox, observed quotes, and the rest',
@@ -190,6 +201,7 @@ export const listBusinessAccountQuotesContract = defineContract({
 });
 
 export const getBusinessAccountQuoteContract = defineContract({
+  operationId: 'getBusinessAccountQuote',
   method: 'GET',
   path: '/v1/businesses/{businessId}/account-quotes/{quoteId}',
   summary: 'One account-surface quote of the business, with its review, validity and commitment',
@@ -201,6 +213,7 @@ export const getBusinessAccountQuoteContract = defineContract({
 });
 
 export const reviewAccountQuoteContract = defineContract({
+  operationId: 'reviewAccountQuote',
   method: 'POST',
   path: '/v1/businesses/{businessId}/account-quotes/{quoteId}/review',
   summary: 'Approve a held quote (it becomes `quoted`, committable) or decline it with a reason',
@@ -218,6 +231,7 @@ export const reviewAccountQuoteContract = defineContract({
 const leadParams = z.object({ businessId: z.uuid(), leadId: z.uuid() });
 
 export const listLeadsContract = defineContract({
+  operationId: 'listLeads',
   method: 'GET',
   path: '/v1/businesses/{businessId}/leads',
   summary: 'Quotes customers accepted on the hosted page, newest first, with how to reach them',
@@ -235,6 +249,7 @@ export const listLeadsContract = defineContract({
 });
 
 export const moveLeadContract = defineContract({
+  operationId: 'moveLead',
   method: 'PATCH',
   path: '/v1/businesses/{businessId}/leads/{leadId}',
   summary: 'Move a lead along the pipeline: new, contacted, won, lost',
@@ -248,6 +263,7 @@ export const moveLeadContract = defineContract({
 });
 
 export const eraseLeadContract = defineContract({
+  operationId: 'eraseLead',
   method: 'POST',
   path: '/v1/businesses/{businessId}/leads/{leadId}/erasure',
   summary: 'Erase a lead\'s personal data on the person\'s request; the quote and its receipt stay',

@@ -3,6 +3,7 @@ import { EVENT_TYPES } from '@/lib/events/catalogue';
 import { defineContract } from '@/lib/http/contract';
 
 export const listEventTypesContract = defineContract({
+  operationId: 'listEventTypes',
   method: 'GET',
   path: '/v1/event-types',
   summary: 'Every event type webhooks deliver, when it is sent, and an example delivery',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
 
 export const openApiContract = defineContract({
+  operationId: 'getOpenApiDocument',
   method: 'GET',
   path: '/v1/openapi.json',
   summary: 'This OpenAPI document',

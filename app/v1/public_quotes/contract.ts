@@ -5,6 +5,7 @@ import { acceptanceStateSchema, acceptQuoteRequestSchema, publicAcceptanceSchema
 import { publicQuoteRequestSchema, quoteIdempotencyHeaders, quoteResultSchema } from '@/lib/quotes/schemas';
 
 export const createPublicQuoteContract = defineContract({
+  operationId: 'createPublicQuote',
   // Quotes: the trace (or the stored quote) holds request and answer; the request log keeps failures only.
   logSuccessBodies: false,
   method: 'POST',
@@ -24,6 +25,7 @@ export const createPublicQuoteContract = defineContract({
 });
 
 export const getPublicQuoteContract = defineContract({
+  operationId: 'getPublicQuote',
   method: 'GET',
   path: '/v1/public_quotes/{quoteIntentId}',
   summary: 'Retrieve a quote created on the public route',
@@ -37,6 +39,7 @@ export const getPublicQuoteContract = defineContract({
 const quoteParams = z.object({ quoteIntentId: z.uuid() });
 
 export const getAcceptanceStateContract = defineContract({
+  operationId: 'getQuoteAcceptance',
   method: 'GET',
   path: '/v1/public_quotes/{quoteIntentId}/acceptance',
   summary: 'Whether the customer accepted this quote, and if not, the form to accept it with',
@@ -50,6 +53,7 @@ export const getAcceptanceStateContract = defineContract({
 });
 
 export const acceptQuoteContract = defineContract({
+  operationId: 'acceptQuote',
   method: 'POST',
   path: '/v1/public_quotes/{quoteIntentId}/acceptance',
   summary: 'Accept a priced quote from the hosted page, leaving how to be reached',

@@ -44,6 +44,7 @@ export const quoteTraceSchema = z
   .meta({ id: 'QuoteTrace' });
 
 export const traceQuoteContract = defineContract({
+  operationId: 'traceQuote',
   method: 'GET',
   path: '/v1/quote-intents/{id}/trace',
   summary: 'Trace a quote: intent, receipt, book version, creating request, events and deliveries',
@@ -56,6 +57,7 @@ export const traceQuoteContract = defineContract({
 });
 
 export const verifyQuoteContract = defineContract({
+  operationId: 'verifyQuote',
   method: 'POST',
   path: '/v1/quote-intents/{id}/verification',
   summary: 'Verify a quote: check its receipt’s signature and price it again from its stored inputs',
@@ -69,6 +71,7 @@ export const verifyQuoteContract = defineContract({
 });
 
 export const compareQuotesContract = defineContract({
+  operationId: 'compareQuotes',
   method: 'GET',
   path: '/v1/quote-intents/{id}/comparison',
   summary: 'Why two quotes of one business differ: answers, book versions, and the steps that priced differently',

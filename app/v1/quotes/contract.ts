@@ -2,6 +2,7 @@ import { defineContract } from '@/lib/http/contract';
 import { apiQuoteRequestSchema, quoteIdempotencyHeaders, quoteResultSchema } from '@/lib/quotes/schemas';
 
 export const createApiQuoteContract = defineContract({
+  operationId: 'createQuote',
   // Quotes: the trace (or the stored quote) holds request and answer; the request log keeps failures only.
   logSuccessBodies: false,
   method: 'POST',

@@ -2,6 +2,7 @@ import { defineContract } from '@/lib/http/contract';
 import { receiptSigningKeySetSchema } from '@/lib/receipts/schemas';
 
 export const listReceiptSigningKeysContract = defineContract({
+  operationId: 'listReceiptSigningKeys',
   method: 'GET',
   path: '/v1/receipt-signing-keys',
   summary: 'The public keys that sign receipts, as a JWK Set (Ed25519)',

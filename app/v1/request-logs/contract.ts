@@ -3,6 +3,7 @@ import { defineContract } from '@/lib/http/contract';
 import { requestLogDetailSchema, requestLogQuerySchema, requestLogSchema } from '@/lib/requestlog/schemas';
 
 export const searchRequestLogsContract = defineContract({
+  operationId: 'listRequestLogs',
   method: 'GET',
   path: '/v1/request-logs',
   summary: 'Search the request log of your workspaces (`logs:read`), newest first',
@@ -18,6 +19,7 @@ export const searchRequestLogsContract = defineContract({
 });
 
 export const getRequestLogContract = defineContract({
+  operationId: 'getRequestLog',
   method: 'GET',
   path: '/v1/request-logs/{requestId}',
   summary: 'One request of the log (`logs:read`): caller, address, user agent, and the redacted bodies of a write or failure',

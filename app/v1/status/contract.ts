@@ -10,6 +10,7 @@ const jobsSchema = z.object({
 });
 
 export const statusContract = defineContract({
+  operationId: 'getStatus',
   method: 'GET',
   path: '/v1/status',
   summary: 'Liveness: the service is up and reaches its database; whether this instance can deliver webhooks',

@@ -18,6 +18,7 @@ const withSecret = z.object({ endpoint: endpointViewSchema, secret: shownOnceSec
 const common = ['unauthorized', 'forbidden', 'not_found'] as const;
 
 export const createEndpointContract = defineContract({
+  operationId: 'createWebhookEndpoint',
   method: 'POST',
   path: '/v1/webhook-endpoints',
   summary: 'Register an HTTPS endpoint for one environment’s events (`webhooks:manage`)',
@@ -30,6 +31,7 @@ export const createEndpointContract = defineContract({
 });
 
 export const listEndpointsContract = defineContract({
+  operationId: 'listWebhookEndpoints',
   method: 'GET',
   path: '/v1/webhook-endpoints',
   summary: 'Webhook endpoints of your workspaces',
@@ -41,6 +43,7 @@ export const listEndpointsContract = defineContract({
 });
 
 export const getEndpointContract = defineContract({
+  operationId: 'getWebhookEndpoint',
   method: 'GET',
   path: '/v1/webhook-endpoints/{id}',
   summary: 'One webhook endpoint',
@@ -52,6 +55,7 @@ export const getEndpointContract = defineContract({
 });
 
 export const updateEndpointContract = defineContract({
+  operationId: 'updateWebhookEndpoint',
   method: 'PATCH',
   path: '/v1/webhook-endpoints/{id}',
   summary: 'Change the URL, event types or description, or disable/enable the endpoint',
@@ -64,6 +68,7 @@ export const updateEndpointContract = defineContract({
 });
 
 export const deleteEndpointContract = defineContract({
+  operationId: 'deleteWebhookEndpoint',
   method: 'DELETE',
   path: '/v1/webhook-endpoints/{id}',
   summary: 'Delete the endpoint: it receives nothing more; its delivery history is kept',
@@ -75,6 +80,7 @@ export const deleteEndpointContract = defineContract({
 });
 
 export const rotateEndpointSecretContract = defineContract({
+  operationId: 'rotateWebhookSecret',
   method: 'POST',
   path: '/v1/webhook-endpoints/{id}/secret-rotation',
   summary: 'New signing secret (shown once); the old one also signs during the overlap',
@@ -88,6 +94,7 @@ export const rotateEndpointSecretContract = defineContract({
 });
 
 export const sendTestEventContract = defineContract({
+  operationId: 'sendTestEvent',
   method: 'POST',
   path: '/v1/webhook-endpoints/{id}/test-events',
   summary: 'Queue a signed `webhook.test` delivery to this endpoint only',
@@ -100,6 +107,7 @@ export const sendTestEventContract = defineContract({
 });
 
 export const listDeliveriesContract = defineContract({
+  operationId: 'listWebhookDeliveries',
   method: 'GET',
   path: '/v1/webhook-deliveries',
   summary: 'Webhook deliveries with their attempts, newest first (filter by endpoint, event, type, status)',
@@ -115,6 +123,7 @@ export const listDeliveriesContract = defineContract({
 });
 
 export const getDeliveryContract = defineContract({
+  operationId: 'getWebhookDelivery',
   method: 'GET',
   path: '/v1/webhook-deliveries/{deliveryId}',
   summary: 'One delivery with its attempt history',
@@ -126,6 +135,7 @@ export const getDeliveryContract = defineContract({
 });
 
 export const replayDeliveryContract = defineContract({
+  operationId: 'replayWebhookDelivery',
   method: 'POST',
   path: '/v1/webhook-deliveries/{deliveryId}/replay',
   summary: 'A new pending delivery of the same payload, linked to the original',
@@ -138,6 +148,7 @@ export const replayDeliveryContract = defineContract({
 });
 
 export const replayExhaustedContract = defineContract({
+  operationId: 'replayFailedWebhookDeliveries',
   method: 'POST',
   path: '/v1/webhook-endpoints/{id}/replays',
   summary: 'Replay every exhausted or canceled delivery of this endpoint since a moment (`dryRun` counts them first)',
@@ -160,6 +171,7 @@ export const replayExhaustedContract = defineContract({
 });
 
 export const endpointStatsContract = defineContract({
+  operationId: 'getWebhookEndpointStats',
   method: 'GET',
   path: '/v1/webhook-endpoints/{id}/stats',
   summary: 'How the endpoint answered over the last 24 hours, and its last failure',

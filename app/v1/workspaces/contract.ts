@@ -21,6 +21,7 @@ const workspaceSchema = z
   .meta({ id: 'Workspace' });
 
 export const listWorkspacesContract = defineContract({
+  operationId: 'listWorkspaces',
   method: 'GET',
   path: '/v1/workspaces',
   summary: 'Your workspaces, their projects and environments, and your permissions',
@@ -31,6 +32,7 @@ export const listWorkspacesContract = defineContract({
 });
 
 export const meContract = defineContract({
+  operationId: 'getMe',
   method: 'GET',
   path: '/v1/me',
   summary: 'The signed-in person',
@@ -47,6 +49,7 @@ export const meContract = defineContract({
 const inboxCountsSchema = z.object({ businessId: z.uuid(), heldQuotes: z.number().int(), newLeads: z.number().int() });
 
 export const inboxContract = defineContract({
+  operationId: 'getInbox',
   method: 'GET',
   path: '/v1/me/inbox',
   summary: 'What waits for you: held Live quotes you may review and new leads, per business',
