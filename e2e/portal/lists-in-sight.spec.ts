@@ -120,6 +120,13 @@ test.beforeAll(async () => {
     });
     expect(quote.status).toBe(201);
   }
+  // A request that asked for a failure (Test-Fault): its row carries the "injected" mark.
+  const injected = await fetch(`${appUrl()}/v1/quotes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${tenant.keys.test}`, 'test-fault': 'rate_limited', 'idempotency-key': crypto.randomUUID() },
+    body: JSON.stringify({ businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample }),
+  });
+  expect(injected.status).toBe(429);
   await createPerson(tenant, { businessRole: 'viewer' });
   await expect.poll(() => receiver!.received.length, { timeout: 20_000 }).toBeGreaterThan(0);
 });

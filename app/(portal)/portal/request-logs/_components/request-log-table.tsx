@@ -29,7 +29,7 @@ export function RequestLogTable({ logs, filterHref, picks }: { logs: RequestLog[
               <td className="mono one-line" data-label="Request" title={`${log.method} ${log.path}`}>
                 {log.method} {log.path}
               </td>
-              <td data-label="Status" style={{ whiteSpace: 'nowrap' }}>
+              <td data-label="Status">
                 <HttpStatus status={log.status} />
                 {log.errorCode && (
                   <span className="mono muted" style={{ fontSize: '0.8rem' }}>
@@ -38,12 +38,11 @@ export function RequestLogTable({ logs, filterHref, picks }: { logs: RequestLog[
                   </span>
                 )}
                 {log.testFault && (
-                  <>
-                    {' '}
-                    <span className="badge test" title="Asked for with the Test-Fault header: the answer was injected">
-                      injected: {log.testFault}
+                  <div>
+                    <span className="badge test" title={`Test-Fault: ${log.testFault}. The answer was injected on request.`}>
+                      {log.testFault.startsWith('delay=') ? `injected ${log.testFault}` : 'injected'}
                     </span>
-                  </>
+                  </div>
                 )}
               </td>
               <td data-label="Caller" style={{ minWidth: '9rem' }}>
@@ -53,7 +52,7 @@ export function RequestLogTable({ logs, filterHref, picks }: { logs: RequestLog[
               <td data-label="Request id" style={{ fontSize: '0.8rem' }}>
                 <CopyId id={log.requestId} label="request id" />
               </td>
-              <td style={{ whiteSpace: 'nowrap' }}>
+              <td>
                 <Link href={`/portal/request-logs/${log.requestId}`} aria-label={`Details of request ${log.requestId}`}>
                   Details
                 </Link>
