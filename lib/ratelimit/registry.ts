@@ -48,14 +48,18 @@ export async function consumeRateLimit(pool: pg.Pool, name: RateLimitName, key: 
     return { limit, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
   } catch (rejection) {
     if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-    throw new ServiceError('rate_limited', `Too many requests. Retry after ${retryAfter} seconds.`, {
-      headers: {
-        'retry-after': String(retryAfter),
-        'ratelimit-limit': String(limit),
-        'ratelimit-remaining': '0',
-        'ratelimit-reset': String(retryAfter),
-      },
-    });
+    throw rateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), limit);
   }
+}
+
+/** The 429 of a spent quota, as every route answers it (and Test-Fault `rate_limited` imitates). */
+export function rateLimitedError(retryAfterSeconds: number, limit?: number): ServiceError {
+  return new ServiceError('rate_limited', `Too many requests. Retry after ${retryAfterSeconds} seconds.`, {
+    headers: {
+      'retry-after': String(retryAfterSeconds),
+      ...(limit === undefined
+        ? {}
+        : { 'ratelimit-limit': String(limit), 'ratelimit-remaining': '0', 'ratelimit-reset': String(retryAfterSeconds) }),
+    },
+  });
 }

@@ -68,9 +68,11 @@ export class Responder {
   private toServiceError(error: unknown): ServiceError {
     if (error instanceof ServiceError) return error;
     this.log.error({ err: error }, 'unhandled error');
-    return new ServiceError(
-      'internal_error',
-      `Something went wrong on our side. Quote request id ${this.requestId} if you contact support.`,
-    );
+    return internalError(this.requestId);
   }
+}
+
+/** The 500 every route answers for an error of ours, without its details (Test-Fault `server_error` imitates it). */
+export function internalError(requestId: string): ServiceError {
+  return new ServiceError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact support.`);
 }

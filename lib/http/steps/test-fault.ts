@@ -1,7 +1,8 @@
 import type { Principal } from '../../auth/principal';
 import { ServiceError } from '../../errors/service-error';
-import { RATE_LIMITS } from '../../ratelimit/registry';
+import { RATE_LIMITS, rateLimitedError } from '../../ratelimit/registry';
 import type { RouteContract } from '../contract';
+import { internalError } from './respond';
 
 /**
  * `Test-Fault`: a request made with a Test key may ask for the failure an integration must
@@ -48,15 +49,10 @@ export function injectedFailure(fault: TestFault & { kind: 'rate_limited' | 'ser
     case 'rate_limited': {
       // The route's own quota when it declares one (its limit in the headers), else a plain back-off.
       const limit = contract.rateLimits?.[0];
-      return new ServiceError('rate_limited', 'Too many requests. Retry after 1 seconds.', {
-        headers: {
-          'retry-after': '1',
-          ...(limit ? { 'ratelimit-limit': String(RATE_LIMITS[limit.name].points), 'ratelimit-remaining': '0', 'ratelimit-reset': '1' } : {}),
-        },
-      });
+      return rateLimitedError(1, limit ? RATE_LIMITS[limit.name].points : undefined);
     }
     case 'server_error':
-      return new ServiceError('internal_error', `Something went wrong on our side. Quote request id ${requestId} if you contact support.`);
+      return internalError(requestId);
     case 'unavailable':
       return new ServiceError('service_unavailable', 'The service is briefly unavailable. Retry after 1 seconds.', { headers: { 'retry-after': '1' } });
   }

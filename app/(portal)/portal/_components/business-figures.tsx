@@ -15,7 +15,6 @@ import { dayLabel } from './day-label';
 // into the chart's box of fixed height, so that neither first paint nor hydration waits for it.
 const QuotesPerDayChart = dynamic(() => import('./quotes-per-day-chart').then((m) => m.QuotesPerDayChart), { ssr: false });
 
-
 /** The first things a business looks at: its quotes by day, its integrations' health, its set-up. */
 export function BusinessFigures({ business, access }: { business: Business; access: Record<PortalPage, Access> }) {
   const overview = useQuery({
