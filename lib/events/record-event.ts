@@ -27,6 +27,7 @@ export function outboxEventRow(event: DomainEvent, now: Date): OutboxEventRow {
     businessId: event.businessId ?? null,
     subjectId: event.subjectId ?? null,
     data: event.data,
+    receiptId: null,
     createdAt: now,
     dispatchedAt: now,
   };

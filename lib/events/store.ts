@@ -14,6 +14,8 @@ export type OutboxEventRow = {
   businessId: string | null;
   subjectId: string | null;
   data: unknown;
+  /** Whose computation `data` leaves out (a quote's outcome event): see payloadWithoutComputation. */
+  receiptId: string | null;
   createdAt: Date;
   /** Set by the statement that writes the event, which also fans it out. */
   dispatchedAt: Date | null;
@@ -29,9 +31,30 @@ export const outboxEvents = new Table<OutboxEventRow>('outbox_events', {
   businessId: ['business_id', 'uuid'],
   subjectId: ['subject_id', 'uuid'],
   data: ['data', 'json'],
+  receiptId: ['receipt_id', 'uuid'],
   createdAt: ['created_at', 'timestamptz'],
   dispatchedAt: ['dispatched_at', 'timestamptz'],
 });
+
+/** A quote as an event payload carries it: the result with its receipt. */
+type QuotePayload = { quoteReceipt: { computation: unknown } };
+
+/**
+ * A quote's outcome event stores its payload without the receipt's computation (several KB that
+ * the receipt row already holds, written once instead of twice per quote), with `receiptId`
+ * naming the receipt: the key stays in place, null, so that the payload put back together
+ * (completePayload) serialises byte for byte as the quote's answer did.
+ */
+export function payloadWithoutComputation<T extends QuotePayload>(data: T): T {
+  return { ...data, quoteReceipt: { ...data.quoteReceipt, computation: null } };
+}
+
+/** The payload every delivery sends: as stored, with the receipt's computation back in place when it was left out. */
+export function completePayload(data: unknown, receiptComputation: unknown, receiptId: string | null): unknown {
+  if (!receiptId) return data;
+  const quote = data as QuotePayload;
+  return { ...quote, quoteReceipt: { ...quote.quoteReceipt, computation: receiptComputation } };
+}
 
 /**
  * The statement part that fans events out into webhook deliveries: one per enabled endpoint of

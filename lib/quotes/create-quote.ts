@@ -5,6 +5,7 @@ import type { SystemPrincipal, VerbContext } from '../context/verb-context';
 import { canonicalHash } from '../hash/canonical-hash';
 import type { EventType } from '../events/catalogue';
 import { outboxEventRow } from '../events/record-event';
+import { payloadWithoutComputation, type OutboxEventRow } from '../events/store';
 import { ServiceError } from '../errors/service-error';
 import { createOnce } from '../idempotency/create-once';
 import type { QuoteInputs } from '../pricing';
@@ -167,9 +168,12 @@ async function sign(ctx: QuoteContext, quote: StoredQuote): Promise<QuoteResult>
   return result;
 }
 
-/** The `quote_intent.<outcome>` event: its payload is the quote as the API answers it. */
-function outcomeEvent(quote: StoredQuote, result: QuoteResult, now: Date) {
-  return outboxEventRow(
+/**
+ * The `quote_intent.<outcome>` event: its payload is the quote as the API answers it, stored
+ * without the computation its receipt holds (deliveries put it back).
+ */
+function outcomeEvent(quote: StoredQuote, result: QuoteResult, now: Date): OutboxEventRow {
+  const row = outboxEventRow(
     {
       type: `quote_intent.${quote.receipt.outcome}` satisfies EventType,
       workspaceId: quote.intent.workspaceId,
@@ -177,8 +181,9 @@ function outcomeEvent(quote: StoredQuote, result: QuoteResult, now: Date) {
       environmentId: quote.intent.environmentId,
       businessId: quote.intent.businessId,
       subjectId: quote.intent.id,
-      data: result,
+      data: payloadWithoutComputation(result),
     },
     now,
   );
+  return { ...row, receiptId: quote.receipt.id };
 }

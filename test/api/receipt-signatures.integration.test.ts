@@ -1,3 +1,4 @@
+import { completePayload } from '../../lib/events/store';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
@@ -61,9 +62,11 @@ describe('signed receipts', () => {
       const trace = await api('GET', `/v1/quote-intents/${made.body.data.quoteIntent.id}/trace`, { key: owner.token });
       expect(trace.body.data.quoteReceipt).toEqual(receipt);
 
-      // The webhook payload is the quote as the API answered it: the same signed receipt.
+      // The webhook payload is the quote as the API answered it: the same signed receipt, its
+      // computation put back from the receipt row (the event stores no second copy).
       const event = await db.outboxEvent.findFirstOrThrow({ where: { subjectId: made.body.data.quoteIntent.id } });
-      expect((event.data as { quoteReceipt: unknown }).quoteReceipt).toEqual(receipt);
+      const { computation } = await db.quoteReceipt.findUniqueOrThrow({ where: { id: receipt.id } });
+      expect((completePayload(event.data, computation, event.receiptId) as { quoteReceipt: unknown }).quoteReceipt).toEqual(receipt);
     }
     expect(outcomes).toEqual(['succeeded', 'requires_input', 'failed']);
   });

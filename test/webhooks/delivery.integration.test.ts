@@ -28,6 +28,8 @@ import { rotateEndpointSecret } from '../../lib/webhooks/rotate-endpoint-secret'
 import { updateEndpoint } from '../../lib/webhooks/update-endpoint';
 import { webhookTestbed } from '../support/webhook-testbed';
 import { eventually } from '../../lib/testing/eventually';
+import { createPublicQuote } from '../../lib/quotes/create-public-quote';
+import { testContext } from '../../lib/testing/factories';
 
 /**
  * The delivery worker against real HTTPS receivers, on a database of its own, driven by a
@@ -78,6 +80,25 @@ describe('webhook delivery', () => {
     // The attempt keeps the headers it sent and those the receiver answered with.
     expect(delivery.attempts[0].requestHeaders).toMatchObject({ 'Service-Event-Id': eventId, 'Service-Attempt': '1', 'content-type': 'application/json' });
     expect(delivery.attempts[0].responseHeaders).toMatchObject({ 'content-type': 'text/plain' });
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
+  });
+
+  it("sends a quote's event with the receipt's computation put back, as the quote answered, though the event row holds no copy of it", async () => {
+    const r = await receiver();
+    const { endpoint } = await endpointFor(r, { eventTypes: ['quote_intent.succeeded'] });
+    const { result } = await createPublicQuote(
+      { ...testContext(bed.db, { now: T0 }), startedAt: performance.now() },
+      { businessId: bed.tenant.businessId, offeringId: 'window_cleaning', factors: { home_size: 'medium', storeys: '2', access: 'easy' } },
+    );
+    const stored = await bed.db.outboxEvent.findFirstOrThrow({ where: { subjectId: result.quoteIntent.id } });
+    expect(stored.receiptId).toBe(result.quoteReceipt.id);
+    expect((stored.data as { quoteReceipt: { computation: unknown } }).quoteReceipt.computation).toBeNull();
+    await runWebhookJobs(system());
+    expect(r.received).toHaveLength(1);
+    // Byte for byte: the same keys in the same order as the quote's own answer.
+    const sent = JSON.parse(r.received[0].rawBody) as { data: typeof result };
+    expect(JSON.stringify(sent.data)).toBe(JSON.stringify(result));
+    expect(sent.data.quoteReceipt.computation?.totalMinor).toBeGreaterThan(0);
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });
 

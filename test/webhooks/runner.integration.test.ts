@@ -83,8 +83,14 @@ describe('in-process job runner', () => {
     // How soon it arrives is measured by `npm run bench -- --only webhooks` (idle latency), not here.
     const envelope = JSON.parse(got.rawBody);
     expect(envelope).toMatchObject({ type: 'quote_intent.succeeded', version: 1, businessId: tenant.businessId });
-    expect(envelope.data.quoteReceipt).toEqual(quote.body.data.quoteReceipt);
+    // The payload is the quote as the API answered it, in the same order, key for key…
+    expect(JSON.stringify(envelope.data)).toBe(JSON.stringify(quote.body.data));
+    expect(envelope.data.quoteReceipt.computation.totalMinor).toBe(quote.body.data.quoteReceipt.computation.totalMinor);
     expect(signedBy(got, secret)).toBe(true);
+    // …though the event row keeps the computation only in its receipt, not a second copy.
+    const stored = await iso.db.outboxEvent.findFirstOrThrow({ where: { subjectId: quote.body.data.quoteIntent.id } });
+    expect(stored.receiptId).toBe(quote.body.data.quoteReceipt.id);
+    expect((stored.data as { quoteReceipt: { computation: unknown } }).quoteReceipt.computation).toBeNull();
   });
 
   it('loses nothing when the service restarts between attempts', async () => {

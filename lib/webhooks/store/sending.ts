@@ -1,5 +1,6 @@
 import type { DbOrTx } from '../../db/client';
 import { sqlRows } from '../../db/sql';
+import { completePayload } from '../../events/store';
 
 /**
  * The sending engine's SQL (deliver-due-webhooks.ts says how it runs): claims of due deliveries
@@ -32,6 +33,7 @@ export type ClaimedDelivery = {
   version: number;
   created_at: Date;
   business_id: string | null;
+  /** The payload as every delivery sends it (completePayload). */
   data: unknown;
 };
 
@@ -103,10 +105,12 @@ function claimSql(through: boolean): string {
         CASE WHEN locked.rank <= ${MARK_AHEAD} THEN d.attempts_started END AS started_number
     )
     SELECT c.id::text, c.endpoint_id::text, c.started_number, w.url, w.secret_ciphertext, w.previous_secret_ciphertext,
-      w.previous_secret_expires_at, e.id::text AS event_id, e.type, e.version, e.created_at, e.business_id::text AS business_id, e.data
+      w.previous_secret_expires_at, e.id::text AS event_id, e.type, e.version, e.created_at, e.business_id::text AS business_id, e.data,
+      e.receipt_id::text AS receipt_id, r.computation AS receipt_computation
     FROM claimed c
     JOIN webhook_endpoints w ON w.id = c.endpoint_id
     JOIN outbox_events e ON e.id = c.event_id
+    LEFT JOIN quote_receipts r ON r.id = e.receipt_id
     ORDER BY e.seq, c.created_at`;
 }
 const CLAIM_ANY_SQL = claimSql(false);
@@ -145,11 +149,12 @@ export async function claimDeliveries(db: DbOrTx, claim: ClaimRequest): Promise<
     claim.owner,
     claim.leaseToken,
   ];
-  return sqlRows<ClaimedDelivery & EndpointTarget>(
+  const rows = await sqlRows<ClaimedDelivery & EndpointTarget & { receipt_id: string | null; receipt_computation: unknown }>(
     db,
     claim.through === undefined ? CLAIM_ANY_SQL : CLAIM_THROUGH_SQL,
     claim.through === undefined ? parameters : [...parameters, claim.through],
   );
+  return rows.map(({ receipt_id, receipt_computation, ...row }) => ({ ...row, data: completePayload(row.data, receipt_computation, receipt_id) }));
 }
 
 /**
