@@ -1,0 +1,56 @@
+/** The error body of the API (spec 2.1) and of the account surface (spec 4.3), as the SDK reads them. */
+type ErrorBody = {
+  error?: { code?: string; message?: string; requestId?: string; request_id?: string; param?: string | null; details?: unknown };
+};
+
+/**
+ * An answer of the API that is not a success: its status, `code` (the spec's error codes),
+ * message and request id, whichever envelope it came in. `retryAfterSeconds` is set when the
+ * service said when to come back (429, 503).
+ */
+export class QuotePricingError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly requestId: string | null;
+  /** The field at fault, when the service named one. */
+  readonly param: string | null;
+  readonly details: unknown;
+  readonly surface: 'standard' | 'account';
+  readonly retryAfterSeconds: number | null;
+  readonly headers: Headers;
+
+  constructor(status: number, body: unknown, headers: Headers, surface: 'standard' | 'account') {
+    const error = (body as ErrorBody | null)?.error ?? {};
+    super(error.message ?? `The service answered ${status}.`);
+    this.name = 'QuotePricingError';
+    this.status = status;
+    this.code = error.code ?? 'unknown_error';
+    this.requestId = error.requestId ?? error.request_id ?? headers.get('x-request-id');
+    this.param = error.param ?? null;
+    this.details = error.details;
+    this.surface = surface;
+    this.retryAfterSeconds = retryAfterSeconds(headers);
+    this.headers = headers;
+  }
+}
+
+/** The request never got an answer: a refused connection, a reset, a timeout. */
+export class QuotePricingConnectionError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'QuotePricingConnectionError';
+  }
+}
+
+/** `retry-after` in seconds (or an HTTP date), else `ratelimit-reset`; null when neither is there. */
+export function retryAfterSeconds(headers: Headers): number | null {
+  const retryAfter = headers.get('retry-after');
+  if (retryAfter !== null) {
+    const seconds = Number(retryAfter);
+    if (Number.isFinite(seconds)) return Math.max(0, seconds);
+    const date = Date.parse(retryAfter);
+    if (!Number.isNaN(date)) return Math.max(0, (date - Date.now()) / 1000);
+  }
+  const reset = Number(headers.get('ratelimit-reset') ?? Number.NaN);
+  return Number.isFinite(reset) ? Math.max(0, reset) : null;
+}

@@ -1,0 +1,14 @@
+export { createClient, QuotePricingClient, SDK_VERSION, type CallInit, type CallResult, type ClientOptions, type OperationData, type PageItem, type PaginatedOperationId } from './client.js';
+export { QuotePricingConnectionError, QuotePricingError } from './errors.js';
+export { OPERATIONS, type OperationId } from './generated/operations.js';
+export type { components, operations, paths } from './generated/openapi.js';
+import { cachedKeySet, verifyReceipt } from './receipts.js';
+import { signWebhook, verifyWebhook } from './webhooks.js';
+export { type KeySetSource, type ReceiptCheck, type ReceiptKeySet, type ReceiptSigningKey, type SignedDocument } from './receipts.js';
+export { SIGNATURE_HEADER, WebhookVerificationError, type WebhookEvent, type WebhookVerificationFailure } from './webhooks.js';
+
+/** Deliveries: `webhooks.verify(rawBody, headers, secret, { toleranceSeconds })`. */
+export const webhooks = { verify: verifyWebhook, sign: signWebhook };
+
+/** Receipts: `receipts.verify(receipt, keySet | client.receiptKeys)`, offline once the keys are known. */
+export const receipts = { verify: verifyReceipt, cachedKeySet };

@@ -1,0 +1,205 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFreePort } from '../../lib/db/embedded';
+import { eventually } from '../../lib/testing/eventually';
+import { createPerson, createTenant, quoteRequest, type Person, type Tenant } from '../../lib/testing/factories';
+import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
+import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
+import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
+import {
+  createClient,
+  QuotePricingError,
+  receipts,
+  webhooks,
+  WebhookVerificationError,
+  type QuotePricingClient,
+  type ReceiptKeySet,
+} from '../../sdk/src/index';
+
+/**
+ * The SDK as an integrator uses it: against the service over real HTTP (a production server
+ * with its job runner, on a database of its own), a webhook received by a real HTTPS receiver.
+ */
+const root = path.resolve(import.meta.dirname, '../..');
+let iso: Awaited<ReturnType<typeof createIsolatedDatabase>>;
+let server: RunningServer;
+let tenant: Tenant;
+let admin: Person;
+let receiver: Receiver;
+let test: QuotePricingClient;
+let live: QuotePricingClient;
+let member: QuotePricingClient;
+
+/** A fetch that adds `Test-Fault` to the first `times` requests it makes: the real service answers them. */
+function faultyFetch(fault: string, times: number, seen: Request[] = []) {
+  let left = times;
+  return Object.assign(
+    async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      if (left-- > 0) request.headers.set('test-fault', fault);
+      seen.push(request.clone());
+      return fetch(request);
+    },
+    { seen },
+  );
+}
+
+beforeAll(async () => {
+  iso = await createIsolatedDatabase();
+  tenant = await createTenant({}, iso.db);
+  admin = await createPerson(tenant, { permissions: 'all' }, iso.db);
+  receiver = await startReceiver();
+  server = await startNextServer({
+    root,
+    port: await findFreePort(),
+    env: { DATABASE_URL: iso.url, JOB_RUNNER: 'in-process' },
+    logFile: path.join(root, 'test-results', 'sdk-server.log'),
+  });
+  test = createClient({ baseUrl: server.url, apiKey: tenant.keys.test });
+  live = createClient({ baseUrl: server.url, apiKey: tenant.keys.live });
+  member = createClient({ baseUrl: server.url, apiKey: admin.token });
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await receiver?.stop();
+  await iso?.close();
+});
+
+describe('the SDK against the service', () => {
+  it('calls each family of operations by name', async () => {
+    const quote = await test.createQuote({ body: quoteRequest(tenant) });
+    expect(quote.quoteReceipt.computation?.totalMinor).toBe(15525);
+    const anonymous = createClient({ baseUrl: server.url });
+    const hosted = await anonymous.createPublicQuote({ body: { businessId: tenant.businessId, offeringId: 'window_cleaning', factors: { home_size: 'medium', storeys: '2', access: 'easy' } } });
+    expect(hosted.quoteIntent.source).toBe('hosted');
+    const again = await anonymous.request('getPublicQuote', { path: { quoteIntentId: hosted.quoteIntent.id } });
+    expect(again.data.quoteIntent.id).toBe(hosted.quoteIntent.id);
+    expect((await anonymous.getStatus()).status).toBe('ok');
+
+    const businesses = await member.listBusinesses();
+    expect(businesses.businesses.map((b) => b.id)).toContain(tenant.businessId);
+    const books = await member.listBooks({ query: { projectId: tenant.projectId } });
+    expect(books.books.map((b) => b.id)).toContain(tenant.bookId);
+    const owner = createClient({ baseUrl: server.url, apiKey: (await createPerson(tenant, { businessRole: 'owner' }, iso.db)).token });
+    const invited = await owner.inviteMember({ path: { businessId: tenant.businessId }, body: { email: 'sam@example.test', role: 'viewer' } });
+    const members = await owner.listMembers({ path: { businessId: tenant.businessId } });
+    expect(members.members.map((m) => m.id)).toContain(invited.member.id);
+    const keys = await member.listApiKeys({ query: { projectId: tenant.projectId } });
+    expect(keys.apiKeys.length).toBeGreaterThan(0);
+    const endpoints = await member.listWebhookEndpoints({ query: { projectId: tenant.projectId } });
+    expect(Array.isArray(endpoints.endpoints)).toBe(true);
+    // The account surface answers without the envelope.
+    const account = await test.getCurrentAccount();
+    expect(account.id).toBeTruthy();
+  });
+
+  it('throws typed errors from both envelopes, with the request id', async () => {
+    const standard = await test.createQuote({ body: { ...quoteRequest(tenant), factors: 'none' as never } }).catch((error: unknown) => error);
+    expect(standard).toBeInstanceOf(QuotePricingError);
+    expect(standard).toMatchObject({ status: 422, code: 'invalid_quote_request', surface: 'standard' });
+    expect((standard as QuotePricingError).requestId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const account = await test.getAccount({ path: { id: '00000000-0000-4000-8000-000000000000' } }).catch((error: unknown) => error);
+    expect(account).toBeInstanceOf(QuotePricingError);
+    expect(account).toMatchObject({ status: 404, code: 'not_found', surface: 'account' });
+    expect((account as QuotePricingError).requestId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const unauthenticated = await createClient({ baseUrl: server.url, apiKey: 'qps_test_nope' }).createQuote({ body: quoteRequest(tenant) }).catch((e: unknown) => e);
+    expect(unauthenticated).toMatchObject({ status: 401 });
+  });
+
+  it('retries an injected 500 and 503 under the same idempotency key: one quote, answered once', async () => {
+    for (const fault of ['server_error', 'unavailable']) {
+      const faulty = faultyFetch(fault, 1);
+      const client = createClient({ baseUrl: server.url, apiKey: tenant.keys.test, fetch: faulty });
+      const result = await client.request('createQuote', { body: quoteRequest(tenant) });
+      expect(result.status).toBe(201);
+      expect(result.attempts).toBe(2);
+      const keysSent = faulty.seen.map((r) => r.headers.get('idempotency-key'));
+      expect(keysSent).toEqual([result.idempotencyKey, result.idempotencyKey]);
+      expect(await iso.db.quoteIntent.count({ where: { idempotencyKey: result.idempotencyKey! } })).toBe(1);
+    }
+  });
+
+  it('waits out an injected 429 for its retry-after, and gives up where the wait is longer than allowed', async () => {
+    const client = createClient({ baseUrl: server.url, apiKey: tenant.keys.test, fetch: faultyFetch('rate_limited', 1) });
+    const started = Date.now();
+    const result = await client.request('createQuote', { body: quoteRequest(tenant) });
+    expect(result.attempts).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900); // retry-after: 1
+
+    const impatient = createClient({ baseUrl: server.url, apiKey: tenant.keys.test, fetch: faultyFetch('rate_limited', 1), maxRetryWaitMs: 100 });
+    const refused = await impatient.createQuote({ body: quoteRequest(tenant) }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 429, code: 'rate_limited', retryAfterSeconds: 1 });
+  });
+
+  it('does not replay a write that has no idempotency key, and Live refuses Test-Fault without a retry', async () => {
+    const faulty = faultyFetch('server_error', 5);
+    const client = createClient({ baseUrl: server.url, apiKey: tenant.keys.test, fetch: faulty });
+    // A GET is safe to send again: three attempts, then the error.
+    const read = await client.getCurrentAccount().catch((e: unknown) => e);
+    expect(read).toMatchObject({ status: 500, code: 'internal_error', surface: 'account' });
+    expect(faulty.seen).toHaveLength(3);
+
+    // A simulation is a POST without an idempotency key: one attempt, the 500 given to the caller.
+    const once = faultyFetch('server_error', 5);
+    const simulating = createClient({ baseUrl: server.url, apiKey: tenant.keys.test, fetch: once });
+    const account = await test.getCurrentAccount();
+    const simulated = await simulating.simulateQuote({ path: { id: account.id }, body: { services: [] } as never }).catch((e: unknown) => e);
+    expect(simulated).toMatchObject({ status: 500 });
+    expect(once.seen).toHaveLength(1);
+
+    const liveFault = await live.createQuote({ body: quoteRequest(tenant), headers: { 'Test-Fault': 'server_error' } }).catch((e: unknown) => e);
+    expect(liveFault).toMatchObject({ status: 400, code: 'invalid_request', message: expect.stringContaining('Live key') });
+  });
+
+  it('pages through a list with an async iterator', async () => {
+    for (let i = 0; i < 3; i++) await live.createQuote({ body: quoteRequest(tenant) });
+    const seen: string[] = [];
+    for await (const quote of member.paginate('listBusinessQuotes', { path: { businessId: tenant.businessId }, query: { limit: 2 } })) seen.push(quote.id);
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it('receives a webhook and verifies it with the endpoint secret', async () => {
+    const { secret: shownOnce } = await member.createWebhookEndpoint({
+      body: { projectId: tenant.projectId, environment: 'live', url: receiver.url, eventTypes: ['quote_intent.succeeded'] },
+    });
+    const secret = shownOnce!;
+    const quote = await live.createQuote({ body: quoteRequest(tenant) });
+    const got = await eventually(() => receiver.received.find((r) => r.rawBody.includes(quote.quoteIntent.id)));
+    const event = webhooks.verify(got.rawBody, got.headers, secret);
+    expect(event).toMatchObject({ type: 'quote_intent.succeeded', data: { quoteIntent: { id: quote.quoteIntent.id } } });
+    expect(() => webhooks.verify(got.rawBody, got.headers, 'whsec_wrong')).toThrow(WebhookVerificationError);
+    expect(() => webhooks.verify(got.rawBody.replace('succeeded', 'failed'), got.headers, secret)).toThrow(/No signature matches/);
+    const late = new Date(Date.now() + 10 * 60_000);
+    expect(() => webhooks.verify(got.rawBody, got.headers, secret, { now: late })).toThrow(expect.objectContaining({ reason: 'timestamp_outside_tolerance' }));
+  });
+
+  it('verifies a receipt offline, and fetches the keys again for a kid it does not know', async () => {
+    const { quoteReceipt } = await live.createQuote({ body: quoteRequest(tenant) });
+    expect(await receipts.verify(quoteReceipt, test.receiptKeys)).toEqual({ status: 'verified', kid: quoteReceipt.signature!.kid });
+
+    // Offline: a key set kept as a file; an altered price fails.
+    const keySet = JSON.parse(JSON.stringify(await test.listReceiptSigningKeys())) as ReceiptKeySet;
+    expect((await receipts.verify(quoteReceipt, keySet)).status).toBe('verified');
+    const altered = { ...quoteReceipt, computation: { ...quoteReceipt.computation!, totalMinor: 1 } };
+    expect((await receipts.verify(altered, keySet)).status).toBe('bad_signature');
+    expect((await receipts.verify({ ...quoteReceipt, signature: null }, keySet)).status).toBe('unsigned');
+
+    // A stale set (no keys yet) is fetched again once, when the receipt names a kid it lacks.
+    let fetches = 0;
+    const source = receipts.cachedKeySet(async () => (fetches++ === 0 ? { keys: [] } : keySet));
+    expect((await receipts.verify(quoteReceipt, source)).status).toBe('verified');
+    expect(fetches).toBe(2);
+    expect((await receipts.verify(quoteReceipt, { keys: [] })).status).toBe('unknown_kid');
+  });
+
+  it('packs as an npm package with its types', () => {
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts=false'], { cwd: path.join(root, 'sdk'), encoding: 'utf8' });
+    const files = (JSON.parse(out.slice(out.indexOf('['))) as { files: { path: string }[] }[])[0].files.map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'package.json', 'README.md']));
+  }, 120_000);
+});
