@@ -21,7 +21,8 @@ import {
   type ClaimedDelivery,
   type EndpointTarget,
 } from './store';
-import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-schedule';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS, retryDelaysFor } from './retry-schedule';
+import { takeTestFailure } from './test-failures';
 import { privateTargetsAllowed } from './target-policy';
 
 /**
@@ -101,10 +102,10 @@ export async function claimDueDeliveries(
     through: options.through,
   });
   const groups = new Map<string, ClaimedGroup>();
-  for (const { url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at, ...delivery } of claimed) {
+  for (const { url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at, test_failure_mode, compressed_retries, ...delivery } of claimed) {
     let group = groups.get(delivery.endpoint_id);
     if (!group) {
-      const endpoint = { url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at };
+      const endpoint = { url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at, test_failure_mode, compressed_retries };
       group = { endpointId: delivery.endpoint_id, endpoint, deliveryIds: [], deliveries: [], leasedUntil, leaseToken, owner };
       groups.set(delivery.endpoint_id, group);
     }
@@ -114,7 +115,16 @@ export async function claimDueDeliveries(
   return [...groups.values()];
 }
 
-type AttemptResult = { deliveryId: string; leaseToken: string; number: number; startedAt: Date; requestHeaders: Record<string, string>; result: SendResult };
+type AttemptResult = {
+  deliveryId: string;
+  leaseToken: string;
+  number: number;
+  startedAt: Date;
+  requestHeaders: Record<string, string>;
+  result: SendResult;
+  /** The retry schedule of its endpoint (compressed for a Test endpoint that asked for it). */
+  retryDelaysMs: readonly number[];
+};
 
 /**
  * One endpoint's window: at most `size` sends in flight, handed out in the order they were
@@ -305,8 +315,11 @@ export async function deliverGroup(
             [SIGNATURE_HEADER]: signatureHeader(signingSecrets, Math.floor(attemptAt.getTime() / 1000), body),
           };
           sent.add(row.id);
-          const result = await sendWebhook(endpoint.url, body, requestHeaders, { allowPrivateTargets: privateTargetsAllowed() });
-          attempt = { deliveryId: row.id, leaseToken: group.leaseToken, number, startedAt: attemptAt, requestHeaders, result };
+          // A Test endpoint set to fail takes its failure instead of a send (test-failures.ts).
+          const simulated = endpoint.test_failure_mode ? await takeTestFailure(db, group.endpointId) : null;
+          const result = simulated ?? (await sendWebhook(endpoint.url, body, requestHeaders, { allowPrivateTargets: privateTargetsAllowed() }));
+          const retryDelaysMs = retryDelaysFor({ compressedRetries: endpoint.compressed_retries });
+          attempt = { deliveryId: row.id, leaseToken: group.leaseToken, number, startedAt: attemptAt, requestHeaders, result, retryDelaysMs };
           if (result.status === null || result.status < 200 || result.status >= 300) failed = true;
         } catch (error) {
           // The lease runs out and another pass retries; one bad row must not stop the others.
@@ -447,7 +460,9 @@ async function cancelUndeliverable(ctx: VerbContext, endpointId: string) {
  * started is the last.
  */
 async function recordAttempts(db: DbOrTx, attempts: AttemptResult[]) {
-  const records = attempts.map(({ result, ...attempt }) => {
+  // A window's attempts are its endpoint's: one schedule for the batch.
+  const retryDelaysMs = attempts[0]?.retryDelaysMs ?? RETRY_DELAYS_MS;
+  const records = attempts.map(({ result, retryDelaysMs: _schedule, ...attempt }) => {
     const acknowledged = result.status !== null && result.status >= 200 && result.status < 300;
     return {
       ...attempt,
@@ -459,7 +474,7 @@ async function recordAttempts(db: DbOrTx, attempts: AttemptResult[]) {
       responseHeaders: result.headers,
     };
   });
-  const rows = await writeAttempts(db, records, { maxAttempts: MAX_ATTEMPTS, retryDelaysMs: RETRY_DELAYS_MS });
+  const rows = await writeAttempts(db, records, { maxAttempts: MAX_ATTEMPTS, retryDelaysMs });
   const outcome = new Map(rows.map((row) => [row.id, row]));
   for (const { deliveryId, acknowledged, responseStatus } of records) {
     if (acknowledged) continue;

@@ -1,3 +1,4 @@
+import { testFailureView } from './test-failures';
 import type { EndpointView } from './schemas';
 import type { EndpointRow } from './store';
 
@@ -14,6 +15,8 @@ export function toEndpointView(row: EndpointRow, now: Date): EndpointView {
     secretPrefix: row.secretPrefix,
     secretLast4: row.secretLast4,
     previousSecretExpiresAt: overlap?.toISOString() ?? null,
+    testFailure: testFailureView(row),
+    compressedRetries: row.compressedRetries,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -5,6 +5,17 @@
 export const RETRY_DELAYS_MS = [30_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
+/**
+ * A Test endpoint may opt into the same schedule in seconds (`compressedRetries`), so that an
+ * integration sees retries and exhaustion within a minute instead of hours.
+ */
+export const COMPRESSED_RETRY_DELAYS_MS = [2_000, 5_000, 10_000, 20_000] as const satisfies { length: (typeof RETRY_DELAYS_MS)['length'] };
+
+/** The schedule an endpoint's deliveries follow. */
+export function retryDelaysFor(endpoint: { compressedRetries: boolean }): readonly number[] {
+  return endpoint.compressedRetries ? COMPRESSED_RETRY_DELAYS_MS : RETRY_DELAYS_MS;
+}
+
 const UNITS: [ms: number, one: string, many: string][] = [
   [3_600_000, 'hour', 'hours'],
   [60_000, 'minute', 'minutes'],
@@ -19,7 +30,7 @@ export function delayInWords(ms: number): string {
 }
 
 /** "30 seconds, 5 minutes, 30 minutes and 2 hours". */
-export function retryScheduleInWords(): string {
-  const words = RETRY_DELAYS_MS.map(delayInWords);
+export function retryScheduleInWords(delays: readonly number[] = RETRY_DELAYS_MS): string {
+  const words = delays.map(delayInWords);
   return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }

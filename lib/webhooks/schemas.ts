@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EVENT_TYPES } from '../events/catalogue';
 import { timeIdCursorSchema } from '../db/cursors';
 import { endpointUrlProblem } from './target-policy';
+import { testFailureSchema } from './test-failures';
 
 const url = z
   .string()
@@ -25,6 +26,10 @@ export const endpointViewSchema = z
     secretLast4: z.string(),
     /** While a rotated secret still signs deliveries too. */
     previousSecretExpiresAt: z.iso.datetime().nullable(),
+    /** Test endpoints: the failure each attempt is set to meet instead of being sent (null: attempts are sent). */
+    testFailure: testFailureSchema.nullable(),
+    /** Test endpoints: retries after seconds (2, 5, 10, 20) instead of 30 s, 5 min, 30 min, 2 h. */
+    compressedRetries: z.boolean(),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
@@ -46,6 +51,10 @@ export const updateEndpointRequestSchema = z
     eventTypes: eventTypes.optional(),
     description: z.string().max(500).nullable().optional(),
     status: z.enum(['enabled', 'disabled']).optional(),
+    /** Test endpoints only: fail each attempt this way instead of sending it; null switches it off. */
+    testFailure: testFailureSchema.nullable().optional(),
+    /** Test endpoints only: retry after seconds instead of minutes and hours. */
+    compressedRetries: z.boolean().optional(),
   })
   .meta({ id: 'UpdateWebhookEndpointRequest' });
 
@@ -128,3 +137,4 @@ export type BulkReplayResult = z.infer<typeof bulkReplayResultSchema>;
 
 export type EndpointView = z.infer<typeof endpointViewSchema>;
 export type DeliveryView = z.infer<typeof deliveryViewSchema>;
+export type UpdateEndpointRequest = z.output<typeof updateEndpointRequestSchema>;

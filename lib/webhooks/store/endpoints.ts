@@ -1,3 +1,4 @@
+import type { TestFailureColumns } from '../test-failures';
 import type { EnvironmentName } from '../../auth/principal';
 import type { DbOrTx } from '../../db/client';
 import type { Prisma } from '../../db/generated/client';
@@ -21,6 +22,10 @@ export const endpointSelect = {
   secretPrefix: true,
   secretLast4: true,
   previousSecretExpiresAt: true,
+  testFailureMode: true,
+  testFailureStatus: true,
+  testFailureRemaining: true,
+  compressedRetries: true,
   createdAt: true,
   updatedAt: true,
   environment: { select: { kind: true } },
@@ -43,7 +48,7 @@ export type NewEndpoint = SecretColumns & {
 };
 
 /** What PATCH may change. */
-export type EndpointChanges = { url?: string; eventTypes?: string[]; description?: string | null; status?: 'enabled' | 'disabled' };
+export type EndpointChanges = { url?: string; eventTypes?: string[]; description?: string | null; status?: 'enabled' | 'disabled'; compressedRetries?: boolean } & Partial<TestFailureColumns>;
 
 export async function insertEndpoint(db: DbOrTx, endpoint: NewEndpoint): Promise<EndpointRow> {
   return db.webhookEndpoint.create({ data: endpoint, select: endpointSelect });

@@ -20,6 +20,10 @@ export type EndpointTarget = {
   secret_ciphertext: string;
   previous_secret_ciphertext: string | null;
   previous_secret_expires_at: Date | null;
+  /** A Test endpoint set to fail (test-failures.ts): the send takes a failure first. */
+  test_failure_mode: string | null;
+  /** Its deliveries retry on the compressed schedule. */
+  compressed_retries: boolean;
 };
 
 /** One claimed delivery with what its attempt needs of its event (its endpoint is the group's). */
@@ -37,7 +41,8 @@ export type ClaimedDelivery = {
   data: unknown;
 };
 
-const ENDPOINT_TARGET_SQL = `SELECT url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at
+const ENDPOINT_TARGET_SQL = `SELECT url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at,
+    test_failure_mode::text, compressed_retries
   FROM webhook_endpoints WHERE id = $1::uuid AND status = 'enabled' AND deleted_at IS NULL`;
 
 /** The endpoint as it is now, or null once it is disabled or deleted. */
@@ -105,7 +110,7 @@ function claimSql(through: boolean): string {
         CASE WHEN locked.rank <= ${MARK_AHEAD} THEN d.attempts_started END AS started_number
     )
     SELECT c.id::text, c.endpoint_id::text, c.started_number, w.url, w.secret_ciphertext, w.previous_secret_ciphertext,
-      w.previous_secret_expires_at, e.id::text AS event_id, e.type, e.version, e.created_at, e.business_id::text AS business_id, e.data,
+      w.previous_secret_expires_at, w.test_failure_mode::text, w.compressed_retries, e.id::text AS event_id, e.type, e.version, e.created_at, e.business_id::text AS business_id, e.data,
       e.receipt_id::text AS receipt_id, r.computation AS receipt_computation
     FROM claimed c
     JOIN webhook_endpoints w ON w.id = c.endpoint_id

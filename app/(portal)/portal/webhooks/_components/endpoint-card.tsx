@@ -12,6 +12,7 @@ import { EndpointForm } from './endpoint-form';
 import { EndpointHealth } from './endpoint-health';
 import { deliveriesHref } from './links';
 import { RotateSecretForm } from './rotate-secret-form';
+import { TestFailureForm, testFailureInWords } from './test-failure-form';
 import { webhookQueryKeys, type Delivery, type Endpoint, type RevealedSigningSecret } from './types';
 import styles from './webhooks.module.css';
 
@@ -20,6 +21,8 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
   const [replaying, setReplaying] = useState(false);
+  const [testingFailures, setTestingFailures] = useState(false);
+  const failureInWords = testFailureInWords(endpoint.testFailure);
   const editButton = useRef<HTMLButtonElement>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: webhookQueryKeys.endpoints(endpoint.projectId) });
   const rotation = useRotationToggle(refresh, onRotated);
@@ -80,6 +83,15 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
             <span className="muted"> · the old secret also signs until {formatTime(endpoint.previousSecretExpiresAt)}</span>
           )}
         </dd>
+        {endpoint.environment === 'test' && (failureInWords || endpoint.compressedRetries) && (
+          <>
+            <dt>Test failures</dt>
+            <dd data-testid="test-failure-setting">
+              {failureInWords && <span className="badge danger">{failureInWords}</span>}
+              {endpoint.compressedRetries && <span className="badge"> Compressed retries (seconds)</span>}
+            </dd>
+          </>
+        )}
         <dt>Added</dt>
         <dd>{formatTime(endpoint.createdAt)}</dd>
         <dt>Health</dt>
@@ -106,6 +118,11 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
         <button type="button" aria-expanded={replaying} onClick={() => setReplaying((open) => !open)}>
           Replay failed…
         </button>
+        {endpoint.environment === 'test' && (
+          <button type="button" aria-expanded={testingFailures} onClick={() => setTestingFailures((open) => !open)}>
+            Test failures…
+          </button>
+        )}
         {enabled ? (
           <ConfirmButton
             label="Disable"
@@ -147,6 +164,7 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
         <EndpointForm projectId={endpoint.projectId} endpoint={endpoint} onCancel={closeEditor} onSaved={closeEditor} />
       )}
       {replaying && <BulkReplayForm endpoint={endpoint} onClose={() => setReplaying(false)} />}
+      {testingFailures && <TestFailureForm endpoint={endpoint} onClose={() => setTestingFailures(false)} />}
       {rotation.open && <RotateSecretForm endpoint={endpoint} onCancel={rotation.close} onRotated={rotation.rotated} />}
     </article>
   );
