@@ -357,3 +357,35 @@ test('a failing endpoint shows its health and retries; its exhausted deliveries 
   await expect(section.getByLabel('Example quote_intent.succeeded delivery')).toContainText('"type": "quote_intent.succeeded"');
   await screenshot(page, 'webhooks-event-catalogue');
 });
+
+test('a Test endpoint fails on demand: its first attempt answers 503 without being sent, the retry 2 s later reaches it', async ({ page }) => {
+  test.setTimeout(90_000);
+  receiver = await startReceiver();
+  const tenant = await createTenant();
+  const admin = await createPerson(tenant, { permissions: ['webhooks:manage'] });
+  const { endpoint } = await createEndpoint(testContext(testDb(), { principal: admin.principal }), { projectId: tenant.projectId, environment: 'test', url: receiver.url });
+  await signIn(page, admin.email, `/portal/webhooks?project=${tenant.projectId}`);
+
+  const card = endpointCard(page, receiver);
+  await card.getByRole('button', { name: 'Test failures…' }).click();
+  const form = card.getByRole('form', { name: `Test failures of ${receiver.url}` });
+  await form.getByLabel('Attempts').selectOption('status');
+  await form.getByLabel('Status (300–599)').fill('503');
+  await form.getByLabel(/For the next/).fill('1');
+  await form.getByRole('checkbox', { name: /Retry after 2 seconds/ }).check();
+  await form.getByRole('button', { name: 'Save' }).click();
+  const setting = card.getByTestId('test-failure-setting');
+  await expect(setting).toContainText('Answers 503 to the next attempt');
+  await expect(setting).toContainText('Compressed retries');
+  await screenshot(page, 'webhooks-test-failures');
+
+  await card.getByRole('button', { name: 'Send test event' }).click();
+  await expect.poll(() => receiver!.received.length, { timeout: 20_000 }).toBe(1);
+  const attempts = await testDb().webhookAttempt.findMany({ where: { delivery: { endpointId: endpoint.id } }, orderBy: { number: 'asc' } });
+  expect(attempts.map((a) => a.responseStatus)).toEqual([503, 200]);
+  expect(attempts[0].responseExcerpt).toMatch(/^Simulated/);
+  // The setting ran out with its one failure.
+  await page.reload();
+  await expect(endpointCard(page, receiver).getByTestId('test-failure-setting')).toContainText('Compressed retries');
+  await expect(endpointCard(page, receiver).getByTestId('test-failure-setting')).not.toContainText('Answers 503');
+});
