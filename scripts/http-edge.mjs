@@ -154,12 +154,13 @@ export async function serveApi(router, request, response) {
     const url = `http://${request.headers.host ?? 'localhost'}${request.url}`;
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     const answer = await router.handle(new Request(url, { method: request.method, headers, body: hasBody ? body.stream : undefined, duplex: 'half' }));
-    const payload = Buffer.from(await answer.arrayBuffer());
     answer.headers.forEach((value, name) => {
       if (name !== 'set-cookie') response.setHeader(name, value);
     });
     const cookies = answer.headers.getSetCookie();
     if (cookies.length > 0) response.setHeader('set-cookie', cookies);
+    if (answer.body && STREAMED.test(answer.headers.get('content-type') ?? '')) return await streamBody(answer, response);
+    const payload = Buffer.from(await answer.arrayBuffer());
     response.setHeader('content-length', payload.length);
     response.writeHead(answer.status);
     response.end(payload);
@@ -170,6 +171,30 @@ export async function serveApi(router, request, response) {
     response.writeHead(500, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side.' } }));
   }
+}
+
+/** Answers written as they come (server-sent events, progress lines); every other answer is sent in one write. */
+const STREAMED = /^(text\/event-stream|application\/x-ndjson)/i;
+
+/** Writes a streamed answer chunk by chunk, waiting when the client reads slowly, until it ends or the client goes. */
+async function streamBody(answer, response) {
+  response.writeHead(answer.status);
+  const reader = answer.body.getReader();
+  let gone = false;
+  response.once('close', () => {
+    gone = true;
+    reader.cancel().catch(() => undefined);
+  });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || gone) break;
+      if (!response.write(value)) await new Promise((resolve) => { response.once('drain', resolve); response.once('close', resolve); });
+    }
+  } catch {
+    // The stream failed midway: nothing more can be said in its format; the connection ends.
+  }
+  if (!gone) response.end();
 }
 
 /**

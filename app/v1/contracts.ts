@@ -63,12 +63,14 @@ import { createApiQuoteContract } from './quotes/contract';
 import { openApiContract } from './openapi.json/contract';
 import { statusContract } from './status/contract';
 import { listEventTypesContract } from './event-types/contract';
+import { streamEventsContract } from './event-stream/contract';
 
 /** Every /v1 contract; the OpenAPI document is built from this list (a test checks it is complete). */
 export const contracts: RouteContract[] = [
   statusContract,
   openApiContract,
   listEventTypesContract,
+  streamEventsContract,
   createPublicQuoteContract,
   getPublicQuoteContract,
   getAcceptanceStateContract,

@@ -33,31 +33,32 @@ import * as route28 from './businesses/[businessId]/members/[membershipId]/route
 import * as route29 from './businesses/[businessId]/overview/route';
 import * as route30 from './businesses/[businessId]/publish-guard/route';
 import * as route31 from './businesses/[businessId]/quotes/route';
-import * as route32 from './event-types/route';
-import * as route33 from './me/route';
-import * as route34 from './me/inbox/route';
-import * as route35 from './openapi.json/route';
-import * as route36 from './public_quotes/route';
-import * as route37 from './public_quotes/[quoteIntentId]/route';
-import * as route38 from './public_quotes/[quoteIntentId]/acceptance/route';
-import * as route39 from './quote-intents/[id]/comparison/route';
-import * as route40 from './quote-intents/[id]/trace/route';
-import * as route41 from './quote-intents/[id]/verification/route';
-import * as route42 from './quotes/route';
-import * as route43 from './receipt-signing-keys/route';
-import * as route44 from './request-logs/route';
-import * as route45 from './request-logs/[requestId]/route';
-import * as route46 from './status/route';
-import * as route47 from './webhook-deliveries/route';
-import * as route48 from './webhook-deliveries/[deliveryId]/route';
-import * as route49 from './webhook-deliveries/[deliveryId]/replay/route';
-import * as route50 from './webhook-endpoints/route';
-import * as route51 from './webhook-endpoints/[id]/route';
-import * as route52 from './webhook-endpoints/[id]/replays/route';
-import * as route53 from './webhook-endpoints/[id]/secret-rotation/route';
-import * as route54 from './webhook-endpoints/[id]/stats/route';
-import * as route55 from './webhook-endpoints/[id]/test-events/route';
-import * as route56 from './workspaces/route';
+import * as route32 from './event-stream/route';
+import * as route33 from './event-types/route';
+import * as route34 from './me/route';
+import * as route35 from './me/inbox/route';
+import * as route36 from './openapi.json/route';
+import * as route37 from './public_quotes/route';
+import * as route38 from './public_quotes/[quoteIntentId]/route';
+import * as route39 from './public_quotes/[quoteIntentId]/acceptance/route';
+import * as route40 from './quote-intents/[id]/comparison/route';
+import * as route41 from './quote-intents/[id]/trace/route';
+import * as route42 from './quote-intents/[id]/verification/route';
+import * as route43 from './quotes/route';
+import * as route44 from './receipt-signing-keys/route';
+import * as route45 from './request-logs/route';
+import * as route46 from './request-logs/[requestId]/route';
+import * as route47 from './status/route';
+import * as route48 from './webhook-deliveries/route';
+import * as route49 from './webhook-deliveries/[deliveryId]/route';
+import * as route50 from './webhook-deliveries/[deliveryId]/replay/route';
+import * as route51 from './webhook-endpoints/route';
+import * as route52 from './webhook-endpoints/[id]/route';
+import * as route53 from './webhook-endpoints/[id]/replays/route';
+import * as route54 from './webhook-endpoints/[id]/secret-rotation/route';
+import * as route55 from './webhook-endpoints/[id]/stats/route';
+import * as route56 from './webhook-endpoints/[id]/test-events/route';
+import * as route57 from './workspaces/route';
 
 /** Every route file of the API, by its path template. */
 export const ROUTE_TABLE: Record<string, RouteModule> = {
@@ -93,29 +94,30 @@ export const ROUTE_TABLE: Record<string, RouteModule> = {
   '/v1/businesses/{businessId}/overview': route29,
   '/v1/businesses/{businessId}/publish-guard': route30,
   '/v1/businesses/{businessId}/quotes': route31,
-  '/v1/event-types': route32,
-  '/v1/me': route33,
-  '/v1/me/inbox': route34,
-  '/v1/openapi.json': route35,
-  '/v1/public_quotes': route36,
-  '/v1/public_quotes/{quoteIntentId}': route37,
-  '/v1/public_quotes/{quoteIntentId}/acceptance': route38,
-  '/v1/quote-intents/{id}/comparison': route39,
-  '/v1/quote-intents/{id}/trace': route40,
-  '/v1/quote-intents/{id}/verification': route41,
-  '/v1/quotes': route42,
-  '/v1/receipt-signing-keys': route43,
-  '/v1/request-logs': route44,
-  '/v1/request-logs/{requestId}': route45,
-  '/v1/status': route46,
-  '/v1/webhook-deliveries': route47,
-  '/v1/webhook-deliveries/{deliveryId}': route48,
-  '/v1/webhook-deliveries/{deliveryId}/replay': route49,
-  '/v1/webhook-endpoints': route50,
-  '/v1/webhook-endpoints/{id}': route51,
-  '/v1/webhook-endpoints/{id}/replays': route52,
-  '/v1/webhook-endpoints/{id}/secret-rotation': route53,
-  '/v1/webhook-endpoints/{id}/stats': route54,
-  '/v1/webhook-endpoints/{id}/test-events': route55,
-  '/v1/workspaces': route56,
+  '/v1/event-stream': route32,
+  '/v1/event-types': route33,
+  '/v1/me': route34,
+  '/v1/me/inbox': route35,
+  '/v1/openapi.json': route36,
+  '/v1/public_quotes': route37,
+  '/v1/public_quotes/{quoteIntentId}': route38,
+  '/v1/public_quotes/{quoteIntentId}/acceptance': route39,
+  '/v1/quote-intents/{id}/comparison': route40,
+  '/v1/quote-intents/{id}/trace': route41,
+  '/v1/quote-intents/{id}/verification': route42,
+  '/v1/quotes': route43,
+  '/v1/receipt-signing-keys': route44,
+  '/v1/request-logs': route45,
+  '/v1/request-logs/{requestId}': route46,
+  '/v1/status': route47,
+  '/v1/webhook-deliveries': route48,
+  '/v1/webhook-deliveries/{deliveryId}': route49,
+  '/v1/webhook-deliveries/{deliveryId}/replay': route50,
+  '/v1/webhook-endpoints': route51,
+  '/v1/webhook-endpoints/{id}': route52,
+  '/v1/webhook-endpoints/{id}/replays': route53,
+  '/v1/webhook-endpoints/{id}/secret-rotation': route54,
+  '/v1/webhook-endpoints/{id}/stats': route55,
+  '/v1/webhook-endpoints/{id}/test-events': route56,
+  '/v1/workspaces': route57,
 };

@@ -6,6 +6,8 @@ export const SCOPES = [
   'quotes:write',
   'commitments:write',
   'logs:read',
+  /** Not in spec 5.3: a Test key's live stream of its environment's events (GET /v1/event-stream, `qps listen`). */
+  'events:listen',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -109,8 +109,12 @@ export type RouteContract<
    * a stream of `{"progress": …}` lines ending in the usual envelope (or an error) on one line.
    */
   progress?: { schema: z.ZodType; description: string };
-  /** `enveloped: false` when the body is the schema itself, not `{ data, requestId }`. */
-  success: { status: number; description: string; schema: R; enveloped?: false };
+  /**
+   * `enveloped: false` when the body is the schema itself, not `{ data, requestId }`;
+   * `mediaType` for an answer that is not JSON (a stream of server-sent events: the schema is
+   * then one event's data).
+   */
+  success: { status: number; description: string; schema: R; enveloped?: false; mediaType?: 'text/event-stream' };
   errors: ErrorCode[];
 };
 

@@ -80,7 +80,7 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
             ...(reportsQuota(contract) ? rateLimitHeaders : {}),
             ...(takesIdempotencyKey(contract) ? replayedHeader : {}),
           },
-          content: {
+          content: contract.success.mediaType ? { [contract.success.mediaType]: { schema: contract.success.schema } } : {
             'application/json': {
               schema:
                 contract.success.enveloped === false

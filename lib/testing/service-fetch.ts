@@ -26,8 +26,10 @@ export async function serviceFetch(path: string, init: RequestInit = {}): Promis
   // A client always says who it is (fetch does); the request log keeps it.
   if (!headers.has('user-agent')) headers.set('user-agent', 'in-process-test');
   const request = new Request(`${IN_PROCESS_ORIGIN}${path}`, { ...init, headers, ...(init.body ? { duplex: 'half' } : {}) } as RequestInit);
-  // Answers as a server would send them: the body read once, whole.
   const answer = await (await router).handle(request);
+  // A stream that does not end (server-sent events) is handed over as it is, for the test to read and hang up.
+  if (/^text\/event-stream/.test(answer.headers.get('content-type') ?? '')) return answer;
+  // Answers as a server would send them: the body read once, whole.
   const bodiless = request.method === 'HEAD' || [204, 205, 304].includes(answer.status);
   const response = new Response(bodiless ? null : await answer.arrayBuffer(), { status: answer.status, statusText: answer.statusText, headers: answer.headers });
   // As fetch's: the URL the request went to, after the URL parser resolved it.

@@ -33,6 +33,11 @@ async function send(contract: RouteContract, fixture: RouteFixture, world: World
     },
     body: target === 'body' ? mutated.text : undefined,
   });
+  // A stream that was opened (the event stream, a query it accepted) does not end: hang up.
+  if (/^text\/event-stream/.test(res.headers.get('content-type') ?? '')) {
+    await res.body?.cancel();
+    return { url: res.url, status: res.status, headers: res.headers, text: '' };
+  }
   return { url: res.url, status: res.status, headers: res.headers, text: await res.text() };
 }
 

@@ -122,7 +122,9 @@ export type Foreign =
   /** A list: it answers, with none of this world's rows. */
   | 'own rows only'
   /** Anonymous, or an id that is itself the credential (a public quote): nothing to cross. */
-  | 'no tenant';
+  | 'no tenant'
+  /** A stream of the key's own environment (its events come from no other: test/sdk/cli-listen). */
+  | 'own stream';
 
 export type RouteFixture = {
   path: (w: World) => string;
@@ -138,6 +140,8 @@ export type RouteFixture = {
   badBody?: unknown;
   /** A query the route's schema refuses. */
   badQuery?: string;
+  /** Answers with a stream that does not end: the suite checks its status and type, then hangs up. */
+  stream?: true;
 };
 
 const admin = (w: World) => w.admin.token;
@@ -354,6 +358,14 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     foreign: notFound,
   },
   'GET /v1/event-types': { path: () => '/v1/event-types', as: () => undefined, foreign: 'no tenant' },
+  'GET /v1/event-stream': {
+    path: () => '/v1/event-stream',
+    as: (w) => w.keys.test,
+    lacking: lackingScope,
+    foreign: 'own stream',
+    badQuery: '?after=latest',
+    stream: true,
+  },
   'GET /v1/request-logs': { path: () => '/v1/request-logs', as: admin, lacking: member, foreign: 'own rows only', badQuery: '?status=abc' },
   'GET /v1/quote-intents/{id}/trace': { path: (w) => `/v1/quote-intents/${w.quoteIntentId}/trace`, as: admin, foreign: notFound },
   'POST /v1/quote-intents/{id}/verification': {

@@ -17,6 +17,7 @@ const SCOPE_MEANING: Record<Scope, string> = {
   'quotes:write': 'create quotes',
   'commitments:write': 'confirm bookings',
   'logs:read': 'read the request log',
+  'events:listen': 'stream Test events to a developer’s machine (qps listen)',
 };
 
 const ENVIRONMENT_MEANING = {

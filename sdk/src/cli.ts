@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+// `qps listen --forward-to http://localhost:4000/webhooks`: the Test environment's events, as they
+// happen, forwarded to a local URL, signed like real deliveries with a secret printed once, each
+// attempt shown with its status and time, failures retried on the service's schedule (or the
+// compressed one, with --compressed). Test keys only: a Live key is refused.
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { signWebhook } from './webhooks.js';
+
+const USAGE = `usage: qps listen --forward-to <url> [--compressed] [--secret whsec_…] [--after <event id>]
+  QPS_API_KEY   a Test API key with the events:listen scope (or --api-key)
+  QPS_BASE_URL  the service, default http://localhost:3000 (or --base-url)`;
+
+type Ready = { after: string; retrySchedule: { standardMs: number[]; compressedMs: number[] } };
+type Envelope = { id: string; type: string };
+
+class UsageError extends Error {}
+
+const ATTEMPT_TIMEOUT_MS = 10_000;
+const time = () => new Date().toISOString().slice(11, 19);
+const inWords = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'forward-to': { type: 'string' },
+        compressed: { type: 'boolean', default: false },
+        secret: { type: 'string' },
+        after: { type: 'string' },
+        'api-key': { type: 'string' },
+        'base-url': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { positionals, values } = parsed;
+  if (values.help || positionals[0] !== 'listen') throw new UsageError(positionals[0] ? `Unknown command "${positionals[0]}".` : 'Name a command.');
+  const forwardTo = values['forward-to'];
+  if (!forwardTo) throw new UsageError('listen needs --forward-to <url>.');
+  const apiKey = values['api-key'] ?? process.env.QPS_API_KEY;
+  if (!apiKey) throw new UsageError('Give a Test API key: QPS_API_KEY or --api-key.');
+  if (apiKey.startsWith('sk_live_')) {
+    console.error('Refused: this is a Live key. qps works with Test keys only, so nothing it does can reach Live. Use a Test key (sk_test_…).');
+    return 2;
+  }
+  const baseUrl = (values['base-url'] ?? process.env.QPS_BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+  const secret = values.secret ?? `whsec_${randomBytes(24).toString('base64url')}`;
+  if (!values.secret) console.log(`Signing forwarded events with ${secret} (shown once: give it to your app as its webhook secret).`);
+  await listen({ baseUrl, apiKey, forwardTo, secret, compressed: values.compressed, after: values.after ?? null });
+  return 0;
+}
+
+/** Holds the stream open (reconnecting after the last event seen) and forwards every event. */
+async function listen(options: { baseUrl: string; apiKey: string; forwardTo: string; secret: string; compressed: boolean; after: string | null }) {
+  let lastId = options.after;
+  let schedule: number[] | null = null;
+  for (let failures = 0; ; ) {
+    let response: Response;
+    try {
+      response = await fetch(`${options.baseUrl}/v1/event-stream`, {
+        headers: { authorization: `Bearer ${options.apiKey}`, accept: 'text/event-stream', ...(lastId ? { 'last-event-id': lastId } : {}) },
+      });
+    } catch (error) {
+      failures++;
+      console.error(`${time()}  cannot reach ${options.baseUrl} (${(error as Error).message}); trying again in ${Math.min(30, 2 ** failures)} s`);
+      await sleep(Math.min(30, 2 ** failures) * 1000);
+      continue;
+    }
+    if (!response.ok || !response.body) {
+      const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+      throw new Error(`The service refused the stream (${response.status}): ${body?.error?.message ?? response.statusText}`);
+    }
+    failures = 0;
+    for await (const message of serverSentEvents(response.body)) {
+      if (message.event === 'ready') {
+        const ready = JSON.parse(message.data) as Ready;
+        schedule = options.compressed ? ready.retrySchedule.compressedMs : ready.retrySchedule.standardMs;
+        console.log(
+          `${time()}  Ready: forwarding Test events to ${options.forwardTo}; a failed attempt is retried after ${schedule.map(inWords).join(', ')}` +
+            (options.compressed ? ' (compressed: the service retries after 30 s, 5 min, 30 min and 2 h).' : '.'),
+        );
+      } else if (message.event === 'event') {
+        if (message.id) lastId = message.id;
+        void forward(message.data, options, schedule ?? [30_000, 300_000, 1_800_000, 7_200_000]);
+      }
+    }
+    console.error(`${time()}  the stream ended; reconnecting after event ${lastId ?? '(none yet)'}`);
+    await sleep(1000);
+  }
+}
+
+/** Sends one event to the local URL, signed, and retries it on the schedule until it is acknowledged or given up. */
+async function forward(body: string, options: { forwardTo: string; secret: string }, schedule: number[]) {
+  const event = JSON.parse(body) as Envelope;
+  for (let attempt = 1; attempt <= schedule.length + 1; attempt++) {
+    const started = performance.now();
+    let outcome: string;
+    let acknowledged = false;
+    try {
+      const response = await fetch(options.forwardTo, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'qps-listen',
+          'Service-Event-Id': event.id,
+          'Service-Attempt': String(attempt),
+          'Service-Signature': signWebhook(body, options.secret),
+        },
+        body,
+        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      });
+      await response.arrayBuffer();
+      acknowledged = response.ok;
+      outcome = String(response.status);
+    } catch (error) {
+      outcome = (error as Error).name === 'TimeoutError' ? `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` : `failed: ${(error as Error).message}`;
+    }
+    const line = `${time()}  ${event.type}  ${event.id}  → ${outcome} (${Math.round(performance.now() - started)} ms, attempt ${attempt})`;
+    if (acknowledged) return void console.log(line);
+    if (attempt > schedule.length) return void console.log(`${line}; given up after ${attempt} attempts`);
+    console.log(`${line}; retrying in ${inWords(schedule[attempt - 1])}`);
+    await sleep(schedule[attempt - 1]);
+  }
+}
+
+/** Server-sent events from a response body: `event`, `id` and `data` of each message (comments skipped). */
+async function* serverSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ event: string; id: string | null; data: string }> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = 'message';
+      let id: string | null = null;
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith(':')) continue;
+        const colon = line.indexOf(':');
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+        if (field === 'event') event = value;
+        else if (field === 'id') id = value;
+        else if (field === 'data') data.push(value);
+      }
+      if (data.length > 0) yield { event, id, data: data.join('\n') };
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n${USAGE}`);
+      process.exit(2);
+    }
+    console.error(`qps: ${(error as Error).message}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFreePort } from '../../lib/db/embedded';
+import { eventually } from '../../lib/testing/eventually';
+import { createTenant, quoteRequest, type Tenant } from '../../lib/testing/factories';
+import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
+import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
+import { webhooks } from '../../sdk/src/index';
+
+/**
+ * `qps listen` as a developer runs it: a production server, the CLI in its own process reading the
+ * event stream, and a plain local HTTP receiver (no public URL) that verifies every delivery with
+ * the SDK and fails the first one.
+ */
+const root = path.resolve(import.meta.dirname, '../..');
+let iso: Awaited<ReturnType<typeof createIsolatedDatabase>>;
+let server: RunningServer;
+let tenant: Tenant;
+let local: http.Server;
+const received: { body: string; headers: http.IncomingHttpHeaders; status: number }[] = [];
+const children: ChildProcess[] = [];
+
+function runCli(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'sdk/src/cli.ts'), ...args], { cwd: root, env: { ...process.env, ...env } });
+  children.push(child);
+  const output = { text: '' };
+  child.stdout.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { child, output, exited };
+}
+
+beforeAll(async () => {
+  iso = await createIsolatedDatabase();
+  tenant = await createTenant({}, iso.db);
+  server = await startNextServer({
+    root,
+    port: await findFreePort(),
+    env: { DATABASE_URL: iso.url, JOB_RUNNER: 'off' },
+    logFile: path.join(root, 'test-results', 'cli-server.log'),
+  });
+  local = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (c: Buffer) => chunks.push(c));
+    request.on('end', () => {
+      const status = received.length === 0 ? 500 : 200;
+      received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: request.headers, status });
+      response.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+}, 180_000);
+
+afterAll(async () => {
+  for (const child of children) child.kill('SIGTERM');
+  local?.close();
+  await server?.stop();
+  await iso?.close();
+});
+
+describe('qps listen', () => {
+  it('forwards a real Test event to localhost, signed, and retries the failed attempt on the compressed schedule', async () => {
+    const url = `http://127.0.0.1:${(local.address() as AddressInfo).port}/hooks`;
+    const cli = runCli(['listen', '--forward-to', url, '--compressed'], { QPS_API_KEY: tenant.keys.test, QPS_BASE_URL: server.url });
+    await eventually(() => (cli.output.text.includes('Ready:') ? true : undefined), 30_000);
+    const secret = /Signing forwarded events with (whsec_\S+)/.exec(cli.output.text)?.[1];
+    expect(secret).toBeDefined();
+    expect(cli.output.text).toMatch(/retried after 2 s, 5 s, 10 s, 20 s \(compressed/);
+
+    const quote = await fetch(`${server.url}/v1/quotes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.keys.test}`, 'content-type': 'application/json' },
+      body: JSON.stringify(quoteRequest(tenant)),
+    });
+    const created = (await quote.json()) as { data: { quoteIntent: { id: string } } };
+    await eventually(() => (received.filter((r) => r.body.includes(created.data.quoteIntent.id)).length >= 2 ? true : undefined), 20_000);
+
+    const forQuote = received.filter((r) => r.body.includes(created.data.quoteIntent.id));
+    expect(forQuote.map((r) => r.status)).toEqual([500, 200]);
+    expect(forQuote.map((r) => r.headers['service-attempt'])).toEqual(['1', '2']);
+    for (const delivery of forQuote) {
+      const event = webhooks.verify(delivery.body, delivery.headers as Record<string, string>, secret!);
+      expect(event).toMatchObject({ type: 'quote_intent.succeeded', data: { quoteIntent: { id: created.data.quoteIntent.id } } });
+      expect((event.data as { quoteReceipt: { computation: { totalMinor: number } } }).quoteReceipt.computation.totalMinor).toBe(15525);
+    }
+    expect(cli.output.text).toMatch(/quote_intent\.succeeded .*→ 500 .*attempt 1\); retrying in 2 s/);
+    expect(cli.output.text).toMatch(/quote_intent\.succeeded .*→ 200 .*attempt 2\)/);
+  });
+
+  it('refuses a Live key, before and at the service', async () => {
+    const cli = runCli(['listen', '--forward-to', 'http://127.0.0.1:9/x'], { QPS_API_KEY: tenant.keys.live, QPS_BASE_URL: server.url });
+    expect(await cli.exited).toBe(2);
+    expect(cli.output.text).toContain('Refused: this is a Live key');
+
+    const stream = await fetch(`${server.url}/v1/event-stream`, { headers: { authorization: `Bearer ${tenant.keys.live}` } });
+    expect(stream.status).toBe(400);
+    expect(((await stream.json()) as { error: { message: string } }).error.message).toContain('Test keys only');
+  });
+});
