@@ -1,14 +1,23 @@
 #!/usr/bin/env node
-// `qps listen --forward-to http://localhost:4000/webhooks`: the Test environment's events, as they
-// happen, forwarded to a local URL, signed like real deliveries with a secret printed once, each
-// attempt shown with its status and time, failures retried on the service's schedule (or the
-// compressed one, with --compressed). Test keys only: a Live key is refused.
-import { randomBytes } from 'node:crypto';
+// The local loop of an integration, in the Test environment only (a Live key is refused):
+// - `qps listen --forward-to http://localhost:4000/webhooks`: the environment's events, as they
+//   happen, forwarded to a local URL, signed like real deliveries with a secret printed once,
+//   each attempt shown with its status and time, failures retried on the service's schedule (or
+//   the compressed one, with --compressed);
+// - `qps send --type … --data file.json --forward-to … --secret …`: one signed event with a body
+//   of your choosing, to see how the app handles it;
+// - `qps logs tail`: the key's environment's requests, as they are made.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { createClient } from './client.js';
 import { signWebhook } from './webhooks.js';
 
-const USAGE = `usage: qps listen --forward-to <url> [--compressed] [--secret whsec_…] [--after <event id>]
-  QPS_API_KEY   a Test API key with the events:listen scope (or --api-key)
+const USAGE = `usage:
+  qps listen --forward-to <url> [--compressed] [--secret whsec_…] [--after <event id>]
+  qps send --type <event type> --data <file.json> --forward-to <url> --secret whsec_…
+  qps logs tail
+  QPS_API_KEY   a Test API key (listen: with the events:listen scope; logs: logs:read), or --api-key
   QPS_BASE_URL  the service, default http://localhost:3000 (or --base-url)`;
 
 type Ready = { after: string; retrySchedule: { standardMs: number[]; compressedMs: number[] } };
@@ -28,6 +37,8 @@ async function main(argv: string[]): Promise<number> {
       allowPositionals: true,
       options: {
         'forward-to': { type: 'string' },
+        type: { type: 'string' },
+        data: { type: 'string' },
         compressed: { type: 'boolean', default: false },
         secret: { type: 'string' },
         after: { type: 'string' },
@@ -40,9 +51,15 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   const { positionals, values } = parsed;
-  if (values.help || positionals[0] !== 'listen') throw new UsageError(positionals[0] ? `Unknown command "${positionals[0]}".` : 'Name a command.');
-  const forwardTo = values['forward-to'];
-  if (!forwardTo) throw new UsageError('listen needs --forward-to <url>.');
+  const command = positionals.join(' ');
+  if (values.help || !['listen', 'send', 'logs tail'].includes(command)) throw new UsageError(command ? `Unknown command "${command}".` : 'Name a command.');
+  if (command === 'send') {
+    if (!values.type || !values.data || !values['forward-to'] || !values.secret) throw new UsageError('send needs --type, --data, --forward-to and --secret.');
+    const data = JSON.parse(readFileSync(values.data, 'utf8')) as unknown;
+    const body = JSON.stringify({ id: randomUUID(), type: values.type, version: 1, created: new Date().toISOString(), data });
+    await forward(body, { forwardTo: values['forward-to'], secret: values.secret }, []);
+    return 0;
+  }
   const apiKey = values['api-key'] ?? process.env.QPS_API_KEY;
   if (!apiKey) throw new UsageError('Give a Test API key: QPS_API_KEY or --api-key.');
   if (apiKey.startsWith('sk_live_')) {
@@ -50,10 +67,30 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const baseUrl = (values['base-url'] ?? process.env.QPS_BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+  if (command === 'logs tail') return tailLogs(baseUrl, apiKey);
+  const forwardTo = values['forward-to'];
+  if (!forwardTo) throw new UsageError('listen needs --forward-to <url>.');
   const secret = values.secret ?? `whsec_${randomBytes(24).toString('base64url')}`;
   if (!values.secret) console.log(`Signing forwarded events with ${secret} (shown once: give it to your app as its webhook secret).`);
   await listen({ baseUrl, apiKey, forwardTo, secret, compressed: values.compressed, after: values.after ?? null });
   return 0;
+}
+
+/** Prints the requests of the key's environment as they are made (the account surface's request log, every 2 s). */
+async function tailLogs(baseUrl: string, apiKey: string): Promise<number> {
+  const client = createClient({ baseUrl, apiKey });
+  const account = await client.getCurrentAccount();
+  console.log(`Following the requests of ${account.name} (${account.environment}); Ctrl-C to stop.`);
+  const seen = new Set<string>();
+  for (let first = true; ; first = false) {
+    const page = await client.listAccountRequestLogs({ path: { id: account.id }, query: { limit: 50 } });
+    const fresh = page.data.filter((row) => !seen.has(row.request_id)).reverse();
+    for (const row of fresh) {
+      seen.add(row.request_id);
+      if (!first) console.log(`${row.created.slice(11, 19)}  ${row.status}  ${row.method} ${row.path}  ${row.latency_ms} ms${row.error_code ? `  ${row.error_code}` : ''}  ${row.request_id}`);
+    }
+    await sleep(2000);
+  }
 }
 
 /** Holds the stream open (reconnecting after the last event seen) and forwards every event. */

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -88,6 +89,30 @@ describe('qps listen', () => {
     }
     expect(cli.output.text).toMatch(/quote_intent\.succeeded .*→ 500 .*attempt 1\); retrying in 2 s/);
     expect(cli.output.text).toMatch(/quote_intent\.succeeded .*→ 200 .*attempt 2\)/);
+  });
+
+  it('sends one signed event with a chosen body', async () => {
+    const url = `http://127.0.0.1:${(local.address() as AddressInfo).port}/hooks`;
+    const file = path.join(root, 'test-results', 'cli-send-data.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify({ quoteIntent: { id: 'chosen-by-hand' } }));
+    const cli = runCli(['send', '--type', 'quote_intent.failed', '--data', file, '--forward-to', url, '--secret', 'whsec_local'], {});
+    expect(await cli.exited).toBe(0);
+    const got = received.find((r) => r.body.includes('chosen-by-hand'))!;
+    expect(webhooks.verify(got.body, got.headers as Record<string, string>, 'whsec_local')).toMatchObject({ type: 'quote_intent.failed', data: { quoteIntent: { id: 'chosen-by-hand' } } });
+    expect(cli.output.text).toMatch(/quote_intent\.failed .*→ 200/);
+  });
+
+  it('follows the request log of the key’s environment', async () => {
+    const cli = runCli(['logs', 'tail'], { QPS_API_KEY: tenant.keys.test, QPS_BASE_URL: server.url });
+    await eventually(() => (cli.output.text.includes('Following the requests') ? true : undefined), 30_000);
+    await fetch(`${server.url}/v1/quotes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.keys.test}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...quoteRequest(tenant), factors: 'not an object' }),
+    });
+    await eventually(() => (/422 {2}POST \/v1\/quotes .*invalid_quote_request/.test(cli.output.text) ? true : undefined), 15_000);
+    cli.child.kill('SIGTERM');
   });
 
   it('refuses a Live key, before and at the service', async () => {
