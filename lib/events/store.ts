@@ -43,7 +43,7 @@ type QuotePayload = { quoteReceipt: { computation: unknown } };
  * A quote's outcome event stores its payload without the receipt's computation (several KB that
  * the receipt row already holds, written once instead of twice per quote), with `receiptId`
  * naming the receipt: the key stays in place, null, so that the payload put back together
- * (completePayload) serialises byte for byte as the quote's answer did.
+ * (completePayload) serialises byte for byte as the whole payload did.
  */
 export function payloadWithoutComputation<T extends QuotePayload>(data: T): T {
   return { ...data, quoteReceipt: { ...data.quoteReceipt, computation: null } };

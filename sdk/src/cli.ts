@@ -4,8 +4,10 @@
 //   happen, forwarded to a local URL, signed like real deliveries with a secret printed once,
 //   each attempt shown with its status and time, failures retried on the service's schedule (or
 //   the compressed one, with --compressed);
-// - `qps send --type … --data file.json --forward-to … --secret …`: one signed event with a body
-//   of your choosing, to see how the app handles it;
+// - `qps trigger <event type>`: the service does something real in Test that emits it (a quote,
+//   an account-surface quote);
+// - `qps send --type … (--data file.json | --example) --forward-to … --secret …`: one signed event
+//   with a body of your choosing (or the catalogue's example), to see how the app handles it;
 // - `qps logs tail`: the key's environment's requests, as they are made.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -15,7 +17,8 @@ import { signWebhook } from './webhooks.js';
 
 const USAGE = `usage:
   qps listen --forward-to <url> [--compressed] [--secret whsec_…] [--after <event id>]
-  qps send --type <event type> --data <file.json> --forward-to <url> --secret whsec_…
+  qps trigger <event type> [--business <id> --book <id>]   (quote_intent.*: QPS_BUSINESS_ID, QPS_BOOK_ID)
+  qps send --type <event type> (--data <file.json> | --example) --forward-to <url> --secret whsec_…
   qps logs tail
   QPS_API_KEY   a Test API key (listen: with the events:listen scope; logs: logs:read), or --api-key
   QPS_BASE_URL  the service, default http://localhost:3000 (or --base-url)`;
@@ -39,6 +42,9 @@ async function main(argv: string[]): Promise<number> {
         'forward-to': { type: 'string' },
         type: { type: 'string' },
         data: { type: 'string' },
+        example: { type: 'boolean', default: false },
+        business: { type: 'string' },
+        book: { type: 'string' },
         compressed: { type: 'boolean', default: false },
         secret: { type: 'string' },
         after: { type: 'string' },
@@ -51,11 +57,14 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   const { positionals, values } = parsed;
-  const command = positionals.join(' ');
-  if (values.help || !['listen', 'send', 'logs tail'].includes(command)) throw new UsageError(command ? `Unknown command "${command}".` : 'Name a command.');
+  const command = positionals[0] === 'trigger' ? 'trigger' : positionals.join(' ');
+  if (values.help || !['listen', 'send', 'logs tail', 'trigger'].includes(command)) throw new UsageError(command ? `Unknown command "${command}".` : 'Name a command.');
+  const baseUrl = (values['base-url'] ?? process.env.QPS_BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
   if (command === 'send') {
-    if (!values.type || !values.data || !values['forward-to'] || !values.secret) throw new UsageError('send needs --type, --data, --forward-to and --secret.');
-    const data = JSON.parse(readFileSync(values.data, 'utf8')) as unknown;
+    if (!values.type || (!values.data && !values.example) || !values['forward-to'] || !values.secret) {
+      throw new UsageError('send needs --type, --data <file> (or --example), --forward-to and --secret.');
+    }
+    const data = values.data ? (JSON.parse(readFileSync(values.data, 'utf8')) as unknown) : await catalogueExample(baseUrl, values.type);
     const body = JSON.stringify({ id: randomUUID(), type: values.type, version: 1, created: new Date().toISOString(), data });
     await forward(body, { forwardTo: values['forward-to'], secret: values.secret }, []);
     return 0;
@@ -66,8 +75,14 @@ async function main(argv: string[]): Promise<number> {
     console.error('Refused: this is a Live key. qps works with Test keys only, so nothing it does can reach Live. Use a Test key (sk_test_…).');
     return 2;
   }
-  const baseUrl = (values['base-url'] ?? process.env.QPS_BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
   if (command === 'logs tail') return tailLogs(baseUrl, apiKey);
+  if (command === 'trigger') {
+    if (!positionals[1]) throw new UsageError('trigger needs an event type.');
+    return trigger(createClient({ baseUrl, apiKey }), positionals[1], {
+      businessId: values.business ?? process.env.QPS_BUSINESS_ID,
+      bookId: values.book ?? process.env.QPS_BOOK_ID,
+    });
+  }
   const forwardTo = values['forward-to'];
   if (!forwardTo) throw new UsageError('listen needs --forward-to <url>.');
   const secret = values.secret ?? `whsec_${randomBytes(24).toString('base64url')}`;
@@ -76,20 +91,71 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
+/** The catalogue's example of an event type (GET /v1/event-types): its data. */
+async function catalogueExample(baseUrl: string, type: string): Promise<unknown> {
+  const { eventTypes } = await createClient({ baseUrl }).listEventTypes();
+  const entry = eventTypes.find((candidate) => candidate.type === type);
+  if (!entry) throw new UsageError(`"${type}" is not an event type; they are: ${eventTypes.map((t) => t.type).join(', ')}.`);
+  return entry.example.data;
+}
+
+const TRIGGERABLE = ['quote_intent.succeeded', 'quote_intent.requires_input', 'quote_intent.failed', 'account_quote.created'];
+
+/**
+ * Makes the service emit a real Test event: a quote priced, left waiting for answers or failed
+ * (an offering the book does not have), or a quote stored on the account surface. Built from the
+ * account's own quote spec: its first service, each selection's first option that needs no visit.
+ */
+async function trigger(client: ReturnType<typeof createClient>, type: string, scope: { businessId?: string; bookId?: string }): Promise<number> {
+  if (!TRIGGERABLE.includes(type)) {
+    console.error(
+      `${type} cannot be triggered with a Test key: it happens in Live, or needs a person (keys, members, branding, reviews). ` +
+        `Send its catalogue example to your app instead: qps send --type ${type} --example --forward-to <url> --secret <whsec_…>. ` +
+        `Triggerable: ${TRIGGERABLE.join(', ')}.`,
+    );
+    return 2;
+  }
+  const account = await client.getCurrentAccount();
+  const spec = await client.getQuoteSpec({ path: { id: account.id } });
+  const service = spec.services[0];
+  if (!service) throw new Error('The account’s book has no service to quote.');
+  const selections = Object.fromEntries(service.selections.map((s) => [s.selection, (s.options.find((o) => !o.requires_inspection) ?? s.options[0]).value]));
+  if (type === 'account_quote.created') {
+    const produced = await client.createAccountQuote({ path: { id: account.id }, body: { services: [{ service: service.service, selections }], context: {} } });
+    console.log(`Triggered ${type}: account quote ${produced.quote_id} (${produced.state}).`);
+    return 0;
+  }
+  if (!scope.businessId || !scope.bookId) throw new UsageError(`${type} needs the business and book to quote: --business and --book (or QPS_BUSINESS_ID, QPS_BOOK_ID).`);
+  const quote = await client.createQuote({
+    body: {
+      businessId: scope.businessId,
+      bookId: scope.bookId,
+      offeringId: type === 'quote_intent.failed' ? 'qps_trigger_no_such_offering' : service.service,
+      factors: type === 'quote_intent.requires_input' ? {} : selections,
+    },
+  });
+  const made = `quote_intent.${quote.quoteIntent.status}`;
+  console.log(`Triggered ${made}: quote ${quote.quoteIntent.id}.`);
+  if (made !== type) console.error(`(asked for ${type}: the book answered ${quote.quoteIntent.status} for these answers)`);
+  return made === type ? 0 : 1;
+}
+
 /** Prints the requests of the key's environment as they are made (the account surface's request log, every 2 s). */
 async function tailLogs(baseUrl: string, apiKey: string): Promise<number> {
   const client = createClient({ baseUrl, apiKey });
   const account = await client.getCurrentAccount();
-  console.log(`Following the requests of ${account.name} (${account.environment}); Ctrl-C to stop.`);
   const seen = new Set<string>();
-  for (let first = true; ; first = false) {
-    const page = await client.listAccountRequestLogs({ path: { id: account.id }, query: { limit: 50 } });
-    const fresh = page.data.filter((row) => !seen.has(row.request_id)).reverse();
+  const page = () => client.listAccountRequestLogs({ path: { id: account.id }, query: { limit: 50 } });
+  // What was logged before: only what comes after it is shown (said once it is known).
+  for (const row of (await page()).data) seen.add(row.request_id);
+  console.log(`Following the requests of ${account.name} (${account.environment}); Ctrl-C to stop.`);
+  for (;;) {
+    await sleep(2000);
+    const fresh = (await page()).data.filter((row) => !seen.has(row.request_id)).reverse();
     for (const row of fresh) {
       seen.add(row.request_id);
-      if (!first) console.log(`${row.created.slice(11, 19)}  ${row.status}  ${row.method} ${row.path}  ${row.latency_ms} ms${row.error_code ? `  ${row.error_code}` : ''}  ${row.request_id}`);
+      console.log(`${row.created.slice(11, 19)}  ${row.status}  ${row.method} ${row.path}  ${row.latency_ms} ms${row.error_code ? `  ${row.error_code}` : ''}  ${row.request_id}`);
     }
-    await sleep(2000);
   }
 }
 

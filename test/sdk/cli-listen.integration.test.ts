@@ -87,8 +87,9 @@ describe('qps listen', () => {
       expect(event).toMatchObject({ type: 'quote_intent.succeeded', data: { quoteIntent: { id: created.data.quoteIntent.id } } });
       expect((event.data as { quoteReceipt: { computation: { totalMinor: number } } }).quoteReceipt.computation.totalMinor).toBe(15525);
     }
+    // The CLI prints each line once the receiver's answer is read: a moment after the receiver has it.
+    await eventually(() => (/quote_intent\.succeeded .*→ 200 .*attempt 2\)/.test(cli.output.text) ? true : undefined), 10_000);
     expect(cli.output.text).toMatch(/quote_intent\.succeeded .*→ 500 .*attempt 1\); retrying in 2 s/);
-    expect(cli.output.text).toMatch(/quote_intent\.succeeded .*→ 200 .*attempt 2\)/);
   });
 
   it('sends one signed event with a chosen body', async () => {
@@ -101,6 +102,28 @@ describe('qps listen', () => {
     const got = received.find((r) => r.body.includes('chosen-by-hand'))!;
     expect(webhooks.verify(got.body, got.headers as Record<string, string>, 'whsec_local')).toMatchObject({ type: 'quote_intent.failed', data: { quoteIntent: { id: 'chosen-by-hand' } } });
     expect(cli.output.text).toMatch(/quote_intent\.failed .*→ 200/);
+  });
+
+  it('triggers real Test events: quotes priced, waiting for answers or failed, and an account-surface quote', async () => {
+    const env = { QPS_API_KEY: tenant.keys.test, QPS_BASE_URL: server.url, QPS_BUSINESS_ID: tenant.businessId, QPS_BOOK_ID: tenant.bookId };
+    for (const type of ['quote_intent.succeeded', 'quote_intent.requires_input', 'quote_intent.failed', 'account_quote.created']) {
+      const before = await iso.db.outboxEvent.count({ where: { type, environmentId: tenant.environments.test } });
+      const cli = runCli(['trigger', type], env);
+      expect(await cli.exited, cli.output.text).toBe(0);
+      expect(cli.output.text).toContain(`Triggered ${type}`);
+      expect(await iso.db.outboxEvent.count({ where: { type, environmentId: tenant.environments.test } })).toBe(before + 1);
+    }
+    const refused = runCli(['trigger', 'business_member.invited'], env);
+    expect(await refused.exited).toBe(2);
+    expect(refused.output.text).toContain('qps send --type business_member.invited --example');
+  });
+
+  it('sends the catalogue’s example of an event type, signed', async () => {
+    const url = `http://127.0.0.1:${(local.address() as AddressInfo).port}/hooks`;
+    const cli = runCli(['send', '--type', 'api_key.rotated', '--example', '--forward-to', url, '--secret', 'whsec_local'], { QPS_BASE_URL: server.url });
+    expect(await cli.exited, cli.output.text).toBe(0);
+    const got = received.find((r) => r.body.includes('"api_key.rotated"'))!;
+    expect(webhooks.verify(got.body, got.headers as Record<string, string>, 'whsec_local').data).toMatchObject({ graceMinutes: expect.any(Number) });
   });
 
   it('follows the request log of the key’s environment', async () => {

@@ -222,11 +222,16 @@ describe('webhook delivery', () => {
     const r = await receiver(() => (healthy ? 202 : 503));
     const { endpoint, secret } = await endpointFor(r, { eventTypes: ['api_key.revoked'] });
     await emit('api_key.revoked', 'live', { apiKey: { id: 'k1' } });
-    let elapsed = 0;
-    await runWebhookJobs(system(at(elapsed)));
-    for (const delay of RETRY_DELAYS_MS) await runWebhookJobs(system(at((elapsed += delay))));
+    await runWebhookJobs(system(at(0)));
+    // Each retry when it falls due: attempts are stamped when sent (the pass's time plus the real
+    // time since), so a fixed clock of T0 + the delays could run a moment before one is due.
+    for (let retry = 0; retry < RETRY_DELAYS_MS.length; retry++) {
+      const due = (await bed.db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id } })).nextAttemptAt!;
+      await runWebhookJobs(system(due));
+    }
     const original = await bed.db.webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id }, include: { attempts: true } });
     expect(original.status).toBe('exhausted');
+    const elapsed = original.updatedAt.getTime() - T0.getTime();
 
     healthy = true;
     const replay = await replayDelivery(system(at(elapsed + 1000)), { delivery: await requireDelivery(asAdmin(), { deliveryId: original.id }) });
