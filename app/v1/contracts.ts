@@ -64,6 +64,7 @@ import { openApiContract } from './openapi.json/contract';
 import { statusContract } from './status/contract';
 import { listEventTypesContract } from './event-types/contract';
 import { streamEventsContract } from './event-stream/contract';
+import { getEventContract } from './events/[id]/contract';
 
 /** Every /v1 contract; the OpenAPI document is built from this list (a test checks it is complete). */
 export const contracts: RouteContract[] = [
@@ -71,6 +72,7 @@ export const contracts: RouteContract[] = [
   openApiContract,
   listEventTypesContract,
   streamEventsContract,
+  getEventContract,
   createPublicQuoteContract,
   getPublicQuoteContract,
   getAcceptanceStateContract,

@@ -119,3 +119,16 @@ export async function lastEventSeq(db: DbOrTx): Promise<string> {
   const [row] = await sqlRows<{ seq: string }>(db, 'SELECT COALESCE(MAX(seq), 0)::text AS seq FROM outbox_events', []);
   return row.seq;
 }
+
+const EVENT_SQL = `SELECT e.seq::text AS seq, e.id::text AS id, e.type, e.version, e.created_at AS "createdAt", e.business_id::text AS "businessId",
+    e.data, e.receipt_id::text AS receipt_id, r.computation AS receipt_computation
+  FROM outbox_events e LEFT JOIN quote_receipts r ON r.id = e.receipt_id
+  WHERE e.id = $1::uuid AND e.environment_id = $2::uuid`;
+
+/** One event of an environment, its payload complete; null when it is not that environment's. */
+export async function readEvent(db: DbOrTx, environmentId: string, eventId: string): Promise<StreamedEvent | null> {
+  const [row] = await sqlRows<StreamedEvent & { receipt_id: string | null; receipt_computation: unknown }>(db, EVENT_SQL, [eventId, environmentId]);
+  if (!row) return null;
+  const { receipt_id, receipt_computation, ...event } = row;
+  return { ...event, data: completePayload(event.data, receipt_computation, receipt_id) };
+}

@@ -8,13 +8,19 @@ export type EventRow = {
   data: unknown;
 };
 
-export function deliveryBody(event: EventRow): string {
-  return JSON.stringify({
+export type DeliveryEnvelope = { id: string; type: string; version: number; created: string; businessId?: string; data: Record<string, unknown> };
+
+export function deliveryEnvelope(event: EventRow): DeliveryEnvelope {
+  return {
     id: event.id,
     type: event.type,
     version: event.version,
     created: event.createdAt.toISOString(),
     ...(event.businessId ? { businessId: event.businessId } : {}),
-    data: event.data,
-  });
+    data: event.data as Record<string, unknown>,
+  };
+}
+
+export function deliveryBody(event: EventRow): string {
+  return JSON.stringify(deliveryEnvelope(event));
 }

@@ -1,7 +1,9 @@
+import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Db } from '../db/client';
-import { lastEventSeq, readEventsAfter } from '../events/store';
+import { ServiceError } from '../errors/service-error';
+import { lastEventSeq, readEvent, readEventsAfter } from '../events/store';
 import { logger } from '../observability/logger';
-import { deliveryBody } from './envelope';
+import { deliveryBody, deliveryEnvelope, type DeliveryEnvelope } from './envelope';
 import { COMPRESSED_RETRY_DELAYS_MS, RETRY_DELAYS_MS } from './retry-schedule';
 
 /** How often an open stream looks for new events, and how often it says it is still there. */
@@ -57,4 +59,19 @@ export function eventStream(db: Db, { environmentId, after }: { environmentId: s
       clearTimeout(timer);
     },
   });
+}
+
+/** The stream and its events are for Test keys only: Live events go to webhook endpoints. */
+export function refuseLiveListener(principal: ApiKeyPrincipal): void {
+  if (principal.environment !== 'test') {
+    throw new ServiceError('invalid_request', 'The event stream is for Test keys only: Live events go to your webhook endpoints. Use a Test key.');
+  }
+}
+
+/** GET /v1/events/{id}: one event of the key's Test environment in its delivery envelope (`qps resend`). */
+export async function findTestEvent(db: Db, principal: ApiKeyPrincipal, eventId: string): Promise<DeliveryEnvelope> {
+  refuseLiveListener(principal);
+  const event = await readEvent(db, principal.environmentId, eventId);
+  if (!event) throw new ServiceError('not_found', `Event ${eventId} is not an event of this key's environment.`);
+  return deliveryEnvelope(event);
 }

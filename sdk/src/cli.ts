@@ -8,6 +8,7 @@
 //   an account-surface quote);
 // - `qps send --type … (--data file.json | --example) --forward-to … --secret …`: one signed event
 //   with a body of your choosing (or the catalogue's example), to see how the app handles it;
+// - `qps resend <event id> --forward-to … --secret …`: an event of the Test environment, again;
 // - `qps logs tail`: the key's environment's requests, as they are made.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ const USAGE = `usage:
   qps listen --forward-to <url> [--compressed] [--secret whsec_…] [--after <event id>]
   qps trigger <event type> [--business <id> --book <id>]   (quote_intent.*: QPS_BUSINESS_ID, QPS_BOOK_ID)
   qps send --type <event type> (--data <file.json> | --example) --forward-to <url> --secret whsec_…
+  qps resend <event id> --forward-to <url> --secret whsec_…
   qps logs tail
   QPS_API_KEY   a Test API key (listen: with the events:listen scope; logs: logs:read), or --api-key
   QPS_BASE_URL  the service, default http://localhost:3000 (or --base-url)`;
@@ -57,8 +59,8 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   const { positionals, values } = parsed;
-  const command = positionals[0] === 'trigger' ? 'trigger' : positionals.join(' ');
-  if (values.help || !['listen', 'send', 'logs tail', 'trigger'].includes(command)) throw new UsageError(command ? `Unknown command "${command}".` : 'Name a command.');
+  const command = positionals[0] === 'trigger' || positionals[0] === 'resend' ? positionals[0] : positionals.join(' ');
+  if (values.help || !['listen', 'send', 'logs tail', 'trigger', 'resend'].includes(command)) throw new UsageError(command ? `Unknown command "${command}".` : 'Name a command.');
   const baseUrl = (values['base-url'] ?? process.env.QPS_BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
   if (command === 'send') {
     if (!values.type || (!values.data && !values.example) || !values['forward-to'] || !values.secret) {
@@ -76,6 +78,12 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (command === 'logs tail') return tailLogs(baseUrl, apiKey);
+  if (command === 'resend') {
+    if (!positionals[1] || !values['forward-to'] || !values.secret) throw new UsageError('resend needs an event id, --forward-to and --secret.');
+    const { event } = await createClient({ baseUrl, apiKey }).getEvent({ path: { id: positionals[1] } });
+    await forward(JSON.stringify(event), { forwardTo: values['forward-to'], secret: values.secret }, []);
+    return 0;
+  }
   if (command === 'trigger') {
     if (!positionals[1]) throw new UsageError('trigger needs an event type.');
     return trigger(createClient({ baseUrl, apiKey }), positionals[1], {

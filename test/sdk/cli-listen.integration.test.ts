@@ -126,6 +126,27 @@ describe('qps listen', () => {
     expect(webhooks.verify(got.body, got.headers as Record<string, string>, 'whsec_local').data).toMatchObject({ graceMinutes: expect.any(Number) });
   });
 
+  it('sends an event of the Test environment again, as its deliveries send it', async () => {
+    const url = `http://127.0.0.1:${(local.address() as AddressInfo).port}/hooks`;
+    const quote = await fetch(`${server.url}/v1/quotes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.keys.test}`, 'content-type': 'application/json' },
+      body: JSON.stringify(quoteRequest(tenant)),
+    });
+    const quoteId = ((await quote.json()) as { data: { quoteIntent: { id: string } } }).data.quoteIntent.id;
+    const event = await iso.db.outboxEvent.findFirstOrThrow({ where: { subjectId: quoteId } });
+    const cli = runCli(['resend', event.id, '--forward-to', url, '--secret', 'whsec_local'], { QPS_API_KEY: tenant.keys.test, QPS_BASE_URL: server.url });
+    expect(await cli.exited, cli.output.text).toBe(0);
+    const got = received.find((r) => r.body.includes(event.id))!;
+    const resent = webhooks.verify(got.body, got.headers as Record<string, string>, 'whsec_local');
+    expect(resent).toMatchObject({ id: event.id, type: 'quote_intent.succeeded', data: { quoteIntent: { id: quoteId } } });
+    // The computation is back in place, as every delivery of it sends it.
+    expect((resent.data as { quoteReceipt: { computation: { totalMinor: number } } }).quoteReceipt.computation.totalMinor).toBe(15525);
+
+    const live = runCli(['resend', event.id, '--forward-to', url, '--secret', 'whsec_local'], { QPS_API_KEY: tenant.keys.live, QPS_BASE_URL: server.url });
+    expect(await live.exited).toBe(2);
+  });
+
   it('follows the request log of the key’s environment', async () => {
     const cli = runCli(['logs', 'tail'], { QPS_API_KEY: tenant.keys.test, QPS_BASE_URL: server.url });
     await eventually(() => (cli.output.text.includes('Following the requests') ? true : undefined), 30_000);

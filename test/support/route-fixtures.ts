@@ -26,6 +26,8 @@ export type World = {
   /** An endpoint the suite may delete or rotate. */
   spareEndpointId: string;
   deliveryId: string;
+  /** The test event of that delivery (the world's Test environment). */
+  testEventId: string;
   quoteIntentId: string;
   /** The request that created it (in the request log). */
   quoteRequestId: string;
@@ -96,6 +98,7 @@ export async function createWorld(): Promise<World> {
     endpointId,
     spareEndpointId,
     deliveryId: delivery.body.data.delivery.id,
+    testEventId: delivery.body.data.delivery.eventId,
     quoteIntentId: quote.body.data.quoteIntent.id,
     quoteRequestId: quote.body.requestId,
     accountQuoteId: accountQuote.body.quote_id,
@@ -358,6 +361,7 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     foreign: notFound,
   },
   'GET /v1/event-types': { path: () => '/v1/event-types', as: () => undefined, foreign: 'no tenant' },
+  'GET /v1/events/{id}': { path: (w) => `/v1/events/${w.testEventId}`, as: (w) => w.keys.test, lacking: lackingScope, foreign: notFound },
   'GET /v1/event-stream': {
     path: () => '/v1/event-stream',
     as: (w) => w.keys.test,

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
 
+/** An event as its deliveries send it (docs/events.md). */
+export const streamedEventSchema = z
+  .object({ id: z.uuid(), type: z.string(), version: z.number().int(), created: z.iso.datetime(), businessId: z.uuid().optional(), data: z.record(z.string(), z.unknown()) })
+  .meta({ id: 'StreamedEvent', description: 'An event in its delivery envelope: the data of an `event` of the stream.' });
+
 export const streamEventsContract = defineContract({
   operationId: 'streamEvents',
   method: 'GET',
@@ -16,9 +21,7 @@ export const streamEventsContract = defineContract({
   success: {
     status: 200,
     description: 'A stream of server-sent events: `ready`, then one `event` per domain event of the key’s environment.',
-    schema: z
-      .object({ id: z.uuid(), type: z.string(), version: z.number().int(), created: z.iso.datetime(), businessId: z.uuid().optional(), data: z.record(z.string(), z.unknown()) })
-      .meta({ id: 'StreamedEvent', description: 'The data of an `event`: a delivery envelope.' }),
+    schema: streamedEventSchema,
     mediaType: 'text/event-stream',
   },
   errors: ['invalid_api_key', 'insufficient_scope', 'invalid_request'],
