@@ -32,12 +32,16 @@ test('creates a Live key, rotates it without grace and revokes it; the API agree
   await expect(page.locator('#keys-heading')).toBeFocused();
   await page.getByRole('button', { name: 'Create key' }).click();
   await expect(page.getByLabel('Name')).toBeFocused();
-  await expect(page.getByRole('group', { name: 'Scopes' }).getByRole('checkbox', { checked: true })).toHaveCount(6);
+  // Every scope a Test key can use, events:listen (Test only) included.
+  await expect(page.getByRole('group', { name: 'Scopes' }).getByRole('checkbox', { checked: true })).toHaveCount(7);
   await page.getByRole('button', { name: 'Create key' }).click();
   await expect(page.getByText('Give the key a name that says what uses it.')).toBeVisible();
   await page.getByLabel('Name').fill('Checkout server');
   await expect(page.getByText('Give the key a name that says what uses it.')).toHaveCount(0);
   await page.getByRole('radio', { name: /^Live/ }).check();
+  // A Live key is not offered the Test-only scope.
+  await expect(page.getByRole('group', { name: 'Scopes' }).getByRole('checkbox')).toHaveCount(6);
+  await expect(page.getByRole('group', { name: 'Scopes' }).getByText('events:listen')).toHaveCount(0);
   await screenshot(page, 'api-keys-create-form');
   await page.getByRole('button', { name: 'Create key' }).click();
 

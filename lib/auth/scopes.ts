@@ -11,3 +11,11 @@ export const SCOPES = [
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
+
+/** Scopes only a Test key can use (the event stream refuses Live keys): not given to Live keys by default, nor offered for them. */
+export const TEST_ONLY_SCOPES: readonly Scope[] = ['events:listen'];
+
+/** The scopes a key gets when none are chosen: every one its environment can use. */
+export function defaultScopes(environment: 'test' | 'live'): Scope[] {
+  return SCOPES.filter((scope) => environment === 'test' || !TEST_ONLY_SCOPES.includes(scope));
+}

@@ -1,4 +1,4 @@
-import { SCOPES } from '../auth/scopes';
+import { defaultScopes } from '../auth/scopes';
 import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import type { EnvironmentName } from '../auth/principal';
@@ -34,7 +34,7 @@ export async function createApiKey({ db, now }: VerbContext, input: CreateApiKey
     digest: minted.digest,
     displayPrefix: minted.displayPrefix,
     last4: minted.last4,
-    scopes: input.scopes ?? [...SCOPES],
+    scopes: input.scopes ?? defaultScopes(input.environment),
     createdBy: input.createdBy,
     predecessorId: input.predecessorId,
     createdAt: now,

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../lib/db/embedded';
 import { eventually } from '../../lib/testing/eventually';
-import { createTenant, quoteRequest, type Tenant } from '../../lib/testing/factories';
+import { createApiKey } from '../../lib/keys/create-api-key';
+import { createTenant, quoteRequest, testContext, type Tenant } from '../../lib/testing/factories';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
 import { webhooks } from '../../sdk/src/index';
@@ -137,7 +138,15 @@ describe('qps listen', () => {
     const event = await iso.db.outboxEvent.findFirstOrThrow({ where: { subjectId: quoteId } });
     const cli = runCli(['resend', event.id, '--forward-to', url, '--secret', 'whsec_local'], { QPS_API_KEY: tenant.keys.test, QPS_BASE_URL: server.url });
     expect(await cli.exited, cli.output.text).toBe(0);
-    const got = received.find((r) => r.body.includes(event.id))!;
+    // The listener of the first test forwards the same event with its own secret: this one is ours.
+    const signedWith = (secret: string) => (r: (typeof received)[number]) => {
+      try {
+        return Boolean(webhooks.verify(r.body, r.headers as Record<string, string>, secret));
+      } catch {
+        return false;
+      }
+    };
+    const got = received.filter((r) => r.body.includes(event.id)).find(signedWith('whsec_local'))!;
     const resent = webhooks.verify(got.body, got.headers as Record<string, string>, 'whsec_local');
     expect(resent).toMatchObject({ id: event.id, type: 'quote_intent.succeeded', data: { quoteIntent: { id: quoteId } } });
     // The computation is back in place, as every delivery of it sends it.
@@ -164,8 +173,13 @@ describe('qps listen', () => {
     expect(await cli.exited).toBe(2);
     expect(cli.output.text).toContain('Refused: this is a Live key');
 
+    // A Live key is not given events:listen; one given it anyway is still refused.
     const stream = await fetch(`${server.url}/v1/event-stream`, { headers: { authorization: `Bearer ${tenant.keys.live}` } });
-    expect(stream.status).toBe(400);
-    expect(((await stream.json()) as { error: { message: string } }).error.message).toContain('Test keys only');
+    expect(stream.status).toBe(403);
+    expect(((await stream.json()) as { error: { code: string } }).error.code).toBe('insufficient_scope');
+    const { secret: liveListener } = await createApiKey(testContext(iso.db), { projectId: tenant.projectId, environment: 'live', name: 'live listener', scopes: ['events:listen'] });
+    const refused = await fetch(`${server.url}/v1/event-stream`, { headers: { authorization: `Bearer ${liveListener}` } });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('Test keys only');
   });
 });

@@ -90,6 +90,13 @@ describe('the SDK against the service', () => {
     expect(keys.apiKeys.length).toBeGreaterThan(0);
     const endpoints = await member.listWebhookEndpoints({ query: { projectId: tenant.projectId } });
     expect(Array.isArray(endpoints.endpoints)).toBe(true);
+    const trace = await member.traceQuote({ path: { id: quote.quoteIntent.id } });
+    expect(trace.quoteIntent.id).toBe(quote.quoteIntent.id);
+    const logs = await eventually(async () => {
+      const page = await member.listRequestLogs({ query: { businessId: tenant.businessId } });
+      return page.logs.length > 0 ? page : undefined;
+    });
+    expect(logs.logs.every((row) => row.businessId === tenant.businessId)).toBe(true);
     // The account surface answers without the envelope.
     const account = await test.getCurrentAccount();
     expect(account.id).toBeTruthy();

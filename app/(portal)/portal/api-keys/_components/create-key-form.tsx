@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { SCOPES, type Scope } from '@/lib/auth/scopes';
+import { SCOPES, TEST_ONLY_SCOPES, type Scope } from '@/lib/auth/scopes';
 import { apiFetch } from '../../../_components/api';
 import { Choice, ChoiceGroup, EnvironmentChoice, PlainFieldset } from '../../../_components/choice-group';
 import { CheckedInput, FieldError } from '../../../_components/field-error';
@@ -38,13 +38,15 @@ export function CreateKeyForm({
   const [name, setName] = useState('');
   const [environment, setEnvironment] = useState<Environment>('test');
   const [scopes, setScopes] = useState<Scope[]>([...SCOPES]);
+  // A Test-only scope is not offered for a Live key (it could not use it).
+  const offered = SCOPES.filter((scope) => environment === 'test' || !TEST_ONLY_SCOPES.includes(scope));
   useEffect(() => nameRef.current?.focus(), []);
 
   const { mutation: create, fieldErrors, submit } = useSaveForm({
     save: () =>
       apiFetch<{ apiKey: ApiKey; secret: string }>('/v1/api-keys', {
         method: 'POST',
-        body: { projectId, name: name.trim(), environment, scopes },
+        body: { projectId, name: name.trim(), environment, scopes: scopes.filter((scope) => offered.includes(scope)) },
       }),
     refresh: apiKeysQueryKey(projectId),
     onSaved: (created) => onCreated({ kind: 'created', apiKey: created.apiKey, secret: created.secret }),
@@ -77,7 +79,7 @@ export function CreateKeyForm({
         </EnvironmentChoice>
         <ChoiceGroup legend="Scopes">
           <p className={`muted ${styles.hint}`}>What the key may do on the account API (/v1/accounts/…). All are chosen unless you narrow them.</p>
-          {SCOPES.map((scope) => (
+          {offered.map((scope) => (
             <Choice key={scope}>
               <input type="checkbox" checked={scopes.includes(scope)} onChange={(e) => toggleScope(scope, e.target.checked)} />
               <code>{scope}</code>
