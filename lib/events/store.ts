@@ -102,33 +102,33 @@ export async function insertEvent(db: DbOrTx, event: OutboxEventRow): Promise<nu
 /** An event as a delivery sends it, with its outbox position. */
 export type StreamedEvent = { seq: string; id: string; type: string; version: number; createdAt: Date; businessId: string | null; data: unknown };
 
-const EVENTS_AFTER_SQL = `SELECT e.seq::text AS seq, e.id::text AS id, e.type, e.version, e.created_at AS "createdAt", e.business_id::text AS "businessId",
+/** Events as their deliveries send them: the receipt joined for the computation a quote's event leaves out. */
+const SELECT_EVENTS = `SELECT e.seq::text AS seq, e.id::text AS id, e.type, e.version, e.created_at AS "createdAt", e.business_id::text AS "businessId",
     e.data, e.receipt_id::text AS receipt_id, r.computation AS receipt_computation
-  FROM outbox_events e LEFT JOIN quote_receipts r ON r.id = e.receipt_id
-  WHERE e.seq > $2::bigint AND e.environment_id = $1::uuid
-  ORDER BY e.seq LIMIT $3::int`;
+  FROM outbox_events e LEFT JOIN quote_receipts r ON r.id = e.receipt_id`;
+
+type EventRowWithReceipt = StreamedEvent & { receipt_id: string | null; receipt_computation: unknown };
+
+function completed({ receipt_id, receipt_computation, ...event }: EventRowWithReceipt): StreamedEvent {
+  return { ...event, data: completePayload(event.data, receipt_computation, receipt_id) };
+}
+
+const EVENTS_AFTER_SQL = `${SELECT_EVENTS} WHERE e.seq > $2::bigint AND e.environment_id = $1::uuid ORDER BY e.seq LIMIT $3::int`;
+const EVENT_SQL = `${SELECT_EVENTS} WHERE e.id = $1::uuid AND e.environment_id = $2::uuid`;
 
 /** An environment's events after outbox position `afterSeq`, oldest first, their payloads complete. */
 export async function readEventsAfter(db: DbOrTx, environmentId: string, afterSeq: string, limit: number): Promise<StreamedEvent[]> {
-  const rows = await sqlRows<StreamedEvent & { receipt_id: string | null; receipt_computation: unknown }>(db, EVENTS_AFTER_SQL, [environmentId, afterSeq, limit]);
-  return rows.map(({ receipt_id, receipt_computation, ...event }) => ({ ...event, data: completePayload(event.data, receipt_computation, receipt_id) }));
+  return (await sqlRows<EventRowWithReceipt>(db, EVENTS_AFTER_SQL, [environmentId, afterSeq, limit])).map(completed);
+}
+
+/** One event of an environment, its payload complete; null when it is not that environment's. */
+export async function readEvent(db: DbOrTx, environmentId: string, eventId: string): Promise<StreamedEvent | null> {
+  const [row] = await sqlRows<EventRowWithReceipt>(db, EVENT_SQL, [eventId, environmentId]);
+  return row ? completed(row) : null;
 }
 
 /** The outbox's last position (0 when empty): a stream starts after it. */
 export async function lastEventSeq(db: DbOrTx): Promise<string> {
   const [row] = await sqlRows<{ seq: string }>(db, 'SELECT COALESCE(MAX(seq), 0)::text AS seq FROM outbox_events', []);
   return row.seq;
-}
-
-const EVENT_SQL = `SELECT e.seq::text AS seq, e.id::text AS id, e.type, e.version, e.created_at AS "createdAt", e.business_id::text AS "businessId",
-    e.data, e.receipt_id::text AS receipt_id, r.computation AS receipt_computation
-  FROM outbox_events e LEFT JOIN quote_receipts r ON r.id = e.receipt_id
-  WHERE e.id = $1::uuid AND e.environment_id = $2::uuid`;
-
-/** One event of an environment, its payload complete; null when it is not that environment's. */
-export async function readEvent(db: DbOrTx, environmentId: string, eventId: string): Promise<StreamedEvent | null> {
-  const [row] = await sqlRows<StreamedEvent & { receipt_id: string | null; receipt_computation: unknown }>(db, EVENT_SQL, [eventId, environmentId]);
-  if (!row) return null;
-  const { receipt_id, receipt_computation, ...event } = row;
-  return { ...event, data: completePayload(event.data, receipt_computation, receipt_id) };
 }

@@ -21,7 +21,7 @@ import {
   type ClaimedDelivery,
   type EndpointTarget,
 } from './store';
-import { MAX_ATTEMPTS, RETRY_DELAYS_MS, retryDelaysFor } from './retry-schedule';
+import { COMPRESSED_RETRY_DELAYS_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-schedule';
 import { takeTestFailure } from './test-failures';
 import { privateTargetsAllowed } from './target-policy';
 
@@ -102,10 +102,10 @@ export async function claimDueDeliveries(
     through: options.through,
   });
   const groups = new Map<string, ClaimedGroup>();
-  for (const { url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at, test_failure_mode, compressed_retries, ...delivery } of claimed) {
+  for (const { url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at, test_failure_mode, ...delivery } of claimed) {
     let group = groups.get(delivery.endpoint_id);
     if (!group) {
-      const endpoint = { url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at, test_failure_mode, compressed_retries };
+      const endpoint = { url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at, test_failure_mode };
       group = { endpointId: delivery.endpoint_id, endpoint, deliveryIds: [], deliveries: [], leasedUntil, leaseToken, owner };
       groups.set(delivery.endpoint_id, group);
     }
@@ -122,8 +122,6 @@ type AttemptResult = {
   startedAt: Date;
   requestHeaders: Record<string, string>;
   result: SendResult;
-  /** The retry schedule of its endpoint (compressed for a Test endpoint that asked for it). */
-  retryDelaysMs: readonly number[];
 };
 
 /**
@@ -318,8 +316,7 @@ export async function deliverGroup(
           // A Test endpoint set to fail takes its failure instead of a send (test-failures.ts).
           const simulated = endpoint.test_failure_mode ? await takeTestFailure(db, group.endpointId) : null;
           const result = simulated ?? (await sendWebhook(endpoint.url, body, requestHeaders, { allowPrivateTargets: privateTargetsAllowed() }));
-          const retryDelaysMs = retryDelaysFor({ compressedRetries: endpoint.compressed_retries });
-          attempt = { deliveryId: row.id, leaseToken: group.leaseToken, number, startedAt: attemptAt, requestHeaders, result, retryDelaysMs };
+          attempt = { deliveryId: row.id, leaseToken: group.leaseToken, number, startedAt: attemptAt, requestHeaders, result };
           if (result.status === null || result.status < 200 || result.status >= 300) failed = true;
         } catch (error) {
           // The lease runs out and another pass retries; one bad row must not stop the others.
@@ -460,9 +457,7 @@ async function cancelUndeliverable(ctx: VerbContext, endpointId: string) {
  * started is the last.
  */
 async function recordAttempts(db: DbOrTx, attempts: AttemptResult[]) {
-  // A window's attempts are its endpoint's: one schedule for the batch.
-  const retryDelaysMs = attempts[0]?.retryDelaysMs ?? RETRY_DELAYS_MS;
-  const records = attempts.map(({ result, retryDelaysMs: _schedule, ...attempt }) => {
+  const records = attempts.map(({ result, ...attempt }) => {
     const acknowledged = result.status !== null && result.status >= 200 && result.status < 300;
     return {
       ...attempt,
@@ -474,7 +469,7 @@ async function recordAttempts(db: DbOrTx, attempts: AttemptResult[]) {
       responseHeaders: result.headers,
     };
   });
-  const rows = await writeAttempts(db, records, { maxAttempts: MAX_ATTEMPTS, retryDelaysMs });
+  const rows = await writeAttempts(db, records, { maxAttempts: MAX_ATTEMPTS, retryDelaysMs: RETRY_DELAYS_MS, compressedDelaysMs: COMPRESSED_RETRY_DELAYS_MS });
   const outcome = new Map(rows.map((row) => [row.id, row]));
   for (const { deliveryId, acknowledged, responseStatus } of records) {
     if (acknowledged) continue;

@@ -11,11 +11,6 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
  */
 export const COMPRESSED_RETRY_DELAYS_MS = [2_000, 5_000, 10_000, 20_000] as const satisfies { length: (typeof RETRY_DELAYS_MS)['length'] };
 
-/** The schedule an endpoint's deliveries follow. */
-export function retryDelaysFor(endpoint: { compressedRetries: boolean }): readonly number[] {
-  return endpoint.compressedRetries ? COMPRESSED_RETRY_DELAYS_MS : RETRY_DELAYS_MS;
-}
-
 const UNITS: [ms: number, one: string, many: string][] = [
   [3_600_000, 'hour', 'hours'],
   [60_000, 'minute', 'minutes'],

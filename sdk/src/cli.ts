@@ -198,7 +198,9 @@ async function listen(options: { baseUrl: string; apiKey: string; forwardTo: str
         );
       } else if (message.event === 'event') {
         if (message.id) lastId = message.id;
-        void forward(message.data, options, schedule ?? [30_000, 300_000, 1_800_000, 7_200_000]);
+        // The service sends `ready` (with its schedule) before any event.
+        if (!schedule) throw new Error('The stream sent an event before saying it was ready.');
+        void forward(message.data, options, schedule);
       }
     }
     console.error(`${time()}  the stream ended; reconnecting after event ${lastId ?? '(none yet)'}`);

@@ -116,6 +116,8 @@ export class QuotePricingClient {
       let response: Response;
       let body: unknown;
       try {
+        // By id, the method and path are known only at run time: openapi-fetch's `request` is typed
+        // for literal ones, so it is called untyped here (the operation's own types are above).
         const answer = await (this.raw as unknown as { request: (m: string, p: string, i: object) => Promise<{ data?: unknown; error?: unknown; response: Response }> }).request(
           operation.method.toLowerCase(),
           operation.path,

@@ -22,8 +22,6 @@ export type EndpointTarget = {
   previous_secret_expires_at: Date | null;
   /** A Test endpoint set to fail (test-failures.ts): the send takes a failure first. */
   test_failure_mode: string | null;
-  /** Its deliveries retry on the compressed schedule. */
-  compressed_retries: boolean;
 };
 
 /** One claimed delivery with what its attempt needs of its event (its endpoint is the group's). */
@@ -42,7 +40,7 @@ export type ClaimedDelivery = {
 };
 
 const ENDPOINT_TARGET_SQL = `SELECT url, secret_ciphertext, previous_secret_ciphertext, previous_secret_expires_at,
-    test_failure_mode::text, compressed_retries
+    test_failure_mode::text
   FROM webhook_endpoints WHERE id = $1::uuid AND status = 'enabled' AND deleted_at IS NULL`;
 
 /** The endpoint as it is now, or null once it is disabled or deleted. */
@@ -110,7 +108,7 @@ function claimSql(through: boolean): string {
         CASE WHEN locked.rank <= ${MARK_AHEAD} THEN d.attempts_started END AS started_number
     )
     SELECT c.id::text, c.endpoint_id::text, c.started_number, w.url, w.secret_ciphertext, w.previous_secret_ciphertext,
-      w.previous_secret_expires_at, w.test_failure_mode::text, w.compressed_retries, e.id::text AS event_id, e.type, e.version, e.created_at, e.business_id::text AS business_id, e.data,
+      w.previous_secret_expires_at, w.test_failure_mode::text, e.id::text AS event_id, e.type, e.version, e.created_at, e.business_id::text AS business_id, e.data,
       e.receipt_id::text AS receipt_id, r.computation AS receipt_computation
     FROM claimed c
     JOIN webhook_endpoints w ON w.id = c.endpoint_id
@@ -261,8 +259,12 @@ export type AttemptRecord = {
   responseHeaders: Record<string, string> | null;
 };
 
-/** The retry schedule: the `number`-th failed attempt waits `retryDelaysMs[number - 1]`; attempt `maxAttempts` is the last. */
-export type RetrySchedule = { maxAttempts: number; retryDelaysMs: readonly number[] };
+/**
+ * The retry schedule: the `number`-th failed attempt waits `retryDelaysMs[number - 1]`
+ * (`compressedDelaysMs` for an endpoint with `compressed_retries`, read as the attempt is
+ * written); attempt `maxAttempts` is the last.
+ */
+export type RetrySchedule = { maxAttempts: number; retryDelaysMs: readonly number[]; compressedDelaysMs: readonly number[] };
 
 /**
  * Writes attempts in one statement, each under its delivery's row lock (taken in id order): the
@@ -282,8 +284,9 @@ export async function writeAttempts(
         AS t(id, lease_token, started_at, latency_ms, response_status, response_excerpt, error, acknowledged, request_headers, response_headers, number)
     ), locked AS (
       SELECT d.id, i.number, d.status = 'pending' AND d.lease_token IS NOT DISTINCT FROM i.lease_token AS ours,
-        i.started_at, i.latency_ms, i.response_status, i.response_excerpt, i.error, i.acknowledged, i.request_headers, i.response_headers
-      FROM webhook_deliveries d JOIN input i ON i.id = d.id
+        i.started_at, i.latency_ms, i.response_status, i.response_excerpt, i.error, i.acknowledged, i.request_headers, i.response_headers,
+        CASE WHEN w.compressed_retries THEN $14::int[] ELSE $10::int[] END AS delays
+      FROM webhook_deliveries d JOIN input i ON i.id = d.id JOIN webhook_endpoints w ON w.id = d.endpoint_id
       ORDER BY d.id
       FOR UPDATE OF d
     ), attempt AS (
@@ -298,7 +301,7 @@ export async function writeAttempts(
                     ELSE 'pending'::"WebhookDeliveryStatus" END,
       next_attempt_at = CASE WHEN NOT l.ours THEN d.next_attempt_at
                              WHEN l.acknowledged OR l.number >= $9::int THEN NULL
-                             ELSE l.started_at + ($10::int[])[LEAST(l.number, $9::int - 1)] * interval '1 millisecond' END,
+                             ELSE l.started_at + l.delays[LEAST(l.number, $9::int - 1)] * interval '1 millisecond' END,
       leased_until = CASE WHEN l.ours THEN NULL ELSE d.leased_until END,
       lease_token = CASE WHEN l.ours THEN NULL ELSE d.lease_token END,
       updated_at = CASE WHEN l.ours THEN l.started_at ELSE d.updated_at END
@@ -318,6 +321,7 @@ export async function writeAttempts(
       attempts.map((a) => JSON.stringify(a.requestHeaders)),
       attempts.map((a) => (a.responseHeaders ? JSON.stringify(a.responseHeaders) : null)),
       attempts.map((a) => a.number),
+      [...schedule.compressedDelaysMs],
     ],
   );
 }
