@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { MAX_ATTEMPTS, retryScheduleInWords } from '@/lib/webhooks/retry-schedule';
+import { COMPRESSED_RETRY_DELAYS_MS, MAX_ATTEMPTS, retryScheduleInWords } from '@/lib/webhooks/retry-schedule';
 import { ProjectScope, type ProjectInWorkspace } from '../../../_components/project-scope';
 import { RequiresAccess } from '../../../_components/requires-access';
 import { ENVIRONMENT_LABEL, Empty, ErrorMessage, Loading } from '../../../_components/ui';
@@ -22,7 +22,8 @@ export default function WebhookDeliveriesPage() {
       </p>
       <h1>Webhook deliveries</h1>
       <p className="muted">
-        Each event sent to an endpoint is one delivery. A failed attempt is retried after {retryScheduleInWords()}; after failure{' '}
+        Each event sent to an endpoint is one delivery. A failed attempt is retried after {retryScheduleInWords()} (a Test endpoint
+        with compressed retries: after {retryScheduleInWords(COMPRESSED_RETRY_DELAYS_MS)}); after failure{' '}
         {MAX_ATTEMPTS} the delivery is exhausted and only a replay sends it again. Disabling or deleting an endpoint cancels its pending
         deliveries.
       </p>
