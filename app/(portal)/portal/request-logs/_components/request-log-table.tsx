@@ -26,7 +26,7 @@ export function RequestLogTable({ logs, filterHref, picks }: { logs: RequestLog[
               <td data-label="Time" style={{ whiteSpace: 'nowrap' }}>
                 <LogTime iso={log.createdAt} />
               </td>
-              <td className="mono one-line" data-label="Request" title={`${log.method} ${log.path}`}>
+              <td className="mono one-line" data-label="Request" title={`${log.method} ${log.path}`} style={{ maxWidth: '18rem' }}>
                 {log.method} {log.path}
               </td>
               <td data-label="Status">
@@ -79,7 +79,7 @@ export function Caller({ log, filterHref }: { log: RequestLog; filterHref: (name
     return (
       <span title={log.memberEmail ?? undefined}>
         {log.portal ? 'Portal' : 'Member'}
-        {log.memberEmail && <span className="muted"> · {log.memberEmail.length > 22 ? `${log.memberEmail.slice(0, 20)}…` : log.memberEmail}</span>}
+        {log.memberEmail && <span className="muted"> · {shortened(log.memberEmail)}</span>}
       </span>
     );
   }
@@ -87,11 +87,16 @@ export function Caller({ log, filterHref }: { log: RequestLog; filterHref: (name
   return (
     <>
       {log.caller === 'account_key' ? 'Account key' : 'Key'}{' '}
-      <Link href={filterHref('apiKeyId', log.apiKeyId)} title={`Only requests with key ${log.apiKeyId}`}>
-        {log.apiKeyName ?? `…${log.apiKeyId.slice(-6)}`}
+      <Link href={filterHref('apiKeyId', log.apiKeyId)} title={`Only requests with key ${log.apiKeyName ?? log.apiKeyId}`}>
+        {log.apiKeyName ? shortened(log.apiKeyName) : `…${log.apiKeyId.slice(-6)}`}
       </Link>
     </>
   );
+}
+
+/** A name or email cut to fit the column (the whole of it is in the title). */
+function shortened(text: string): string {
+  return text.length > 22 ? `${text.slice(0, 20)}…` : text;
 }
 
 /** Time of day (what a search scans for), the date when it is not today; the full instant on hover. */
