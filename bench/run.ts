@@ -65,6 +65,8 @@ async function startDatabase(tmp: string, pgLog: string[]) {
   await first.connect();
   await first.query(`ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'`);
   await first.query(`ALTER SYSTEM SET pg_stat_statements.max = 10000`);
+  // Planning is CPU too: a statement planned on every call shows in `plans` and `total_plan_time`.
+  await first.query(`ALTER SYSTEM SET pg_stat_statements.track_planning = on`);
   await first.end();
   await database.stop();
   database = await startEmbeddedPostgres({ dataDir, onLog });
@@ -327,8 +329,8 @@ function report(r: Results): string {
     parts.push(`\nSQL per request (pg_stat_statements, idle background subtracted)\n${sqlTable(r.sql.profiles)}`);
     const quotes = r.sql.profiles[0];
     parts.push(
-      `\nStatements of ${quotes.name} (calls per request, mean ms)\n${quotes.statements
-        .map((st) => `  ${st.perRequest.toFixed(2)}  ${st.meanMs.toFixed(3)} ms  ${st.query.slice(0, 150)}`)
+      `\nStatements of ${quotes.name} (calls per request, mean execution ms, share of calls planned anew and mean planning ms)\n${quotes.statements
+        .map((st) => `  ${st.perRequest.toFixed(2)}  ${st.meanMs.toFixed(3)} ms  planned ${(st.plannedShare * 100).toFixed(0)}% ${st.meanPlanMs.toFixed(3)} ms  ${st.query.slice(0, 120)}`)
         .join('\n')}`,
     );
     parts.push(`\nPostgreSQL statement log of one POST /v1/quotes (log_statement = all; runner statements left out)\n${r.sql.quoteStatementLog.map((l) => `  ${l}`).join('\n')}`);

@@ -6,15 +6,15 @@ import { log, sleep, type Context } from '../context';
 import type { LoadSpec } from '../load';
 import { runLoadProcess } from '../processes';
 
-export type StatementStat = { query: string; calls: number; totalMs: number; meanMs: number; rows: number };
+export type StatementStat = { query: string; calls: number; totalMs: number; meanMs: number; rows: number; plans: number; planMs: number };
 
 export async function resetStatements(ctx: Context): Promise<void> {
   await ctx.admin.query('SELECT pg_stat_statements_reset()');
 }
 
 export async function readStatements(ctx: Context): Promise<StatementStat[]> {
-  const { rows } = await ctx.admin.query<{ query: string; calls: string; total: number; rows: string }>(
-    `SELECT s.query, s.calls, s.total_exec_time AS total, s.rows FROM pg_stat_statements s
+  const { rows } = await ctx.admin.query<{ query: string; calls: string; total: number; rows: string; plans: string; plan_ms: number }>(
+    `SELECT s.query, s.calls, s.total_exec_time AS total, s.rows, s.plans, s.total_plan_time AS plan_ms FROM pg_stat_statements s
      JOIN pg_database d ON d.oid = s.dbid
      WHERE d.datname = current_database() AND s.query NOT ILIKE '%pg_stat_statements%'
      ORDER BY s.total_exec_time DESC`,
@@ -25,6 +25,8 @@ export async function readStatements(ctx: Context): Promise<StatementStat[]> {
     totalMs: r.total,
     meanMs: r.total / Number(r.calls),
     rows: Number(r.rows),
+    plans: Number(r.plans),
+    planMs: r.plan_ms,
   }));
 }
 
@@ -33,7 +35,7 @@ export type SqlProfile = {
   requests: number;
   statementsPerRequest: number;
   dbMsPerRequest: number;
-  statements: { query: string; perRequest: number; meanMs: number }[];
+  statements: { query: string; perRequest: number; meanMs: number; plannedShare: number; meanPlanMs: number }[];
 };
 
 /** Statements per request: N sequential requests, minus what an idle window of equal length runs. */
@@ -56,7 +58,14 @@ async function sqlProfile(ctx: Context, name: string, spec: LoadSpec): Promise<S
   const statements = busy
     .map((s) => {
       const bg = background.get(key(s));
-      return { query: s.query, perRequest: Math.max(0, s.calls - (bg?.calls ?? 0)) / n, meanMs: s.meanMs, totalMs: Math.max(0, s.totalMs - (bg?.totalMs ?? 0)) };
+      return {
+        query: s.query,
+        perRequest: Math.max(0, s.calls - (bg?.calls ?? 0)) / n,
+        meanMs: s.meanMs,
+        totalMs: Math.max(0, s.totalMs - (bg?.totalMs ?? 0)),
+        plannedShare: s.calls > 0 ? s.plans / s.calls : 0,
+        meanPlanMs: s.plans > 0 ? s.planMs / s.plans : 0,
+      };
     })
     .filter((s) => s.perRequest >= 0.02)
     .sort((a, b) => b.perRequest - a.perRequest);
@@ -65,7 +74,7 @@ async function sqlProfile(ctx: Context, name: string, spec: LoadSpec): Promise<S
     requests: n,
     statementsPerRequest: statements.reduce((a, s) => a + s.perRequest, 0),
     dbMsPerRequest: statements.reduce((a, s) => a + s.totalMs, 0) / n,
-    statements: statements.map(({ query, perRequest, meanMs }) => ({ query: query.slice(0, 400), perRequest, meanMs })),
+    statements: statements.map(({ query, perRequest, meanMs, plannedShare, meanPlanMs }) => ({ query: query.slice(0, 400), perRequest, meanMs, plannedShare, meanPlanMs })),
   };
 }
 
