@@ -65,6 +65,7 @@ import { statusContract } from './status/contract';
 import { listEventTypesContract } from './event-types/contract';
 import { streamEventsContract } from './event-stream/contract';
 import { getEventContract } from './events/[id]/contract';
+import { triggerEventContract } from './event-triggers/contract';
 
 /** Every /v1 contract; the OpenAPI document is built from this list (a test checks it is complete). */
 export const contracts: RouteContract[] = [
@@ -73,6 +74,7 @@ export const contracts: RouteContract[] = [
   listEventTypesContract,
   streamEventsContract,
   getEventContract,
+  triggerEventContract,
   createPublicQuoteContract,
   getPublicQuoteContract,
   getAcceptanceStateContract,

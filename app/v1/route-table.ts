@@ -34,32 +34,33 @@ import * as route29 from './businesses/[businessId]/overview/route';
 import * as route30 from './businesses/[businessId]/publish-guard/route';
 import * as route31 from './businesses/[businessId]/quotes/route';
 import * as route32 from './event-stream/route';
-import * as route33 from './event-types/route';
-import * as route34 from './events/[id]/route';
-import * as route35 from './me/route';
-import * as route36 from './me/inbox/route';
-import * as route37 from './openapi.json/route';
-import * as route38 from './public_quotes/route';
-import * as route39 from './public_quotes/[quoteIntentId]/route';
-import * as route40 from './public_quotes/[quoteIntentId]/acceptance/route';
-import * as route41 from './quote-intents/[id]/comparison/route';
-import * as route42 from './quote-intents/[id]/trace/route';
-import * as route43 from './quote-intents/[id]/verification/route';
-import * as route44 from './quotes/route';
-import * as route45 from './receipt-signing-keys/route';
-import * as route46 from './request-logs/route';
-import * as route47 from './request-logs/[requestId]/route';
-import * as route48 from './status/route';
-import * as route49 from './webhook-deliveries/route';
-import * as route50 from './webhook-deliveries/[deliveryId]/route';
-import * as route51 from './webhook-deliveries/[deliveryId]/replay/route';
-import * as route52 from './webhook-endpoints/route';
-import * as route53 from './webhook-endpoints/[id]/route';
-import * as route54 from './webhook-endpoints/[id]/replays/route';
-import * as route55 from './webhook-endpoints/[id]/secret-rotation/route';
-import * as route56 from './webhook-endpoints/[id]/stats/route';
-import * as route57 from './webhook-endpoints/[id]/test-events/route';
-import * as route58 from './workspaces/route';
+import * as route33 from './event-triggers/route';
+import * as route34 from './event-types/route';
+import * as route35 from './events/[id]/route';
+import * as route36 from './me/route';
+import * as route37 from './me/inbox/route';
+import * as route38 from './openapi.json/route';
+import * as route39 from './public_quotes/route';
+import * as route40 from './public_quotes/[quoteIntentId]/route';
+import * as route41 from './public_quotes/[quoteIntentId]/acceptance/route';
+import * as route42 from './quote-intents/[id]/comparison/route';
+import * as route43 from './quote-intents/[id]/trace/route';
+import * as route44 from './quote-intents/[id]/verification/route';
+import * as route45 from './quotes/route';
+import * as route46 from './receipt-signing-keys/route';
+import * as route47 from './request-logs/route';
+import * as route48 from './request-logs/[requestId]/route';
+import * as route49 from './status/route';
+import * as route50 from './webhook-deliveries/route';
+import * as route51 from './webhook-deliveries/[deliveryId]/route';
+import * as route52 from './webhook-deliveries/[deliveryId]/replay/route';
+import * as route53 from './webhook-endpoints/route';
+import * as route54 from './webhook-endpoints/[id]/route';
+import * as route55 from './webhook-endpoints/[id]/replays/route';
+import * as route56 from './webhook-endpoints/[id]/secret-rotation/route';
+import * as route57 from './webhook-endpoints/[id]/stats/route';
+import * as route58 from './webhook-endpoints/[id]/test-events/route';
+import * as route59 from './workspaces/route';
 
 /** Every route file of the API, by its path template. */
 export const ROUTE_TABLE: Record<string, RouteModule> = {
@@ -96,30 +97,31 @@ export const ROUTE_TABLE: Record<string, RouteModule> = {
   '/v1/businesses/{businessId}/publish-guard': route30,
   '/v1/businesses/{businessId}/quotes': route31,
   '/v1/event-stream': route32,
-  '/v1/event-types': route33,
-  '/v1/events/{id}': route34,
-  '/v1/me': route35,
-  '/v1/me/inbox': route36,
-  '/v1/openapi.json': route37,
-  '/v1/public_quotes': route38,
-  '/v1/public_quotes/{quoteIntentId}': route39,
-  '/v1/public_quotes/{quoteIntentId}/acceptance': route40,
-  '/v1/quote-intents/{id}/comparison': route41,
-  '/v1/quote-intents/{id}/trace': route42,
-  '/v1/quote-intents/{id}/verification': route43,
-  '/v1/quotes': route44,
-  '/v1/receipt-signing-keys': route45,
-  '/v1/request-logs': route46,
-  '/v1/request-logs/{requestId}': route47,
-  '/v1/status': route48,
-  '/v1/webhook-deliveries': route49,
-  '/v1/webhook-deliveries/{deliveryId}': route50,
-  '/v1/webhook-deliveries/{deliveryId}/replay': route51,
-  '/v1/webhook-endpoints': route52,
-  '/v1/webhook-endpoints/{id}': route53,
-  '/v1/webhook-endpoints/{id}/replays': route54,
-  '/v1/webhook-endpoints/{id}/secret-rotation': route55,
-  '/v1/webhook-endpoints/{id}/stats': route56,
-  '/v1/webhook-endpoints/{id}/test-events': route57,
-  '/v1/workspaces': route58,
+  '/v1/event-triggers': route33,
+  '/v1/event-types': route34,
+  '/v1/events/{id}': route35,
+  '/v1/me': route36,
+  '/v1/me/inbox': route37,
+  '/v1/openapi.json': route38,
+  '/v1/public_quotes': route39,
+  '/v1/public_quotes/{quoteIntentId}': route40,
+  '/v1/public_quotes/{quoteIntentId}/acceptance': route41,
+  '/v1/quote-intents/{id}/comparison': route42,
+  '/v1/quote-intents/{id}/trace': route43,
+  '/v1/quote-intents/{id}/verification': route44,
+  '/v1/quotes': route45,
+  '/v1/receipt-signing-keys': route46,
+  '/v1/request-logs': route47,
+  '/v1/request-logs/{requestId}': route48,
+  '/v1/status': route49,
+  '/v1/webhook-deliveries': route50,
+  '/v1/webhook-deliveries/{deliveryId}': route51,
+  '/v1/webhook-deliveries/{deliveryId}/replay': route52,
+  '/v1/webhook-endpoints': route53,
+  '/v1/webhook-endpoints/{id}': route54,
+  '/v1/webhook-endpoints/{id}/replays': route55,
+  '/v1/webhook-endpoints/{id}/secret-rotation': route56,
+  '/v1/webhook-endpoints/{id}/stats': route57,
+  '/v1/webhook-endpoints/{id}/test-events': route58,
+  '/v1/workspaces': route59,
 };

@@ -32,16 +32,17 @@ test('creates a Live key, rotates it without grace and revokes it; the API agree
   await expect(page.locator('#keys-heading')).toBeFocused();
   await page.getByRole('button', { name: 'Create key' }).click();
   await expect(page.getByLabel('Name')).toBeFocused();
-  // Every scope a Test key can use, events:listen (Test only) included.
-  await expect(page.getByRole('group', { name: 'Scopes' }).getByRole('checkbox', { checked: true })).toHaveCount(7);
+  // Every scope a Test key can use, events:listen and events:trigger (Test only) included.
+  await expect(page.getByRole('group', { name: 'Scopes' }).getByRole('checkbox', { checked: true })).toHaveCount(8);
   await page.getByRole('button', { name: 'Create key' }).click();
   await expect(page.getByText('Give the key a name that says what uses it.')).toBeVisible();
   await page.getByLabel('Name').fill('Checkout server');
   await expect(page.getByText('Give the key a name that says what uses it.')).toHaveCount(0);
   await page.getByRole('radio', { name: /^Live/ }).check();
-  // A Live key is not offered the Test-only scope.
+  // A Live key is not offered the Test-only scopes.
   await expect(page.getByRole('group', { name: 'Scopes' }).getByRole('checkbox')).toHaveCount(6);
   await expect(page.getByRole('group', { name: 'Scopes' }).getByText('events:listen')).toHaveCount(0);
+  await expect(page.getByRole('group', { name: 'Scopes' }).getByText('events:trigger')).toHaveCount(0);
   await screenshot(page, 'api-keys-create-form');
   await page.getByRole('button', { name: 'Create key' }).click();
 

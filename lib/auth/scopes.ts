@@ -8,12 +8,14 @@ export const SCOPES = [
   'logs:read',
   /** Not in spec 5.3: a Test key's live stream of its environment's events (GET /v1/event-stream, `qps listen`). */
   'events:listen',
+  /** Not in spec 5.3: a Test key's triggered events (POST /v1/event-triggers, `qps trigger`). */
+  'events:trigger',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
 
 /** Scopes only a Test key can use (the event stream refuses Live keys): not given to Live keys by default, nor offered for them. */
-export const TEST_ONLY_SCOPES: readonly Scope[] = ['events:listen'];
+export const TEST_ONLY_SCOPES: readonly Scope[] = ['events:listen', 'events:trigger'];
 
 /** The scopes a key gets when none are chosen: every one its environment can use. */
 export function defaultScopes(environment: 'test' | 'live'): Scope[] {

@@ -115,6 +115,8 @@ function completed({ receipt_id, receipt_computation, ...event }: EventRowWithRe
 
 const EVENTS_AFTER_SQL = `${SELECT_EVENTS} WHERE e.seq > $2::bigint AND e.environment_id = $1::uuid ORDER BY e.seq LIMIT $3::int`;
 const EVENT_SQL = `${SELECT_EVENTS} WHERE e.id = $1::uuid AND e.environment_id = $2::uuid`;
+const SUBJECTS_EVENTS_SQL = `${SELECT_EVENTS}
+  WHERE e.subject_id = ANY($2::uuid[]) AND e.environment_id = $1::uuid AND e.created_at = $3::timestamptz ORDER BY e.seq`;
 
 /** An environment's events after outbox position `afterSeq`, oldest first, their payloads complete. */
 export async function readEventsAfter(db: DbOrTx, environmentId: string, afterSeq: string, limit: number): Promise<StreamedEvent[]> {
@@ -125,6 +127,11 @@ export async function readEventsAfter(db: DbOrTx, environmentId: string, afterSe
 export async function readEvent(db: DbOrTx, environmentId: string, eventId: string): Promise<StreamedEvent | null> {
   const [row] = await sqlRows<EventRowWithReceipt>(db, EVENT_SQL, [eventId, environmentId]);
   return row ? completed(row) : null;
+}
+
+/** The events about these subjects that one request wrote (stamped with its instant), oldest first. */
+export async function readEventsOfSubjects(db: DbOrTx, environmentId: string, subjectIds: readonly string[], createdAt: Date): Promise<StreamedEvent[]> {
+  return (await sqlRows<EventRowWithReceipt>(db, SUBJECTS_EVENTS_SQL, [environmentId, subjectIds, createdAt])).map(completed);
 }
 
 /** The outbox's last position (0 when empty): a stream starts after it. */

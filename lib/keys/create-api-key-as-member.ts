@@ -2,13 +2,12 @@ import { requireWorkspaceMember } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
 import { withTransaction, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
-import { recordEvent } from '../events/record-event';
-import { createApiKey, type CreateApiKeyInput } from './create-api-key';
+import { createAnnouncedApiKey, type CreateApiKeyInput } from './create-api-key';
 import { findProjectForKeys } from './store';
 
 /**
  * POST /v1/api-keys: a workspace member with `api_keys:create` mints a key; secret shown once.
- * Checks the person and the api_access feature and records `api_key.created`, around createApiKey.
+ * Checks the person and the api_access feature and records `api_key.created` (createAnnouncedApiKey).
  */
 export async function createApiKeyAsMember(ctx: VerbContext<SessionPrincipal>, input: Omit<CreateApiKeyInput, 'createdBy'>) {
   const { db, principal, now } = ctx;
@@ -20,18 +19,7 @@ export async function createApiKeyAsMember(ctx: VerbContext<SessionPrincipal>, i
     throw new ServiceError('forbidden', 'This account does not have the api_access feature, so API keys cannot be created for it.');
   }
   return withTransaction(ctx, async (tx) => {
-    const created = await createApiKey(tx, { ...input, createdBy: principal.userId });
-    await recordEvent(
-      tx,
-      {
-        type: 'api_key.created',
-        workspaceId: project.workspaceId,
-        projectId: input.projectId,
-        environmentId: created.environmentId,
-        subjectId: created.apiKey.id,
-        data: { apiKey: created.apiKey, createdBy: principal.userId },
-      },
-    );
+    const created = await createAnnouncedApiKey(tx, input);
     return { apiKey: created.apiKey, secret: created.secret };
   });
 }

@@ -1,9 +1,11 @@
 import { defaultScopes } from '../auth/scopes';
 import type { VerbContext } from '../context/verb-context';
+import { recordEvent } from '../events/record-event';
 import { ServiceError } from '../errors/service-error';
 import type { EnvironmentName } from '../auth/principal';
 import { mintKeySecret } from './secrets';
 import { findProjectEnvironment } from '../tenancy/store';
+import { actorFields, actorUserId, type KeyActor } from './key-actor';
 import { insertApiKey } from './store';
 import { toApiKeyView } from './to-api-key-view';
 
@@ -39,5 +41,22 @@ export async function createApiKey({ db, now }: VerbContext, input: CreateApiKey
     predecessorId: input.predecessorId,
     createdAt: now,
   });
-  return { apiKey: toApiKeyView(row, now), secret: minted.secret, environmentId: environment.id };
+  return { apiKey: toApiKeyView(row, now), secret: minted.secret, workspaceId: environment.workspaceId, environmentId: environment.id };
+}
+
+/**
+ * Mints a key for its actor and records `api_key.created` with it (in the caller's transaction):
+ * a person's key (createApiKeyAsMember, after its checks) or a Test key's triggered one.
+ */
+export async function createAnnouncedApiKey(ctx: VerbContext<KeyActor>, input: Omit<CreateApiKeyInput, 'createdBy'>) {
+  const created = await createApiKey(ctx, { ...input, createdBy: actorUserId(ctx.principal) });
+  await recordEvent(ctx, {
+    type: 'api_key.created',
+    workspaceId: created.workspaceId,
+    projectId: input.projectId,
+    environmentId: created.environmentId,
+    subjectId: created.apiKey.id,
+    data: { apiKey: created.apiKey, ...actorFields(ctx.principal, 'createdBy') },
+  });
+  return created;
 }

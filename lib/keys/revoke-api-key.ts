@@ -1,16 +1,16 @@
-import type { SessionPrincipal } from '../auth/principal';
 import { withTransaction, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
+import { actorFields, type KeyActor } from './key-actor';
 import { lockApiKey, setKeyStatus } from './store';
 import { toApiKeyView } from './to-api-key-view';
 
 /**
  * Revokes a key at once (spec 3.2). Idempotent: a key already revoked keeps its original
  * revocation time; a rotating key's future `revokedAt` is brought forward to now. The route has
- * checked the person may manage the key (requireKeyManager).
+ * checked the person may manage the key (requireKeyManager), or a Test key triggers it on a key it made.
  */
-export async function revokeApiKey(ctx: VerbContext<SessionPrincipal>, { keyId }: { keyId: string }) {
+export async function revokeApiKey(ctx: VerbContext<KeyActor>, { keyId }: { keyId: string }) {
   const { principal, now } = ctx;
   return withTransaction(ctx, async (tx) => {
     const current = await lockApiKey(tx.db, keyId);
@@ -26,7 +26,7 @@ export async function revokeApiKey(ctx: VerbContext<SessionPrincipal>, { keyId }
         projectId: row.projectId,
         environmentId: row.environmentId,
         subjectId: current.id,
-        data: { apiKey, reason: 'revoked', revokedBy: principal.userId },
+        data: { apiKey, reason: 'revoked', ...actorFields(principal, 'revokedBy') },
       });
     }
     return apiKey;

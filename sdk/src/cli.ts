@@ -5,7 +5,7 @@
 //   each attempt shown with its status and time, failures retried on the service's schedule (or
 //   the compressed one, with --compressed);
 // - `qps trigger <event type>`: the service does something real in Test that emits it (a quote,
-//   an account-surface quote);
+//   an account-surface quote, a key made, rotated and revoked, a book republished, a test event);
 // - `qps send --type … (--data file.json | --example) --forward-to … --secret …`: one signed event
 //   with a body of your choosing (or the catalogue's example), to see how the app handles it;
 // - `qps resend <event id> --forward-to … --secret …`: an event of the Test environment, again;
@@ -18,11 +18,14 @@ import { signWebhook } from './webhooks.js';
 
 const USAGE = `usage:
   qps listen --forward-to <url> [--compressed] [--secret whsec_…] [--after <event id>]
-  qps trigger <event type> [--business <id> --book <id>]   (quote_intent.*: QPS_BUSINESS_ID, QPS_BOOK_ID)
+  qps trigger <event type> [--business <id>] [--book <id>] [--endpoint <id>]
+      quote_intent.*: the business and book to quote (or QPS_BUSINESS_ID, QPS_BOOK_ID);
+      book_version.published: the book (or QPS_BOOK_ID); webhook.test: the endpoint
   qps send --type <event type> (--data <file.json> | --example) --forward-to <url> --secret whsec_…
   qps resend <event id> --forward-to <url> --secret whsec_…
   qps logs tail
-  QPS_API_KEY   a Test API key (listen: with the events:listen scope; logs: logs:read), or --api-key
+  QPS_API_KEY   a Test API key (listen, resend: events:listen; trigger: events:trigger and quotes:write;
+                logs: logs:read), or --api-key
   QPS_BASE_URL  the service, default http://localhost:3000 (or --base-url)`;
 
 type Ready = { after: string; retrySchedule: { standardMs: number[]; compressedMs: number[] } };
@@ -47,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
         example: { type: 'boolean', default: false },
         business: { type: 'string' },
         book: { type: 'string' },
+        endpoint: { type: 'string' },
         compressed: { type: 'boolean', default: false },
         secret: { type: 'string' },
         after: { type: 'string' },
@@ -89,6 +93,7 @@ async function main(argv: string[]): Promise<number> {
     return trigger(createClient({ baseUrl, apiKey }), positionals[1], {
       businessId: values.business ?? process.env.QPS_BUSINESS_ID,
       bookId: values.book ?? process.env.QPS_BOOK_ID,
+      endpointId: values.endpoint,
     });
   }
   const forwardTo = values['forward-to'];
@@ -107,19 +112,33 @@ async function catalogueExample(baseUrl: string, type: string): Promise<unknown>
   return entry.example.data;
 }
 
-const TRIGGERABLE = ['quote_intent.succeeded', 'quote_intent.requires_input', 'quote_intent.failed', 'account_quote.created'];
+/** Caused by an ordinary call: quoting. */
+const QUOTE_TYPES = ['quote_intent.succeeded', 'quote_intent.requires_input', 'quote_intent.failed', 'account_quote.created'];
+/** Made to happen by the service on request (POST /v1/event-triggers). */
+const SERVICE_TRIGGERED = ['api_key.created', 'api_key.rotated', 'api_key.revoked', 'book_version.published', 'webhook.test'] as const;
+type ServiceTriggered = (typeof SERVICE_TRIGGERED)[number];
 
 /**
- * Makes the service emit a real Test event: a quote priced, left waiting for answers or failed
- * (an offering the book does not have), or a quote stored on the account surface. Built from the
- * account's own quote spec: its first service, each selection's first option that needs no visit.
+ * Makes the service emit a real Test event. Quotes are made as an integration makes them: a
+ * quote priced, left waiting for answers or failed (an offering the book does not have), or a
+ * quote stored on the account surface, built from the account's own quote spec (its first
+ * service, each selection's first option that needs no visit). Key, book and test events the
+ * service makes itself (POST /v1/event-triggers); every event it emitted is listed.
  */
-async function trigger(client: ReturnType<typeof createClient>, type: string, scope: { businessId?: string; bookId?: string }): Promise<number> {
-  if (!TRIGGERABLE.includes(type)) {
+async function trigger(client: ReturnType<typeof createClient>, type: string, scope: { businessId?: string; bookId?: string; endpointId?: string }): Promise<number> {
+  if ((SERVICE_TRIGGERED as readonly string[]).includes(type)) {
+    if (type === 'book_version.published' && !scope.bookId) throw new UsageError(`${type} needs the book to publish again: --book (or QPS_BOOK_ID).`);
+    if (type === 'webhook.test' && !scope.endpointId) throw new UsageError(`${type} needs the endpoint to send to: --endpoint <id>.`);
+    const { events } = await client.triggerEvent({ body: { type: type as ServiceTriggered, bookId: scope.bookId, endpointId: scope.endpointId } });
+    console.log(`Triggered ${type}: ${events.length} event${events.length === 1 ? '' : 's'}.`);
+    for (const event of events) console.log(`  ${event.id}  ${event.type}`);
+    return 0;
+  }
+  if (!QUOTE_TYPES.includes(type)) {
     console.error(
-      `${type} cannot be triggered with a Test key: it happens in Live, or needs a person (keys, members, branding, reviews). ` +
+      `${type} cannot be triggered with a Test key: it happens in Live, or needs a person's decision (members, branding, reviews, a customer's acceptance). ` +
         `Send its catalogue example to your app instead: qps send --type ${type} --example --forward-to <url> --secret <whsec_…>. ` +
-        `Triggerable: ${TRIGGERABLE.join(', ')}.`,
+        `Triggerable: ${[...QUOTE_TYPES, ...SERVICE_TRIGGERED].join(', ')}.`,
     );
     return 2;
   }

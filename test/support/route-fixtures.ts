@@ -362,6 +362,15 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   },
   'GET /v1/event-types': { path: () => '/v1/event-types', as: () => undefined, foreign: 'no tenant' },
   'GET /v1/events/{id}': { path: (w) => `/v1/events/${w.testEventId}`, as: (w) => w.keys.test, lacking: lackingScope, foreign: notFound },
+  'POST /v1/event-triggers': {
+    path: () => '/v1/event-triggers',
+    // Republishes the world's Test version: prices stay as they are.
+    body: (w) => ({ type: 'book_version.published', bookId: w.tenant.bookId }),
+    as: (w) => w.keys.test,
+    lacking: lackingScope,
+    foreign: notFound,
+    badBody: { type: 'business_member.invited' },
+  },
   'GET /v1/event-stream': {
     path: () => '/v1/event-stream',
     as: (w) => w.keys.test,

@@ -18,6 +18,7 @@ const SCOPE_MEANING: Record<Scope, string> = {
   'commitments:write': 'confirm bookings',
   'logs:read': 'read the request log',
   'events:listen': 'stream Test events to a developer’s machine (qps listen)',
+  'events:trigger': 'make Test events happen on purpose: a key rotated, a book republished (qps trigger)',
 };
 
 const ENVIRONMENT_MEANING = {
