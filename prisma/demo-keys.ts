@@ -2,6 +2,7 @@ import { systemContext } from '../lib/context/verb-context';
 import type { Db } from '../lib/db/client';
 import { createApiKey } from '../lib/keys/create-api-key';
 import { digestOf } from '../lib/auth/secret-digest';
+import { defaultScopes } from '../lib/auth/scopes';
 
 export type DemoKey = { key: string; environment: 'test' | 'live'; scopes: string[] };
 export type DemoKeys = { keys: { test: string; live: string }; accountKeys: Record<'all_test' | 'all_live' | 'sibling_test' | 'read_only_test', DemoKey> };
@@ -15,7 +16,7 @@ const NAME_PREFIX = 'Demo key (npm start';
  * other key an earlier start made is revoked, so that restarts do not pile up live keys.
  */
 export async function demoKeys(db: Db, projectId: string, previous: DemoKeys | null, now: Date): Promise<DemoKeys> {
-  const kept = previous && (await allStillWork(db, projectId, previous, now)) ? previous : await mintDemoKeys(db, projectId, now);
+  const kept = previous && (await allStillWork(db, projectId, previous, now)) ? await withCurrentScopes(db, previous) : await mintDemoKeys(db, projectId, now);
   // Any other key an earlier start made is retired: one working set at a time.
   await db.apiKey.updateMany({
     where: { projectId, name: { startsWith: NAME_PREFIX }, status: { not: 'revoked' }, digest: { notIn: secretsOf(kept).map(digestOf) } },
@@ -44,6 +45,25 @@ async function mintDemoKeys(db: Db, projectId: string, now: Date): Promise<DemoK
       read_only_test: await mint('test', ['accounts:read'], ' — Test, account surface, read only'),
     },
   };
+}
+
+/**
+ * Kept keys made with the default scopes get the scopes added since (a new Test-only scope, say),
+ * so that a restart on old data can use what a fresh start could. The read-only key stays so.
+ */
+async function withCurrentScopes(db: Db, demo: DemoKeys): Promise<DemoKeys> {
+  const upgrade = async (key: string, environment: 'test' | 'live') => {
+    const scopes = defaultScopes(environment);
+    await db.apiKey.updateMany({ where: { digest: digestOf(key) }, data: { scopes } });
+    return scopes;
+  };
+  await upgrade(demo.keys.test, 'test');
+  await upgrade(demo.keys.live, 'live');
+  const accountKeys = { ...demo.accountKeys };
+  for (const name of ['all_test', 'all_live', 'sibling_test'] as const) {
+    accountKeys[name] = { ...accountKeys[name], scopes: await upgrade(accountKeys[name].key, accountKeys[name].environment) };
+  }
+  return { ...demo, accountKeys };
 }
 
 async function allStillWork(db: Db, projectId: string, demo: DemoKeys, now: Date): Promise<boolean> {
