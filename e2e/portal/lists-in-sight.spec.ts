@@ -51,14 +51,14 @@ async function settle(page: Page) {
  * Opens every page the person can reach from /portal (the nav's pages, then what they link to, then
  * one detail page of each kind), checks it at 390 then 1280 px, and returns the row controls seen per kind.
  */
-async function crawl(page: Page, person: Person, who: string): Promise<Map<string, number>> {
+async function crawl(page: Page, person: Person, who: string): Promise<Map<string, { controls: number; shown: string }>> {
   // Errors thrown in the page (a hydration mismatch, React #418, among them) fail the crawl.
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message.slice(0, 200)}`));
   await signIn(page, person.email);
   const queue = ['/portal'];
   const seen = new Set(queue.map(kindOf));
-  const controlsByKind = new Map<string, number>();
+  const controlsByKind = new Map<string, { controls: number; shown: string }>();
   while (queue.length > 0 && controlsByKind.size < MAX_PAGES) {
     const href = queue.shift()!;
     await page.setViewportSize(PHONE);
@@ -77,7 +77,9 @@ async function crawl(page: Page, person: Person, who: string): Promise<Map<strin
     const desk = await layoutOf(page);
     expect(desk.sideways, `${href} at 1280 px: no table scrolls sideways`).toEqual([]);
     expect(desk.offScreen, `${href} at 1280 px: every row's controls are in the window`).toEqual([]);
-    controlsByKind.set(kindOf(href), phone.rowControls);
+    // What the page said, for a list found without rows (an empty state, an error).
+    const shown = phone.rowControls > 0 ? '' : (await page.getByRole('main').innerText()).replace(/\s+/g, ' ').slice(0, 600);
+    controlsByKind.set(kindOf(href), { controls: phone.rowControls, shown: `${href}: ${shown}` });
 
     const links = await page.locator('a[href^="/portal"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
     for (const link of links) {
@@ -152,6 +154,9 @@ for (const who of Object.keys(kindsWithRows) as (keyof typeof kindsWithRows)[]) 
     );
     const controls = await crawl(page, person, who);
     // The lists this person works with were reached and had controls in their rows to check.
-    for (const kind of kindsWithRows[who]) expect(controls.get(kind), `${kind} has row controls to check`).toBeGreaterThan(0);
+    for (const kind of kindsWithRows[who]) {
+      const seen = controls.get(kind);
+      expect(seen?.controls, `${kind} has row controls to check (the page showed: ${seen?.shown ?? 'not reached'})`).toBeGreaterThan(0);
+    }
   });
 }
