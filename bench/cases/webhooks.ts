@@ -6,6 +6,7 @@ import { testContext } from '../../lib/testing/factories';
 import type { Receiver } from '../../lib/testing/https-receiver';
 import { childProcesses, lastSenderTo } from '../../lib/testing/processes';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';
+import { startReceiver } from '../../lib/testing/https-receiver';
 import { LEASE_MS } from '../../lib/webhooks/deliver-due-webhooks';
 import { verifyWebhookSignature } from '../../lib/webhooks/signature';
 import { log, sleep, type Context, type Usage } from '../context';
@@ -27,8 +28,10 @@ export type WebhookResult = {
     delayMs: LatencySummary;
     badSignatures: number;
     duplicates: number;
-    /** Pairs of one endpoint's arrivals in the wrong outbox order (first arrivals of each delivery). */
+    /** Pairs of one endpoint's arrivals in the wrong outbox order (first arrivals of each delivery): several sends in flight may arrive interleaved. */
     inversions: number;
+    /** One endpoint's first attempts that started before an earlier event's (spec 6.5's order, as the window keeps it). */
+    startInversions: number;
     /** Deliveries that never arrived. */
     lost: number;
     /** Median attempt latency (the receiver's round trip as the service measured it). */
@@ -36,6 +39,20 @@ export type WebhookResult = {
     /** A service process killed with SIGKILL mid-burst: when, and when each duplicate came. */
     kill?: { atDelivered: number; duplicateDelaysMs: number[]; lastArrivalAfterKillMs: number };
     usage: Usage;
+  }[];
+  /** One endpoint behind a slow receiver: the window's throughput and whether a stream drains. */
+  slow: {
+    name: string;
+    receiverMs: number;
+    events: number;
+    /** Events offered per second (0: all at once). */
+    offeredPerSecond: number;
+    seconds: number;
+    deliveriesPerSecond: number;
+    /** From an event's insert to its arrival: a stream that drains keeps this flat. */
+    delayMs: LatencySummary;
+    startInversions: number;
+    lost: number;
   }[];
 };
 
@@ -46,7 +63,8 @@ export async function runWebhookCases(ctx: Context, receiver: Receiver): Promise
   const { hooks, hooksPerson } = ctx.setup;
   const asHooksPerson = testContext(ctx.db.prisma, { principal: hooksPerson.principal });
   const secrets = new Map<string, string>();
-  const single = await createEndpoint(asHooksPerson, { projectId: hooks.projectId, environment: 'test', url: `${receiver.url}?endpoint=single` });
+  // The Test environment's endpoints each take their own event type: a case's events reach its endpoint only.
+  const single = await createEndpoint(asHooksPerson, { projectId: hooks.projectId, environment: 'test', url: `${receiver.url}?endpoint=single`, eventTypes: ['quote_intent.succeeded'] });
   secrets.set(single.endpoint.id, single.secret);
   for (let i = 0; i < FAN_ENDPOINTS; i++) {
     const fan = await createEndpoint(asHooksPerson, { projectId: hooks.projectId, environment: 'live', url: `${receiver.url}?endpoint=fan${i}` });
@@ -175,6 +193,7 @@ export async function runWebhookCases(ctx: Context, receiver: Receiver): Promise
         log(`webhooks: ${name}: endpoint ${endpointId} out of order at arrival ${at}: seqs ${seqs.slice(Math.max(0, at - 3), at + 3).join(', ')}`);
       }
     }
+    const startInversions = await firstAttemptsOutOfOrder(ctx, [...seen]);
     const duplicateArrivals = arrivals.filter((a, i) => arrivals.findIndex((b) => b.headers['service-delivery-id'] === a.headers['service-delivery-id']) !== i);
     const { rows: latencies } = await ctx.admin.query<{ latency_ms: number }>(
       'SELECT latency_ms FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) AND latency_ms IS NOT NULL',
@@ -193,6 +212,7 @@ export async function runWebhookCases(ctx: Context, receiver: Receiver): Promise
       badSignatures,
       duplicates: arrivals.length - pairs.size,
       inversions,
+      startInversions,
       lost: expected - seen.size,
       roundTripMs: summarize(latencies.map((l) => l.latency_ms)).p50,
       kill: killedAt
@@ -209,5 +229,73 @@ export async function runWebhookCases(ctx: Context, receiver: Receiver): Promise
   await burst('burst, 1 endpoint', hooks.environments.test, 1, Math.round(ctx.settings.burstEvents / 4));
   await burst(`burst, ${FAN_ENDPOINTS} endpoints`, hooks.environments.live, FAN_ENDPOINTS, Math.round(ctx.settings.burstEvents / FAN_ENDPOINTS));
   await burst(`burst, ${FAN_ENDPOINTS} endpoints, a service process killed`, hooks.environments.live, FAN_ENDPOINTS, Math.round(ctx.settings.burstEvents / FAN_ENDPOINTS), 0.3);
-  return { idle: { events: delays.length, delayMs: summarize(delays), requestToDeliveryMs: summarize(requestToDelivery) }, bursts };
+  const slow = [
+    await slowEndpoint(ctx, asHooksPerson, { name: 'burst, 1 endpoint, receiver answering in 200 ms', receiverMs: 200, type: 'book_version.published', events: 1_000, perSecond: 0 }),
+    await slowEndpoint(ctx, asHooksPerson, { name: 'stream of 10/s, 1 endpoint, receiver answering in 2 s', receiverMs: 2_000, type: 'api_key.created', events: 300, perSecond: 10 }),
+  ];
+  return { idle: { events: delays.length, delayMs: summarize(delays), requestToDeliveryMs: summarize(requestToDelivery) }, bursts, slow };
+}
+
+/**
+ * One endpoint behind a receiver that answers in `receiverMs`: `events` inserted at once
+ * (`perSecond` 0) or at that rate, until the last has arrived.
+ */
+async function slowEndpoint(
+  ctx: Context,
+  asHooksPerson: Parameters<typeof createEndpoint>[0],
+  c: { name: string; receiverMs: number; type: string; events: number; perSecond: number },
+): Promise<WebhookResult['slow'][number]> {
+  log(`webhooks: ${c.name}: ${c.events} events${c.perSecond ? ` at ${c.perSecond}/s` : ''}`);
+  const { hooks } = ctx.setup;
+  const receiver = await startReceiver(() => ({ status: 200, afterMs: c.receiverMs }));
+  try {
+    const { endpoint } = await createEndpoint(asHooksPerson, { projectId: hooks.projectId, environment: 'test', url: receiver.url, eventTypes: [c.type] });
+    const insert = (n: number) =>
+      ctx.admin.query(
+        `INSERT INTO outbox_events (id, type, version, workspace_id, project_id, environment_id, data, created_at)
+         SELECT gen_random_uuid(), $1, 1, $2, $3, $4, '{}'::json, clock_timestamp() FROM generate_series(1, $5)`,
+        [c.type, hooks.workspaceId, hooks.projectId, hooks.environments.test, n],
+      );
+    const startedAt = Date.now();
+    if (c.perSecond === 0) await insert(c.events);
+    else for (let i = 0; i < c.events; i++) {
+      await insert(1);
+      await sleep(Math.max(0, startedAt + ((i + 1) * 1000) / c.perSecond - Date.now()));
+    }
+    const deadline = Date.now() + 300_000;
+    while (new Set(receiver.received.map((a) => String(a.headers['service-delivery-id']))).size < c.events && Date.now() < deadline) await sleep(20);
+    const firsts = new Map<string, number>();
+    for (const a of receiver.received) if (!firsts.has(String(a.headers['service-delivery-id']))) firsts.set(String(a.headers['service-delivery-id']), a.receivedAt.getTime());
+    const { rows } = await ctx.admin.query<{ id: string; created_at: Date }>(
+      'SELECT d.id::text, e.created_at FROM webhook_deliveries d JOIN outbox_events e ON e.id = d.event_id WHERE d.endpoint_id = $1',
+      [endpoint.id],
+    );
+    const delays = rows.filter((r) => firsts.has(r.id)).map((r) => firsts.get(r.id)! - r.created_at.getTime());
+    const last = Math.max(...firsts.values());
+    return {
+      name: c.name,
+      receiverMs: c.receiverMs,
+      events: c.events,
+      offeredPerSecond: c.perSecond,
+      seconds: (last - startedAt) / 1000,
+      deliveriesPerSecond: firsts.size / ((last - startedAt) / 1000),
+      delayMs: summarize(delays),
+      startInversions: await firstAttemptsOutOfOrder(ctx, rows.map((r) => r.id)),
+      lost: c.events - firsts.size,
+    };
+  } finally {
+    await receiver.stop();
+  }
+}
+
+/** First attempts of these deliveries that started before the first attempt of an earlier event to the same endpoint. */
+async function firstAttemptsOutOfOrder(ctx: Context, deliveryIds: string[]): Promise<number> {
+  const { rows } = await ctx.admin.query<{ n: string }>(
+    `SELECT count(*) FILTER (WHERE started_at < previous)::text AS n FROM (
+       SELECT a.started_at, max(a.started_at) OVER (PARTITION BY d.endpoint_id ORDER BY e.seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS previous
+       FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN outbox_events e ON e.id = d.event_id
+       WHERE a.number = 1 AND a.delivery_id = ANY($1::uuid[])) t`,
+    [deliveryIds],
+  );
+  return Number(rows[0].n);
 }

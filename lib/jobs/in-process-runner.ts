@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { isTransientDatabaseError } from '../db/transient-error';
 import { logger } from '../observability/logger';
 import { randomUUID } from 'node:crypto';
-import { claimDueDeliveries, deliverGroup, REFILL_BELOW, releaseEndpoint, SendWindow } from '../webhooks/deliver-due-webhooks';
+import { claimDueDeliveries, deliverGroup, releaseEndpoint, SendWindow, webhookWindow } from '../webhooks/deliver-due-webhooks';
 import { dispatchOutboxEvents } from '../webhooks/dispatch-outbox';
 import { checkSealingKey, type SealingKeyState } from '../sealing/check-sealing-key';
 import { runMinuteJobs } from './run-jobs';
@@ -15,6 +15,8 @@ export type RunnerOptions = {
   minuteMs?: number;
   /** Whether this process can open the endpoints' signing secrets (checkSealingKey). */
   signingKey?: (db: Db) => Promise<SealingKeyState>;
+  /** Sends in flight per endpoint (default: WEBHOOK_SEND_WINDOW). */
+  sendWindow?: number;
 };
 
 /** Endpoints one process sends to at the same time (lanes); each gets its own window of sends. */
@@ -33,7 +35,8 @@ type Lane = { window: SendWindow; claims: number; lastLease: Date };
  * meanwhile, and a claim is made at once rather than at the next tick), so a slow endpoint
  * delays only its own deliveries.
  */
-export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 200, minuteMs = 60_000, signingKey = checkSealingKey }: RunnerOptions) {
+export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 200, minuteMs = 60_000, signingKey = checkSealingKey, sendWindow }: RunnerOptions) {
+  const window = webhookWindow(sendWindow);
   let stopped = false;
   // Decided once, at the first tick that reaches the database: an instance that cannot sign
   // claims nothing (a claim it could not send would hold its endpoint until the lease ran out).
@@ -52,7 +55,7 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
       if (!state.usable) logger.error({ reason: state.reason }, `webhook delivery refused on this instance: ${state.reason}; other instances deliver, GET /v1/status shows it`);
     }
     if (!mayDeliver) return;
-    const busy = [...lanes].filter(([, lane]) => lane.window.pending >= REFILL_BELOW).map(([endpointId]) => endpointId);
+    const busy = [...lanes].filter(([, lane]) => lane.window.pending >= window.refillBelow).map(([endpointId]) => endpointId);
     // A claim may open a lane for each endpoint it returns: together at most MAX_LANES.
     const maxEndpoints = MAX_LANES - lanes.size;
     if (maxEndpoints <= 0) return;
@@ -60,8 +63,8 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
     for (const group of groups) {
       let lane = lanes.get(group.endpointId);
       if (!lane) {
-        // the send that leaves fewer than REFILL_BELOW queued asks for the next claim
-        lane = { window: new SendWindow(db, undefined, (pending) => pending === REFILL_BELOW - 1 && webhooks.wake()), claims: 0, lastLease: group.leasedUntil };
+        // the send that leaves fewer than window.refillBelow queued asks for the next claim
+        lane = { window: new SendWindow(db, window.size, (pending) => pending === window.refillBelow - 1 && webhooks.wake()), claims: 0, lastLease: group.leasedUntil };
         lanes.set(group.endpointId, lane);
       }
       const claimLane = lane;

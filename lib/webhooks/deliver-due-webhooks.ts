@@ -25,16 +25,44 @@ import { COMPRESSED_RETRY_DELAYS_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './ret
 import { takeTestFailure } from './test-failures';
 import { privateTargetsAllowed } from './target-policy';
 
-/**
- * Sends to one endpoint in flight at once: one, so that it receives its events in the order of
- * the outbox (spec 6.5); the endpoint's send lease keeps every other worker away meanwhile.
- * Throughput comes from sending to many endpoints at once.
- */
-export const SEND_WINDOW = 1;
-/** One claim takes at most this many deliveries of one endpoint (so one endpoint cannot take every slot). */
-export const CLAIM_PER_ENDPOINT = 50;
-/** The runner claims more for an endpoint once fewer than this many of its claimed deliveries are unsent. */
-export const REFILL_BELOW = 2 * SEND_WINDOW;
+/** Sends to one endpoint in flight at once unless WEBHOOK_SEND_WINDOW says otherwise. */
+export const DEFAULT_SEND_WINDOW = 32;
+const MAX_SEND_WINDOW = 256;
+
+export type WebhookWindow = {
+  /**
+   * Sends to one endpoint in flight at once. They start in outbox order (spec 6.5); with more
+   * than one, answers may come back, and arrivals interleave, out of that order. 1 keeps arrivals
+   * in order when nothing fails, at one round trip per event. The endpoint's send lease keeps
+   * every other worker away meanwhile.
+   */
+  size: number;
+  /** One claim takes at most this many deliveries of one endpoint (so one endpoint cannot take every slot). */
+  claimPerEndpoint: number;
+  /** The runner claims more for an endpoint once fewer than this many of its claimed deliveries are unsent. */
+  refillBelow: number;
+};
+
+let configuredSize: number | undefined;
+
+/** WEBHOOK_SEND_WINDOW (1–256, default 32), read once per process. */
+function configuredWindowSize(): number {
+  if (configuredSize === undefined) {
+    const raw = (process.env.WEBHOOK_SEND_WINDOW ?? '').trim();
+    const size = raw === '' ? DEFAULT_SEND_WINDOW : Number(raw);
+    if (!Number.isInteger(size) || size < 1 || size > MAX_SEND_WINDOW) {
+      throw new Error(`WEBHOOK_SEND_WINDOW must be a whole number from 1 to ${MAX_SEND_WINDOW}, not ${JSON.stringify(raw)}`);
+    }
+    configuredSize = size;
+  }
+  return configuredSize;
+}
+
+/** An endpoint's window of `size` sends (the configured one unless given), and the claims that keep it full. */
+export function webhookWindow(size = configuredWindowSize()): WebhookWindow {
+  return { size, claimPerEndpoint: Math.max(50, 2 * size), refillBelow: 2 * size };
+}
+
 /**
  * A claim's lease on its deliveries and their endpoint: renewed every LEASE_RENEW_MS while its
  * worker lives, so it never runs out under a live worker however long its queue takes; a dead
@@ -75,7 +103,7 @@ export type ClaimedGroup = {
 
 /**
  * Claims due deliveries: at most `maxEndpoints` endpoints (those with the oldest due events) and
- * CLAIM_PER_ENDPOINT deliveries of each, oldest events first, and reads what their attempts need
+ * webhookWindow().claimPerEndpoint deliveries of each, oldest events first, and reads what their attempts need
  * in the same statement. An endpoint is claimed with its send lease, for `owner`: another
  * worker's endpoint is skipped until its lease is given back or runs out (endpoints are locked
  * SKIP LOCKED, so two claims at the same moment take different ones), and so is an endpoint the
@@ -96,7 +124,7 @@ export async function claimDueDeliveries(
     leaseToken,
     owner,
     busy: [...(options.busyEndpoints ?? [])],
-    perEndpoint: CLAIM_PER_ENDPOINT,
+    perEndpoint: webhookWindow().claimPerEndpoint,
     limit: options.limit ?? 100,
     maxEndpoints: options.maxEndpoints ?? 2 ** 31 - 1,
     through: options.through,
@@ -125,15 +153,18 @@ type AttemptResult = {
 };
 
 /**
- * One endpoint's window: at most `size` sends in flight, handed out in the order they were
- * asked for (so sends start in outbox order), and their results written in batches: while one
- * write runs, the results that come in meanwhile wait and go in the next single statement.
+ * One endpoint's window: at most `size` sends in flight, started in the order they were asked
+ * for (so first attempts start in outbox order, whatever the steps before each send take), and
+ * their results written in batches: while one write runs, the results that come in meanwhile
+ * wait and go in the next single statement.
  */
 export class SendWindow {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly results: { attempt: AttemptResult; written: () => void }[] = [];
   private writing = false;
+  /** Settles when the send asked for last has started (or ended without starting). */
+  private lastStart: Promise<void> = Promise.resolve();
   /** Set when the process stops: sends not yet started are handed back instead of made. */
   closed = false;
   /** The endpoint as last read (by a claim or since), shared by the window's sends. */
@@ -141,7 +172,7 @@ export class SendWindow {
 
   constructor(
     private readonly db: DbOrTx,
-    readonly size = SEND_WINDOW,
+    readonly size = webhookWindow().size,
     /** Told how many sends are queued or in flight each time a send ends (the runner refills on it). */
     private readonly onSendEnded?: (pending: number) => void,
     private readonly endpointFreshMs = ENDPOINT_FRESH_MS,
@@ -171,13 +202,24 @@ export class SendWindow {
     return this.active + this.waiting.length;
   }
 
-  /** Runs `send` in a free slot, after every send asked for before it has started. */
-  async run<T>(send: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `send` in a free slot, after every send asked for before it has started. `send` awaits
+   * `start()` right before it sends: that returns once every earlier send has sent (or ended
+   * without sending), so that sends leave in the order they were asked for.
+   */
+  async run<T>(send: (start: () => Promise<void>) => Promise<T>): Promise<T> {
+    const previous = this.lastStart;
+    let started!: () => void;
+    this.lastStart = new Promise<void>((resolve) => (started = resolve));
     if (this.active < this.size) this.active++;
     else await new Promise<void>((resolve) => this.waiting.push(resolve)); // the slot is handed over
     try {
-      return await send();
+      return await send(async () => {
+        await previous;
+        started();
+      });
     } finally {
+      void previous.then(started); // a send that ended without sending lets the next one go, in its turn
       const next = this.waiting.shift();
       if (next) next();
       else this.active--;
@@ -287,7 +329,7 @@ export async function deliverGroup(
   await Promise.all(
     group.deliveries.map(async (row, index) => {
       let attempt: AttemptResult | undefined;
-      await window.run(async () => {
+      await window.run(async (start) => {
         try {
           const endpoint = window.closed ? null : await window.endpoint(group.endpointId);
           if (!endpoint || !(await leaseCoversAttempt())) {
@@ -298,6 +340,7 @@ export async function deliverGroup(
           }
           const number = await marks.take(index);
           if (number === null) return; // settled or taken over meanwhile: not ours to send
+          await start(); // after the endpoint's earlier deliveries have gone out; from here to the send nothing waits
           const attemptAt = clock();
           const signingSecrets = [open(endpoint.secret_ciphertext)];
           if (endpoint.previous_secret_ciphertext && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > attemptAt) {
@@ -383,7 +426,7 @@ export async function deliverThrough(
 ): Promise<DeliveryProgress> {
   const { db, now } = ctx;
   const started = performance.now();
-  const groups = await claimDueDeliveries(ctx, { owner, through: deliveryId, maxEndpoints: 1, limit: CLAIM_PER_ENDPOINT });
+  const groups = await claimDueDeliveries(ctx, { owner, through: deliveryId, maxEndpoints: 1, limit: webhookWindow().claimPerEndpoint });
   for (const group of groups) {
     await deliverGroup(ctx, { group }).finally(() => releaseEndpoint(ctx, { endpointId: group.endpointId, owner, lastLease: group.leasedUntil }));
   }

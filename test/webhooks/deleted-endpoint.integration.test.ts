@@ -7,7 +7,9 @@ import { eventually } from '../../lib/testing/eventually';
 import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 import { startReceiver } from '../../lib/testing/https-receiver';
 import { webhookTestbed } from '../support/webhook-testbed';
-import { SEND_WINDOW, SendWindow, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
+import { SendWindow, claimDueDeliveries, deliverGroup, webhookWindow } from '../../lib/webhooks/deliver-due-webhooks';
+
+const SEND_WINDOW = webhookWindow().size;
 import { RETRY_DELAYS_MS } from '../../lib/webhooks/retry-schedule';
 import { sendTestEvent } from '../../lib/webhooks/send-test-event';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';

@@ -7,14 +7,7 @@ import { startInProcessRunner } from '../../lib/jobs/in-process-runner';
 import { runWebhookJobs } from '../../lib/jobs/run-jobs';
 import { signedBy, startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../lib/webhooks/retry-schedule';
-import {
-  CLAIM_PER_ENDPOINT,
-  SEND_WINDOW,
-  SendWindow,
-  claimDueDeliveries,
-  deliverGroup,
-  releaseEndpoint,
-} from '../../lib/webhooks/deliver-due-webhooks';
+import { SendWindow, claimDueDeliveries, deliverGroup, releaseEndpoint, webhookWindow } from '../../lib/webhooks/deliver-due-webhooks';
 import { dispatchOutboxEvents } from '../../lib/webhooks/dispatch-outbox';
 import { DISPATCH_LOCK } from '../../lib/webhooks/store';
 import { replayDelivery } from '../../lib/webhooks/replay-delivery';
@@ -30,6 +23,8 @@ import { webhookTestbed } from '../support/webhook-testbed';
 import { eventually } from '../../lib/testing/eventually';
 import { createPublicQuote } from '../../lib/quotes/create-public-quote';
 import { testContext } from '../../lib/testing/factories';
+
+const { size: SEND_WINDOW, claimPerEndpoint: CLAIM_PER_ENDPOINT } = webhookWindow();
 
 /**
  * The delivery worker against real HTTPS receivers, on a database of its own, driven by a
@@ -502,18 +497,20 @@ describe('a window of sends to one endpoint', () => {
       expect(groups.map((g) => g.endpointId)).toEqual([endpointId]);
       return groups[0];
     };
-    // Windows that read their endpoint before every send (the runner's reads are at most a second old).
-    const freshWindow = () => new SendWindow(bed.db, SEND_WINDOW, undefined, 0);
+    // Windows of four (fewer than the 20 events) that read their endpoint before every send (the
+    // runner's reads are at most a second old).
+    const WINDOW = 4;
+    const freshWindow = () => new SendWindow(bed.db, WINDOW, undefined, 0);
     const old: Receiver = await receiver(() => ({ status: 200, afterMs: 500 }));
     const moved = await receiver();
     const { endpoint, secret } = await endpointFor(old, { eventTypes: ['webhook.test'] });
     const deliveries = await testEvents(endpoint.id, 20);
     const sending = deliverGroup(system(), { group: await claimOf(endpoint.id), window: freshWindow() });
-    await eventually(() => old.received.length === SEND_WINDOW, 5_000);
+    await eventually(() => old.received.length === WINDOW, 5_000);
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { url: moved.url } });
     await sending;
-    expect(old.received).toHaveLength(SEND_WINDOW); // only the sends already made when the URL changed
-    expect(moved.received).toHaveLength(20 - SEND_WINDOW);
+    expect(old.received).toHaveLength(WINDOW); // only the sends already made when the URL changed
+    expect(moved.received).toHaveLength(20 - WINDOW);
     expect(moved.received.filter((x) => !signedBy(x, secret))).toEqual([]);
     const ids = [...old.received, ...moved.received].map((x) => x.headers['service-delivery-id']);
     expect(new Set(ids)).toEqual(new Set(deliveries.map((d) => d.id)));
@@ -523,14 +520,14 @@ describe('a window of sends to one endpoint', () => {
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { url: slow.url } });
     const more = await testEvents(endpoint.id, 20);
     const sendingMore = deliverGroup(system(), { group: await claimOf(endpoint.id), window: freshWindow() });
-    await eventually(() => slow.received.length === SEND_WINDOW, 5_000);
+    await eventually(() => slow.received.length === WINDOW, 5_000);
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
     await sendingMore;
-    expect(slow.received).toHaveLength(SEND_WINDOW);
+    expect(slow.received).toHaveLength(WINDOW);
     const after = await bed.db.webhookDelivery.findMany({ where: { id: { in: more.map((d) => d.id) } } });
-    expect(after.filter((d) => d.status === 'succeeded')).toHaveLength(SEND_WINDOW);
+    expect(after.filter((d) => d.status === 'succeeded')).toHaveLength(WINDOW);
     const canceled = after.filter((d) => d.status === 'canceled');
-    expect(canceled).toHaveLength(20 - SEND_WINDOW);
+    expect(canceled).toHaveLength(20 - WINDOW);
     expect(canceled.every((d) => d.leasedUntil === null && d.nextAttemptAt === null && d.attemptCount === 0)).toBe(true);
     await releaseEndpoint(system(), { endpointId: endpoint.id, owner });
   }, 30_000);

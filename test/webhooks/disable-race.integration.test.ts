@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { eventually } from '../../lib/testing/eventually';
 import { startReceiver } from '../../lib/testing/https-receiver';
 import { webhookTestbed } from '../support/webhook-testbed';
-import { SEND_WINDOW, SendWindow, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
+import { SendWindow, claimDueDeliveries, deliverGroup, webhookWindow } from '../../lib/webhooks/deliver-due-webhooks';
+
+const SEND_WINDOW = webhookWindow().size;
 import { sendTestEvent } from '../../lib/webhooks/send-test-event';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';
 import { requireEndpoint } from '../../lib/webhooks/require-endpoint';

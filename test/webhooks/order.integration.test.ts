@@ -5,15 +5,17 @@ import { startInProcessRunner } from '../../lib/jobs/in-process-runner';
 import { eventually } from '../../lib/testing/eventually';
 import { startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
 import { randomUUID } from 'node:crypto';
-import { LEASE_MS, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
+import { LEASE_MS, SendWindow, claimDueDeliveries, deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
 import { MARK_AHEAD } from '../../lib/webhooks/store';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';
 import { webhookTestbed } from '../support/webhook-testbed';
 import { updateEndpoint } from '../../lib/webhooks/update-endpoint';
 
 /**
- * Spec 6.5: an endpoint receives its events in outbox order when nothing fails, whichever of
- * several workers sends them; a retry may come later than the events after it.
+ * Spec 6.5 with a window of one (WEBHOOK_SEND_WINDOW=1): an endpoint receives its events in
+ * outbox order when nothing fails, whichever of several workers sends them; a retry may come
+ * later than the events after it. The default window (several in flight, started in order) is
+ * test/webhooks/send-window.integration.test.ts.
  */
 const T0 = new Date('2032-01-01T00:00:00Z');
 const bed = webhookTestbed(T0);
@@ -22,7 +24,7 @@ const { receivers, system, asAdmin } = bed;
 /** Two workers, as two service processes would be: each with its own connection pool and runner. */
 function twoRunners(clock: () => Date) {
   const pools = [createDb(bed.databaseUrl), createDb(bed.databaseUrl)];
-  const runners = pools.map((p) => startInProcessRunner({ db: p.prisma, clock, tickMs: 50, minuteMs: 3_600_000 }));
+  const runners = pools.map((p) => startInProcessRunner({ db: p.prisma, clock, tickMs: 50, minuteMs: 3_600_000, sendWindow: 1 }));
   return async () => {
     await Promise.all(runners.map((r) => r.stop()));
     await Promise.all(pools.map((p) => p.close()));
@@ -91,7 +93,7 @@ describe('delivery order per endpoint', () => {
     expect(await claimDueDeliveries(system(new Date(T0.getTime() + LEASE_MS - 1_000)), { owner: other })).toEqual([]);
     const [takeover] = await claimDueDeliveries(system(new Date(T0.getTime() + LEASE_MS + 1)), { owner: other });
     expect(takeover.deliveryIds).toEqual(crashed[0].deliveryIds);
-    await deliverGroup(system(new Date(T0.getTime() + LEASE_MS + 1)), { group: takeover });
+    await deliverGroup(system(new Date(T0.getTime() + LEASE_MS + 1)), { group: takeover, window: new SendWindow(bed.db, 1) });
     expect(arrivals(receiver)).toEqual(ids);
     // The dead claim had marked its first MARK_AHEAD started (one of them may have been in
     // flight): their sends say attempt 2, so a receiver can tell a possible re-send; the rest are first attempts.
