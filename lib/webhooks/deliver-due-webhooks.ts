@@ -165,6 +165,8 @@ export class SendWindow {
   private writing = false;
   /** Settles when the send asked for last has started (or ended without starting). */
   private lastStart: Promise<void> = Promise.resolve();
+  /** When the window's last send started, as stamped. */
+  private lastStartedAt = 0;
   /** Set when the process stops: sends not yet started are handed back instead of made. */
   closed = false;
   /** The endpoint as last read (by a claim or since), shared by the window's sends. */
@@ -225,6 +227,16 @@ export class SendWindow {
       else this.active--;
       this.onSendEnded?.(this.pending);
     }
+  }
+
+  /**
+   * The start time to record for a send starting now (after `start()`): the claim's clock, but
+   * never before the window's previous send. Sends start in order; clocks of two claims read
+   * from Date's whole milliseconds may not, by a millisecond, and the record keeps the order.
+   */
+  stamp(at: Date): Date {
+    this.lastStartedAt = Math.max(this.lastStartedAt, at.getTime());
+    return new Date(this.lastStartedAt);
   }
 
   /** Resolves once the attempt is written (a failed write is logged: the lease runs out and a later pass retries). */
@@ -341,7 +353,7 @@ export async function deliverGroup(
           const number = await marks.take(index);
           if (number === null) return; // settled or taken over meanwhile: not ours to send
           await start(); // after the endpoint's earlier deliveries have gone out; from here to the send nothing waits
-          const attemptAt = clock();
+          const attemptAt = window.stamp(clock());
           const signingSecrets = [open(endpoint.secret_ciphertext)];
           if (endpoint.previous_secret_ciphertext && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > attemptAt) {
             signingSecrets.push(open(endpoint.previous_secret_ciphertext));
