@@ -1,14 +1,15 @@
 // `npm run keys -- create --project <id> --environment test|live [--name "…"] [--scopes a,b]`
 //   mints an API key;
-// `npm run keys -- rotate-receipt-signing-key` makes a new receipt signing key current (the
-//   old one keeps verifying the receipts it signed); `npm run keys -- receipt-signing-keys` lists them.
+// `npm run keys -- rotate-receipt-signing-key [--announce-minutes N]` publishes a new receipt
+//   signing key that signs from N minutes on (default 60; 0: at once), when the current one stops
+//   (it keeps verifying the receipts it signed); `npm run keys -- receipt-signing-keys` lists them.
 // On the service's database (DATABASE_URL, or the embedded one: stop the service first).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { SCOPES } from '../lib/auth/scopes';
 import { systemContext, type VerbContext } from '../lib/context/verb-context';
-import { receiptSigningKeySet, rotateReceiptSigningKey } from '../lib/receipts/signing-keys';
+import { DEFAULT_ANNOUNCE_MINUTES, receiptSigningKeySet, rotateReceiptSigningKey } from '../lib/receipts/signing-keys';
 import { configuredSealingKey } from '../lib/sealing/sealing-key';
 import { createDb } from '../lib/db/client';
 import { parseOrThrow } from '../lib/errors/parse-or-throw';
@@ -18,7 +19,7 @@ import { embeddedSealingKey, openServiceDatabase } from './support/database';
 
 const usage = [
   'usage: npm run keys -- create --project <projectId> --environment test|live [--name NAME] [--scopes a,b]',
-  '       npm run keys -- rotate-receipt-signing-key',
+  '       npm run keys -- rotate-receipt-signing-key [--announce-minutes N]   (default 60; 0: at once)',
   '       npm run keys -- receipt-signing-keys',
 ].join('\n');
 
@@ -31,6 +32,10 @@ const argsSchema = z.object({
     .optional()
     .transform((s) => (s ? s.split(',').map((x) => x.trim()) : undefined))
     .pipe(z.array(z.enum(SCOPES)).optional()),
+});
+
+const rotationArgsSchema = z.object({
+  'announce-minutes': z.coerce.number().int().min(0).max(7 * 24 * 60).default(DEFAULT_ANNOUNCE_MINUTES),
 });
 
 type Command = (ctx: VerbContext, values: Record<string, unknown>) => Promise<void>;
@@ -48,10 +53,16 @@ const COMMANDS = {
     console.log(JSON.stringify({ apiKey, secret }, null, 2));
     console.error('The secret is shown once; only its digest is stored.');
   },
-  'rotate-receipt-signing-key': async (ctx) => {
-    const { kid, retiredKid } = await rotateReceiptSigningKey(ctx);
-    console.log(`Receipts are now signed with ${kid}.${retiredKid ? ` ${retiredKid} stopped signing; it stays published, so the receipts it signed keep verifying.` : ''}`);
-    console.log('Running instances switch to the new key with their next quote.');
+  'rotate-receipt-signing-key': async (ctx, values) => {
+    const { 'announce-minutes': announceMinutes } = parseOrThrow(rotationArgsSchema, values, 'invalid_request', 'arguments');
+    const { kid, retiredKid, activeFrom } = await rotateReceiptSigningKey(ctx, { announceMinutes });
+    if (announceMinutes === 0) {
+      console.log(`Receipts are now signed with ${kid}.${retiredKid ? ` ${retiredKid} stopped signing; it stays published, so the receipts it signed keep verifying.` : ''}`);
+      console.log('Running instances switch to the new key with their next quote.');
+    } else {
+      console.log(`${kid} is published now and signs receipts from ${activeFrom.toISOString()} (in ${announceMinutes} min)${retiredKid ? `, when ${retiredKid} stops (it stays published)` : ''}.`);
+      console.log('Verifiers that cache the key set (GET /v1/receipt-signing-keys, 5 min) know the new key before it signs.');
+    }
   },
   'receipt-signing-keys': async (ctx) => {
     console.log(JSON.stringify(await receiptSigningKeySet(ctx), null, 2));
@@ -66,6 +77,7 @@ async function main() {
       environment: { type: 'string' },
       name: { type: 'string' },
       scopes: { type: 'string' },
+      'announce-minutes': { type: 'string' },
     },
   });
   const command = COMMANDS[positionals[0] as keyof typeof COMMANDS];

@@ -62,6 +62,7 @@ import { acceptQuoteContract, createPublicQuoteContract, getAcceptanceStateContr
 import { createApiQuoteContract } from './quotes/contract';
 import { openApiContract } from './openapi.json/contract';
 import { statusContract } from './status/contract';
+import { readinessContract } from './status/ready/contract';
 import { listEventTypesContract } from './event-types/contract';
 import { streamEventsContract } from './event-stream/contract';
 import { getEventContract } from './events/[id]/contract';
@@ -70,6 +71,7 @@ import { triggerEventContract } from './event-triggers/contract';
 /** Every /v1 contract; the OpenAPI document is built from this list (a test checks it is complete). */
 export const contracts: RouteContract[] = [
   statusContract,
+  readinessContract,
   openApiContract,
   listEventTypesContract,
   streamEventsContract,

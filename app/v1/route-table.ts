@@ -51,16 +51,17 @@ import * as route46 from './receipt-signing-keys/route';
 import * as route47 from './request-logs/route';
 import * as route48 from './request-logs/[requestId]/route';
 import * as route49 from './status/route';
-import * as route50 from './webhook-deliveries/route';
-import * as route51 from './webhook-deliveries/[deliveryId]/route';
-import * as route52 from './webhook-deliveries/[deliveryId]/replay/route';
-import * as route53 from './webhook-endpoints/route';
-import * as route54 from './webhook-endpoints/[id]/route';
-import * as route55 from './webhook-endpoints/[id]/replays/route';
-import * as route56 from './webhook-endpoints/[id]/secret-rotation/route';
-import * as route57 from './webhook-endpoints/[id]/stats/route';
-import * as route58 from './webhook-endpoints/[id]/test-events/route';
-import * as route59 from './workspaces/route';
+import * as route50 from './status/ready/route';
+import * as route51 from './webhook-deliveries/route';
+import * as route52 from './webhook-deliveries/[deliveryId]/route';
+import * as route53 from './webhook-deliveries/[deliveryId]/replay/route';
+import * as route54 from './webhook-endpoints/route';
+import * as route55 from './webhook-endpoints/[id]/route';
+import * as route56 from './webhook-endpoints/[id]/replays/route';
+import * as route57 from './webhook-endpoints/[id]/secret-rotation/route';
+import * as route58 from './webhook-endpoints/[id]/stats/route';
+import * as route59 from './webhook-endpoints/[id]/test-events/route';
+import * as route60 from './workspaces/route';
 
 /** Every route file of the API, by its path template. */
 export const ROUTE_TABLE: Record<string, RouteModule> = {
@@ -114,14 +115,15 @@ export const ROUTE_TABLE: Record<string, RouteModule> = {
   '/v1/request-logs': route47,
   '/v1/request-logs/{requestId}': route48,
   '/v1/status': route49,
-  '/v1/webhook-deliveries': route50,
-  '/v1/webhook-deliveries/{deliveryId}': route51,
-  '/v1/webhook-deliveries/{deliveryId}/replay': route52,
-  '/v1/webhook-endpoints': route53,
-  '/v1/webhook-endpoints/{id}': route54,
-  '/v1/webhook-endpoints/{id}/replays': route55,
-  '/v1/webhook-endpoints/{id}/secret-rotation': route56,
-  '/v1/webhook-endpoints/{id}/stats': route57,
-  '/v1/webhook-endpoints/{id}/test-events': route58,
-  '/v1/workspaces': route59,
+  '/v1/status/ready': route50,
+  '/v1/webhook-deliveries': route51,
+  '/v1/webhook-deliveries/{deliveryId}': route52,
+  '/v1/webhook-deliveries/{deliveryId}/replay': route53,
+  '/v1/webhook-endpoints': route54,
+  '/v1/webhook-endpoints/{id}': route55,
+  '/v1/webhook-endpoints/{id}/replays': route56,
+  '/v1/webhook-endpoints/{id}/secret-rotation': route57,
+  '/v1/webhook-endpoints/{id}/stats': route58,
+  '/v1/webhook-endpoints/{id}/test-events': route59,
+  '/v1/workspaces': route60,
 };

@@ -62,7 +62,7 @@ export async function runReceiptCases(db: Db, businessId: string, quick: boolean
   const seedSeconds = (performance.now() - seedStarted) / 1000;
 
   const receipt = { ...example.result.quoteReceipt, signature: null };
-  const signer = await currentReceiptSigner(db);
+  const signer = await currentReceiptSigner(db, new Date());
   const iterations = quick ? 2_000 : 10_000;
   const bytes = signingInput(receipt);
   const signing = {

@@ -80,7 +80,7 @@ async function produceQuote(ctx: VerbContext<ApiKeyPrincipal>, request: Simulati
     created: ctx.now.toISOString(),
     expires_at: simulation.decision === 'priced' ? (priceValidUntil(ctx.now, book.version.book.artifact.quoteValidityDays)?.toISOString() ?? null) : null,
   };
-  return { ...quote, signature: signDocument(await currentReceiptSigner(ctx.db), quote) };
+  return { ...quote, signature: signDocument(await currentReceiptSigner(ctx.db, ctx.now), quote) };
 }
 
 /**
@@ -94,7 +94,7 @@ async function storeQuote(ctx: VerbContext<ApiKeyPrincipal>, quote: SignedQuote,
     if (written === 'signer_retired') {
       // Signed with a remembered key that a rotation elsewhere retired since: sign with the new one.
       forgetReceiptSigner();
-      quote.signature = signDocument(await currentReceiptSigner(tx), quote);
+      quote.signature = signDocument(await currentReceiptSigner(tx, now), quote);
       written = await insertAccountQuote(tx, accountQuoteRow(ctx, quote, input, fingerprint), quote.signature.kid);
     }
     if (written === 'signer_retired') throw new ServiceError('conflict', 'The receipt signing key changed while this quote was being made. Retry the request.');

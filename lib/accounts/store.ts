@@ -5,6 +5,7 @@ import type { Prisma } from '../db/generated/client';
 import { sqlRows } from '../db/sql';
 import { Statement, Table } from '../db/statement';
 import { afterTimeIdCursor } from '../db/cursors';
+import { signsAt } from '../receipts/store';
 
 /**
  * The accounts' store: the only place with SQL for workspaces, projects and their environments,
@@ -153,7 +154,8 @@ const INSERT_ACCOUNT_QUOTE = new Statement<{ quote: AccountQuoteRow; signer: { k
   // The receipt signing key is re-checked by the insert itself: a rotation in another process
   // since this one loaded its signer writes nothing, and the quote is signed again.
   (sql) => `WITH signer_holds AS (
-       SELECT 1 WHERE EXISTS (SELECT 1 FROM receipt_signing_keys s WHERE s.kid = ${sql.param('signer', 'kid', 'text')} AND s.retired_at IS NULL)
+       SELECT 1 WHERE EXISTS (SELECT 1 FROM receipt_signing_keys s
+         WHERE s.kid = ${sql.param('signer', 'kid', 'text')} AND ${signsAt('s', sql.param('quote', 'createdAt', 'timestamptz'))})
      ), new_quote AS (
        ${sql.insert(accountQuotes, 'quote', { from: 'signer_holds' })}
        ON CONFLICT (environment_id, idempotency_key) DO NOTHING RETURNING id

@@ -159,7 +159,7 @@ async function price(
  * it is stored once with the receipt and never recomputed. Returns the signed answer.
  */
 async function sign(ctx: QuoteContext, quote: StoredQuote): Promise<QuoteResult> {
-  const signer = await currentReceiptSigner(ctx.db);
+  const signer = await currentReceiptSigner(ctx.db, ctx.now);
   const result = toQuoteResult(quote.intent, quote.receipt);
   const signature = signDocument(signer, result.quoteReceipt);
   quote.receipt.signatureKid = signature.kid;

@@ -1,10 +1,16 @@
 import type { DbOrTx } from '../db/client';
 
 /**
- * The receipt signing keys' store: the only place with SQL for them. One key is current
- * (`retired_at IS NULL`, enforced by a partial unique index); the quote insert re-checks that
- * the key it signed with still is (lib/quotes/store.ts), which makes remembering it safe.
+ * The receipt signing keys' store: the only place with SQL for them. A key signs from its
+ * `created_at` until its `retired_at`: the newest key has no `retired_at` (a partial unique
+ * index keeps it to one), and a rotation announced ahead gives the new key a `created_at` in the
+ * future and the current one that moment as its `retired_at`, so the key set publishes the next
+ * key before it signs. The quote inserts re-check that the key they signed with signs at their
+ * instant (signsAt), which makes remembering it safe.
  */
+
+/** SQL: key `s` signs at instant `at` (a parameter or column). */
+export const signsAt = (s: string, at: string) => `${s}.created_at <= ${at} AND (${s}.retired_at IS NULL OR ${s}.retired_at > ${at})`;
 
 export type ReceiptSigningKeyRow = {
   kid: string;
@@ -21,8 +27,17 @@ export function readSigningKeys(db: DbOrTx): Promise<Omit<ReceiptSigningKeyRow, 
   return db.receiptSigningKey.findMany({ select: publicFields, orderBy: [{ createdAt: 'asc' }, { kid: 'asc' }] });
 }
 
-export function readCurrentSigningKey(db: DbOrTx): Promise<ReceiptSigningKeyRow | null> {
-  return db.receiptSigningKey.findFirst({ where: { retiredAt: null } });
+/** The key that signs at `now`. */
+export function readCurrentSigningKey(db: DbOrTx, now: Date): Promise<ReceiptSigningKeyRow | null> {
+  return db.receiptSigningKey.findFirst({
+    where: { createdAt: { lte: now }, OR: [{ retiredAt: null }, { retiredAt: { gt: now } }] },
+    orderBy: { createdAt: 'desc' },
+  });
+}
+
+/** A key announced to start signing after `now`, if a rotation is under way. */
+export function readAnnouncedSigningKey(db: DbOrTx, now: Date): Promise<Pick<ReceiptSigningKeyRow, 'kid' | 'createdAt'> | null> {
+  return db.receiptSigningKey.findFirst({ where: { createdAt: { gt: now }, retiredAt: null }, select: { kid: true, createdAt: true } });
 }
 
 /** The first key, unless another process made one first (the partial unique index decides). */
@@ -32,7 +47,10 @@ export async function insertFirstSigningKey(db: DbOrTx, row: Omit<ReceiptSigning
     ON CONFLICT ((true)) WHERE retired_at IS NULL DO NOTHING`;
 }
 
-/** Retires the current key and makes `row` current, in one statement (so one is always current). */
+/**
+ * Retires the newest key at `row.createdAt` and adds `row`, which signs from then on, in one
+ * statement (so a key always signs). The caller has checked no rotation is already announced.
+ */
 export async function replaceCurrentSigningKey(db: DbOrTx, row: Omit<ReceiptSigningKeyRow, 'retiredAt'>): Promise<string | null> {
   const [retired] = await db.$queryRaw<{ kid: string }[]>`WITH retired AS (
       UPDATE receipt_signing_keys SET retired_at = ${row.createdAt} WHERE retired_at IS NULL RETURNING kid

@@ -141,7 +141,7 @@ describe('signed receipts', () => {
     const oldKid = before.body.data.quoteReceipt.signature.kid;
     for (const made of [...others.map((o) => o.body.data.quoteReceipt), ...accountBefore.map((a) => a.body)]) expect(made.signature.kid).toBe(oldKid);
 
-    const { kid: newKid, retiredKid } = await rotateReceiptSigningKey(testContext(db));
+    const { kid: newKid, retiredKid } = await rotateReceiptSigningKey(testContext(db), { announceMinutes: 0 });
     expect(retiredKid).not.toBeNull();
     expect(newKid).not.toBe(oldKid);
 
@@ -169,6 +169,26 @@ describe('signed receipts', () => {
     const stored = await db.receiptSigningKey.findUniqueOrThrow({ where: { kid: newKid } });
     expect(stored.privateKeySealed).toMatch(/^v1\./);
     expect(JSON.stringify(keys)).not.toContain(stored.privateKeySealed);
+  });
+
+  it('announces a rotation: the next key is published before it signs, then takes over at its activeFrom', async () => {
+    const quote = async () => (await api('POST', '/v1/public_quotes', { body: { businessId: tenant.businessId, ...demoExample } })).body.data.quoteReceipt;
+    const oldKid = (await quote()).signature.kid;
+    // Announced 3 s ahead (a real rotation announces an hour ahead).
+    const { kid: nextKid, retiredKid, activeFrom } = await rotateReceiptSigningKey(testContext(db), { announceMinutes: 0.05 });
+    expect(retiredKid).toBe(oldKid);
+    const announced = (await publishedKeys()).keys;
+    expect(announced.find((key) => key.kid === nextKid)).toMatchObject({ activeFrom: activeFrom.toISOString(), activeUntil: null });
+    expect(announced.find((key) => key.kid === oldKid)).toMatchObject({ activeUntil: activeFrom.toISOString() });
+    // Meanwhile the current key still signs, and a second rotation waits for this one.
+    expect((await quote()).signature.kid).toBe(oldKid);
+    await expect(rotateReceiptSigningKey(testContext(db))).rejects.toMatchObject({ code: 'conflict' });
+
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, activeFrom.getTime() - Date.now() + 200)));
+    const after = await quote();
+    expect(after.signature.kid).toBe(nextKid);
+    await expectVerifies(after);
+    expect((await publishedKeys()).keys.filter((key) => key.activeUntil === null).map((key) => key.kid)).toEqual([nextKid]);
   });
 
   it('answers the recompute proof: identical for every demo offering, to members and to keys of the environment', async () => {

@@ -99,6 +99,16 @@ describe('several instances on one database', () => {
     expect(refused.status).toBe(503);
     expect(refused.body.error).toMatchObject({ code: 'service_unavailable', message: expect.stringContaining('Receipts cannot be signed on this instance') });
     expect(await db.quoteIntent.count({ where: { requestCorrelationId: refused.body.requestId } })).toBe(0);
+    // A load balancer's readiness check keeps it out of rotation; the others are in.
+    const ready = async (server: RunningServer) => {
+      const res = await fetch(`${server.url}/v1/status/ready`);
+      return { status: res.status, body: (await res.json()) as { data?: { ready: boolean; receiptSigningKid: string }; error?: { code: string; message: string } } };
+    };
+    const [readyA, readyB, readyC] = await Promise.all([ready(a), ready(b), ready(c)]);
+    expect([readyA.status, readyB.status, readyC.status]).toEqual([200, 200, 503]);
+    expect(readyA.body.data).toMatchObject({ ready: true, receiptSigningKid: expect.stringMatching(/^rsk_/) });
+    expect(readyB.body.data?.receiptSigningKid).toBe(readyA.body.data?.receiptSigningKid);
+    expect(readyC.body.error).toMatchObject({ code: 'service_unavailable', message: expect.stringContaining('cannot sign receipts, so it cannot quote') });
   });
 
   it('the public quote limit is exact across instances', async () => {

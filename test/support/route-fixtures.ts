@@ -158,6 +158,7 @@ const services = () => ({ services: [{ service: demoExample.offeringId, selectio
 /** Every route of the registry, by `METHOD /path/template`. A route without one fails the suite. */
 export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
   'GET /v1/status': { path: () => '/v1/status', as: () => undefined, foreign: 'no tenant' },
+  'GET /v1/status/ready': { path: () => '/v1/status/ready', as: () => undefined, foreign: 'no tenant' },
   'GET /v1/openapi.json': { path: () => '/v1/openapi.json', as: () => undefined, foreign: 'no tenant' },
   'POST /v1/public_quotes': {
     path: () => '/v1/public_quotes',

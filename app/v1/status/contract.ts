@@ -13,12 +13,12 @@ export const statusContract = defineContract({
   operationId: 'getStatus',
   method: 'GET',
   path: '/v1/status',
-  summary: 'Liveness: the service is up and reaches its database; whether this instance can deliver webhooks',
+  summary: 'Liveness: the service is up and reaches its database; whether this instance can deliver webhooks (readiness: `GET /v1/status/ready`)',
   tags: ['Service'],
   auth: 'anonymous',
   success: {
     status: 200,
-    description: 'The service is up (`degraded`: it answers requests, but cannot deliver webhooks).',
+    description: 'The service is up (`degraded`: it answers requests, but cannot sign: no webhooks and no quotes; `GET /v1/status/ready` answers 503 then).',
     schema: z
       .object({ status: z.enum(['ok', 'degraded']), version: z.string(), time: z.iso.datetime(), jobs: jobsSchema })
       .meta({ id: 'Status' }),

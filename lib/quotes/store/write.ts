@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../db/client';
 import { sqlRows } from '../../db/sql';
 import { Statement } from '../../db/statement';
 import { eventCtes, type OutboxEventRow } from '../../events/store';
+import { signsAt } from '../../receipts/store';
 import { unconfirmedKeys } from './keys';
 import { type QuoteIntentRow, type QuoteReceiptRow, type StoredQuote, quoteIntents, quoteReceipts } from './rows';
 
@@ -41,7 +42,7 @@ const INSERT_QUOTE = new Statement<InsertBindings>((sql) => {
            OR EXISTS (SELECT 1 FROM projects pr WHERE pr.id = ${intent('projectId', 'uuid')} AND pr.primary_book_id = ${intent('bookId', 'uuid')}))
      ), signer_holds AS (
        SELECT 1 FROM scope_holds WHERE EXISTS (SELECT 1 FROM receipt_signing_keys s
-         WHERE s.kid = ${sql.param('receipt', 'signatureKid', 'text')} AND s.retired_at IS NULL)
+         WHERE s.kid = ${sql.param('receipt', 'signatureKid', 'text')} AND ${signsAt('s', intent('createdAt', 'timestamptz'))})
      ), new_intent AS (
        ${sql.insert(quoteIntents, 'intent', { from: 'signer_holds' })}
        ON CONFLICT (environment_id, idempotency_scope, idempotency_key) DO NOTHING
