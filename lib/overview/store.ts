@@ -22,10 +22,12 @@ export async function countQuotesPerDay(db: DbOrTx, businessId: string, environm
   return sqlRows<{ day: string; succeeded: number; requiresInput: number; failed: number }>(db, QUOTES_PER_DAY_SQL, [businessId, since, environmentId]);
 }
 
-const API_CALLS_SQL = `SELECT count(*)::int AS total, count(*) FILTER (WHERE status >= 400)::int AS failed
-  FROM request_logs WHERE workspace_id = $1::uuid AND business_id = $2::uuid AND created_at >= $3::timestamptz AND NOT portal`;
+// From the hourly rollup (lib/requestlog/store.ts): its cost depends on the hours, not the traffic.
+const API_CALLS_SQL = `SELECT COALESCE(sum(requests), 0)::int AS total, COALESCE(sum(requests) FILTER (WHERE status_class >= 4), 0)::int AS failed
+  FROM request_log_hourly
+  WHERE workspace_id = $1::uuid AND business_id = $2::uuid AND hour >= date_trunc('hour', $3::timestamptz, 'UTC') AND NOT portal`;
 
-/** API calls filed under the business since `since`, the portal's own left out. */
+/** API calls filed under the business since the hour `since` falls in, the portal's own left out. */
 export async function countApiCalls(db: DbOrTx, business: { id: string; workspaceId: string }, since: Date) {
   const [row] = await sqlRows<{ total: number; failed: number }>(db, API_CALLS_SQL, [business.workspaceId, business.id, since]);
   return row;

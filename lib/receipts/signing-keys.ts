@@ -56,7 +56,7 @@ async function loadSigner(db: DbOrTx, now: Date): Promise<HeldSigner> {
   const privateKey = createPrivateKey({ key: Buffer.from(openSecret(current.privateKeySealed), 'base64url'), format: 'der', type: 'pkcs8' });
   return {
     signer: signerFromSeed(current.kid, Buffer.from(privateKey.export({ format: 'jwk' }).d!, 'base64url')),
-    from: current.createdAt.getTime(),
+    from: Math.min(current.createdAt.getTime(), now.getTime()), // the first key may be younger than the request
     until: current.retiredAt?.getTime() ?? null,
   };
 }

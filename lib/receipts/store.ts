@@ -9,8 +9,12 @@ import type { DbOrTx } from '../db/client';
  * instant (signsAt), which makes remembering it safe.
  */
 
-/** SQL: key `s` signs at instant `at` (a parameter or column). */
-export const signsAt = (s: string, at: string) => `${s}.created_at <= ${at} AND (${s}.retired_at IS NULL OR ${s}.retired_at > ${at})`;
+/**
+ * SQL for the quote inserts: key `s` still signs at instant `at` (not retired by then). No lower
+ * bound: the signer never takes an announced key before its `created_at` (readCurrentSigningKey),
+ * and the first key may be made a few milliseconds after the requests that raced to make it.
+ */
+export const signsAt = (s: string, at: string) => `(${s}.retired_at IS NULL OR ${s}.retired_at > ${at})`;
 
 export type ReceiptSigningKeyRow = {
   kid: string;
@@ -27,12 +31,17 @@ export function readSigningKeys(db: DbOrTx): Promise<Omit<ReceiptSigningKeyRow, 
   return db.receiptSigningKey.findMany({ select: publicFields, orderBy: [{ createdAt: 'asc' }, { kid: 'asc' }] });
 }
 
-/** The key that signs at `now`. */
-export function readCurrentSigningKey(db: DbOrTx, now: Date): Promise<ReceiptSigningKeyRow | null> {
-  return db.receiptSigningKey.findFirst({
+/**
+ * The key that signs at `now`; before any key's `created_at` (requests that began while a
+ * concurrent one made the first key), the first key.
+ */
+export async function readCurrentSigningKey(db: DbOrTx, now: Date): Promise<ReceiptSigningKeyRow | null> {
+  const current = await db.receiptSigningKey.findFirst({
     where: { createdAt: { lte: now }, OR: [{ retiredAt: null }, { retiredAt: { gt: now } }] },
     orderBy: { createdAt: 'desc' },
   });
+  if (current || (await db.receiptSigningKey.count({ where: { createdAt: { lte: now } } })) > 0) return current;
+  return db.receiptSigningKey.findFirst({ orderBy: { createdAt: 'asc' } });
 }
 
 /** A key announced to start signing after `now`, if a rotation is under way. */

@@ -100,13 +100,28 @@ export type RequestLogDetailRow = Prisma.RequestLogGetPayload<{ select: typeof d
 // ---------------------------------------------------------------------------------------------
 // Writing
 
+/** "None" in the hourly rollup's keys (a key column cannot be null). */
+export const NONE_ID = '00000000-0000-0000-0000-000000000000';
+
 /**
  * One statement for a whole batch, one array parameter per column unnested: the same text
- * whatever the batch's size, so it is prepared once per connection.
+ * whatever the batch's size, so it is prepared once per connection. The rows it wrote are
+ * counted into `request_log_hourly` by the same statement, so the rollup equals the rows; its
+ * rows are taken in key order, so that two processes' batches lock them in the same order.
  */
-const INSERT_REQUEST_LOGS = `INSERT INTO ${requestLogs.name} (${requestLogs.fields.map((field) => requestLogs.columns[field][0]).join(', ')})
-     SELECT * FROM unnest(${requestLogs.fields.map((field, i) => `$${i + 1}::${requestLogs.columns[field][1]}[]`).join(', ')})
-     ON CONFLICT (request_id) DO NOTHING`;
+const INSERT_REQUEST_LOGS = `WITH written AS (
+       INSERT INTO ${requestLogs.name} (${requestLogs.fields.map((field) => requestLogs.columns[field][0]).join(', ')})
+       SELECT * FROM unnest(${requestLogs.fields.map((field, i) => `$${i + 1}::${requestLogs.columns[field][1]}[]`).join(', ')})
+       ON CONFLICT (request_id) DO NOTHING
+       RETURNING workspace_id, business_id, created_at, api_key_id, portal, status
+     )
+     INSERT INTO request_log_hourly (workspace_id, business_id, hour, api_key_id, portal, status_class, requests)
+     SELECT workspace_id, COALESCE(business_id, '${NONE_ID}'), date_trunc('hour', created_at, 'UTC'), COALESCE(api_key_id, '${NONE_ID}'),
+       portal, (status / 100)::smallint, count(*)
+     FROM written WHERE workspace_id IS NOT NULL
+     GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
+     ON CONFLICT (workspace_id, business_id, hour, api_key_id, portal, status_class)
+       DO UPDATE SET requests = request_log_hourly.requests + EXCLUDED.requests`;
 
 export async function insertRequestLogs(db: DbOrTx, batch: RequestLogEntry[]): Promise<void> {
   await sqlRows(
