@@ -6,9 +6,17 @@ import { log, sleep, type Context } from '../context';
 import type { LoadResult } from '../load';
 import { runLoadProcess } from '../processes';
 import { readStatements, resetStatements, type StatementStat } from './sql';
+import { NONE_ID } from '../../lib/requestlog/store';
+import { countApiCalls } from '../../lib/overview/store';
 
 export type SearchCase = { name: string; query: string; result: LoadResult; topStatements: StatementStat[] };
-export type SearchResult = { rows: number; insertSeconds: number; cases: SearchCase[] };
+export type SearchResult = {
+  rows: number;
+  insertSeconds: number;
+  cases: SearchCase[];
+  /** The Overview's "API calls, 7 days" of the bench's business, ms per run: counted from the rows (before issue 31) and from the hourly rollup. */
+  apiCalls7Days: { rows: number; fromRowsMs: number[]; fromRollupMs: number[] };
+};
 
 async function fillRequestLog(ctx: Context): Promise<{ rows: number; insertSeconds: number }> {
   const { tenant, person } = ctx.setup;
@@ -54,7 +62,17 @@ async function fillRequestLog(ctx: Context): Promise<{ rows: number; insertSecon
       missing,
     ],
   );
+  // What the request-log writer would have counted had these rows come through it.
+  await ctx.admin.query('DELETE FROM request_log_hourly WHERE workspace_id = $1::uuid', [tenant.workspaceId]);
+  await ctx.admin.query(
+    `INSERT INTO request_log_hourly (workspace_id, business_id, hour, api_key_id, portal, status_class, requests)
+     SELECT workspace_id, COALESCE(business_id, '${NONE_ID}'), date_trunc('hour', created_at, 'UTC'), COALESCE(api_key_id, '${NONE_ID}'),
+       portal, (status / 100)::smallint, count(*)
+     FROM request_logs WHERE workspace_id = $1::uuid GROUP BY 1, 2, 3, 4, 5, 6`,
+    [tenant.workspaceId],
+  );
   await ctx.admin.query('VACUUM ANALYZE request_logs');
+  await ctx.admin.query('VACUUM ANALYZE request_log_hourly');
   await ctx.admin.query('ANALYZE outbox_events');
   const total = await ctx.admin.query<{ n: string }>('SELECT count(*) AS n FROM request_logs');
   return { rows: Number(total.rows[0].n), insertSeconds: (Date.now() - started) / 1000 };
@@ -98,6 +116,7 @@ export async function runSearchCases(ctx: Context): Promise<SearchResult> {
     ['request-logs: a later page (cursor)', `/v1/request-logs?cursor=${encodeURIComponent(`${middle.created_at.toISOString()}|${middle.id}`)}`],
     ['trace: by quote intent id', `/v1/quote-intents/${quote.id}/trace`],
     ['trace: by request id', `/v1/quote-intents/${quote.request_correlation_id}/trace`],
+    ['overview of the business (API calls from the rollup)', `/v1/businesses/${tenant.businessId}/overview`],
   ];
   const cases: SearchCase[] = [];
   for (const [name, query] of shapes) {
@@ -117,5 +136,27 @@ export async function runSearchCases(ctx: Context): Promise<SearchResult> {
     const statements = await readStatements(ctx);
     cases.push({ name, query, result, topStatements: statements.slice(0, 4) });
   }
-  return { ...filled, cases };
+  return { ...filled, cases, apiCalls7Days: await timeApiCalls(ctx) };
+}
+
+/** The Overview's API-call count of 7 days, five times each way, with the latest rows' time as "now". */
+async function timeApiCalls(ctx: Context): Promise<SearchResult['apiCalls7Days']> {
+  const { tenant } = ctx.setup;
+  const { rows } = await ctx.admin.query<{ latest: Date }>('SELECT max(created_at) AS latest FROM request_logs WHERE workspace_id = $1::uuid', [tenant.workspaceId]);
+  const since = new Date(rows[0].latest.getTime() - 7 * 24 * 3600_000);
+  const fromRowsSql = `SELECT count(*)::int AS total, count(*) FILTER (WHERE status >= 400)::int AS failed
+    FROM request_logs WHERE workspace_id = $1::uuid AND business_id = $2::uuid AND created_at >= $3::timestamptz AND NOT portal`;
+  const fromRowsMs: number[] = [];
+  const fromRollupMs: number[] = [];
+  let counted = 0;
+  for (let i = 0; i < 5; i++) {
+    let started = performance.now();
+    const raw = await ctx.admin.query<{ total: number }>(fromRowsSql, [tenant.workspaceId, tenant.businessId, since]);
+    fromRowsMs.push(performance.now() - started);
+    counted = raw.rows[0].total;
+    started = performance.now();
+    await countApiCalls(ctx.db.prisma, { id: tenant.businessId, workspaceId: tenant.workspaceId }, since);
+    fromRollupMs.push(performance.now() - started);
+  }
+  return { rows: counted, fromRowsMs, fromRollupMs };
 }
