@@ -33,11 +33,11 @@ export async function countApiCalls(db: DbOrTx, business: { id: string; workspac
   return row;
 }
 
-const WEBHOOK_ATTEMPTS_SQL = `SELECT count(*)::int AS attempts, count(*) FILTER (WHERE a.response_status BETWEEN 200 AND 299)::int AS succeeded
-  FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN webhook_endpoints e ON e.id = d.endpoint_id
-  WHERE e.environment_id = $1::uuid AND a.started_at >= $2::timestamptz`;
+// From the hourly rollup kept with the attempts (lib/webhooks/store/sending.ts).
+const WEBHOOK_ATTEMPTS_SQL = `SELECT COALESCE(sum(attempts), 0)::int AS attempts, COALESCE(sum(attempts) FILTER (WHERE succeeded), 0)::int AS succeeded
+  FROM webhook_attempts_hourly WHERE environment_id = $1::uuid AND hour >= date_trunc('hour', $2::timestamptz, 'UTC')`;
 
-/** Webhook attempts to the environment's endpoints since `since`. */
+/** Webhook attempts to the environment's endpoints since the hour `since` falls in. */
 export async function countWebhookAttempts(db: DbOrTx, environmentId: string | null, since: Date) {
   const [row] = await sqlRows<{ attempts: number; succeeded: number }>(db, WEBHOOK_ATTEMPTS_SQL, [environmentId, since]);
   return row;

@@ -7,6 +7,7 @@ import { createEndpoint } from '../../lib/webhooks/create-endpoint';
 import { DEFAULT_SEND_WINDOW, webhookWindow } from '../../lib/webhooks/deliver-due-webhooks';
 import { RETRY_DELAYS_MS } from '../../lib/webhooks/retry-schedule';
 import { updateEndpoint } from '../../lib/webhooks/update-endpoint';
+import { countWebhookAttempts } from '../../lib/overview/store';
 import { webhookTestbed } from '../support/webhook-testbed';
 
 /**
@@ -76,6 +77,15 @@ describe('a window of sends per endpoint', () => {
     expect(retry.responseStatus).toBe(200);
     expect(bySeq.slice(FAILING + 1).every((a) => a.responseStatus === 200 && a.startedAt < retry.startedAt)).toBe(true);
     expect(await bed.db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(EVENTS);
+
+    // The Overview's hourly rollup, kept with the attempts, equals them: 501 attempts, 500 acknowledged.
+    const environmentId = bed.tenant.environments.live;
+    const raw = await bed.db.webhookAttempt.groupBy({ by: ['responseStatus'], where: { delivery: { endpoint: { environmentId } } }, _count: true });
+    const rolled = await bed.db.webhookAttemptHourly.findMany({ where: { environmentId } });
+    const sum = (rows: { attempts: bigint }[]) => rows.reduce((n, r) => n + Number(r.attempts), 0);
+    expect(sum(rolled)).toBe(raw.reduce((n, r) => n + r._count, 0));
+    expect(sum(rolled.filter((r) => r.succeeded))).toBe(raw.filter((r) => r.responseStatus !== null && r.responseStatus >= 200 && r.responseStatus < 300).reduce((n, r) => n + r._count, 0));
+    expect(await countWebhookAttempts(bed.db, environmentId, T0)).toEqual({ attempts: EVENTS + 1, succeeded: EVENTS });
     await updateEndpoint(bed.system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   }, 120_000);
 });

@@ -285,13 +285,19 @@ export async function writeAttempts(
     ), locked AS (
       SELECT d.id, i.number, d.status = 'pending' AND d.lease_token IS NOT DISTINCT FROM i.lease_token AS ours,
         i.started_at, i.latency_ms, i.response_status, i.response_excerpt, i.error, i.acknowledged, i.request_headers, i.response_headers,
-        CASE WHEN w.compressed_retries THEN $14::int[] ELSE $10::int[] END AS delays
+        CASE WHEN w.compressed_retries THEN $14::int[] ELSE $10::int[] END AS delays, w.environment_id
       FROM webhook_deliveries d JOIN input i ON i.id = d.id JOIN webhook_endpoints w ON w.id = d.endpoint_id
       ORDER BY d.id
       FOR UPDATE OF d
     ), attempt AS (
       INSERT INTO webhook_attempts (id, delivery_id, number, started_at, latency_ms, response_status, response_excerpt, error, request_headers, response_headers)
       SELECT gen_random_uuid(), id, number, started_at, latency_ms, response_status, response_excerpt, error, request_headers::json, response_headers::json FROM locked
+    ), counted AS (
+      -- The Overview's hourly figure, counted with the attempts (rows in key order: no lock cycles).
+      INSERT INTO webhook_attempts_hourly (environment_id, hour, succeeded, attempts)
+      SELECT environment_id, date_trunc('hour', started_at, 'UTC'), COALESCE(response_status BETWEEN 200 AND 299, false), count(*)
+      FROM locked GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+      ON CONFLICT (environment_id, hour, succeeded) DO UPDATE SET attempts = webhook_attempts_hourly.attempts + EXCLUDED.attempts
     )
     UPDATE webhook_deliveries d SET
       attempt_count = GREATEST(d.attempt_count, l.number),
