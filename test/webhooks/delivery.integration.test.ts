@@ -384,7 +384,8 @@ describe('a window of sends to one endpoint', () => {
 
 
   it(`keeps at most ${SEND_WINDOW} sends in flight, each signed, none twice`, async () => {
-    const r = await receiver(() => ({ status: 200, afterMs: 50 }));
+    // Answers slow enough that the whole window has started (new connections included) before the first comes back.
+    const r = await receiver(() => ({ status: 200, afterMs: 1_000 }));
     const { endpoint, secret } = await endpointFor(r, { eventTypes: ['webhook.test'] });
     const deliveries = await testEvents(endpoint.id, 40);
     await runWebhookJobs(system());
@@ -458,7 +459,8 @@ describe('a window of sends to one endpoint', () => {
   }, 30_000);
 
   it('a stopping runner finishes the sends in flight, hands the rest back unsent, and a restart sends each once', async () => {
-    const r = await receiver(() => ({ status: 200, afterMs: 100 }));
+    // Answers slow enough that the window is seen full before any comes back.
+    const r = await receiver(() => ({ status: 200, afterMs: 1_000 }));
     const { endpoint } = await endpointFor(r, { eventTypes: ['webhook.test'] });
     const n = 40;
     const deliveries = await testEvents(endpoint.id, n);
@@ -468,7 +470,7 @@ describe('a window of sends to one endpoint', () => {
     await eventually(() => r.load.inFlight === SEND_WINDOW, 10_000);
     const stopping = Date.now();
     await first.stop();
-    // Only the send in flight (answered after ~0.1 s) was waited for, not the ones queued behind it.
+    // Only the sends in flight (answered after ~1 s) were waited for, not the ones queued behind them.
     expect(Date.now() - stopping).toBeLessThan(3_000);
     expect(r.received).toHaveLength(SEND_WINDOW);
     expect(await bed.db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(SEND_WINDOW);
