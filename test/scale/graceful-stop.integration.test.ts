@@ -47,7 +47,8 @@ describe('stopping the service', () => {
     server = await startNextServer({
       root,
       port: await findFreePort(),
-      env: { DATABASE_URL: iso.url, JOB_RUNNER: 'in-process', WEB_CONCURRENCY: '2' },
+      // A window of one send per endpoint: one in flight, the other two queued behind it.
+      env: { DATABASE_URL: iso.url, JOB_RUNNER: 'in-process', WEB_CONCURRENCY: '2', WEBHOOK_SEND_WINDOW: '1' },
       logFile: path.join(root, 'test-results', 'graceful-stop-server.log'),
     });
     const primary = server.process;
