@@ -112,7 +112,7 @@ export const NONE_ID = '00000000-0000-0000-0000-000000000000';
 const INSERT_REQUEST_LOGS = `WITH written AS (
        INSERT INTO ${requestLogs.name} (${requestLogs.fields.map((field) => requestLogs.columns[field][0]).join(', ')})
        SELECT * FROM unnest(${requestLogs.fields.map((field, i) => `$${i + 1}::${requestLogs.columns[field][1]}[]`).join(', ')})
-       ON CONFLICT (request_id) DO NOTHING
+       ON CONFLICT (request_id, created_at) DO NOTHING
        RETURNING workspace_id, business_id, created_at, api_key_id, portal, status
      )
      INSERT INTO request_log_hourly (workspace_id, business_id, hour, api_key_id, portal, status_class, requests)
@@ -223,4 +223,48 @@ export async function findKeyNames(db: DbOrTx, keyIds: string[]): Promise<{ id: 
 /** People's emails (no query for none). */
 export async function findUserEmails(db: DbOrTx, userIds: string[]): Promise<{ id: string; email: string }[]> {
   return userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, email: true } }) : [];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Partitions (one per UTC day, in the schema request_log_partitions; lib/requestlog/partitions.ts)
+
+export const PARTITION_SCHEMA = 'request_log_partitions';
+
+/** `dYYYYMMDD`: the partition of a UTC day. */
+export function partitionName(day: Date): string {
+  return `d${day.toISOString().slice(0, 10).replaceAll('-', '')}`;
+}
+
+/** The day partitions that exist, by name (the default partition left out). */
+export async function listDayPartitions(db: DbOrTx): Promise<string[]> {
+  const rows = await sqlRows<{ name: string }>(
+    db,
+    `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE i.inhparent = 'public.request_logs'::regclass AND n.nspname = $1::text AND c.relname ~ '^d[0-9]{8}$'`,
+    [PARTITION_SCHEMA],
+  );
+  return rows.map((r) => r.name);
+}
+
+/** Makes the partition of the UTC day that starts at `day` (names and bounds are ours: no user input). */
+export async function createDayPartition(db: DbOrTx, day: Date): Promise<void> {
+  const next = new Date(day.getTime() + 86_400_000);
+  await sqlRows(
+    db,
+    `CREATE TABLE IF NOT EXISTS ${PARTITION_SCHEMA}.${partitionName(day)} PARTITION OF request_logs
+     FOR VALUES FROM ('${day.toISOString()}') TO ('${next.toISOString()}')`,
+    [],
+  );
+}
+
+/** Drops a day partition with its rows: retention, a whole day at once. */
+export async function dropDayPartition(db: DbOrTx, name: string): Promise<void> {
+  if (!/^d[0-9]{8}$/.test(name)) throw new Error(`not a day partition: ${name}`);
+  await sqlRows(db, `DROP TABLE IF EXISTS ${PARTITION_SCHEMA}.${name}`, []);
+}
+
+/** Rows no day partition held (they landed in the default partition). */
+export async function countDefaultPartitionRows(db: DbOrTx): Promise<number> {
+  const [row] = await sqlRows<{ n: number }>(db, `SELECT count(*)::int AS n FROM ${PARTITION_SCHEMA}.request_logs_default`, []);
+  return row.n;
 }

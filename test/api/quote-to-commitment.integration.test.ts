@@ -352,11 +352,11 @@ describe('customers accept a quote on the hosted page', () => {
     expect((await api('GET', `/v1/public_quotes/${quoteIntent.id}/acceptance`)).body.data).toEqual({ acceptance: accepted.body.data.acceptance, form: null, refusal: null });
 
     // Personal data: redacted in the request log, never in the service's log.
-    const logged = await eventually(() => testDb().requestLog.findUnique({ where: { requestId: accepted.headers.get('x-request-id')! } }), 3000, 50);
+    const logged = await eventually(() => testDb().requestLog.findFirst({ where: { requestId: accepted.headers.get('x-request-id')! } }), 3000, 50);
     expect(logged.requestBody).toContain('"contact":"[redacted]"');
     expect(logged.requestBody).toContain('"note":"[redacted]"');
     expect(logged.businessId).toBe(tenant.businessId);
-    for (const row of [logged, await testDb().requestLog.findUnique({ where: { requestId: again.headers.get('x-request-id')! } })]) {
+    for (const row of [logged, await testDb().requestLog.findFirst({ where: { requestId: again.headers.get('x-request-id')! } })]) {
       const text = JSON.stringify(row, (_, v) => (typeof v === 'bigint' ? String(v) : v));
       expect(text).not.toContain(email);
       expect(text).not.toContain('Casey');
@@ -374,7 +374,7 @@ describe('customers accept a quote on the hosted page', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(garbled.status).toBe(400);
-    const garbledRow = await eventually(() => testDb().requestLog.findUnique({ where: { requestId: garbled.headers.get('x-request-id')! } }), 3000, 50);
+    const garbledRow = await eventually(() => testDb().requestLog.findFirst({ where: { requestId: garbled.headers.get('x-request-id')! } }), 3000, 50);
     expect(garbledRow.requestBody).toMatch(/^\[not JSON: \d+ bytes not kept/);
     const honeypot = await accept(tenant.businessId, quoteIntent.id, { website: 'https://spam.example' });
     expect(honeypot.status).toBe(400);
@@ -430,7 +430,7 @@ describe('customers accept a quote on the hosted page', () => {
     const email = `lee-${randomUUID().slice(0, 8)}@example.test`;
     const accepted = await accept(tenant.businessId, quoteIntent.id, { contact: { name: 'Lee Park', email } });
     // Wait for the request log to hold the rows (written in batches); then the erasure can clear them.
-    const before = await eventually(() => testDb().requestLog.findUnique({ where: { requestId: accepted.headers.get('x-request-id')! } }), 3000, 50);
+    const before = await eventually(() => testDb().requestLog.findFirst({ where: { requestId: accepted.headers.get('x-request-id')! } }), 3000, 50);
     expect(before.userAgent).toEqual(expect.any(String));
     const leads = await api('GET', `/v1/businesses/${tenant.businessId}/leads`, { key: viewer.token });
     expect(leads.status).toBe(200);

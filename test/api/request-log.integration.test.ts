@@ -10,7 +10,7 @@ import { eventually } from '../../lib/testing/eventually';
 
 /** The request log is written in batches off the request path: wait for the row. */
 function logRow(requestId: string) {
-  return eventually(() => testDb().requestLog.findUnique({ where: { requestId } }), 2500, 50);
+  return eventually(() => testDb().requestLog.findFirst({ where: { requestId } }), 2500, 50);
 }
 
 describe('request log', () => {
@@ -202,10 +202,10 @@ describe('request log: who called, what they sent, what they got', () => {
     expect(members.every((l) => l.caller === 'member')).toBe(true);
 
     const { forgetRequestLogBodies } = await import('../../lib/requestlog/forget-request-log-bodies');
-    expect((await testDb().requestLog.findUnique({ where: { requestId: portalId } }))!.requestBody).not.toBeNull();
+    expect((await testDb().requestLog.findFirst({ where: { requestId: portalId } }))!.requestBody).not.toBeNull();
     // A pass clears at most 5,000 rows, and other tests' rows share the database: pass until done.
     while ((await forgetRequestLogBodies(testContext(testDb(), { now: new Date(Date.now() + 31 * 86_400_000) }))) === 5_000);
-    const forgotten = await testDb().requestLog.findUnique({ where: { requestId: portalId } });
+    const forgotten = await testDb().requestLog.findFirst({ where: { requestId: portalId } });
     expect(forgotten).toMatchObject({ requestBody: null, responseBody: null, status: 400, portal: true });
   });
 });

@@ -10,7 +10,7 @@ export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow) {
       ? db.bookVersion.findUnique({ where: { id: stored.bookVersionId }, select: { id: true, number: true, artifactHash: true } })
       : null,
     db.book.findUnique({ where: { id: stored.bookId }, select: { id: true, key: true, name: true } }),
-    db.requestLog.findUnique({ where: { requestId: stored.requestCorrelationId } }),
+    db.requestLog.findFirst({ where: { requestId: stored.requestCorrelationId } }),
     db.environment.findUnique({ where: { id: stored.environmentId }, select: { kind: true } }),
     db.outboxEvent.findMany({
       where: { subjectId: stored.id },

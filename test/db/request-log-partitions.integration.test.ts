@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testContext } from '../../lib/testing/factories';
+import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
+import { maintainRequestLogPartitions, PARTITION_DAYS_AHEAD } from '../../lib/requestlog/partitions';
+import { countDefaultPartitionRows, insertRequestLogs, listDayPartitions, partitionName, type RequestLogEntry } from '../../lib/requestlog/store';
+
+/**
+ * Issue 31: the request log is partitioned by UTC day. The minute job makes days ahead, drops
+ * those past the retention whole (their rows with them, the hourly rollup kept), and raises an
+ * alarm when a row had no day to go to.
+ */
+const DAY = 86_400_000;
+const today = new Date(Math.floor(Date.now() / DAY) * DAY);
+const at = (days: number) => new Date(today.getTime() + days * DAY);
+
+function entry(createdAt: Date, workspaceId: string): RequestLogEntry {
+  return {
+    requestId: randomUUID(), method: 'GET', path: '/v1/status', status: 200, errorCode: null, principal: 'anonymous', caller: 'anonymous', portal: false,
+    ip: null, userAgent: null, requestBody: null, responseBody: null, apiKeyId: null, userId: null, workspaceId, projectId: null, environmentId: null,
+    businessId: null, latencyMs: 1, testFault: null, createdAt,
+  };
+}
+
+describe('request log partitions', () => {
+  let iso: Awaited<ReturnType<typeof createIsolatedDatabase>>;
+  const errors: unknown[][] = [];
+  const ctx = (now: Date) => ({ ...testContext(iso.db, { now }), log: { ...testContext(iso.db).log, error: (...args: unknown[]) => void errors.push(args) } as never });
+  beforeAll(async () => {
+    iso = await createIsolatedDatabase();
+  });
+  afterAll(async () => {
+    await iso.close();
+  });
+
+  it('the migration made today and a week ahead; the job makes days ahead of its own clock', async () => {
+    const made = await listDayPartitions(iso.db);
+    for (let i = 0; i <= PARTITION_DAYS_AHEAD; i++) expect(made).toContain(partitionName(at(i)));
+    expect(await maintainRequestLogPartitions(ctx(at(30)), 90)).toBe(PARTITION_DAYS_AHEAD + 1);
+    expect(await listDayPartitions(iso.db)).toContain(partitionName(at(30 + PARTITION_DAYS_AHEAD)));
+    // Nothing left to do a minute later.
+    expect(await maintainRequestLogPartitions(ctx(new Date(at(30).getTime() + 60_000)), 90)).toBe(0);
+  });
+
+  it('drops the days past the retention whole, with their rows; later days and the hourly counts stay', async () => {
+    const workspaceId = randomUUID();
+    await insertRequestLogs(iso.db, [entry(new Date(at(0).getTime() + 3_600_000), workspaceId), entry(new Date(at(31).getTime() + 60_000), workspaceId)]);
+    expect(await iso.db.requestLog.count({ where: { workspaceId } })).toBe(2);
+    // 40 days on, with 31 days kept: today's partition (and the days up to day 8) go.
+    await maintainRequestLogPartitions(ctx(at(40)), 31);
+    const left = await listDayPartitions(iso.db);
+    expect(left.filter((name) => name < partitionName(at(9)))).toEqual([]);
+    expect(left).toContain(partitionName(at(31)));
+    const rows = await iso.db.requestLog.findMany({ where: { workspaceId }, select: { createdAt: true } });
+    expect(rows.map((r) => r.createdAt.getTime())).toEqual([at(31).getTime() + 60_000]);
+    expect(Number((await iso.db.requestLogHourly.aggregate({ where: { workspaceId }, _sum: { requests: true } }))._sum.requests)).toBe(2);
+  });
+
+  it('a row with no day partition lands in the default one, and the job says so', async () => {
+    expect(await countDefaultPartitionRows(iso.db)).toBe(0);
+    await insertRequestLogs(iso.db, [entry(at(400), randomUUID())]);
+    expect(await countDefaultPartitionRows(iso.db)).toBe(1);
+    errors.length = 0;
+    await maintainRequestLogPartitions(ctx(at(40)), 31);
+    expect(JSON.stringify(errors)).toContain('default partition');
+  });
+});
