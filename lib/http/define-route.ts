@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { ApiKeyPrincipal, Principal, SessionPrincipal } from '../auth/principal';
 import { ServiceError } from '../errors/service-error';
@@ -8,6 +7,7 @@ import { forwardQueuedDeliveries } from '../jobs/forward-to-inngest';
 import { logger, type Logger } from '../observability/logger';
 import { withTenancyRecorder } from '../observability/request-context';
 import type { RouteContract } from './contract';
+import { newRequestId } from './request-id';
 import { authenticate, type Authenticated, type Authenticator } from './steps/authenticate';
 import { runIdempotently } from './steps/idempotency';
 import { parsePathParams, parseRequest } from './steps/parse-request';
@@ -97,7 +97,7 @@ export function defineRoute<C extends RouteContract, A = undefined>(
 
   const handler = async (request: Request, context: RouteContext): Promise<Response> => {
     const startedAt = performance.now();
-    const requestId = randomUUID();
+    const requestId = newRequestId();
     const now = new Date();
     const db = getDb();
     const log = logger.child({ requestId });

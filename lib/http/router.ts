@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ServiceError, type ErrorCode } from '../errors/service-error';
 import { defineContract, type HttpMethod, type RouteContract } from './contract';
 import { defineRoute, type RouteHandler } from './define-route';
+import { newRequestId } from './request-id';
 
 /**
  * Every /v1 request is answered here, in every process that serves the API (scripts/serve.mjs,
@@ -107,7 +108,7 @@ export function allowHeader(allowed: readonly HttpMethod[]): string {
 
 function trailingSlashRedirect(url: URL): Response {
   const location = `${url.pathname.replace(/\/+$/, '')}${url.search}`;
-  return new Response(null, { status: 308, headers: { location, 'x-request-id': crypto.randomUUID() } });
+  return new Response(null, { status: 308, headers: { location, 'x-request-id': newRequestId() } });
 }
 
 /** The refusal the router chose for a request, read by the refusing handler it hands the request to. */

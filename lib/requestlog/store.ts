@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../db/client';
+import { requestIdTime } from '../http/request-id';
 import { afterTimeSequenceCursor } from '../db/cursors';
 import type { Prisma } from '../db/generated/client';
 import { sqlRows } from '../db/sql';
@@ -180,7 +181,7 @@ export async function findRequestLogs(
     businessId: query.businessId,
     environmentId: query.environment ? { in: environmentIds } : undefined,
     createdAt: query.from || query.to ? { gte: query.from ? new Date(query.from) : undefined, lte: query.to ? new Date(query.to) : undefined } : undefined,
-    ...afterTimeSequenceCursor(query.cursor),
+    AND: [afterTimeSequenceCursor(query.cursor), query.requestId ? requestIdWindow(query.requestId) : {}],
   };
   return db.requestLog.findMany({ where, orderBy: NEWEST_FIRST, take: query.limit + 1, select: listSelect });
 }
@@ -190,7 +191,16 @@ const NEWEST_FIRST: Prisma.RequestLogOrderByWithRelationInput[] = [{ createdAt: 
 
 /** One request, with what the log kept of its exchange, if it is in one of the workspaces. */
 export async function findRequestLog(db: DbOrTx, workspaceIds: string[], requestId: string): Promise<RequestLogDetailRow | null> {
-  return db.requestLog.findFirst({ where: { requestId, workspaceId: { in: workspaceIds } }, select: detailSelect });
+  return db.requestLog.findFirst({ where: { requestId, workspaceId: { in: workspaceIds }, ...requestIdWindow(requestId) }, select: detailSelect });
+}
+
+/**
+ * Where a request id's row can be: within a minute of the time a UUIDv7 id carries (the row is
+ * stamped as the id is made), so that only that day's partition is read; anywhere for older ids.
+ */
+function requestIdWindow(requestId: string): Prisma.RequestLogWhereInput {
+  const at = requestIdTime(requestId);
+  return at ? { createdAt: { gte: new Date(at.getTime() - 60_000), lt: new Date(at.getTime() + 60_000) } } : {};
 }
 
 /** An account's requests in one environment, newest first: `take` rows after the cursor. */

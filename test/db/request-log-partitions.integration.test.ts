@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testContext } from '../../lib/testing/factories';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { maintainRequestLogPartitions, PARTITION_DAYS_AHEAD } from '../../lib/requestlog/partitions';
-import { countDefaultPartitionRows, insertRequestLogs, listDayPartitions, partitionName, type RequestLogEntry } from '../../lib/requestlog/store';
+import { countDefaultPartitionRows, findRequestLog, insertRequestLogs, listDayPartitions, partitionName, type RequestLogEntry } from '../../lib/requestlog/store';
+import { newRequestId } from '../../lib/http/request-id';
 
 /**
  * Issue 31: the request log is partitioned by UTC day. The minute job makes days ahead, drops
@@ -31,6 +32,24 @@ describe('request log partitions', () => {
   });
   afterAll(async () => {
     await iso.close();
+  });
+
+  it('finds a row by a new request id in its own day only, and by an old (v4) id anywhere', async () => {
+    const workspaceId = randomUUID();
+    const fresh = { ...entry(new Date(), workspaceId), requestId: newRequestId() };
+    const old = { ...entry(new Date(at(2).getTime() + 5_000), workspaceId), requestId: randomUUID() };
+    await insertRequestLogs(iso.db, [fresh, old]);
+    expect((await findRequestLog(iso.db, [workspaceId], fresh.requestId))?.requestId).toBe(fresh.requestId);
+    expect((await findRequestLog(iso.db, [workspaceId], old.requestId))?.requestId).toBe(old.requestId);
+    expect(await findRequestLog(iso.db, [randomUUID()], fresh.requestId)).toBeNull();
+    // The lookup of a new id reads one day's partition; an old id's reads every day.
+    const scanned = async (requestId: string, window: string) => {
+      const plan = await iso.db.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN SELECT id FROM request_logs WHERE request_id = '${requestId}' ${window}`);
+      return new Set(plan.flatMap((line) => line['QUERY PLAN'].match(/\b(d\d{8}|request_logs_default)\b/g) ?? [])).size;
+    };
+    const t = fresh.createdAt.getTime();
+    expect(await scanned(fresh.requestId, `AND created_at >= '${new Date(t - 60_000).toISOString()}' AND created_at < '${new Date(t + 60_000).toISOString()}'`)).toBeLessThanOrEqual(2);
+    expect(await scanned(old.requestId, '')).toBeGreaterThan(PARTITION_DAYS_AHEAD);
   });
 
   it('the migration made today and a week ahead; the job makes days ahead of its own clock', async () => {
