@@ -3,7 +3,6 @@ import { sweepIdempotentRequests } from '../idempotency/idempotent-requests';
 import { sweepRotatedKeys } from '../keys/sweep-rotated-keys';
 import { expireQuoteIntents } from '../quotes/expire-quote-intents';
 import { sendOwnerNotifications } from '../notifications/send-owner-notifications';
-import { forgetRequestLogBodies } from '../requestlog/forget-request-log-bodies';
 import { maintainRequestLogPartitions } from '../requestlog/partitions';
 import { cancelDeliveriesOfInactiveEndpoints } from '../webhooks/cancel-deliveries';
 import { deliverDueWebhooks } from '../webhooks/deliver-due-webhooks';
@@ -20,8 +19,8 @@ export async function runWebhookJobs(ctx: VerbContext) {
  * The once-a-minute jobs, each named by what it counts and by its Inngest function's id: end
  * rotation grace windows (spec 3.2), expire intents that waited too long, cancel deliveries
  * left pending for a disabled or deleted endpoint, forget idempotent answers past their 24
- * hours and request-log bodies past their 30 days, make the request log's day partitions ahead
- * and drop those past its retention, email owners of new leads and held quotes
+ * hours, make the request log's day partitions ahead and drop those past their retention
+ * (bodies after 30 days, rows after REQUEST_LOG_RETENTION_DAYS), email owners of new leads and held quotes
  * (with SMTP_URL only). The in-process runner runs them all in
  * turn; with Inngest each is a cron function of its own (inngest/functions/minute-jobs.ts).
  */
@@ -30,7 +29,6 @@ export const MINUTE_JOBS = {
   intentsExpired: { id: 'expire-quote-intents', run: expireQuoteIntents },
   deliveriesCanceled: { id: 'cancel-undeliverable-deliveries', run: cancelDeliveriesOfInactiveEndpoints },
   idempotentRequestsForgotten: { id: 'forget-idempotent-requests', run: sweepIdempotentRequests },
-  requestBodiesForgotten: { id: 'forget-request-log-bodies', run: forgetRequestLogBodies },
   requestLogPartitionsChanged: { id: 'request-log-partitions', run: (ctx) => maintainRequestLogPartitions(ctx) },
   ownerEmailsSent: { id: 'send-owner-notifications', run: sendOwnerNotifications },
 } satisfies Record<string, { id: string; run: (ctx: VerbContext) => Promise<number> }>;

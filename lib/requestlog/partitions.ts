@@ -1,9 +1,20 @@
 import type { VerbContext } from '../context/verb-context';
-import { countDefaultPartitionRows, createDayPartition, dropDayPartition, listDayPartitions, partitionName } from './store';
+import {
+  countDefaultPartitionRows,
+  createDayPartition,
+  dropDayPartition,
+  listDayPartitions,
+  PARTITIONED,
+  partitionName,
+  type PartitionedTable,
+} from './store';
 
 const DAY_MS = 86_400_000;
-/** Days made ahead: a week of minute jobs may fail before a row lands in the default partition. */
+/** Days made ahead: a week of minute jobs may fail before a row lands in a default partition. */
 export const PARTITION_DAYS_AHEAD = 7;
+/** How long the request log keeps bodies: their days are dropped after this; the rows stay. */
+export const REQUEST_BODY_RETENTION_DAYS = 30;
+
 /** How long the request log keeps its rows (REQUEST_LOG_RETENTION_DAYS, default 90): older days are dropped whole. */
 export function requestLogRetentionDays(env: NodeJS.ProcessEnv = process.env): number {
   const raw = (env.REQUEST_LOG_RETENTION_DAYS ?? '').trim();
@@ -13,37 +24,44 @@ export function requestLogRetentionDays(env: NodeJS.ProcessEnv = process.env): n
 }
 
 /**
- * Part of the minute job: makes the partitions of today and the next PARTITION_DAYS_AHEAD days,
- * drops the days older than the retention (whole partitions, never row by row), and raises an
- * alarm when rows landed in the default partition (no day partition was there for them).
+ * Part of the minute job, for the rows and for their bodies: makes the partitions of today and
+ * the next PARTITION_DAYS_AHEAD days, drops the days older than the retention (whole
+ * partitions, never row by row: rows after `retentionDays`, bodies after 30), and raises an
+ * alarm when rows landed in a default partition (no day partition was there for them).
  * Returns how many partitions it made or dropped.
  */
-export async function maintainRequestLogPartitions({ db, now, log }: VerbContext, retentionDays = requestLogRetentionDays()): Promise<number> {
+export async function maintainRequestLogPartitions(ctx: VerbContext, retentionDays = requestLogRetentionDays()): Promise<number> {
+  return (
+    (await maintain(ctx, PARTITIONED.rows, retentionDays)) + (await maintain(ctx, PARTITIONED.bodies, Math.min(REQUEST_BODY_RETENTION_DAYS, retentionDays)))
+  );
+}
+
+async function maintain({ db, now, log }: VerbContext, of: PartitionedTable, keepDays: number): Promise<number> {
   const today = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
-  const existing = new Set(await listDayPartitions(db));
+  const existing = new Set(await listDayPartitions(db, of));
   let changed = 0;
   for (let i = 0; i <= PARTITION_DAYS_AHEAD; i++) {
     const day = new Date(today.getTime() + i * DAY_MS);
-    if (existing.has(partitionName(day))) continue;
+    if (existing.has(partitionName(day, of))) continue;
     try {
-      await createDayPartition(db, day);
+      await createDayPartition(db, day, of);
       changed++;
     } catch (error) {
       // Another process made it at the same moment; otherwise the default partition already
-      // holds rows of that day, which must be moved by hand first.
-      if (!(await listDayPartitions(db)).includes(partitionName(day))) {
-        log.error({ err: error, day: day.toISOString().slice(0, 10) }, 'request log partition could not be made');
+      // holds rows of that day, which must be moved by hand first (docs/operations.md).
+      if (!(await listDayPartitions(db, of)).includes(partitionName(day, of))) {
+        log.error({ err: error, table: of.table, day: day.toISOString().slice(0, 10) }, 'request log partition could not be made');
       }
     }
   }
-  const oldestKept = partitionName(new Date(today.getTime() - retentionDays * DAY_MS));
+  const oldestKept = partitionName(new Date(today.getTime() - keepDays * DAY_MS), of);
   for (const name of existing) {
     if (name < oldestKept) {
       await dropDayPartition(db, name);
       changed++;
     }
   }
-  const strays = await countDefaultPartitionRows(db);
-  if (strays > 0) log.error({ rows: strays }, 'request log rows in the default partition: a day partition was missing when they were written (docs/operations.md)');
+  const strays = await countDefaultPartitionRows(db, of);
+  if (strays > 0) log.error({ rows: strays, table: of.table }, 'request log rows in the default partition: a day partition was missing when they were written (docs/operations.md)');
   return changed;
 }

@@ -2,7 +2,7 @@ import type { VerbContext } from '../context/verb-context';
 import type { DbOrTx } from '../db/client';
 import { timeIdPage } from '../db/cursors';
 import { ServiceError } from '../errors/service-error';
-import { REQUEST_BODY_RETENTION_DAYS } from './forget-request-log-bodies';
+import { REQUEST_BODY_RETENTION_DAYS } from './partitions';
 import type { RequestLogQuery } from './schemas';
 import {
   findEnvironmentKinds,

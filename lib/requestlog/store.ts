@@ -47,7 +47,8 @@ export type RequestLogEntry = {
   createdAt: Date;
 };
 
-const requestLogs = new Table<RequestLogEntry>('request_logs', {
+/** The row's columns; the bodies go to request_log_bodies. */
+const requestLogs = new Table<Omit<RequestLogEntry, 'requestBody' | 'responseBody'>>('request_logs', {
   requestId: ['request_id', 'text'],
   method: ['method', 'text'],
   path: ['path', 'text'],
@@ -58,8 +59,6 @@ const requestLogs = new Table<RequestLogEntry>('request_logs', {
   portal: ['portal', 'boolean'],
   ip: ['ip', 'text'],
   userAgent: ['user_agent', 'text'],
-  requestBody: ['request_body', 'text'],
-  responseBody: ['response_body', 'text'],
   apiKeyId: ['api_key_id', 'uuid'],
   userId: ['user_id', 'uuid'],
   workspaceId: ['workspace_id', 'uuid'],
@@ -93,10 +92,10 @@ const listSelect = {
   createdAt: true,
 } satisfies Prisma.RequestLogSelect;
 
-const detailSelect = { ...listSelect, ip: true, userAgent: true, requestBody: true, responseBody: true } satisfies Prisma.RequestLogSelect;
+const detailSelect = { ...listSelect, ip: true, userAgent: true } satisfies Prisma.RequestLogSelect;
 
 export type RequestLogListRow = Prisma.RequestLogGetPayload<{ select: typeof listSelect }>;
-export type RequestLogDetailRow = Prisma.RequestLogGetPayload<{ select: typeof detailSelect }>;
+export type RequestLogDetailRow = Prisma.RequestLogGetPayload<{ select: typeof detailSelect }> & { requestBody: string | null; responseBody: string | null };
 
 // ---------------------------------------------------------------------------------------------
 // Writing
@@ -104,17 +103,28 @@ export type RequestLogDetailRow = Prisma.RequestLogGetPayload<{ select: typeof d
 /** "None" in the hourly rollup's keys (a key column cannot be null). */
 export const NONE_ID = '00000000-0000-0000-0000-000000000000';
 
+/** Every column of the batch, unnested from one array parameter each (the row's, then the bodies). */
+const INPUT_COLUMNS = [...requestLogs.fields.map((field) => requestLogs.columns[field]), ['request_body', 'text'], ['response_body', 'text']] as const;
+
 /**
  * One statement for a whole batch, one array parameter per column unnested: the same text
- * whatever the batch's size, so it is prepared once per connection. The rows it wrote are
- * counted into `request_log_hourly` by the same statement, so the rollup equals the rows; its
- * rows are taken in key order, so that two processes' batches lock them in the same order.
+ * whatever the batch's size, so it is prepared once per connection. It writes the rows, their
+ * bodies (request_log_bodies), and counts the rows it wrote into `request_log_hourly`, so the
+ * rollup equals the rows; the rollup's rows are taken in key order, so that two processes'
+ * batches lock them in the same order.
  */
-const INSERT_REQUEST_LOGS = `WITH written AS (
+const INSERT_REQUEST_LOGS = `WITH input AS (
+       SELECT * FROM unnest(${INPUT_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
+         AS t(${INPUT_COLUMNS.map(([column]) => column).join(', ')})
+     ), written AS (
        INSERT INTO ${requestLogs.name} (${requestLogs.fields.map((field) => requestLogs.columns[field][0]).join(', ')})
-       SELECT * FROM unnest(${requestLogs.fields.map((field, i) => `$${i + 1}::${requestLogs.columns[field][1]}[]`).join(', ')})
+       SELECT ${requestLogs.fields.map((field) => requestLogs.columns[field][0]).join(', ')} FROM input
        ON CONFLICT (request_id, created_at) DO NOTHING
-       RETURNING workspace_id, business_id, created_at, api_key_id, portal, status
+       RETURNING request_id, workspace_id, business_id, created_at, api_key_id, portal, status
+     ), bodies AS (
+       INSERT INTO request_log_bodies (request_id, created_at, request_body, response_body)
+       SELECT i.request_id, i.created_at, i.request_body, i.response_body FROM input i JOIN written w ON w.request_id = i.request_id AND w.created_at = i.created_at
+       WHERE i.request_body IS NOT NULL OR i.response_body IS NOT NULL
      )
      INSERT INTO request_log_hourly (workspace_id, business_id, hour, api_key_id, portal, status_class, requests)
      SELECT workspace_id, COALESCE(business_id, '${NONE_ID}'), date_trunc('hour', created_at, 'UTC'), COALESCE(api_key_id, '${NONE_ID}'),
@@ -125,23 +135,11 @@ const INSERT_REQUEST_LOGS = `WITH written AS (
        DO UPDATE SET requests = request_log_hourly.requests + EXCLUDED.requests`;
 
 export async function insertRequestLogs(db: DbOrTx, batch: RequestLogEntry[]): Promise<void> {
-  await sqlRows(
-    db,
-    INSERT_REQUEST_LOGS,
-    requestLogs.fields.map((field) => batch.map((entry) => entry[field])),
-  );
-}
-
-const FORGET_BODIES_SQL = `UPDATE request_logs SET request_body = NULL, response_body = NULL
-  WHERE id IN (SELECT id FROM request_logs
-                WHERE (request_body IS NOT NULL OR response_body IS NOT NULL) AND created_at < $1::timestamptz
-                LIMIT $2::int)
-  RETURNING id`;
-
-/** Forgets the bodies of at most `limit` requests made before `cutoff`; returns how many. */
-export async function forgetBodiesBefore(db: DbOrTx, cutoff: Date, limit: number): Promise<number> {
-  const rows = await sqlRows<{ id: bigint }>(db, FORGET_BODIES_SQL, [cutoff, limit]);
-  return rows.length;
+  await sqlRows(db, INSERT_REQUEST_LOGS, [
+    ...requestLogs.fields.map((field) => batch.map((entry) => entry[field])),
+    batch.map((entry) => entry.requestBody),
+    batch.map((entry) => entry.responseBody),
+  ]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -191,7 +189,10 @@ const NEWEST_FIRST: Prisma.RequestLogOrderByWithRelationInput[] = [{ createdAt: 
 
 /** One request, with what the log kept of its exchange, if it is in one of the workspaces. */
 export async function findRequestLog(db: DbOrTx, workspaceIds: string[], requestId: string): Promise<RequestLogDetailRow | null> {
-  return db.requestLog.findFirst({ where: { requestId, workspaceId: { in: workspaceIds }, ...requestIdWindow(requestId) }, select: detailSelect });
+  const row = await db.requestLog.findFirst({ where: { requestId, workspaceId: { in: workspaceIds }, ...requestIdWindow(requestId) }, select: detailSelect });
+  if (!row) return null;
+  const bodies = await db.requestLogBody.findUnique({ where: { requestId_createdAt: { requestId, createdAt: row.createdAt } } });
+  return { ...row, requestBody: bodies?.requestBody ?? null, responseBody: bodies?.responseBody ?? null };
 }
 
 /**
@@ -240,28 +241,35 @@ export async function findUserEmails(db: DbOrTx, userIds: string[]): Promise<{ i
 
 export const PARTITION_SCHEMA = 'request_log_partitions';
 
-/** `dYYYYMMDD`: the partition of a UTC day. */
-export function partitionName(day: Date): string {
-  return `d${day.toISOString().slice(0, 10).replaceAll('-', '')}`;
+/** The day-partitioned tables: the rows (`dYYYYMMDD`) and their bodies (`bYYYYMMDD`). */
+export const PARTITIONED = {
+  rows: { table: 'request_logs', prefix: 'd', defaultPartition: 'request_logs_default' },
+  bodies: { table: 'request_log_bodies', prefix: 'b', defaultPartition: 'request_log_bodies_default' },
+} as const;
+export type PartitionedTable = (typeof PARTITIONED)[keyof typeof PARTITIONED];
+
+/** `dYYYYMMDD` (or the bodies' `bYYYYMMDD`): the partition of a UTC day. */
+export function partitionName(day: Date, of: PartitionedTable = PARTITIONED.rows): string {
+  return `${of.prefix}${day.toISOString().slice(0, 10).replaceAll('-', '')}`;
 }
 
-/** The day partitions that exist, by name (the default partition left out). */
-export async function listDayPartitions(db: DbOrTx): Promise<string[]> {
+/** The day partitions of the table that exist, by name (the default partition left out). */
+export async function listDayPartitions(db: DbOrTx, of: PartitionedTable = PARTITIONED.rows): Promise<string[]> {
   const rows = await sqlRows<{ name: string }>(
     db,
     `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE i.inhparent = 'public.request_logs'::regclass AND n.nspname = $1::text AND c.relname ~ '^d[0-9]{8}$'`,
-    [PARTITION_SCHEMA],
+     WHERE i.inhparent = ('public.' || $2::text)::regclass AND n.nspname = $1::text AND c.relname ~ ('^' || $3::text || '[0-9]{8}$')`,
+    [PARTITION_SCHEMA, of.table, of.prefix],
   );
   return rows.map((r) => r.name);
 }
 
-/** Makes the partition of the UTC day that starts at `day` (names and bounds are ours: no user input). */
-export async function createDayPartition(db: DbOrTx, day: Date): Promise<void> {
+/** Makes the table's partition of the UTC day that starts at `day` (names and bounds are ours: no user input). */
+export async function createDayPartition(db: DbOrTx, day: Date, of: PartitionedTable = PARTITIONED.rows): Promise<void> {
   const next = new Date(day.getTime() + 86_400_000);
   await sqlRows(
     db,
-    `CREATE TABLE IF NOT EXISTS ${PARTITION_SCHEMA}.${partitionName(day)} PARTITION OF request_logs
+    `CREATE TABLE IF NOT EXISTS ${PARTITION_SCHEMA}.${partitionName(day, of)} PARTITION OF ${of.table}
      FOR VALUES FROM ('${day.toISOString()}') TO ('${next.toISOString()}')`,
     [],
   );
@@ -269,12 +277,12 @@ export async function createDayPartition(db: DbOrTx, day: Date): Promise<void> {
 
 /** Drops a day partition with its rows: retention, a whole day at once. */
 export async function dropDayPartition(db: DbOrTx, name: string): Promise<void> {
-  if (!/^d[0-9]{8}$/.test(name)) throw new Error(`not a day partition: ${name}`);
+  if (!/^[db][0-9]{8}$/.test(name)) throw new Error(`not a day partition: ${name}`);
   await sqlRows(db, `DROP TABLE IF EXISTS ${PARTITION_SCHEMA}.${name}`, []);
 }
 
-/** Rows no day partition held (they landed in the default partition). */
-export async function countDefaultPartitionRows(db: DbOrTx): Promise<number> {
-  const [row] = await sqlRows<{ n: number }>(db, `SELECT count(*)::int AS n FROM ${PARTITION_SCHEMA}.request_logs_default`, []);
+/** Rows no day partition of the table held (they landed in its default partition). */
+export async function countDefaultPartitionRows(db: DbOrTx, of: PartitionedTable = PARTITIONED.rows): Promise<number> {
+  const [row] = await sqlRows<{ n: number }>(db, `SELECT count(*)::int AS n FROM ${PARTITION_SCHEMA}.${of.defaultPartition}`, []);
   return row.n;
 }

@@ -353,10 +353,12 @@ describe('customers accept a quote on the hosted page', () => {
 
     // Personal data: redacted in the request log, never in the service's log.
     const logged = await eventually(() => testDb().requestLog.findFirst({ where: { requestId: accepted.headers.get('x-request-id')! } }), 3000, 50);
-    expect(logged.requestBody).toContain('"contact":"[redacted]"');
-    expect(logged.requestBody).toContain('"note":"[redacted]"');
+    const loggedBodies = await testDb().requestLogBody.findFirstOrThrow({ where: { requestId: logged.requestId } });
+    expect(loggedBodies.requestBody).toContain('"contact":"[redacted]"');
+    expect(loggedBodies.requestBody).toContain('"note":"[redacted]"');
     expect(logged.businessId).toBe(tenant.businessId);
-    for (const row of [logged, await testDb().requestLog.findFirst({ where: { requestId: again.headers.get('x-request-id')! } })]) {
+    const againId = again.headers.get('x-request-id')!;
+    for (const row of [logged, loggedBodies, await testDb().requestLog.findFirst({ where: { requestId: againId } }), await testDb().requestLogBody.findFirst({ where: { requestId: againId } })]) {
       const text = JSON.stringify(row, (_, v) => (typeof v === 'bigint' ? String(v) : v));
       expect(text).not.toContain(email);
       expect(text).not.toContain('Casey');
@@ -374,7 +376,7 @@ describe('customers accept a quote on the hosted page', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(garbled.status).toBe(400);
-    const garbledRow = await eventually(() => testDb().requestLog.findFirst({ where: { requestId: garbled.headers.get('x-request-id')! } }), 3000, 50);
+    const garbledRow = await eventually(() => testDb().requestLogBody.findFirst({ where: { requestId: garbled.headers.get('x-request-id')! } }), 3000, 50);
     expect(garbledRow.requestBody).toMatch(/^\[not JSON: \d+ bytes not kept/);
     const honeypot = await accept(tenant.businessId, quoteIntent.id, { website: 'https://spam.example' });
     expect(honeypot.status).toBe(400);

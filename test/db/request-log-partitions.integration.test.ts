@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testContext } from '../../lib/testing/factories';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { maintainRequestLogPartitions, PARTITION_DAYS_AHEAD } from '../../lib/requestlog/partitions';
-import { countDefaultPartitionRows, findRequestLog, insertRequestLogs, listDayPartitions, partitionName, type RequestLogEntry } from '../../lib/requestlog/store';
+import { countDefaultPartitionRows, findRequestLog, insertRequestLogs, listDayPartitions, PARTITIONED, partitionName, type RequestLogEntry } from '../../lib/requestlog/store';
 import { newRequestId } from '../../lib/http/request-id';
 
 /**
@@ -55,7 +55,7 @@ describe('request log partitions', () => {
   it('the migration made today and a week ahead; the job makes days ahead of its own clock', async () => {
     const made = await listDayPartitions(iso.db);
     for (let i = 0; i <= PARTITION_DAYS_AHEAD; i++) expect(made).toContain(partitionName(at(i)));
-    expect(await maintainRequestLogPartitions(ctx(at(30)), 90)).toBe(PARTITION_DAYS_AHEAD + 1);
+    expect(await maintainRequestLogPartitions(ctx(at(30)), 90)).toBe(2 * (PARTITION_DAYS_AHEAD + 1)); // the rows' days and the bodies'
     expect(await listDayPartitions(iso.db)).toContain(partitionName(at(30 + PARTITION_DAYS_AHEAD)));
     // Nothing left to do a minute later.
     expect(await maintainRequestLogPartitions(ctx(new Date(at(30).getTime() + 60_000)), 90)).toBe(0);
@@ -73,6 +73,18 @@ describe('request log partitions', () => {
     const rows = await iso.db.requestLog.findMany({ where: { workspaceId }, select: { createdAt: true } });
     expect(rows.map((r) => r.createdAt.getTime())).toEqual([at(31).getTime() + 60_000]);
     expect(Number((await iso.db.requestLogHourly.aggregate({ where: { workspaceId }, _sum: { requests: true } }))._sum.requests)).toBe(2);
+  });
+
+  it('drops bodies a day at a time after 30 days, while their rows stay', async () => {
+    const workspaceId = randomUUID();
+    const withBodies = { ...entry(new Date(at(33).getTime() + 3_600_000), workspaceId), requestBody: '{"a":1}', responseBody: '{"error":{}}' };
+    await insertRequestLogs(iso.db, [withBodies]);
+    expect(await findRequestLog(iso.db, [workspaceId], withBodies.requestId)).toMatchObject({ requestBody: '{"a":1}', responseBody: '{"error":{}}' });
+    // Day 64: the bodies of day 33 are past their 30 days; the rows keep their 90.
+    await maintainRequestLogPartitions(ctx(at(64)), 90);
+    expect(await listDayPartitions(iso.db, PARTITIONED.bodies)).not.toContain(partitionName(at(33), PARTITIONED.bodies));
+    expect(await listDayPartitions(iso.db)).toContain(partitionName(at(33)));
+    expect(await findRequestLog(iso.db, [workspaceId], withBodies.requestId)).toMatchObject({ status: 200, requestBody: null, responseBody: null });
   });
 
   it('a row with no day partition lands in the default one, and the job says so', async () => {

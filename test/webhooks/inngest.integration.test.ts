@@ -148,7 +148,7 @@ describe('the cron functions', () => {
       'expire-quote-intents',
       'cancel-undeliverable-deliveries',
       'forget-idempotent-requests',
-      'forget-request-log-bodies',
+      'request-log-partitions',
       'send-owner-notifications',
     ]);
   });
@@ -171,7 +171,7 @@ describe('the cron functions', () => {
       'expire-quote-intents',
       'cancel-undeliverable-deliveries',
       'forget-idempotent-requests',
-      'forget-request-log-bodies',
+      'request-log-partitions',
       'send-owner-notifications',
     ]);
     const key = await createApiKey(testContext(db), { projectId: tenant.projectId, environment: 'live', name: 'grace over' });
