@@ -34,7 +34,8 @@ export function RequestLogTable({ logs, filterHref, picks }: { logs: RequestLog[
                 {log.errorCode && (
                   <span className="mono muted" style={{ fontSize: '0.8rem' }}>
                     {' '}
-                    {log.errorCode}
+                    {/* may break after an underscore, so a long code does not widen the table */}
+                    {log.errorCode.split('_').flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, `_${part}`]))}
                   </span>
                 )}
                 {log.testFault && (
