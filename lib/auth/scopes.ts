@@ -1,3 +1,6 @@
+import type { ApiKeyPrincipal } from './principal';
+import { ServiceError } from '../errors/service-error';
+
 /** Scopes of the account-scoped surface (spec 5.3). */
 export const SCOPES = [
   'accounts:read',
@@ -20,4 +23,9 @@ export const TEST_ONLY_SCOPES: readonly Scope[] = ['events:listen', 'events:trig
 /** The scopes a key gets when none are chosen: every one its environment can use. */
 export function defaultScopes(environment: 'test' | 'live'): Scope[] {
   return SCOPES.filter((scope) => environment === 'test' || !TEST_ONLY_SCOPES.includes(scope));
+}
+
+/** What Test-only scopes allow is refused to a Live key (given such a scope anyway), with `why`. */
+export function refuseLiveKey(principal: ApiKeyPrincipal, why: string): void {
+  if (principal.environment !== 'test') throw new ServiceError('invalid_request', `${why} Use a Test key.`);
 }

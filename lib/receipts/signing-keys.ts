@@ -27,12 +27,12 @@ type HeldSigner = { signer: ReceiptSigner; from: number; until: number | null };
 // instant; when a rotation elsewhere retired it, the quote forgets this and signs again.
 const held = rememberedPerProcess<HeldSigner>('ReceiptSigner');
 
-const signsAt = (signer: HeldSigner, at: number) => signer.from <= at && (signer.until === null || at < signer.until);
+const heldSignsAt = (signer: HeldSigner, at: number) => signer.from <= at && (signer.until === null || at < signer.until);
 
 /** The signer whose key signs at `now` (a request's instant). */
 export async function currentReceiptSigner(db: DbOrTx, now: Date): Promise<ReceiptSigner> {
   let current = await held.get(() => loadSigner(db, now));
-  if (!signsAt(current, now.getTime())) {
+  if (!heldSignsAt(current, now.getTime())) {
     // An announced key took over (or the request is older than the key held): load the one of its instant.
     held.forget();
     current = await held.get(() => loadSigner(db, now));

@@ -1,4 +1,5 @@
 import type { ApiKeyPrincipal } from '../auth/principal';
+import { refuseLiveKey } from '../auth/scopes';
 import { publishBookVersion } from '../books/publish-book-version';
 import { findBookTenancy, publishedVersionIdOf } from '../books/store';
 import { withTransaction, type VerbContext } from '../context/verb-context';
@@ -32,9 +33,7 @@ export type TriggerInput = { type: TriggeredEventType; bookId?: string; endpoint
  */
 export async function triggerEvent(ctx: VerbContext<ApiKeyPrincipal>, input: TriggerInput): Promise<DeliveryEnvelope[]> {
   const { principal, now, db } = ctx;
-  if (principal.environment !== 'test') {
-    throw new ServiceError('invalid_request', 'Events are triggered with Test keys only: Live is never changed on purpose. Use a Test key.');
-  }
+  refuseLiveKey(principal, 'Events are triggered with Test keys only: Live is never changed on purpose.');
   // All or nothing: a key made and not revoked would be left behind.
   const subjects = await withTransaction(ctx, (tx) => emit(tx, input));
   const events = await readEventsOfSubjects(db, principal.environmentId, subjects, now);

@@ -1,3 +1,4 @@
+import { refuseLiveKey } from '../auth/scopes';
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { Db } from '../db/client';
 import { ServiceError } from '../errors/service-error';
@@ -63,9 +64,7 @@ export function eventStream(db: Db, { environmentId, after }: { environmentId: s
 
 /** The stream and its events are for Test keys only: Live events go to webhook endpoints. */
 export function refuseLiveListener(principal: ApiKeyPrincipal): void {
-  if (principal.environment !== 'test') {
-    throw new ServiceError('invalid_request', 'The event stream is for Test keys only: Live events go to your webhook endpoints. Use a Test key.');
-  }
+  refuseLiveKey(principal, 'The event stream is for Test keys only: Live events go to your webhook endpoints.');
 }
 
 /** GET /v1/events/{id}: one event of the key's Test environment in its delivery envelope (`qps resend`). */
