@@ -2,6 +2,7 @@ import type { VerbContext } from '../context/verb-context';
 import { sweepIdempotentRequests } from '../idempotency/idempotent-requests';
 import { sweepRotatedKeys } from '../keys/sweep-rotated-keys';
 import { expireQuoteIntents } from '../quotes/expire-quote-intents';
+import { rollUpQuotes } from '../quotes/quote-rollup';
 import { sendOwnerNotifications } from '../notifications/send-owner-notifications';
 import { maintainRequestLogPartitions } from '../requestlog/partitions';
 import { cancelDeliveriesOfInactiveEndpoints } from '../webhooks/cancel-deliveries';
@@ -20,7 +21,8 @@ export async function runWebhookJobs(ctx: VerbContext) {
  * rotation grace windows (spec 3.2), expire intents that waited too long, cancel deliveries
  * left pending for a disabled or deleted endpoint, forget idempotent answers past their 24
  * hours, make the request log's day partitions ahead and drop those past their retention
- * (bodies after 30 days, rows after REQUEST_LOG_RETENTION_DAYS), email owners of new leads and held quotes
+ * (bodies after 30 days, rows after REQUEST_LOG_RETENTION_DAYS), count the recent hours of quotes
+ * into the Overview's rollup, email owners of new leads and held quotes
  * (with SMTP_URL only). The in-process runner runs them all in
  * turn; with Inngest each is a cron function of its own (inngest/functions/minute-jobs.ts).
  */
@@ -30,6 +32,7 @@ export const MINUTE_JOBS = {
   deliveriesCanceled: { id: 'cancel-undeliverable-deliveries', run: cancelDeliveriesOfInactiveEndpoints },
   idempotentRequestsForgotten: { id: 'forget-idempotent-requests', run: sweepIdempotentRequests },
   requestLogPartitionsChanged: { id: 'request-log-partitions', run: (ctx) => maintainRequestLogPartitions(ctx) },
+  quoteHoursCounted: { id: 'roll-up-quotes', run: rollUpQuotes },
   ownerEmailsSent: { id: 'send-owner-notifications', run: sendOwnerNotifications },
 } satisfies Record<string, { id: string; run: (ctx: VerbContext) => Promise<number> }>;
 

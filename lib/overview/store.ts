@@ -1,5 +1,6 @@
 import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
+import { QUOTE_ROLLUP_MARK } from '../quotes/store/rollup';
 
 /**
  * What waits for a business and a person, counted across domains (quotes, account quotes,
@@ -9,15 +10,24 @@ import { sqlRows } from '../db/sql';
 // ---------------------------------------------------------------------------------------------
 // The overview's counts
 
-const QUOTES_PER_DAY_SQL = `SELECT to_char(date_trunc('day', qi.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day,
-     count(*) FILTER (WHERE r.outcome = 'succeeded')::int AS succeeded,
-     count(*) FILTER (WHERE r.outcome = 'requires_input')::int AS "requiresInput",
-     count(*) FILTER (WHERE r.outcome = 'failed')::int AS failed
-  FROM quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id
-  WHERE qi.business_id = $1::uuid AND qi.created_at >= $2::timestamptz AND qi.environment_id = $3::uuid
-  GROUP BY 1`;
+// From the hourly rollup the minute job keeps (lib/quotes/store/rollup.ts), which holds the quotes
+// made before its mark, and the quotes made since the mark (a minute or two of them) counted from
+// the quotes themselves: the cost depends on the days, not on the traffic.
+const QUOTES_PER_DAY_SQL = `WITH mark AS (SELECT through FROM rollup_marks WHERE name = '${QUOTE_ROLLUP_MARK}'),
+  hourly AS (
+    SELECT h.hour, h.outcome, h.quotes FROM quote_outcomes_hourly h
+     WHERE h.business_id = $1::uuid AND h.environment_id = $3::uuid AND h.hour >= date_trunc('hour', $2::timestamptz, 'UTC')
+    UNION ALL
+    SELECT qi.created_at, r.outcome, 1 FROM mark, quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id
+     WHERE qi.business_id = $1::uuid AND qi.environment_id = $3::uuid AND qi.created_at >= greatest(mark.through, $2::timestamptz)
+  )
+  SELECT to_char(date_trunc('day', hour AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day,
+     COALESCE(sum(quotes) FILTER (WHERE outcome = 'succeeded'), 0)::int AS succeeded,
+     COALESCE(sum(quotes) FILTER (WHERE outcome = 'requires_input'), 0)::int AS "requiresInput",
+     COALESCE(sum(quotes) FILTER (WHERE outcome = 'failed'), 0)::int AS failed
+  FROM hourly GROUP BY 1`;
 
-/** The business's quotes in the environment since `since`, per UTC day (days without any left out). */
+/** The business's quotes in the environment since the UTC day `since` starts, per UTC day (days without any left out). */
 export async function countQuotesPerDay(db: DbOrTx, businessId: string, environmentId: string | null, since: Date) {
   return sqlRows<{ day: string; succeeded: number; requiresInput: number; failed: number }>(db, QUOTES_PER_DAY_SQL, [businessId, since, environmentId]);
 }

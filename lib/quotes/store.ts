@@ -18,3 +18,4 @@ export * from './store/scopes';
 export * from './store/keys';
 export * from './store/audit';
 export * from './store/write';
+export * from './store/rollup';

@@ -149,6 +149,7 @@ describe('the cron functions', () => {
       'cancel-undeliverable-deliveries',
       'forget-idempotent-requests',
       'request-log-partitions',
+      'roll-up-quotes',
       'send-owner-notifications',
     ]);
   });
@@ -172,6 +173,7 @@ describe('the cron functions', () => {
       'cancel-undeliverable-deliveries',
       'forget-idempotent-requests',
       'request-log-partitions',
+      'roll-up-quotes',
       'send-owner-notifications',
     ]);
     const key = await createApiKey(testContext(db), { projectId: tenant.projectId, environment: 'live', name: 'grace over' });
