@@ -23,7 +23,7 @@ import {
   replayExhaustedContract,
   endpointStatsContract,
 } from './webhook-endpoints/contract';
-import { inboxContract, listWorkspacesContract, meContract } from './workspaces/contract';
+import { inboxContract, listWorkspacesContract, meContract, updateWorkspaceContract } from './workspaces/contract';
 import { compareQuotesContract, traceQuoteContract, verifyQuoteContract } from './quote-intents/contract';
 import { listReceiptSigningKeysContract } from './receipt-signing-keys/contract';
 import { getRequestLogContract, searchRequestLogsContract } from './request-logs/contract';
@@ -119,6 +119,7 @@ export const contracts: RouteContract[] = [
   listReceiptSigningKeysContract,
   compareQuotesContract,
   listWorkspacesContract,
+  updateWorkspaceContract,
   meContract,
   inboxContract,
   createEndpointContract,

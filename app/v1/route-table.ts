@@ -62,6 +62,7 @@ import * as route57 from './webhook-endpoints/[id]/secret-rotation/route';
 import * as route58 from './webhook-endpoints/[id]/stats/route';
 import * as route59 from './webhook-endpoints/[id]/test-events/route';
 import * as route60 from './workspaces/route';
+import * as route61 from './workspaces/[workspaceId]/route';
 
 /** Every route file of the API, by its path template. */
 export const ROUTE_TABLE: Record<string, RouteModule> = {
@@ -126,4 +127,5 @@ export const ROUTE_TABLE: Record<string, RouteModule> = {
   '/v1/webhook-endpoints/{id}/stats': route58,
   '/v1/webhook-endpoints/{id}/test-events': route59,
   '/v1/workspaces': route60,
+  '/v1/workspaces/{workspaceId}': route61,
 };

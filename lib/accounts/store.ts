@@ -45,6 +45,7 @@ export async function listMembershipsWithWorkspaces(db: DbOrTx, userId: string) 
           id: true,
           slug: true,
           name: true,
+          requestLogRetentionDays: true,
           projects: {
             orderBy: { createdAt: 'asc' },
             select: { id: true, name: true, primaryBookId: true, environments: { orderBy: { kind: 'asc' }, select: { id: true, kind: true } } },

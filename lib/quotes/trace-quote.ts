@@ -2,6 +2,7 @@ import { businessAccess, requireWorkspaceMember } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
 import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
+import { shownSinceOf } from '../requestlog/retention';
 import { asOf } from './expire-quote-intents';
 import { toQuoteResult } from './quote-views';
 import { findQuote, readTraceOf } from './store';
@@ -21,7 +22,8 @@ export async function traceQuote({ db, principal, now }: VerbContext<SessionPrin
   const ofTheirBusiness = stored.businessId !== null && (await businessAccess(db, principal, stored.businessId))?.membership;
   if (!ofTheirBusiness) await requireWorkspaceMember(db, principal, stored.workspaceId, undefined, notFound);
 
-  const { version, book, request, environment, events } = await readTraceOf(db, stored);
+  const requestShownSince = (await shownSinceOf(db, [stored.workspaceId], now)).get(stored.workspaceId)!;
+  const { version, book, request, environment, events } = await readTraceOf(db, stored, requestShownSince);
   return {
     ...toQuoteResult(asOf(found.intent, now), found.receipt),
     businessId: stored.businessId,

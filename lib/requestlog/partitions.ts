@@ -8,6 +8,7 @@ import {
   partitionName,
   type PartitionedTable,
 } from './store';
+import { partitionKeepDays, requestLogRetentionDays } from './retention';
 
 const DAY_MS = 86_400_000;
 /** Days made ahead: a week of minute jobs may fail before a row lands in a default partition. */
@@ -15,25 +16,18 @@ export const PARTITION_DAYS_AHEAD = 7;
 /** How long the request log keeps bodies: their days are dropped after this; the rows stay. */
 export const REQUEST_BODY_RETENTION_DAYS = 30;
 
-/** How long the request log keeps its rows (REQUEST_LOG_RETENTION_DAYS, default 90): older days are dropped whole. */
-export function requestLogRetentionDays(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = (env.REQUEST_LOG_RETENTION_DAYS ?? '').trim();
-  const days = raw === '' ? 90 : Number(raw);
-  if (!Number.isInteger(days) || days < 31 || days > 3650) throw new Error(`REQUEST_LOG_RETENTION_DAYS must be a whole number of days from 31 to 3650, not ${JSON.stringify(raw)}`);
-  return days;
-}
-
 /**
  * Part of the minute job, for the rows and for their bodies: makes the partitions of today and
  * the next PARTITION_DAYS_AHEAD days, drops the days older than the retention (whole
- * partitions, never row by row: rows after `retentionDays`, bodies after 30), and raises an
+ * partitions, never row by row: rows after `retentionDays` or the longest a workspace set,
+ * bodies after 30), and raises an
  * alarm when rows landed in a default partition (no day partition was there for them).
  * Returns how many partitions it made or dropped.
  */
 export async function maintainRequestLogPartitions(ctx: VerbContext, retentionDays = requestLogRetentionDays()): Promise<number> {
-  return (
-    (await maintain(ctx, PARTITIONED.rows, retentionDays)) + (await maintain(ctx, PARTITIONED.bodies, Math.min(REQUEST_BODY_RETENTION_DAYS, retentionDays)))
-  );
+  // A workspace may keep its log longer than the service's default: days go when no one keeps them.
+  const keepDays = await partitionKeepDays(ctx.db, retentionDays);
+  return (await maintain(ctx, PARTITIONED.rows, keepDays)) + (await maintain(ctx, PARTITIONED.bodies, Math.min(REQUEST_BODY_RETENTION_DAYS, keepDays)));
 }
 
 async function maintain({ db, now, log }: VerbContext, of: PartitionedTable, keepDays: number): Promise<number> {

@@ -3,6 +3,7 @@ import type { DbOrTx } from '../db/client';
 import { timeIdPage } from '../db/cursors';
 import { ServiceError } from '../errors/service-error';
 import { REQUEST_BODY_RETENTION_DAYS } from './partitions';
+import { shownSinceOf } from './retention';
 import type { RequestLogQuery } from './schemas';
 import {
   findEnvironmentKinds,
@@ -17,11 +18,12 @@ import {
 
 /**
  * Request-log search over the given workspaces (those where the person holds `logs:read`, found
- * by the route), newest first, keyset-paginated on (time, id) (`nextCursor`).
+ * by the route), each within its retention (retention.ts), newest first, keyset-paginated on
+ * (time, id) (`nextCursor`).
  */
-export async function searchRequestLogs({ db }: VerbContext, { workspaceIds, query }: { workspaceIds: string[]; query: RequestLogQuery }) {
-  const environments = await findEnvironmentKinds(db, { workspaceIds, kind: query.environment });
-  const rows = await findRequestLogs(db, { workspaceIds, query, environmentIds: environments.map((e) => e.id) });
+export async function searchRequestLogs({ db, now }: VerbContext, { workspaceIds, query }: { workspaceIds: string[]; query: RequestLogQuery }) {
+  const [environments, shownSince] = await Promise.all([findEnvironmentKinds(db, { workspaceIds, kind: query.environment }), shownSinceOf(db, workspaceIds, now)]);
+  const rows = await findRequestLogs(db, { shownSince, query, environmentIds: environments.map((e) => e.id) });
   const { page, nextCursor } = timeIdPage(rows, query.limit);
   const views = await toViews(db, page, environments);
   return { logs: views, nextCursor };
@@ -31,8 +33,8 @@ export async function searchRequestLogs({ db }: VerbContext, { workspaceIds, que
  * GET /v1/request-logs/{requestId}: one request with its address, user agent and the bodies the
  * log kept, in the workspaces where the person holds `logs:read` (found by the route).
  */
-export async function getRequestLog({ db }: VerbContext, { workspaceIds, requestId }: { workspaceIds: string[]; requestId: string }) {
-  const row = await findRequestLog(db, workspaceIds, requestId);
+export async function getRequestLog({ db, now }: VerbContext, { workspaceIds, requestId }: { workspaceIds: string[]; requestId: string }) {
+  const row = await findRequestLog(db, await shownSinceOf(db, workspaceIds, now), requestId);
   if (!row) throw new ServiceError('not_found', `No request ${requestId} in the request log of your workspaces.`);
   const environments = row.environmentId ? await findEnvironmentKinds(db, { id: row.environmentId }) : [];
   const [view] = await toViews(db, [row], environments);

@@ -163,11 +163,10 @@ export async function findEnvironmentKinds(
  */
 export async function findRequestLogs(
   db: DbOrTx,
-  { workspaceIds, query, environmentIds }: { workspaceIds: string[]; query: RequestLogQuery; environmentIds: string[] },
+  { shownSince, query, environmentIds }: { shownSince: ShownSince; query: RequestLogQuery; environmentIds: string[] },
 ): Promise<RequestLogListRow[]> {
   const statusRange = query.statusClass ? Number(query.statusClass[0]) * 100 : null;
   const where: Prisma.RequestLogWhereInput = {
-    workspaceId: { in: workspaceIds },
     requestId: query.requestId,
     method: query.method,
     caller: query.caller,
@@ -179,7 +178,7 @@ export async function findRequestLogs(
     businessId: query.businessId,
     environmentId: query.environment ? { in: environmentIds } : undefined,
     createdAt: query.from || query.to ? { gte: query.from ? new Date(query.from) : undefined, lte: query.to ? new Date(query.to) : undefined } : undefined,
-    AND: [afterTimeSequenceCursor(query.cursor), query.requestId ? requestIdWindow(query.requestId) : {}],
+    AND: [shownRows(shownSince), afterTimeSequenceCursor(query.cursor), query.requestId ? requestIdWindow(query.requestId) : {}],
   };
   return db.requestLog.findMany({ where, orderBy: NEWEST_FIRST, take: query.limit + 1, select: listSelect });
 }
@@ -187,9 +186,9 @@ export async function findRequestLogs(
 /** The log's order, which its (…, created_at DESC, id DESC) indexes hold. */
 const NEWEST_FIRST: Prisma.RequestLogOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
 
-/** One request, with what the log kept of its exchange, if it is in one of the workspaces. */
-export async function findRequestLog(db: DbOrTx, workspaceIds: string[], requestId: string): Promise<RequestLogDetailRow | null> {
-  const row = await db.requestLog.findFirst({ where: { requestId, workspaceId: { in: workspaceIds }, ...requestIdWindow(requestId) }, select: detailSelect });
+/** One request, with what the log kept of its exchange, if it is in one of the workspaces and still shown. */
+export async function findRequestLog(db: DbOrTx, shownSince: ShownSince, requestId: string): Promise<RequestLogDetailRow | null> {
+  const row = await db.requestLog.findFirst({ where: { requestId, AND: [shownRows(shownSince), requestIdWindow(requestId)] }, select: detailSelect });
   if (!row) return null;
   const bodies = await db.requestLogBody.findUnique({ where: { requestId_createdAt: { requestId, createdAt: row.createdAt } } });
   return { ...row, requestBody: bodies?.requestBody ?? null, responseBody: bodies?.responseBody ?? null };
@@ -199,7 +198,7 @@ export async function findRequestLog(db: DbOrTx, workspaceIds: string[], request
  * Where a request id's row can be: within a minute of the time a UUIDv7 id carries (the row is
  * stamped as the id is made), so that only that day's partition is read; anywhere for older ids.
  */
-function requestIdWindow(requestId: string): Prisma.RequestLogWhereInput {
+export function requestIdWindow(requestId: string): Prisma.RequestLogWhereInput {
   const at = requestIdTime(requestId);
   return at ? { createdAt: { gte: new Date(at.getTime() - 60_000), lt: new Date(at.getTime() + 60_000) } } : {};
 }
@@ -207,11 +206,11 @@ function requestIdWindow(requestId: string): Prisma.RequestLogWhereInput {
 /** An account's requests in one environment, newest first: `take` rows after the cursor. */
 export async function findRequestLogsOfEnvironment(
   db: DbOrTx,
-  { projectId, environmentId }: { projectId: string; environmentId: string },
+  { projectId, environmentId, shownSince }: { projectId: string; environmentId: string; shownSince: Date },
   { cursor, take }: { cursor?: string; take: number },
 ): Promise<RequestLogListRow[]> {
   return db.requestLog.findMany({
-    where: { projectId, environmentId, ...afterTimeSequenceCursor(cursor) },
+    where: { projectId, environmentId, AND: [{ createdAt: { gte: shownSince } }, afterTimeSequenceCursor(cursor)] },
     orderBy: NEWEST_FIRST,
     take,
     select: listSelect,
@@ -234,6 +233,38 @@ export async function findKeyNames(db: DbOrTx, keyIds: string[]): Promise<{ id: 
 /** People's emails (no query for none). */
 export async function findUserEmails(db: DbOrTx, userIds: string[]): Promise<{ id: string; email: string }[]> {
   return userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, email: true } }) : [];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retention (lib/requestlog/retention.ts): how long each workspace's log is shown
+
+/** From when each workspace's rows are shown, by workspace id. */
+export type ShownSince = Map<string, Date>;
+
+/** Rows of the workspaces, each from its own first shown instant (workspaces grouped by it). */
+export function shownRows(shownSince: ShownSince): Prisma.RequestLogWhereInput {
+  const byInstant = new Map<number, string[]>();
+  for (const [workspaceId, since] of shownSince) byInstant.set(since.getTime(), [...(byInstant.get(since.getTime()) ?? []), workspaceId]);
+  if (byInstant.size === 0) return { workspaceId: { in: [] } };
+  const groups = [...byInstant].map(([since, workspaceIds]) => ({ workspaceId: { in: workspaceIds }, createdAt: { gte: new Date(since) } }));
+  return groups.length === 1 ? groups[0] : { OR: groups };
+}
+
+/** The workspaces' own retention settings (null: the service's default). */
+export async function findRetentionSettings(db: DbOrTx, workspaceIds: string[]): Promise<Map<string, number | null>> {
+  const rows = await db.workspace.findMany({ where: { id: { in: workspaceIds } }, select: { id: true, requestLogRetentionDays: true } });
+  return new Map(rows.map((r) => [r.id, r.requestLogRetentionDays]));
+}
+
+/** The longest retention any workspace set, or null when none did. */
+export async function findLongestRetentionSetting(db: DbOrTx): Promise<number | null> {
+  const { _max } = await db.workspace.aggregate({ _max: { requestLogRetentionDays: true } });
+  return _max.requestLogRetentionDays;
+}
+
+/** Sets (or, with null, clears) a workspace's retention. */
+export async function updateRetentionSetting(db: DbOrTx, workspaceId: string, days: number | null): Promise<void> {
+  await db.workspace.update({ where: { id: workspaceId }, data: { requestLogRetentionDays: days } });
 }
 
 // ---------------------------------------------------------------------------------------------

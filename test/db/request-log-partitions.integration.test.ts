@@ -14,6 +14,8 @@ import { newRequestId } from '../../lib/http/request-id';
 const DAY = 86_400_000;
 const today = new Date(Math.floor(Date.now() / DAY) * DAY);
 const at = (days: number) => new Date(today.getTime() + days * DAY);
+/** The workspace's rows whatever their age (retention is test/api/request-log-retention's). */
+const everything = (workspaceId: string) => new Map([[workspaceId, new Date(0)]]);
 
 function entry(createdAt: Date, workspaceId: string): RequestLogEntry {
   return {
@@ -39,9 +41,9 @@ describe('request log partitions', () => {
     const fresh = { ...entry(new Date(), workspaceId), requestId: newRequestId() };
     const old = { ...entry(new Date(at(2).getTime() + 5_000), workspaceId), requestId: randomUUID() };
     await insertRequestLogs(iso.db, [fresh, old]);
-    expect((await findRequestLog(iso.db, [workspaceId], fresh.requestId))?.requestId).toBe(fresh.requestId);
-    expect((await findRequestLog(iso.db, [workspaceId], old.requestId))?.requestId).toBe(old.requestId);
-    expect(await findRequestLog(iso.db, [randomUUID()], fresh.requestId)).toBeNull();
+    expect((await findRequestLog(iso.db, everything(workspaceId), fresh.requestId))?.requestId).toBe(fresh.requestId);
+    expect((await findRequestLog(iso.db, everything(workspaceId), old.requestId))?.requestId).toBe(old.requestId);
+    expect(await findRequestLog(iso.db, everything(randomUUID()), fresh.requestId)).toBeNull();
     // The lookup of a new id reads one day's partition; an old id's reads every day.
     const scanned = async (requestId: string, window: string) => {
       const plan = await iso.db.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN SELECT id FROM request_logs WHERE request_id = '${requestId}' ${window}`);
@@ -79,12 +81,12 @@ describe('request log partitions', () => {
     const workspaceId = randomUUID();
     const withBodies = { ...entry(new Date(at(33).getTime() + 3_600_000), workspaceId), requestBody: '{"a":1}', responseBody: '{"error":{}}' };
     await insertRequestLogs(iso.db, [withBodies]);
-    expect(await findRequestLog(iso.db, [workspaceId], withBodies.requestId)).toMatchObject({ requestBody: '{"a":1}', responseBody: '{"error":{}}' });
+    expect(await findRequestLog(iso.db, everything(workspaceId), withBodies.requestId)).toMatchObject({ requestBody: '{"a":1}', responseBody: '{"error":{}}' });
     // Day 64: the bodies of day 33 are past their 30 days; the rows keep their 90.
     await maintainRequestLogPartitions(ctx(at(64)), 90);
     expect(await listDayPartitions(iso.db, PARTITIONED.bodies)).not.toContain(partitionName(at(33), PARTITIONED.bodies));
     expect(await listDayPartitions(iso.db)).toContain(partitionName(at(33)));
-    expect(await findRequestLog(iso.db, [workspaceId], withBodies.requestId)).toMatchObject({ status: 200, requestBody: null, responseBody: null });
+    expect(await findRequestLog(iso.db, everything(workspaceId), withBodies.requestId)).toMatchObject({ status: 200, requestBody: null, responseBody: null });
   });
 
   it('a row with no day partition lands in the default one, and the job says so', async () => {
@@ -94,5 +96,21 @@ describe('request log partitions', () => {
     errors.length = 0;
     await maintainRequestLogPartitions(ctx(at(40)), 31);
     expect(JSON.stringify(errors)).toContain('default partition');
+  });
+
+  // Last: its clock runs the days of the tests above out.
+  it('keeps the days as long as the workspace that keeps its log longest, then drops them', async () => {
+    const workspace = await iso.db.workspace.create({ data: { slug: `long-${randomUUID()}`, name: 'Keeps 120 days', requestLogRetentionDays: 120 } });
+    const row = entry(new Date(at(45).getTime() + 60_000), workspace.id);
+    await insertRequestLogs(iso.db, [row]);
+    // Day 150: past the service's 90 days, within the workspace's 120.
+    await maintainRequestLogPartitions(ctx(at(150)), 90);
+    expect(await listDayPartitions(iso.db)).toContain(partitionName(at(45)));
+    expect(await iso.db.requestLog.count({ where: { workspaceId: workspace.id } })).toBe(1);
+    // The workspace goes back to the default: the day goes with the next run.
+    await iso.db.workspace.update({ where: { id: workspace.id }, data: { requestLogRetentionDays: null } });
+    await maintainRequestLogPartitions(ctx(new Date(at(150).getTime() + 60_000)), 90);
+    expect(await listDayPartitions(iso.db)).not.toContain(partitionName(at(45)));
+    expect(await iso.db.requestLog.count({ where: { workspaceId: workspace.id } })).toBe(0);
   });
 });

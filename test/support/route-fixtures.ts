@@ -399,6 +399,13 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     badQuery: '&with=nope',
   },
   'GET /v1/workspaces': { path: () => '/v1/workspaces', as: admin, foreign: 'own rows only' },
+  'PATCH /v1/workspaces/{workspaceId}': {
+    path: (w) => `/v1/workspaces/${w.tenant.workspaceId}`,
+    body: () => ({ requestLogRetentionDays: null }),
+    as: admin,
+    lacking: member,
+    foreign: notFound,
+  },
   'GET /v1/me': { path: () => '/v1/me', as: admin, foreign: 'no tenant' },
   'GET /v1/me/inbox': { path: () => '/v1/me/inbox', as: admin, foreign: 'no tenant' },
   'POST /v1/webhook-endpoints': {

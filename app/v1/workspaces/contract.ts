@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
 import { workspaceAdminSchema } from '@/lib/members/schemas';
 
+const requestLogRetentionSchema = z
+  .object({
+    days: z.number().int().describe('Days the request log shows: searches, lookups, account listings and traces leave older requests out.'),
+    setByWorkspace: z.boolean().describe('`false`: the service\'s default (REQUEST_LOG_RETENTION_DAYS), which the workspace follows.'),
+  })
+  .meta({ id: 'RequestLogRetention' });
+
 const workspaceSchema = z
   .object({
     id: z.uuid(),
@@ -9,6 +16,7 @@ const workspaceSchema = z
     name: z.string(),
     permissions: z.array(z.string()),
     admins: z.array(workspaceAdminSchema).describe('Whom to ask for a permission: the members holding every workspace permission.'),
+    requestLogRetention: requestLogRetentionSchema,
     projects: z.array(
       z.object({
         id: z.uuid(),
@@ -29,6 +37,25 @@ export const listWorkspacesContract = defineContract({
   auth: 'session',
   success: { status: 200, description: 'The workspaces.', schema: z.object({ workspaces: z.array(workspaceSchema) }) },
   errors: ['unauthorized'],
+});
+
+export const updateWorkspaceContract = defineContract({
+  operationId: 'updateWorkspace',
+  method: 'PATCH',
+  path: '/v1/workspaces/{workspaceId}',
+  summary: "Set how many days the workspace's request log is kept",
+  description:
+    'A workspace admin (every workspace permission). `requestLogRetentionDays` from 1 to 3650, or `null` for the service\'s default. Requests older than that are left out of every search, lookup, account listing and trace at once; they leave the disk when their day is dropped, after the longest retention any workspace keeps (docs/request-log.md).',
+  tags: ['Workspaces'],
+  auth: 'session',
+  params: z.object({ workspaceId: z.uuid() }),
+  body: z.object({ requestLogRetentionDays: z.number().int().min(1).max(3650).nullable() }),
+  success: {
+    status: 200,
+    description: 'The workspace\'s retention.',
+    schema: z.object({ workspace: z.object({ id: z.uuid(), requestLogRetention: requestLogRetentionSchema }) }),
+  },
+  errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
 });
 
 export const meContract = defineContract({

@@ -3,14 +3,23 @@ import { type QuoteIntentRow } from './rows';
 
 // The quotes' store (lib/quotes/store.ts): what a trace shows besides the quote.
 
-/** The quote's pinned version, book, creating request, environment, and its events with their deliveries. */
-export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow) {
+/**
+ * The quote's pinned version, book, creating request (when its workspace's request log still
+ * shows it: `requestShownSince`), environment, and its events with their deliveries.
+ */
+export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow, requestShownSince: Date) {
   const [version, book, request, environment, events] = await Promise.all([
     stored.bookVersionId
       ? db.bookVersion.findUnique({ where: { id: stored.bookVersionId }, select: { id: true, number: true, artifactHash: true } })
       : null,
     db.book.findUnique({ where: { id: stored.bookId }, select: { id: true, key: true, name: true } }),
-    db.requestLog.findFirst({ where: { requestId: stored.requestCorrelationId } }),
+    // The request's row is stamped with the quote's own clock reading: its day's partition only.
+    db.requestLog.findFirst({
+      where: {
+        requestId: stored.requestCorrelationId,
+        AND: [{ createdAt: { gte: requestShownSince } }, { createdAt: { gte: new Date(stored.createdAt.getTime() - 60_000), lt: new Date(stored.createdAt.getTime() + 60_000) } }],
+      },
+    }),
     db.environment.findUnique({ where: { id: stored.environmentId }, select: { kind: true } }),
     db.outboxEvent.findMany({
       where: { subjectId: stored.id },

@@ -1,0 +1,68 @@
+import type { SessionPrincipal } from '../auth/principal';
+import { requireWorkspaceMember, WORKSPACE_PERMISSIONS } from '../auth/permissions';
+import type { VerbContext } from '../context/verb-context';
+import type { DbOrTx } from '../db/client';
+import { ServiceError } from '../errors/service-error';
+import { findLongestRetentionSetting, findRetentionSettings, updateRetentionSetting, type ShownSince } from './store';
+
+const DAY_MS = 86_400_000;
+
+/** How long the request log keeps its rows (REQUEST_LOG_RETENTION_DAYS, default 90): older days are dropped whole. */
+export function requestLogRetentionDays(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = (env.REQUEST_LOG_RETENTION_DAYS ?? '').trim();
+  const days = raw === '' ? 90 : Number(raw);
+  if (!Number.isInteger(days) || days < 31 || days > 3650) throw new Error(`REQUEST_LOG_RETENTION_DAYS must be a whole number of days from 31 to 3650, not ${JSON.stringify(raw)}`);
+  return days;
+}
+
+/**
+ * How long a workspace's request log is kept is a setting of the workspace (PATCH
+ * /v1/workspaces/{id}), or the service's REQUEST_LOG_RETENTION_DAYS when it has none. The rows
+ * of every workspace share day partitions, which are dropped whole, never row by row: a day is
+ * dropped once the longest retention (of any workspace, or the service's) is past, and until
+ * then a workspace that keeps fewer days never sees the older rows again: no search, lookup,
+ * account listing or trace shows them.
+ */
+export type RequestLogRetention = { days: number; setByWorkspace: boolean };
+
+/** The retention a workspace's setting gives (null: the service's default). */
+export function retentionOf(setting: number | null, defaultDays = requestLogRetentionDays()): RequestLogRetention {
+  return setting === null ? { days: defaultDays, setByWorkspace: false } : { days: setting, setByWorkspace: true };
+}
+
+/** The first instant still shown at `now` after `days` days: the start of that UTC day, as partitions are kept by whole days. */
+export function firstShownInstant(now: Date, days: number): Date {
+  return new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - days * DAY_MS);
+}
+
+/** From when each workspace's rows are shown at `now`. */
+export async function shownSinceOf(db: DbOrTx, workspaceIds: string[], now: Date): Promise<ShownSince> {
+  const settings = await findRetentionSettings(db, workspaceIds);
+  return new Map(workspaceIds.map((id) => [id, firstShownInstant(now, retentionOf(settings.get(id) ?? null).days)]));
+}
+
+/** How many days of partitions the minute job keeps: the longest retention of any workspace, and at least the service's. */
+export async function partitionKeepDays(db: DbOrTx, defaultDays = requestLogRetentionDays()): Promise<number> {
+  return Math.max(defaultDays, (await findLongestRetentionSetting(db)) ?? 0);
+}
+
+/**
+ * Who may change how long a workspace's request log is kept: a workspace admin (every workspace
+ * permission), as it decides what the others can still look up. 404 for a non-member, 403 for a
+ * member who is not an admin (checked before the body is read).
+ */
+export async function requireRetentionChanger({ db, principal }: VerbContext<SessionPrincipal>, workspaceId: string): Promise<void> {
+  const { permissions } = await requireWorkspaceMember(db, principal, workspaceId, undefined, 'No such workspace.');
+  if (!WORKSPACE_PERMISSIONS.every((p) => permissions.includes(p))) {
+    throw new ServiceError('forbidden', 'Only a workspace admin (every workspace permission) may change how long the request log is kept.');
+  }
+}
+
+/** PATCH /v1/workspaces/{workspaceId}: sets how many days the workspace's request log is kept (null: the service's default). */
+export async function setRequestLogRetention(
+  { db }: VerbContext,
+  { workspaceId, days }: { workspaceId: string; days: number | null },
+): Promise<{ id: string; requestLogRetention: RequestLogRetention }> {
+  await updateRetentionSetting(db, workspaceId, days);
+  return { id: workspaceId, requestLogRetention: retentionOf(days) };
+}
