@@ -206,3 +206,35 @@ test('traces a quote that needs more answers, and explains an id that matches no
   await expect(page.getByLabel('Quote id or request id')).toHaveValue(nobody);
   await screenshot(page, 'quote-trace-not-found');
 });
+
+test("a workspace admin sets how long the log is kept, with the service's default a tick away; a reader only reads it", async ({ page, browser }) => {
+  const tenant = await createTenant();
+  const admin = await createPerson(tenant, { permissions: 'all' });
+  await signIn(page, admin.email, '/portal/request-logs');
+  await page.getByText('How long requests are kept').click();
+  await expect(page.getByText("Requests are shown for 90 days (the service's default)")).toBeVisible();
+  await page.getByRole('button', { name: 'Change' }).click();
+  const days = page.getByLabel('Days to keep');
+  await days.fill('0');
+  await days.press('Enter');
+  await expect(page.getByText('Enter a whole number of days from 1 to 3650.')).toBeVisible();
+  await days.fill('14');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Requests are shown for 14 days (set for this workspace)')).toBeVisible();
+  expect((await testDb().workspace.findUniqueOrThrow({ where: { id: tenant.workspaceId } })).requestLogRetentionDays).toBe(14);
+
+  // A reader of the log sees the setting, and no way to change it.
+  const reader = await createPerson(tenant, { permissions: ['logs:read'] });
+  const readerPage = await (await browser.newContext()).newPage();
+  await signIn(readerPage, reader.email, '/portal/request-logs');
+  await readerPage.getByText('How long requests are kept').click();
+  await expect(readerPage.getByText('Requests are shown for 14 days (set for this workspace)')).toBeVisible();
+  await expect(readerPage.getByRole('button', { name: 'Change' })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Change' }).click();
+  await page.getByLabel("Use the service's default instead").check();
+  await expect(page.getByLabel('Days to keep')).toBeDisabled();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText("Requests are shown for 90 days (the service's default)")).toBeVisible();
+  expect((await testDb().workspace.findUniqueOrThrow({ where: { id: tenant.workspaceId } })).requestLogRetentionDays).toBeNull();
+});

@@ -2,19 +2,10 @@ import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { noteTenancy } from '../observability/request-context';
 import type { SessionPrincipal } from './principal';
+import type { WorkspacePermission } from './workspace-permissions';
 import { findActiveWorkspaceIds, findWorkspaceMembership, readBusinessAccess, type BusinessAccessRow } from './store';
 
-/** Permissions a workspace member can hold. */
-export const WORKSPACE_PERMISSIONS = [
-  'businesses:manage',
-  'api_keys:create',
-  'books:edit',
-  'books:publish',
-  'webhooks:manage',
-  'logs:read',
-] as const;
-
-export type WorkspacePermission = (typeof WORKSPACE_PERMISSIONS)[number];
+export { WORKSPACE_PERMISSIONS, type WorkspacePermission } from './workspace-permissions';
 
 /**
  * Requires an active workspace membership (and a permission, when named). A non-member learns

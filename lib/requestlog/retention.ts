@@ -1,5 +1,6 @@
 import type { SessionPrincipal } from '../auth/principal';
-import { requireWorkspaceMember, WORKSPACE_PERMISSIONS } from '../auth/permissions';
+import { requireWorkspaceMember } from '../auth/permissions';
+import { holdsEveryPermission } from '../auth/workspace-permissions';
 import type { VerbContext } from '../context/verb-context';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
@@ -53,7 +54,7 @@ export async function partitionKeepDays(db: DbOrTx, defaultDays = requestLogRete
  */
 export async function requireRetentionChanger({ db, principal }: VerbContext<SessionPrincipal>, workspaceId: string): Promise<void> {
   const { permissions } = await requireWorkspaceMember(db, principal, workspaceId, undefined, 'No such workspace.');
-  if (!WORKSPACE_PERMISSIONS.every((p) => permissions.includes(p))) {
+  if (!holdsEveryPermission(permissions)) {
     throw new ServiceError('forbidden', 'Only a workspace admin (every workspace permission) may change how long the request log is kept.');
   }
 }

@@ -11,6 +11,8 @@ export type Workspace = {
   /** Whom to ask for a permission: the members holding every workspace permission. */
   admins: WorkspaceAdmin[];
   projects: { id: string; name: string; primaryBookId: string | null; environments: { id: string; kind: 'test' | 'live' }[] }[];
+  /** Days the request log shows; `setByWorkspace: false` when the workspace follows the service's default. */
+  requestLogRetention: { days: number; setByWorkspace: boolean };
 };
 export type Business = {
   id: string;

@@ -10,6 +10,7 @@ import { RequiresAccess } from '../../_components/requires-access';
 import { narrowsLog, requestLogApiQuery, withCursor } from './_components/request-log-filters';
 import { RequestLogSearchForm } from './_components/request-log-search-form';
 import { RequestLogTable } from './_components/request-log-table';
+import { RetentionSettings } from './_components/retention-settings';
 import { useRequestLogs } from './_components/use-request-logs';
 
 const PAGE_PATH = '/portal/request-logs';
@@ -23,6 +24,7 @@ export default function RequestLogsPage() {
         <Suspense fallback={<Loading what="the request log" />}>
           <RequestLogSearch />
         </Suspense>
+        <RetentionSettings />
       </RequiresAccess>
     </>
   );
