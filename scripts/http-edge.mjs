@@ -2,7 +2,8 @@
 // (a 500 in text/plain for a malformed percent-encoding or a TRACE, a bare 400 from Node's
 // parser, a 408 for a body that never finishes) is answered here in the envelope instead, with
 // an x-request-id. The bodies follow lib/http/envelope.ts; a test holds them to the OpenAPI schemas.
-import { randomUUID } from 'node:crypto';
+// Request ids carry their time (UUIDv7), as the route wrapper's do (lib/http/request-id.ts).
+import { v7 as newRequestId } from 'uuid';
 import http from 'node:http';
 
 /** The methods the API has; anything else is refused here (undici's Request rejects some of them). */
@@ -54,7 +55,7 @@ export class ApiServerResponse extends http.ServerResponse {
 
   writeHead(statusCode, ...rest) {
     if (!this.hasHeader('x-request-id') && isApiPath(this.req?.url ?? '') && !headersArgumentHasRequestId(rest)) {
-      this.setHeader('x-request-id', randomUUID());
+      this.setHeader('x-request-id', newRequestId());
     }
     return super.writeHead(statusCode, ...rest);
   }
@@ -109,7 +110,7 @@ function answerClientError(error, socket) {
         ? [431, 'headers_too_large', 'The request headers are too large.']
         : [400, 'invalid_request', 'The request is not valid HTTP.'];
   const requestLine = /^[A-Z]+ (\S+)/.exec(error.rawPacket?.toString('latin1') ?? '');
-  const requestId = randomUUID();
+  const requestId = newRequestId();
   const body = JSON.stringify(envelope(requestLine?.[1] ?? '/v1', code, message, requestId));
   socket.end(
     `HTTP/1.1 ${status} ${reasons[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
@@ -120,7 +121,7 @@ function answerClientError(error, socket) {
 const reasons = { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
 function send(response, url, status, code, message, headers = {}) {
-  const requestId = randomUUID();
+  const requestId = newRequestId();
   const body = JSON.stringify(envelope(url, code, message, requestId));
   response.writeHead(status, {
     'content-type': 'application/json',
