@@ -1,11 +1,13 @@
 // `npm run bench [-- --json] [--quick] [--profile] [--only http,engine,webhooks,search,sql,impact,receipts]`
+// `npm run bench -- --only scale [--scale-sizes 10,50]`: the request log at 10M and 50M rows, on a
+// database of its own; never part of the default set (it writes ~30 GB and takes most of an hour).
 //
 // The benchmark suite: a fresh embedded PostgreSQL in a temp dir, migrations, a tenant made by
 // domain code, a production build served by scripts/serve.mjs, and beside it the reference server
 // (bench/reference-server.ts: node:http + pg, the least work a quote creation can do), both
 // loaded by autocannon from a separate process (bench/load.ts), in the same run, on the same
 // database. Prints tables; `--json` also writes bench/results/latest.json. See docs/performance.md.
-// The cases, one module per group: bench/cases/{http,engine,webhooks,search,sql,impact,receipts,profile}.ts.
+// The cases, one module per group: bench/cases/{http,engine,webhooks,search,sql,impact,receipts,profile,scale}.ts.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +27,7 @@ import { runHttpCases, type HttpCase } from './cases/http';
 import { runImpactCase, type ImpactBenchResult } from './cases/impact';
 import { runProfile } from './cases/profile';
 import { runReceiptCases, type ReceiptBenchResult } from './cases/receipts';
+import { runScaleCases, type ScaleResult, type ScaleSize } from './cases/scale';
 import { runSearchCases, type SearchResult } from './cases/search';
 import { runSqlCases, type SqlProfile } from './cases/sql';
 import { FAN_ENDPOINTS, runWebhookCases, type WebhookResult } from './cases/webhooks';
@@ -46,6 +49,13 @@ const only = (() => {
   return i >= 0 ? new Set(args[i + 1].split(',')) : null;
 })();
 const wants = (group: string) => !only || only.has(group);
+/** Groups that run only when named: `scale`. */
+const named = (group: string) => only?.has(group) ?? false;
+/** `--scale-sizes 10,50`: the request log's sizes in millions of rows (default 10 then 50). */
+const SCALE_SIZES = (() => {
+  const i = args.indexOf('--scale-sizes');
+  return (i >= 0 ? args[i + 1] : '10,50').split(',').map((m) => Math.round(Number(m) * 1_000_000));
+})();
 
 const SETTINGS: Settings = quick
   ? { warmupSec: 2, durationSec: 3, connections: [1, 8, 32], roundsAt32: 1, searchRequests: 40, idleEvents: 5, burstEvents: 400, logRows: 1_000_000, sqlRequests: 50 }
@@ -200,6 +210,61 @@ function impactTable(i: ImpactBenchResult): string {
   );
 }
 
+function scaleReport(r: ScaleResult): string {
+  const mbOf = (bytes: number) => fmt(bytes / 2 ** 20, 0);
+  const head = r.sizes.map((s) => `${fmt(s.rows / 1_000_000, 1)}M`);
+  const reads = formatTable(
+    ['read (one connection, 5 warm-up runs then the measured ones)', ...head.flatMap((h) => [`${h} p50 ms`, `${h} p95 ms`, `${h} max ms`, `${h} PG plan + exec ms`]), ...(r.sizes.length > 1 ? ['p95 ratio'] : []), 'rows'],
+    r.sizes[0].reads.map((read, i) => {
+      const bySize = r.sizes.map((s) => s.reads[i]);
+      return [
+        read.name,
+        ...bySize.flatMap((at) => [fmt(at.ms.p50, 2), fmt(at.ms.p95, 2), fmt(at.ms.max, 2), `${fmt(at.planMsPerRun, 2)} + ${fmt(at.execMsPerRun, 2)}`]),
+        ...(r.sizes.length > 1 ? [x(bySize[bySize.length - 1].ms.p95 / bySize[0].ms.p95)] : []),
+        read.rowsReturned,
+      ];
+    }),
+  );
+  const sizes = formatTable(
+    ['size', 'rows', 'rows/day', 'bodies', 'fill s', 'vacuum + analyze s', 'rows MB', 'MB per M rows', 'bodies MB', 'bytes/body', 'rollup rows', 'rollup MB', 'database MB', 'minute job p50/p95 ms', 'drop a day ms', 'writer rows/s x1 / x2', 'rows per PG CPU s x1 / x2', 'batch p95 ms x1 / x2', 'load start', 'load end'],
+    r.sizes.map((s, i) => [
+      head[i],
+      s.rows.toLocaleString('en-US'),
+      s.rowsPerDay.toLocaleString('en-US'),
+      s.bodies.toLocaleString('en-US'),
+      fmt(s.fillSeconds, 0),
+      `${fmt(s.vacuumSeconds, 0)} + ${fmt(s.analyzeSeconds, 0)}`,
+      mbOf(s.disk.rowsBytes),
+      fmt(s.disk.rowsBytes / 2 ** 20 / (s.rows / 1_000_000), 0),
+      mbOf(s.disk.bodiesBytes),
+      s.bodies ? fmt(s.disk.bodiesBytes / s.bodies, 0) : '',
+      s.rollup.rows.toLocaleString('en-US'),
+      mbOf(s.disk.rollupBytes),
+      mbOf(s.disk.databaseBytes),
+      `${fmt(s.minuteJobMs.p50, 2)} / ${fmt(s.minuteJobMs.p95, 2)}`,
+      s.dropMs.map((ms) => fmt(ms, 1)).join(', '),
+      s.writers.map((w) => fmt(w.rowsPerSecond, 0)).join(' / '),
+      s.writers.map((w) => fmt(w.rowsPerPostgresCpuSecond, 0)).join(' / '),
+      s.writers.map((w) => fmt(w.batchMs.p95, 1)).join(' / '),
+      s.loadStart,
+      s.loadEnd,
+    ]),
+  );
+  const q = r.quotes;
+  const quotes = formatTable(
+    ['table (after VACUUM)', 'rows added', 'bytes added', 'bytes per quote', 'MB per million quotes'],
+    [
+      ...q.tables.map((t) => [t.table, t.rows || '', t.bytes.toLocaleString('en-US'), fmt(t.bytes / q.quotes, 0), fmt(t.bytes / q.quotes / 2 ** 20 * 1_000_000, 0)]),
+      ['all', '', q.tables.reduce((a, t) => a + t.bytes, 0).toLocaleString('en-US'), fmt(q.tables.reduce((a, t) => a + t.bytes, 0) / q.quotes, 0), fmt(q.tables.reduce((a, t) => a + t.bytes, 0) / q.quotes / 2 ** 20 * 1_000_000, 0)],
+    ],
+  );
+  return [
+    `\nThe request log at scale (${r.days} days; bodies for the failures of the last 30 days only; reads are the product's verbs in this process)\n${reads}`,
+    `\n${sizes}`,
+    `\nDisk per quote (${q.quotes.toLocaleString('en-US')} quotes through createPublicQuote in ${fmt(q.seconds, 1)} s, ${q.endpoints} webhook endpoint; deliveries never sent)\n${quotes}`,
+  ].join('\n');
+}
+
 type Target = { target: string; measured: string; pass: boolean | null };
 
 function targets(r: Partial<Results>): Target[] {
@@ -300,6 +365,28 @@ function targets(r: Partial<Results>): Target[] {
       pass: Math.max(...calls.fromRollupMs) < 50,
     });
   }
+  if (r.scale) {
+    // Issue 31 §5: the curve is flat (each read's p95 at the larger size within 1.5x of the smaller), the Overview < 50 ms at both.
+    const [small, large] = [r.scale.sizes[0], r.scale.sizes[r.scale.sizes.length - 1]];
+    const millions = (s: ScaleSize) => `${fmt(s.rows / 1_000_000, 1)}M`;
+    if (large !== small) {
+      for (const read of large.reads) {
+        const before = small.reads.find((b) => b.name === read.name);
+        if (!before) continue;
+        const grown = read.ms.p95 / before.ms.p95;
+        out.push({
+          target: `scale: ${read.name}: p95 at ${millions(large)} within 1.5x of ${millions(small)}`,
+          measured: `${fmt(before.ms.p95, 2)} → ${fmt(read.ms.p95, 2)} ms (${grown.toFixed(2)}x)`,
+          pass: grown <= 1.5,
+        });
+      }
+    }
+    for (const size of r.scale.sizes) {
+      const overview = size.reads.find((read) => read.name.startsWith('Overview'));
+      if (overview) out.push({ target: `scale: the Overview's API calls of 7 days at ${millions(size)}: p95 < 50 ms`, measured: `p95 ${fmt(overview.ms.p95, 2)} ms, max ${fmt(overview.ms.max, 2)} ms`, pass: overview.ms.p95 < 50 });
+      out.push({ target: `scale: the hourly rollup equals the rows at ${millions(size)}`, measured: `${size.rollup.requests.toLocaleString('en-US')} counted, ${size.rows.toLocaleString('en-US')} rows`, pass: size.rollup.requests === size.rows });
+    }
+  }
   if (r.impact) {
     const worst = Math.max(...r.impact.http.map((run) => run.wallMs));
     out.push({
@@ -330,6 +417,7 @@ type Results = {
   sql?: { profiles: SqlProfile[]; quoteStatementLog: string[] };
   impact?: ImpactBenchResult;
   receipts?: ReceiptBenchResult;
+  scale?: ScaleResult;
   profile?: ProfileSummary & { requests: number };
   targets: Target[];
   errors: Record<string, string>;
@@ -383,6 +471,7 @@ function report(r: Results): string {
         ),
     );
   }
+  if (r.scale) parts.push(scaleReport(r.scale));
   if (r.impact) parts.push(`\nImpact run (${r.impact.distinctRequests.toLocaleString('en-US')} distinct requests, ${r.impact.quotes.toLocaleString('en-US')} quotes, ${r.impact.rules}-rule book, ${r.impact.changedQuotes.toLocaleString('en-US')} quotes change; seeded in ${fmt(r.impact.seedSeconds, 1)} s)\n${impactTable(r.impact)}`);
   parts.push(`\nTargets\n${formatTable(['target', 'measured', 'result'], r.targets.map((t) => [t.target, t.measured, t.pass === null ? '' : t.pass ? 'pass' : 'FAIL']))}`);
   return parts.join('\n');
@@ -414,6 +503,8 @@ async function main() {
     ensureBuild(root);
   }
   if (wants('engine')) results.engine = await runEngineCases(quick);
+  // Before the groups that share a database: its own, gone again before they start.
+  if (named('scale')) await runScale(results);
 
   if (needsServers || wants('receipts')) {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'quote-bench-'));
@@ -528,6 +619,35 @@ async function main() {
   }
 
   return finish(results);
+}
+
+/** Group `scale` on a fresh database of its own (tens of GB), removed afterwards unless --keep. */
+async function runScale(results: Results): Promise<void> {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'quote-bench-scale-'));
+  chmodSync(tmp, 0o755); // PostgreSQL runs as the `postgres` OS user when we are root
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const cleanup = async () => {
+    for (const fn of cleanups.reverse()) await fn().catch((e: unknown) => log(`cleanup: ${String(e)}`));
+    cleanups.length = 0;
+    if (!flag('--keep')) rmSync(tmp, { recursive: true, force: true });
+  };
+  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  try {
+    log(`scale: fresh embedded PostgreSQL in ${tmp}`);
+    const { database, admin, postmasterPid } = await startDatabase(tmp, []);
+    cleanups.push(() => database.stop(), () => admin.end());
+    await applyMigrations(database.url, path.join(root, 'prisma/migrations'));
+    results.machine.postgres ??= (await admin.query<{ v: string }>('SELECT version() AS v')).rows[0].v.split(' on ')[0];
+    const db = createDb(database.url);
+    cleanups.push(() => db.close());
+    process.env.SEALING_KEY ??= randomBytes(32).toString('hex'); // the quotes' receipts and the endpoint's secret are sealed with it
+    results.scale = await runScaleCases({ admin, db, url: database.url, postmasterPid }, { sizes: SCALE_SIZES, readRuns: quick ? 40 : 200 });
+  } catch (error) {
+    log(`scale failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    results.errors.scale = error instanceof Error ? error.message : String(error);
+  } finally {
+    await cleanup();
+  }
 }
 
 /** Prints the report (and writes it with --json); true when no section failed. */
