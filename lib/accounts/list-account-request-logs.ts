@@ -1,13 +1,17 @@
 import type { ApiKeyPrincipal } from '../auth/principal';
-import type { VerbContext } from '../context/verb-context';
+import { readDbOf, type VerbContext } from '../context/verb-context';
 import { timeIdPage } from '../db/cursors';
 import { shownSinceOf } from '../requestlog/retention';
 import { findRequestLogsOfEnvironment } from '../requestlog/store';
 
-/** GET /v1/accounts/{id}/request-logs: this account's requests in the key's environment, within its workspace's retention. */
-export async function listAccountRequestLogs({ db, principal, now }: VerbContext<ApiKeyPrincipal>, input: { limit: number; cursor?: string }) {
-  const shownSince = (await shownSinceOf(db, [principal.workspaceId], now)).get(principal.workspaceId)!;
-  const rows = await findRequestLogsOfEnvironment(db, { ...principal, shownSince }, { cursor: input.cursor, take: input.limit + 1 });
+/**
+ * GET /v1/accounts/{id}/request-logs: this account's requests in the key's environment, within
+ * its workspace's retention (read from the primary), the rows from the read replica when there is one.
+ */
+export async function listAccountRequestLogs(ctx: VerbContext<ApiKeyPrincipal>, input: { limit: number; cursor?: string }) {
+  const { principal } = ctx;
+  const shownSince = (await shownSinceOf(ctx.db, [principal.workspaceId], ctx.now)).get(principal.workspaceId)!;
+  const rows = await findRequestLogsOfEnvironment(readDbOf(ctx), { ...principal, shownSince }, { cursor: input.cursor, take: input.limit + 1 });
   const { page, nextCursor } = timeIdPage(rows, input.limit);
   return {
     object: 'list' as const,

@@ -10,12 +10,17 @@ export type SystemPrincipal = { kind: 'system'; job: string };
  * What every domain verb takes first: `verb(ctx, input)`. A route's handler context is one (the
  * wrapper builds it per request); jobs and scripts make one with `systemContext`.
  * - `db`: the client, or the transaction a caller opened (see withTransaction);
+ * - `readDb`: where reads that may lag a little go (searches, traces, comparisons, the Overview,
+ *   request logs): the read replica when DATABASE_READ_URL is set and the caller's own writes
+ *   have reached it (lib/db/read-replica.ts), else `db`. Read it through `readDbOf(ctx)`;
+ *   permission checks and anything a write depends on stay on `db`;
  * - `principal`: who the work is for;
  * - `requestId` and `log`: the request's id, and a logger that stamps it on every line;
  * - `now`: the request's clock reading, one instant for everything it does.
  */
 export type VerbContext<P extends Principal | SystemPrincipal = Principal | SystemPrincipal> = {
   db: DbOrTx;
+  readDb?: DbOrTx;
   principal: P;
   requestId: string;
   now: Date;
@@ -41,7 +46,30 @@ export async function withTransaction<C extends VerbContext, T>(
   options?: TransactionOptions,
 ): Promise<T> {
   if (isTransaction(ctx.db)) return fn(ctx);
-  return (ctx.db as Db).$transaction((tx) => fn({ ...ctx, db: tx }), options);
+  // Inside a transaction every read is the transaction's: it sees what the transaction wrote.
+  return (ctx.db as Db).$transaction((tx) => fn({ ...ctx, db: tx, readDb: tx }), options);
+}
+
+/** Where a verb's lag-tolerant reads go: `ctx.readDb`, except inside a transaction (its own reads). */
+export function readDbOf(ctx: Pick<VerbContext, 'db' | 'readDb'>): DbOrTx {
+  return isTransaction(ctx.db) ? ctx.db : (ctx.readDb ?? ctx.db);
+}
+
+/**
+ * `read` on the read handle, and again on the primary when what it found there is incomplete
+ * (`complete`; by default: not null): a row written a moment ago, by someone else, may not have
+ * reached the replica yet, and a lookup must not answer 404 for it. Returns the handle that
+ * answered, for the reads that follow (what the primary found, the replica may not have).
+ */
+export async function readFresh<T>(
+  ctx: Pick<VerbContext, 'db' | 'readDb'>,
+  read: (db: DbOrTx) => Promise<T>,
+  complete: (value: T) => boolean = (value) => value !== null && value !== undefined,
+): Promise<{ value: T; db: DbOrTx }> {
+  const reader = readDbOf(ctx);
+  const value = await read(reader);
+  if (reader === ctx.db || complete(value)) return { value, db: reader };
+  return { value: await read(ctx.db), db: ctx.db };
 }
 
 /**

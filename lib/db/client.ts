@@ -49,14 +49,20 @@ class UnnamedStatementsClient extends pg.Client {
   }
 }
 
-function newPool(connectionString: string, max: number): pg.Pool {
+/** A pool as the process's: named or unnamed statements as DATABASE_PREPARED_STATEMENTS says. */
+export function newPool(connectionString: string, max: number, options: Omit<pg.PoolConfig, 'connectionString' | 'max' | 'Client'> = {}): pg.Pool {
   const Client = preparedStatementsEnabled() ? pg.Client : UnnamedStatementsClient;
-  return new pg.Pool({ connectionString, max, Client: Client as new () => pg.ClientBase });
+  return new pg.Pool({ ...options, connectionString, max, Client: Client as new () => pg.ClientBase });
+}
+
+/** DATABASE_POOL_SIZE (default 10): connections a process opens to each database it uses, at most. */
+export function poolSize(): number {
+  return Number(process.env.DATABASE_POOL_SIZE ?? 10);
 }
 
 function handles(): Handles {
   if (!processState.db) {
-    const pool = newPool(databaseUrl(), Number(process.env.DATABASE_POOL_SIZE ?? 10));
+    const pool = newPool(databaseUrl(), poolSize());
     survivesIdleErrors(pool);
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     registerPool(prisma, pool);
@@ -70,7 +76,7 @@ function handles(): Handles {
  * 'error'; unheard, that would end the process. The pool drops that connection and opens
  * another on demand, so noting it is enough.
  */
-function survivesIdleErrors(pool: pg.Pool): void {
+export function survivesIdleErrors(pool: pg.Pool): void {
   pool.on('error', (error) => logger.warn({ err: error }, 'idle database connection closed'));
 }
 

@@ -12,12 +12,15 @@ import { authenticate, type Authenticated, type Authenticator } from './steps/au
 import { runIdempotently } from './steps/idempotency';
 import { parsePathParams, parseRequest } from './steps/parse-request';
 import { consumeQuotas, consumeRequestLimits } from './steps/rate-limits';
+import { chooseReadDb, rememberWrite } from './steps/read-after-write';
 import { logRequest, type Annotations } from './steps/request-log';
 import { Responder, type RawResult } from './steps/respond';
 import { injectedFailure, requestedTestFault, waitFor, type TestFault } from './steps/test-fault';
 
 export type HandlerContext<C extends RouteContract> = {
   db: Db;
+  /** Where lag-tolerant reads go: the read replica, when there is one and it has the caller's writes (lib/context/verb-context.ts). */
+  readDb: Db;
   principal: C['auth'] extends 'api_key'
     ? ApiKeyPrincipal
     : C['auth'] extends 'session'
@@ -42,7 +45,7 @@ export type HandlerContext<C extends RouteContract> = {
 };
 
 /** What `authorize` sees: who is calling and which resource the path names; never the body. */
-export type AuthorizeContext<C extends RouteContract> = Pick<HandlerContext<C>, 'db' | 'principal' | 'params' | 'now' | 'requestId' | 'log'>;
+export type AuthorizeContext<C extends RouteContract> = Pick<HandlerContext<C>, 'db' | 'readDb' | 'principal' | 'params' | 'now' | 'requestId' | 'log'>;
 
 export type HandlerResult<C extends RouteContract> =
   | { data: z.input<C['success']['schema']>; status?: number; headers?: Record<string, string> }
@@ -83,8 +86,9 @@ export type RouteHandler = ((request: Request, context: RouteContext) => Promise
 
 /**
  * The one wrapper every /v1 route handler uses. A request goes through these steps, each in
- * lib/http/steps/: authenticate → account quotas → path → authorize → headers, query, body →
- * request limits → handler (under its Idempotency-Key) → response → request log. Handlers only
+ * lib/http/steps/: authenticate → account quotas → path → read handle → authorize → headers,
+ * query, body → request limits → handler (under its Idempotency-Key) → response → the write
+ * remembered for read-your-writes → request log. Handlers only
  * call domain code. A bare function is a route with nothing but a handler.
  */
 export function defineRoute<C extends RouteContract, A = undefined>(
@@ -123,7 +127,8 @@ export function defineRoute<C extends RouteContract, A = undefined>(
         throw new ServiceError('insufficient_scope', `This API key lacks the scope "${contract.scope}".`);
       }
       const params = parsePathParams(contract, await context.params);
-      const base = { db, principal, requestId, log, now, params } as AuthorizeContext<C>;
+      const readDb = await chooseReadDb(request, principal, db);
+      const base = { db, readDb, principal, requestId, log, now, params } as AuthorizeContext<C>;
       const access = authorize ? await authorize(base) : undefined;
       const parsed = await parseRequest(contract, request, (text) => (requestText = text));
       await consumeRequestLimits(contract.rateLimits, parsed.body, { params: (params ?? {}) as Record<string, string>, now });
@@ -183,6 +188,8 @@ export function defineRoute<C extends RouteContract, A = undefined>(
     if (testFault?.kind === 'delay') await waitFor(testFault.ms); // done, and answered late
     response.headers.set('x-request-id', requestId);
     for (const [name, value] of Object.entries(quotaHeaders)) if (!response.headers.has(name)) response.headers.set(name, value);
+    // The caller's next reads see this write, on a read replica too.
+    await rememberWrite(request, principal, response);
     logRequest(contract, {
       requestId,
       request,

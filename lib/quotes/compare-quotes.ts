@@ -1,7 +1,7 @@
 import type { ApiKeyPrincipal, SessionPrincipal } from '../auth/principal';
 import { compiled } from '../books/published-version';
 import { environmentKinds, versionNumbers } from '../books/store';
-import type { VerbContext } from '../context/verb-context';
+import { readFresh, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import type { QuoteComputation, QuoteInputs } from '../pricing';
 import type { QuoteComparison } from './comparison-schemas';
@@ -27,11 +27,21 @@ export async function compareQuotes(
   }
 
   const versionIds = [...new Set([a.intent.bookVersionId, b.intent.bookVersionId].filter((v) => v !== null))];
-  const [numbers, environments, books] = await Promise.all([
-    versionNumbers(ctx.db, versionIds),
-    environmentKinds(ctx.db, [a.intent.environmentId, b.intent.environmentId]),
-    Promise.all(versionIds.map(async (versionId) => [versionId, await compiled(ctx.db, versionId)] as const)).then((pairs) => new Map(pairs)),
-  ]);
+  const environmentIds = [a.intent.environmentId, b.intent.environmentId];
+  // From the read replica when there is one; from the primary when it lacks any of them yet
+  // (a quote found only on the primary may pin a version the replica has not replayed).
+  const { value: found } = await readFresh(
+    ctx,
+    (db) =>
+      Promise.all([
+        versionNumbers(db, versionIds),
+        environmentKinds(db, environmentIds),
+        Promise.all(versionIds.map(async (versionId) => [versionId, await compiled(db, versionId).catch(notFoundAsNull)] as const)).then((pairs) => new Map(pairs)),
+      ]),
+    ([numbers, environments, books]) =>
+      versionIds.every((v) => numbers.has(v) && books.get(v)) && environmentIds.every((e) => environments.has(e)),
+  );
+  const [numbers, environments, books] = found;
   const side = ({ intent, receipt }: StoredQuote): QuoteSide => ({
     quoteIntentId: intent.id,
     createdAt: intent.createdAt.toISOString(),
@@ -51,4 +61,10 @@ export async function compareQuotes(
     },
   });
   return explainDifference(businessId, side(a), side(b));
+}
+
+/** Prisma's "no such row" (P2025, from findUniqueOrThrow) as null; anything else as it was. */
+function notFoundAsNull(error: unknown): null {
+  if ((error as { code?: unknown }).code === 'P2025') return null;
+  throw error;
 }

@@ -1,6 +1,6 @@
 import { businessAccess, requireWorkspaceMember } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
-import type { VerbContext } from '../context/verb-context';
+import { readFresh, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { shownSinceOf } from '../requestlog/retention';
 import { asOf } from './expire-quote-intents';
@@ -12,9 +12,12 @@ import { findQuote, readTraceOf } from './store';
  * request that created it, and the events it caused with their webhook deliveries.
  * `id` may be the quote intent's id or the id of the request that created it. Workspace members
  * trace any quote of the workspace, active members of a business the quotes of that business.
+ * The quote and what explains it come from the read replica when there is one (from the primary
+ * when the replica does not have the quote yet); who may see it is decided on the primary.
  */
-export async function traceQuote({ db, principal, now }: VerbContext<SessionPrincipal>, { id }: { id: string }) {
-  const found = await findQuote(db, id, { byRequestToo: true });
+export async function traceQuote(ctx: VerbContext<SessionPrincipal>, { id }: { id: string }) {
+  const { db, principal, now } = ctx;
+  const { value: found, db: source } = await readFresh(ctx, (db) => findQuote(db, id, { byRequestToo: true }));
   const notFound = `No quote or quote request ${id}.`;
   if (!found) throw new ServiceError('not_found', notFound);
   const stored = found.intent;
@@ -23,7 +26,7 @@ export async function traceQuote({ db, principal, now }: VerbContext<SessionPrin
   if (!ofTheirBusiness) await requireWorkspaceMember(db, principal, stored.workspaceId, undefined, notFound);
 
   const requestShownSince = (await shownSinceOf(db, [stored.workspaceId], now)).get(stored.workspaceId)!;
-  const { version, book, request, environment, events } = await readTraceOf(db, stored, requestShownSince);
+  const { version, book, request, environment, events } = await readTraceOf(source, stored, requestShownSince);
   return {
     ...toQuoteResult(asOf(found.intent, now), found.receipt),
     businessId: stored.businessId,

@@ -1,4 +1,4 @@
-import type { VerbContext } from '../context/verb-context';
+import { readDbOf, readFresh, type VerbContext } from '../context/verb-context';
 import type { DbOrTx } from '../db/client';
 import { timeIdPage } from '../db/cursors';
 import { ServiceError } from '../errors/service-error';
@@ -19,13 +19,18 @@ import {
 /**
  * Request-log search over the given workspaces (those where the person holds `logs:read`, found
  * by the route), each within its retention (retention.ts), newest first, keyset-paginated on
- * (time, id) (`nextCursor`).
+ * (time, id) (`nextCursor`). The rows come from the read replica when there is one; the
+ * retention, from the primary, so that a shortened one hides older rows at once.
  */
-export async function searchRequestLogs({ db, now }: VerbContext, { workspaceIds, query }: { workspaceIds: string[]; query: RequestLogQuery }) {
-  const [environments, shownSince] = await Promise.all([findEnvironmentKinds(db, { workspaceIds, kind: query.environment }), shownSinceOf(db, workspaceIds, now)]);
-  const rows = await findRequestLogs(db, { shownSince, query, environmentIds: environments.map((e) => e.id) });
+export async function searchRequestLogs(ctx: VerbContext, { workspaceIds, query }: { workspaceIds: string[]; query: RequestLogQuery }) {
+  const reader = readDbOf(ctx);
+  const [environments, shownSince] = await Promise.all([
+    findEnvironmentKinds(reader, { workspaceIds, kind: query.environment }),
+    shownSinceOf(ctx.db, workspaceIds, ctx.now),
+  ]);
+  const rows = await findRequestLogs(reader, { shownSince, query, environmentIds: environments.map((e) => e.id) });
   const { page, nextCursor } = timeIdPage(rows, query.limit);
-  const views = await toViews(db, page, environments);
+  const views = await toViews(reader, page, environments);
   return { logs: views, nextCursor };
 }
 
@@ -33,8 +38,9 @@ export async function searchRequestLogs({ db, now }: VerbContext, { workspaceIds
  * GET /v1/request-logs/{requestId}: one request with its address, user agent and the bodies the
  * log kept, in the workspaces where the person holds `logs:read` (found by the route).
  */
-export async function getRequestLog({ db, now }: VerbContext, { workspaceIds, requestId }: { workspaceIds: string[]; requestId: string }) {
-  const row = await findRequestLog(db, await shownSinceOf(db, workspaceIds, now), requestId);
+export async function getRequestLog(ctx: VerbContext, { workspaceIds, requestId }: { workspaceIds: string[]; requestId: string }) {
+  const shownSince = await shownSinceOf(ctx.db, workspaceIds, ctx.now);
+  const { value: row, db } = await readFresh(ctx, (db) => findRequestLog(db, shownSince, requestId));
   if (!row) throw new ServiceError('not_found', `No request ${requestId} in the request log of your workspaces.`);
   const environments = row.environmentId ? await findEnvironmentKinds(db, { id: row.environmentId }) : [];
   const [view] = await toViews(db, [row], environments);
