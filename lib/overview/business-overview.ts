@@ -1,5 +1,5 @@
 import type { BusinessAccess } from '../auth/permissions';
-import type { VerbContext } from '../context/verb-context';
+import { readDbOf, type VerbContext } from '../context/verb-context';
 import type { BusinessOverview } from '../businesses/schemas';
 import { countAccountQuotesToActOn } from '../accounts/store';
 import { countLeads } from '../leads/store';
@@ -16,7 +16,10 @@ const OVERVIEW_DAYS = 14;
  * webhooks fare, and how far it has come in setting up. The route
  * has checked that the person may read the business (requireBusinessReader). Days are UTC.
  */
-export async function businessOverview({ db, now }: VerbContext, { access }: { access: BusinessAccess }): Promise<BusinessOverview> {
+export async function businessOverview(ctx: VerbContext, { access }: { access: BusinessAccess }): Promise<BusinessOverview> {
+  // Counts that may lag a moment: from the read replica when there is one.
+  const db = readDbOf(ctx);
+  const { now } = ctx;
   const businessId = access.business.id;
   const projectId = access.connection?.projectId ?? null;
   const liveEnvironmentId = access.connection?.liveEnvironmentId ?? null;
