@@ -1,7 +1,7 @@
 import type { ApiKeyPrincipal } from '../auth/principal';
 import { readDbOf, type VerbContext } from '../context/verb-context';
 import { timeIdPage } from '../db/cursors';
-import { shownSinceOf } from '../requestlog/retention';
+import { shownSinceOfWorkspace } from '../requestlog/retention';
 import { findRequestLogsOfEnvironment } from '../requestlog/store';
 
 /**
@@ -10,7 +10,7 @@ import { findRequestLogsOfEnvironment } from '../requestlog/store';
  */
 export async function listAccountRequestLogs(ctx: VerbContext<ApiKeyPrincipal>, input: { limit: number; cursor?: string }) {
   const { principal } = ctx;
-  const shownSince = (await shownSinceOf(ctx.db, [principal.workspaceId], ctx.now)).get(principal.workspaceId)!;
+  const shownSince = await shownSinceOfWorkspace(ctx.db, principal.workspaceId, ctx.now);
   const rows = await findRequestLogsOfEnvironment(readDbOf(ctx), { ...principal, shownSince }, { cursor: input.cursor, take: input.limit + 1 });
   const { page, nextCursor } = timeIdPage(rows, input.limit);
   return {

@@ -2,7 +2,7 @@ import { businessAccess, requireWorkspaceMember } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
 import { readFresh, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
-import { shownSinceOf } from '../requestlog/retention';
+import { shownSinceOfWorkspace } from '../requestlog/retention';
 import { asOf } from './expire-quote-intents';
 import { toQuoteResult } from './quote-views';
 import { findQuote, readTraceOf } from './store';
@@ -25,7 +25,7 @@ export async function traceQuote(ctx: VerbContext<SessionPrincipal>, { id }: { i
   const ofTheirBusiness = stored.businessId !== null && (await businessAccess(db, principal, stored.businessId))?.membership;
   if (!ofTheirBusiness) await requireWorkspaceMember(db, principal, stored.workspaceId, undefined, notFound);
 
-  const requestShownSince = (await shownSinceOf(db, [stored.workspaceId], now)).get(stored.workspaceId)!;
+  const requestShownSince = await shownSinceOfWorkspace(db, stored.workspaceId, now);
   const { version, book, request, environment, events } = await readTraceOf(source, stored, requestShownSince);
   return {
     ...toQuoteResult(asOf(found.intent, now), found.receipt),

@@ -36,10 +36,25 @@ export function firstShownInstant(now: Date, days: number): Date {
   return new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - days * DAY_MS);
 }
 
-/** From when each workspace's rows are shown at `now`. */
+/**
+ * From when each workspace's rows are shown at `now`: null for a workspace that shows all that
+ * is on disk (it keeps its log as long as the longest retention, by which days are dropped).
+ */
 export async function shownSinceOf(db: DbOrTx, workspaceIds: string[], now: Date): Promise<ShownSince> {
-  const settings = await findRetentionSettings(db, workspaceIds);
-  return new Map(workspaceIds.map((id) => [id, firstShownInstant(now, retentionOf(settings.get(id) ?? null).days)]));
+  const { settings, longest } = await findRetentionSettings(db, workspaceIds);
+  const defaultDays = requestLogRetentionDays();
+  const keptDays = Math.max(defaultDays, longest ?? 0);
+  return new Map(
+    workspaceIds.map((id) => {
+      const { days } = retentionOf(settings.get(id) ?? null, defaultDays);
+      return [id, days >= keptDays ? null : firstShownInstant(now, days)];
+    }),
+  );
+}
+
+/** From when one workspace's rows are shown at `now` (null: all that is on disk). */
+export async function shownSinceOfWorkspace(db: DbOrTx, workspaceId: string, now: Date): Promise<Date | null> {
+  return (await shownSinceOf(db, [workspaceId], now)).get(workspaceId) ?? null;
 }
 
 /** How many days of partitions the minute job keeps: the longest retention of any workspace, and at least the service's. */

@@ -206,11 +206,11 @@ export function requestIdWindow(requestId: string): Prisma.RequestLogWhereInput 
 /** An account's requests in one environment, newest first: `take` rows after the cursor. */
 export async function findRequestLogsOfEnvironment(
   db: DbOrTx,
-  { projectId, environmentId, shownSince }: { projectId: string; environmentId: string; shownSince: Date },
+  { projectId, environmentId, shownSince }: { projectId: string; environmentId: string; shownSince: Date | null },
   { cursor, take }: { cursor?: string; take: number },
 ): Promise<RequestLogListRow[]> {
   return db.requestLog.findMany({
-    where: { projectId, environmentId, AND: [{ createdAt: { gte: shownSince } }, afterTimeSequenceCursor(cursor)] },
+    where: { projectId, environmentId, AND: [shownSince ? { createdAt: { gte: shownSince } } : {}, afterTimeSequenceCursor(cursor)] },
     orderBy: NEWEST_FIRST,
     take,
     select: listSelect,
@@ -238,22 +238,36 @@ export async function findUserEmails(db: DbOrTx, userIds: string[]): Promise<{ i
 // ---------------------------------------------------------------------------------------------
 // Retention (lib/requestlog/retention.ts): how long each workspace's log is shown
 
-/** From when each workspace's rows are shown, by workspace id. */
-export type ShownSince = Map<string, Date>;
+/**
+ * From when each workspace's rows are shown, by workspace id; null when every row still on disk
+ * is shown (no condition, so the query is what it is without retention: a time bound on every
+ * day partition's indexes costs the planner milliseconds).
+ */
+export type ShownSince = Map<string, Date | null>;
 
 /** Rows of the workspaces, each from its own first shown instant (workspaces grouped by it). */
 export function shownRows(shownSince: ShownSince): Prisma.RequestLogWhereInput {
-  const byInstant = new Map<number, string[]>();
-  for (const [workspaceId, since] of shownSince) byInstant.set(since.getTime(), [...(byInstant.get(since.getTime()) ?? []), workspaceId]);
+  const byInstant = new Map<number | null, string[]>();
+  for (const [workspaceId, since] of shownSince) {
+    const key = since?.getTime() ?? null;
+    byInstant.set(key, [...(byInstant.get(key) ?? []), workspaceId]);
+  }
   if (byInstant.size === 0) return { workspaceId: { in: [] } };
-  const groups = [...byInstant].map(([since, workspaceIds]) => ({ workspaceId: { in: workspaceIds }, createdAt: { gte: new Date(since) } }));
+  const groups = [...byInstant].map(([since, workspaceIds]) =>
+    since === null ? { workspaceId: { in: workspaceIds } } : { workspaceId: { in: workspaceIds }, createdAt: { gte: new Date(since) } },
+  );
   return groups.length === 1 ? groups[0] : { OR: groups };
 }
 
-/** The workspaces' own retention settings (null: the service's default). */
-export async function findRetentionSettings(db: DbOrTx, workspaceIds: string[]): Promise<Map<string, number | null>> {
-  const rows = await db.workspace.findMany({ where: { id: { in: workspaceIds } }, select: { id: true, requestLogRetentionDays: true } });
-  return new Map(rows.map((r) => [r.id, r.requestLogRetentionDays]));
+/** The workspaces' own retention settings (null: the service's default), and the longest any workspace set. */
+export async function findRetentionSettings(db: DbOrTx, workspaceIds: string[]): Promise<{ settings: Map<string, number | null>; longest: number | null }> {
+  const rows = await sqlRows<{ id: string; days: number | null; longest: number | null }>(
+    db,
+    `SELECT w.id::text AS id, w.request_log_retention_days AS days, (SELECT max(request_log_retention_days) FROM workspaces) AS longest
+     FROM workspaces w WHERE w.id = ANY($1::uuid[])`,
+    [workspaceIds],
+  );
+  return { settings: new Map(rows.map((r) => [r.id, r.days])), longest: rows[0]?.longest ?? null };
 }
 
 /** The longest retention any workspace set, or null when none did. */

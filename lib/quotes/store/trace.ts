@@ -7,7 +7,7 @@ import { type QuoteIntentRow } from './rows';
  * The quote's pinned version, book, creating request (when its workspace's request log still
  * shows it: `requestShownSince`), environment, and its events with their deliveries.
  */
-export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow, requestShownSince: Date) {
+export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow, requestShownSince: Date | null) {
   const [version, book, request, environment, events] = await Promise.all([
     stored.bookVersionId
       ? db.bookVersion.findUnique({ where: { id: stored.bookVersionId }, select: { id: true, number: true, artifactHash: true } })
@@ -17,7 +17,7 @@ export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow, requestSho
     db.requestLog.findFirst({
       where: {
         requestId: stored.requestCorrelationId,
-        AND: [{ createdAt: { gte: requestShownSince } }, { createdAt: { gte: new Date(stored.createdAt.getTime() - 60_000), lt: new Date(stored.createdAt.getTime() + 60_000) } }],
+        AND: [requestShownSince ? { createdAt: { gte: requestShownSince } } : {}, { createdAt: { gte: new Date(stored.createdAt.getTime() - 60_000), lt: new Date(stored.createdAt.getTime() + 60_000) } }],
       },
     }),
     db.environment.findUnique({ where: { id: stored.environmentId }, select: { kind: true } }),
