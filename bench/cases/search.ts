@@ -7,7 +7,8 @@ import type { LoadResult } from '../load';
 import { runLoadProcess } from '../processes';
 import { readStatements, resetStatements, type StatementStat } from './sql';
 import { createDayPartition, NONE_ID } from '../../lib/requestlog/store';
-import { countApiCalls } from '../../lib/overview/store';
+import { countApiCalls, countQuotesPerDay } from '../../lib/overview/store';
+import { QUOTE_ROLLUP_MARK, rollUpQuoteOutcomes } from '../../lib/quotes/store/rollup';
 
 export type SearchCase = { name: string; query: string; result: LoadResult; topStatements: StatementStat[] };
 export type SearchResult = {
@@ -16,6 +17,12 @@ export type SearchResult = {
   cases: SearchCase[];
   /** The Overview's "API calls, 7 days" of the bench's business, ms per run: counted from the rows (before issue 31) and from the hourly rollup. */
   apiCalls7Days: { rows: number; fromRowsMs: number[]; fromRollupMs: number[] };
+  /**
+   * The Overview's Live quotes per day of 14 days: counted from the quotes (before issue 31) and
+   * from the hourly rollup, ms per run; and the minute job: counting every filled quote once
+   * (`catchUpMs`), then its run a minute later (`minuteRunMs`, the last hour or so again).
+   */
+  quotesPerDay: { quotes: number; fromRowsMs: number[]; fromRollupMs: number[]; catchUpMs: number; minuteRunMs: number };
 };
 
 async function fillRequestLog(ctx: Context): Promise<{ rows: number; insertSeconds: number }> {
@@ -142,7 +149,74 @@ export async function runSearchCases(ctx: Context): Promise<SearchResult> {
     const statements = await readStatements(ctx);
     cases.push({ name, query, result, topStatements: statements.slice(0, 4) });
   }
-  return { ...filled, cases, apiCalls7Days: await timeApiCalls(ctx) };
+  return { ...filled, cases, apiCalls7Days: await timeApiCalls(ctx), quotesPerDay: await timeQuotesPerDay(ctx) };
+}
+
+/** Quotes a business made in its Live environment, 14 days of them, as the quote path writes them (intent and receipt). */
+const QUOTES_TO_FILL = 300_000;
+
+/**
+ * Fills the business's Live quotes (4 s apart, ~14 days, before any quote there: 80% succeeded,
+ * 15% requires input, 5% failed), has the minute job count them, and times the Overview's
+ * quotes per day both ways, five times each.
+ */
+async function timeQuotesPerDay(ctx: Context): Promise<SearchResult['quotesPerDay']> {
+  const { tenant } = ctx.setup;
+  log(`search: inserting ${QUOTES_TO_FILL.toLocaleString('en-US')} quotes`);
+  const { rows: marks } = await ctx.admin.query<{ through: Date }>(`SELECT through FROM rollup_marks WHERE name = '${QUOTE_ROLLUP_MARK}'`);
+  const now = new Date();
+  await ctx.admin.query(
+    `WITH g AS (
+       SELECT g, md5(g::text || 'bench-quote')::uuid AS intent_id, md5(g::text || 'bench-receipt')::uuid AS receipt_id,
+         CASE WHEN g % 20 < 16 THEN 'succeeded' WHEN g % 20 < 19 THEN 'requires_input' ELSE 'failed' END AS outcome,
+         $6::timestamptz - g * interval '4 seconds' AS at
+       FROM generate_series(1, $7::int) AS g
+     ), intents AS (
+       INSERT INTO quote_intents (id, workspace_id, project_id, environment_id, book_id, book_version_id, business_id, status, source,
+         idempotency_scope, idempotency_key, request_fingerprint, request_correlation_id, inputs, expires_at, created_at, updated_at)
+       SELECT intent_id, $1::uuid, $2::uuid, $3::uuid, $4::uuid, (SELECT book_version_id FROM publications WHERE book_id = $4::uuid AND environment_id = $3::uuid),
+         $5::uuid, outcome::"QuoteIntentStatus", 'api', 'api', 'bench-' || g, md5(g::text), 'bench-' || g, '{"offeringId":"window_cleaning"}', at + interval '30 days', at, at
+       FROM g RETURNING 1
+     )
+     INSERT INTO quote_receipts (id, quote_intent_id, outcome, source, book_version_id, computation, missing_inputs, idempotency_key, request_correlation_id, latency_ms, created_at)
+     SELECT receipt_id, intent_id, outcome::"ReceiptOutcome", 'api', NULL, '{"totalMinor":15525}', '{}', 'bench-' || g, 'bench-' || g, 3, at FROM g`,
+    [tenant.workspaceId, tenant.projectId, tenant.environments.live, tenant.bookId, tenant.businessId, (marks[0]?.through ?? now).toISOString(), QUOTES_TO_FILL],
+  );
+  await ctx.admin.query('VACUUM ANALYZE quote_intents');
+  await ctx.admin.query('VACUUM ANALYZE quote_receipts');
+  // The quotes are older than the job's mark: move it back before them, as the migration that made
+  // the rollup counted the quotes made before it, then let the job count them (once), then run it again.
+  await ctx.admin.query(`UPDATE rollup_marks SET through = now() - interval '15 days' WHERE name = '${QUOTE_ROLLUP_MARK}'`);
+  let started = performance.now();
+  await rollUpQuoteOutcomes(ctx.db.prisma, new Date());
+  const catchUpMs = performance.now() - started;
+  started = performance.now();
+  await rollUpQuoteOutcomes(ctx.db.prisma, new Date(Date.now() + 60_000));
+  const minuteRunMs = performance.now() - started;
+  await ctx.admin.query('VACUUM ANALYZE quote_outcomes_hourly');
+
+  const since = new Date(Math.floor(now.getTime() / 86_400_000) * 86_400_000 - 13 * 86_400_000);
+  // The Overview's query before issue 31: the quotes joined to their receipts.
+  const fromRowsSql = `SELECT to_char(date_trunc('day', qi.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day,
+       count(*) FILTER (WHERE r.outcome = 'succeeded')::int AS succeeded, count(*) FILTER (WHERE r.outcome = 'requires_input')::int AS "requiresInput",
+       count(*) FILTER (WHERE r.outcome = 'failed')::int AS failed
+     FROM quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id
+     WHERE qi.business_id = $1::uuid AND qi.created_at >= $2::timestamptz AND qi.environment_id = $3::uuid GROUP BY 1`;
+  const fromRowsMs: number[] = [];
+  const fromRollupMs: number[] = [];
+  let quotes = 0;
+  for (let i = 0; i < 5; i++) {
+    started = performance.now();
+    const raw = await ctx.admin.query<{ day: string; succeeded: number; requiresInput: number; failed: number }>(fromRowsSql, [tenant.businessId, since, tenant.environments.live]);
+    fromRowsMs.push(performance.now() - started);
+    started = performance.now();
+    const rolled = await countQuotesPerDay(ctx.db.prisma, tenant.businessId, tenant.environments.live, since);
+    fromRollupMs.push(performance.now() - started);
+    const total = (days: { succeeded: number; requiresInput: number; failed: number }[]) => days.reduce((a, d) => a + d.succeeded + d.requiresInput + d.failed, 0);
+    quotes = total(raw.rows);
+    if (total(rolled) !== quotes) throw new Error(`quotes per day: the rollup counts ${total(rolled)}, the quotes ${quotes}`);
+  }
+  return { quotes, fromRowsMs, fromRollupMs, catchUpMs, minuteRunMs };
 }
 
 /** The Overview's API-call count of 7 days, five times each way, with the latest rows' time as "now". */
