@@ -18,9 +18,12 @@ CREATE TABLE "rollup_marks" (
 );
 
 -- CreateIndex
+CREATE INDEX "quote_outcomes_hourly_hour_idx" ON "quote_outcomes_hourly"("hour");
+
+-- CreateIndex
 CREATE INDEX "quote_intents_created_at_idx" ON "quote_intents" USING BRIN ("created_at");
 
--- The quotes made before the rollup existed, counted once; the minute job adds the later ones.
+-- The quotes made before the rollup existed, counted once; the minute job counts from here on.
 INSERT INTO "rollup_marks" ("name", "through") VALUES ('quote-outcomes', now());
 INSERT INTO "quote_outcomes_hourly" ("business_id", "environment_id", "hour", "outcome", "quotes")
 SELECT qi."business_id", qi."environment_id", date_trunc('hour', qi."created_at", 'UTC'), r."outcome", count(*)
