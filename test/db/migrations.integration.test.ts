@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../lib/db/embedded';
 import { applyMigrations } from '../../lib/db/migrate';
 import { diffDatabaseToSchemaInChildProcess, hasDrift } from '../../lib/db/schema-engine';
+import { withClient } from '../../lib/testing/pg-client';
 
 const MIGRATIONS = path.resolve('prisma/migrations');
 
@@ -36,15 +37,6 @@ async function freshDatabaseUrl(): Promise<string> {
   return `postgresql://${db.user}:${db.password}@${db.host}:${db.port}/${name}`;
 }
 
-async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A copy of the migrations folder that a test may tamper with. */
 function copyMigrations(): string {
