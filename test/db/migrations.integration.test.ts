@@ -5,7 +5,6 @@ import { appendFileSync, chmodSync, cpSync, mkdtempSync, readdirSync, readFileSy
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../lib/db/embedded';
 import { applyMigrations } from '../../lib/db/migrate';
