@@ -6,8 +6,12 @@ import type { AddressInfo } from 'node:net';
 /** One request as a receiver got it: the raw body exactly as received, for signature checks. */
 export type Received = { headers: Record<string, string | string[] | undefined>; rawBody: string; receivedAt: Date };
 
-/** How a receiver answers: a status (at once or after a while), or hang past the attempt timeout, or drop the connection. */
-export type Behaviour = number | { status: number; afterMs: number; body?: string } | 'hang' | 'close';
+/**
+ * How a receiver answers: a status (at once, after a while, or once `until` settles, for tests
+ * that must see a state before any answer arrives), or hang past the attempt timeout, or drop
+ * the connection.
+ */
+export type Behaviour = number | { status: number; afterMs: number; until?: Promise<unknown>; body?: string } | 'hang' | 'close';
 
 /**
  * A real HTTPS receiver on loopback with the test certificate (signed by the test CA that the
@@ -30,11 +34,12 @@ export async function startReceiver(behaviour: (index: number) => Behaviour = ()
         const answer = behaviour(index);
         if (answer === 'hang') return; // never answers; the sender's 10 s timeout must fire
         if (answer === 'close') return request.socket.destroy();
-        const { status, afterMs, body } = typeof answer === 'number' ? { status: answer, afterMs: 0, body: undefined } : answer;
+        const { status, afterMs, until, body } = typeof answer === 'number' ? { status: answer, afterMs: 0, until: undefined, body: undefined } : answer;
         const reply = () =>
           response.writeHead(status, { 'content-type': 'text/plain' }).end(body ?? (status < 300 ? 'ok' : 'receiver says no'));
-        if (afterMs > 0) setTimeout(reply, afterMs);
-        else reply();
+        const replyLater = () => (afterMs > 0 ? setTimeout(reply, afterMs) : reply());
+        if (until) void until.then(replyLater);
+        else replyLater();
       });
     },
   );

@@ -459,8 +459,11 @@ describe('a window of sends to one endpoint', () => {
   }, 30_000);
 
   it('a stopping runner finishes the sends in flight, hands the rest back unsent, and a restart sends each once', async () => {
-    // Answers slow enough that the window is seen full before any comes back.
-    const r = await receiver(() => ({ status: 200, afterMs: 1_000 }));
+    // Every answer is held until the test lets them go, so the window is seen full before any
+    // comes back however slowly it filled (an answer back early would let the window send more).
+    let answer!: () => void;
+    const answersReleased = new Promise<void>((resolve) => (answer = resolve));
+    const r = await receiver(() => ({ status: 200, afterMs: 0, until: answersReleased }));
     const { endpoint } = await endpointFor(r, { eventTypes: ['webhook.test'] });
     const n = 40;
     const deliveries = await testEvents(endpoint.id, n);
@@ -468,10 +471,15 @@ describe('a window of sends to one endpoint', () => {
     const clock = () => new Date(T0.getTime() + Date.now() - started);
     const first = startInProcessRunner({ db: bed.db, clock, minuteMs: 3_600_000 });
     await eventually(() => r.load.inFlight === SEND_WINDOW, 10_000);
-    const stopping = Date.now();
-    await first.stop();
-    // Only the sends in flight (answered after ~1 s) were waited for, not the ones queued behind them.
-    expect(Date.now() - stopping).toBeLessThan(3_000);
+    const stopped = first.stop();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A stopping runner starts nothing new while it waits for the sends in flight.
+    expect(r.received).toHaveLength(SEND_WINDOW);
+    const answered = Date.now();
+    answer();
+    await stopped;
+    // Only the sends in flight were waited for, not the ones queued behind them.
+    expect(Date.now() - answered).toBeLessThan(2_000);
     expect(r.received).toHaveLength(SEND_WINDOW);
     expect(await bed.db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(SEND_WINDOW);
     const handedBack = await bed.db.webhookDelivery.findMany({ where: { endpointId: endpoint.id, status: 'pending' } });
