@@ -2,11 +2,12 @@ import type { VerbContext } from '../context/verb-context';
 import { rollUpQuoteOutcomes } from './store';
 
 /**
- * The minute job behind the Overview's quotes per day: counts the last hour or so of quotes
- * again into `quote_outcomes_hourly`, so that reading 14 days costs the same at 1 quote a day
- * or 100 a second. The Overview adds the quotes made since the job's mark from the quotes
- * themselves (at most a few minutes of them), so a quote shows at once.
+ * The minute job behind the Overview's quotes per day: adds the quotes made since its mark (up to
+ * five minutes ago, by the database's clock) to `quote_outcomes_hourly`, so that reading 14 days
+ * costs the same at 1 quote a day or 100 a second, and each run reads about a minute of quotes.
+ * The Overview adds the quotes made since the mark from the quotes themselves (a few minutes of
+ * them), so a quote shows at once. Returns how many quotes it counted.
  */
-export async function rollUpQuotes({ db, now }: VerbContext): Promise<number> {
-  return rollUpQuoteOutcomes(db, now);
+export async function rollUpQuotes({ db }: VerbContext): Promise<number> {
+  return rollUpQuoteOutcomes(db);
 }
