@@ -44,6 +44,8 @@ function layoutOf(page: Page): Promise<Layout> {
 
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle');
+  // Rendered first (a main that is still empty says no "Loading" either), then done loading.
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('main')).not.toContainText(/\bLoading\b/, { timeout: 15_000 });
 }
 

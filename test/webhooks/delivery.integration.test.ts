@@ -40,6 +40,16 @@ async function receiver(behaviour?: (index: number) => Behaviour) {
   return r;
 }
 
+/**
+ * Answers held until `release()`: a test sees a window full, and acts on it, before any answer
+ * comes back, however slowly the window filled (an answer back early lets the window send more).
+ */
+function heldAnswers(status = 200) {
+  let release!: () => void;
+  const until = new Promise<void>((resolve) => (release = resolve));
+  return { answer: (): Behaviour => ({ status, afterMs: 0, until }), release };
+}
+
 async function endpointFor(r: Receiver, options: { environment?: 'test' | 'live'; eventTypes?: string[] } = {}) {
   return createEndpoint(asAdmin(), { projectId: bed.tenant.projectId, environment: options.environment ?? 'live', url: r.url, eventTypes: options.eventTypes });
 }
@@ -384,11 +394,17 @@ describe('a window of sends to one endpoint', () => {
 
 
   it(`keeps at most ${SEND_WINDOW} sends in flight, each signed, none twice`, async () => {
-    // Answers slow enough that the whole window has started (new connections included) before the first comes back.
-    const r = await receiver(() => ({ status: 200, afterMs: 1_000 }));
+    // Answers held until the whole window has started (new connections included).
+    const held = heldAnswers();
+    const r = await receiver(held.answer);
     const { endpoint, secret } = await endpointFor(r, { eventTypes: ['webhook.test'] });
     const deliveries = await testEvents(endpoint.id, 40);
-    await runWebhookJobs(system());
+    const running = runWebhookJobs(system());
+    await eventually(() => r.load.inFlight === SEND_WINDOW, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(r.received).toHaveLength(SEND_WINDOW); // and no more while none has answered
+    held.release();
+    await running;
     await runWebhookJobs(system());
     expect(r.received).toHaveLength(40);
     expect(r.load.peakInFlight).toBe(SEND_WINDOW);
@@ -459,11 +475,8 @@ describe('a window of sends to one endpoint', () => {
   }, 30_000);
 
   it('a stopping runner finishes the sends in flight, hands the rest back unsent, and a restart sends each once', async () => {
-    // Every answer is held until the test lets them go, so the window is seen full before any
-    // comes back however slowly it filled (an answer back early would let the window send more).
-    let answer!: () => void;
-    const answersReleased = new Promise<void>((resolve) => (answer = resolve));
-    const r = await receiver(() => ({ status: 200, afterMs: 0, until: answersReleased }));
+    const held = heldAnswers();
+    const r = await receiver(held.answer);
     const { endpoint } = await endpointFor(r, { eventTypes: ['webhook.test'] });
     const n = 40;
     const deliveries = await testEvents(endpoint.id, n);
@@ -476,7 +489,7 @@ describe('a window of sends to one endpoint', () => {
     // A stopping runner starts nothing new while it waits for the sends in flight.
     expect(r.received).toHaveLength(SEND_WINDOW);
     const answered = Date.now();
-    answer();
+    held.release();
     await stopped;
     // Only the sends in flight were waited for, not the ones queued behind them.
     expect(Date.now() - answered).toBeLessThan(2_000);
@@ -511,13 +524,15 @@ describe('a window of sends to one endpoint', () => {
     // runner's reads are at most a second old).
     const WINDOW = 4;
     const freshWindow = () => new SendWindow(bed.db, WINDOW, undefined, 0);
-    const old: Receiver = await receiver(() => ({ status: 200, afterMs: 500 }));
+    const heldByOld = heldAnswers();
+    const old: Receiver = await receiver(heldByOld.answer);
     const moved = await receiver();
     const { endpoint, secret } = await endpointFor(old, { eventTypes: ['webhook.test'] });
     const deliveries = await testEvents(endpoint.id, 20);
     const sending = deliverGroup(system(), { group: await claimOf(endpoint.id), window: freshWindow() });
     await eventually(() => old.received.length === WINDOW, 5_000);
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { url: moved.url } });
+    heldByOld.release();
     await sending;
     expect(old.received).toHaveLength(WINDOW); // only the sends already made when the URL changed
     expect(moved.received).toHaveLength(20 - WINDOW);
@@ -526,12 +541,14 @@ describe('a window of sends to one endpoint', () => {
     expect(new Set(ids)).toEqual(new Set(deliveries.map((d) => d.id)));
 
     // Disabled with a claim partly sent: the send in flight is recorded, the rest is canceled unsent.
-    const slow: Receiver = await receiver(() => ({ status: 200, afterMs: 500 }));
+    const heldBySlow = heldAnswers();
+    const slow: Receiver = await receiver(heldBySlow.answer);
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { url: slow.url } });
     const more = await testEvents(endpoint.id, 20);
     const sendingMore = deliverGroup(system(), { group: await claimOf(endpoint.id), window: freshWindow() });
     await eventually(() => slow.received.length === WINDOW, 5_000);
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
+    heldBySlow.release();
     await sendingMore;
     expect(slow.received).toHaveLength(WINDOW);
     const after = await bed.db.webhookDelivery.findMany({ where: { id: { in: more.map((d) => d.id) } } });
