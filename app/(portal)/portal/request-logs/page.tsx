@@ -21,10 +21,11 @@ export default function RequestLogsPage() {
       <h1>Request log</h1>
       <p className="muted">Every call to the API in your workspaces, newest first. New requests appear within a second or two.</p>
       <RequiresAccess page="requestLog" needs="Searching the request log is for workspace members allowed to search it.">
+        {/* Above the results, so that it stays where it is while they load. */}
+        <RetentionSettings />
         <Suspense fallback={<Loading what="the request log" />}>
           <RequestLogSearch />
         </Suspense>
-        <RetentionSettings />
       </RequiresAccess>
     </>
   );
