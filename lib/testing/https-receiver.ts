@@ -58,6 +58,16 @@ export async function startReceiver(behaviour: (index: number) => Behaviour = ()
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
+/**
+ * Answers held until `release()`: a test sees the sender's window full, and acts on it, before
+ * any answer comes back, however slowly the window filled (an answer back early lets it send more).
+ */
+export function heldAnswers() {
+  let release!: () => void;
+  const until = new Promise<void>((resolve) => (release = resolve));
+  return { answer: (): Behaviour => ({ status: 200, afterMs: 0, until }), release };
+}
+
 /** An independent verifier for tests: HMAC-SHA256 over `<t>.<raw body>` with the secret as shown. */
 export function signedBy(received: Received, secret: string): boolean {
   const header = String(received.headers['service-signature']);

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { EventType } from '../../lib/events/catalogue';
 import { recordEvent } from '../../lib/events/record-event';
 import { startInProcessRunner } from '../../lib/jobs/in-process-runner';
 import { runWebhookJobs } from '../../lib/jobs/run-jobs';
-import { signedBy, startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
+import { heldAnswers, signedBy, startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../lib/webhooks/retry-schedule';
 import { SendWindow, claimDueDeliveries, deliverGroup, releaseEndpoint, webhookWindow } from '../../lib/webhooks/deliver-due-webhooks';
 import { dispatchOutboxEvents } from '../../lib/webhooks/dispatch-outbox';
@@ -38,16 +39,6 @@ async function receiver(behaviour?: (index: number) => Behaviour) {
   const r = await startReceiver(behaviour);
   receivers.push(r);
   return r;
-}
-
-/**
- * Answers held until `release()`: a test sees a window full, and acts on it, before any answer
- * comes back, however slowly the window filled (an answer back early lets the window send more).
- */
-function heldAnswers(status = 200) {
-  let release!: () => void;
-  const until = new Promise<void>((resolve) => (release = resolve));
-  return { answer: (): Behaviour => ({ status, afterMs: 0, until }), release };
 }
 
 async function endpointFor(r: Receiver, options: { environment?: 'test' | 'live'; eventTypes?: string[] } = {}) {
@@ -401,7 +392,7 @@ describe('a window of sends to one endpoint', () => {
     const deliveries = await testEvents(endpoint.id, 40);
     const running = runWebhookJobs(system());
     await eventually(() => r.load.inFlight === SEND_WINDOW, 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
     expect(r.received).toHaveLength(SEND_WINDOW); // and no more while none has answered
     held.release();
     await running;
@@ -485,7 +476,7 @@ describe('a window of sends to one endpoint', () => {
     const first = startInProcessRunner({ db: bed.db, clock, minuteMs: 3_600_000 });
     await eventually(() => r.load.inFlight === SEND_WINDOW, 10_000);
     const stopped = first.stop();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     // A stopping runner starts nothing new while it waits for the sends in flight.
     expect(r.received).toHaveLength(SEND_WINDOW);
     const answered = Date.now();
