@@ -10,7 +10,9 @@ export default defineConfig({
   globalSetup: './e2e/support/global-setup.ts',
   outputDir: 'test-results/playwright',
   workers: 2,
-  timeout: 30_000,
+  // A guard against a hung test, not a speed check: each step still fails after 10 s (expect),
+  // and a journey of several sign-ins takes over 30 s on a loaded two-core CI machine.
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   use: {

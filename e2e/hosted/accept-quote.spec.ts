@@ -7,7 +7,6 @@ import { appUrl, screenshot } from '../support/portal';
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
 test('a customer on a phone accepts a price, and the quote’s link brings back the confirmation', async ({ page }) => {
-  test.setTimeout(60_000);
   const tenant = await createTenant();
   await testDb().business.update({ where: { id: tenant.businessId }, data: { displayName: 'Sparkle Windows' } });
 

@@ -8,7 +8,6 @@ const medium = { offeringId: 'window_cleaning', factors: { home_size: 'medium', 
 const solar = { offeringId: 'solar_panel_cleaning', factors: { panel_count: 'up_to_12', storeys: '1' } };
 
 test('a publisher measures a draft against last week\'s quotes, reads why prices move, and publishes through the safeguard', async ({ page }) => {
-  test.setTimeout(90_000);
   const tenant = await createTenant();
   const person = await createPerson(tenant, { permissions: ['books:edit', 'books:publish'] });
   // Twelve Live quotes: four of them for a medium home, which the draft below makes dearer.

@@ -17,7 +17,6 @@ async function postJson(path: string, body: unknown, key?: string) {
 }
 
 test('a publisher fixes a draft in place, previews it, versions it, compares and publishes it to Live', async ({ page }) => {
-  test.setTimeout(90_000);
   const tenant = await createTenant();
   const person = await createPerson(tenant, { permissions: ['books:edit', 'books:publish'] });
   await signIn(page, person.email, `/portal/books/${tenant.bookId}`);

@@ -47,7 +47,6 @@ async function searchUntil(page: Page, check: () => Promise<void>) {
 }
 
 test('finds failed requests and a quote request, traces the quote, and follows the way back', async ({ page }) => {
-  test.setTimeout(90_000);
   const tenant = await signInLogReader(page);
   const quoted = await postQuote(tenant.keys.test, { businessId: tenant.businessId, bookId: tenant.bookId, ...windowCleaning });
   expect(quoted.status).toBe(201);
@@ -148,7 +147,6 @@ test('finds failed requests and a quote request, traces the quote, and follows t
 });
 
 test('pages through the log with a small page size, and says when nothing matches', async ({ page }) => {
-  test.setTimeout(90_000);
   const tenant = await signInLogReader(page);
   const made: string[] = [];
   for (let i = 0; i < 12; i++) made.push((await postQuote(tenant.keys.live, { businessId: tenant.businessId, bookId: tenant.bookId })).requestId);

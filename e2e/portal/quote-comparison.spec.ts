@@ -44,7 +44,6 @@ async function expectDemoComparison(page: Page, a: string, b: string) {
 }
 
 test('a member picks two quotes on the Quotes page, the request log and a trace, and sees why their prices differ', async ({ page }) => {
-  test.setTimeout(90_000);
   const tenant = await createTenant();
   const member = await createPerson(tenant, { permissions: ['logs:read'], businessRole: 'owner' });
   const a = await quote(tenant, demoExample);

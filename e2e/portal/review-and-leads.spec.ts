@@ -70,7 +70,6 @@ async function reviewBothAs(page: Page, tenant: Tenant, width: number) {
 }
 
 test('an owner approves one held quote and declines another, at 1280 px', async ({ page }) => {
-  test.setTimeout(60_000);
   const tenant = await createTenant({ artifact: { ...demoBookArtifact, autonomy: 'approval_first' } });
   await reviewBothAs(page, tenant, 1280);
 });
@@ -78,7 +77,6 @@ test('an owner approves one held quote and declines another, at 1280 px', async 
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   test('an owner approves one held quote and declines another, at 390 px', async ({ page }) => {
-    test.setTimeout(60_000);
     const tenant = await createTenant({ artifact: { ...demoBookArtifact, autonomy: 'approval_first' } });
     await reviewBothAs(page, tenant, 390);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

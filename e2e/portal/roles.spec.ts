@@ -7,7 +7,6 @@ const navLinks = (page: Page) => page.getByRole('navigation', { name: 'Portal' }
 
 test('a business owner finds only the pages they can use, lists their business\'s quotes and traces one', async ({ page }) => {
   // A whole journey (overview, quotes, a trace, the book, the request log): past 30 s on a loaded machine.
-  test.setTimeout(90_000);
   const tenant = await createTenant();
   const owner = await createPerson(tenant, { businessRole: 'owner' });
   const admin = await createPerson(tenant, { permissions: 'all' }); // whom the portal names when the owner needs access

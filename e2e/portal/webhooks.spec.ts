@@ -294,7 +294,6 @@ test('an endpoint is edited in place: URL, events and description change, its se
 });
 
 test('a failing endpoint shows its health and retries; its exhausted deliveries are replayed in one go after a count', async ({ page }) => {
-  test.setTimeout(60_000);
   let healthy = false;
   receiver = await startReceiver(() => (healthy ? 200 : 503));
   const tenant = await createTenant();
@@ -359,7 +358,6 @@ test('a failing endpoint shows its health and retries; its exhausted deliveries 
 });
 
 test('a Test endpoint fails on demand: its first attempt answers 503 without being sent, the retry 2 s later reaches it', async ({ page }) => {
-  test.setTimeout(90_000);
   receiver = await startReceiver();
   const tenant = await createTenant();
   const admin = await createPerson(tenant, { permissions: ['webhooks:manage'] });
