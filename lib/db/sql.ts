@@ -19,6 +19,11 @@ export function registerPool(db: object, pool: pg.Pool): void {
   pools.set(db, pool);
 }
 
+/** Whether `db` is a client whose statements go straight to its pool (not an interactive transaction). */
+export function runsOnPool(db: DbOrTx): boolean {
+  return pools.has(db);
+}
+
 let preparedStatements: boolean | undefined;
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Statement, Table } from './statement';
+import { BatchStatement, Statement, Table } from './statement';
 
 type Thing = { id: string; name: string; payload: unknown; tags: string[]; at: Date };
 const things = new Table<Thing>('things', {
@@ -30,5 +30,26 @@ describe('Table and Statement', () => {
     expect(things.jsonObject('t', ['id', 'at'])).toBe("json_build_object('id', t.id, 'at', t.created_at)");
     const row = things.fromJson({ id: 'a', name: 'n', payload: null, tags: [], at: '2026-01-02T03:04:05.678+00:00' });
     expect(row.at).toEqual(new Date('2026-01-02T03:04:05.678Z'));
+  });
+
+  it('makes a batch statement of one JSON parameter, its rows the relation input i with their position n', () => {
+    const insert = new BatchStatement<{ thing: Thing; check: { ownerId: string } }>(
+      (sql) => `ok AS (SELECT i.n FROM input i WHERE ${sql.param('check', 'ownerId', 'uuid')} IS NOT NULL)
+         ${sql.insert(things, 'thing', { from: 'input i JOIN ok USING (n)' })}`,
+    );
+    expect(insert.text).toContain(
+      'SELECT * FROM json_to_recordset($1::json) AS i(n int, p1 uuid, p2 uuid, p3 text, p4 json, p5 text[], p6 timestamptz)',
+    );
+    expect(insert.text).toContain('ok AS (SELECT i.n FROM input i WHERE i.p1 IS NOT NULL)');
+    expect(insert.text).toContain('INSERT INTO things (id, name, payload, tags, created_at) SELECT i.p2, i.p3, i.p4, i.p5, i.p6 FROM input i JOIN ok USING (n)');
+    const at = new Date('2026-01-02T03:04:05.678Z');
+    const [json] = insert.values([
+      { thing: { id: 'a', name: 'n', payload: { x: 1 }, tags: ['t'], at }, check: { ownerId: 'o' } },
+      { thing: { id: 'b', name: 'm', payload: undefined, tags: [], at }, check: { ownerId: 'p' } },
+    ]);
+    expect(JSON.parse(json)).toEqual([
+      { n: 1, p1: 'o', p2: 'a', p3: 'n', p4: { x: 1 }, p5: ['t'], p6: at.toISOString() },
+      { n: 2, p1: 'p', p2: 'b', p3: 'm', p4: null, p5: [], p6: at.toISOString() },
+    ]);
   });
 });

@@ -58,8 +58,8 @@ export function completePayload(data: unknown, receiptComputation: unknown, rece
 
 /**
  * The statement part that fans events out into webhook deliveries: one per enabled endpoint of
- * the event's environment whose filter accepts its type. `events` names a CTE with the columns
- * id, type and environment_id; `at` is the SQL expression for the deliveries' timestamps.
+ * the event's environment whose filter accepts its type. `events` names a CTE (alias `e`) with
+ * the columns id, type and environment_id; `at` is the SQL expression for the deliveries' timestamps.
  * Writers put it in the statement that writes the event, so an event is born dispatched.
  */
 export function fanOutSql(events: string, at: string): string {
@@ -74,7 +74,8 @@ export function fanOutSql(events: string, at: string): string {
 /**
  * The CTEs `new_event` and `new_deliveries` that write the event bound as `group` and its
  * deliveries: the one way an event is written, alone (insertEvent) or inside another
- * statement (a quote's). `from` makes the event conditional on that relation having a row.
+ * statement (a batch of quotes'). `from` makes the event conditional on that relation having a
+ * row (in a BatchStatement it names which rows of `input` have an event).
  */
 export function eventCtes<B extends Record<string, object>, G extends keyof B & string>(
   sql: StatementBuilder<B>,
@@ -83,9 +84,9 @@ export function eventCtes<B extends Record<string, object>, G extends keyof B & 
 ): string {
   return `new_event AS (
        ${sql.insert(outboxEvents as unknown as Table<B[G]>, group, options)}
-       RETURNING id, type, environment_id
+       RETURNING id, type, environment_id, created_at
      ), new_deliveries AS (
-       ${fanOutSql('new_event', sql.param(group, 'createdAt' as keyof B[G] & string, 'timestamptz'))}
+       ${fanOutSql('new_event', 'e.created_at')}
      )`;
 }
 

@@ -1,7 +1,8 @@
 import type { ApiKeyPrincipal } from '../../auth/principal';
 import type { DbOrTx } from '../../db/client';
-import { sqlRows } from '../../db/sql';
-import { Statement } from '../../db/statement';
+import { GroupCommit } from '../../db/group-commit';
+import { runsOnPool, sqlRows } from '../../db/sql';
+import { BatchStatement } from '../../db/statement';
 import { eventCtes, type OutboxEventRow } from '../../events/store';
 import { signsAt } from '../../receipts/store';
 import { unconfirmedKeys } from './keys';
@@ -24,54 +25,84 @@ type InsertBindings = {
 };
 
 /**
- * Intent, receipt, outcome event and its webhook deliveries in one statement, written only while
- * the API key (when taken from memory) and the scope still hold: what the memories above rely on.
+ * Intents, receipts, outcome events and their webhook deliveries of a batch of quotes in one
+ * statement, each quote written only while its API key (when taken from memory) and its scope
+ * still hold: what the memories above rely on. One row out per quote, in the batch's order.
  */
-const INSERT_QUOTE = new Statement<InsertBindings>((sql) => {
+const INSERT_QUOTES = new BatchStatement<InsertBindings>((sql) => {
   const intent = (field: keyof QuoteIntentRow & string, type: Parameters<typeof sql.param>[2]) => sql.param('intent', field, type);
   const keyId = sql.param('guard', 'apiKeyId', 'uuid');
-  return `WITH key_holds AS (
-       SELECT 1 WHERE ${keyId} IS NULL OR EXISTS (SELECT 1 FROM api_keys k WHERE k.id = ${keyId}
+  const written = `${intent('id', 'uuid')} IN (SELECT id FROM new_intent)`;
+  return `key_holds AS (
+       SELECT i.n FROM input i WHERE ${keyId} IS NULL OR EXISTS (SELECT 1 FROM api_keys k WHERE k.id = ${keyId}
          AND k.status <> 'revoked' AND (k.revoked_at IS NULL OR k.revoked_at > ${intent('createdAt', 'timestamptz')}))
      ), scope_holds AS (
-       SELECT 1 FROM key_holds WHERE EXISTS (SELECT 1 FROM connections c WHERE c.business_id = ${intent('businessId', 'uuid')}
+       SELECT i.n FROM input i JOIN key_holds USING (n)
+       WHERE EXISTS (SELECT 1 FROM connections c WHERE c.business_id = ${intent('businessId', 'uuid')}
            AND c.project_id = ${intent('projectId', 'uuid')} AND c.status = 'active')
          AND (SELECT p.book_version_id FROM publications p WHERE p.book_id = ${intent('bookId', 'uuid')}
            AND p.environment_id = ${intent('environmentId', 'uuid')}) IS NOT DISTINCT FROM ${intent('bookVersionId', 'uuid')}
          AND (NOT ${sql.param('guard', 'bookMustBePrimary', 'boolean')}
            OR EXISTS (SELECT 1 FROM projects pr WHERE pr.id = ${intent('projectId', 'uuid')} AND pr.primary_book_id = ${intent('bookId', 'uuid')}))
      ), signer_holds AS (
-       SELECT 1 FROM scope_holds WHERE EXISTS (SELECT 1 FROM receipt_signing_keys s
+       SELECT i.n FROM input i JOIN scope_holds USING (n) WHERE EXISTS (SELECT 1 FROM receipt_signing_keys s
          WHERE s.kid = ${sql.param('receipt', 'signatureKid', 'text')} AND ${signsAt('s', intent('createdAt', 'timestamptz'))})
      ), new_intent AS (
-       ${sql.insert(quoteIntents, 'intent', { from: 'signer_holds' })}
+       ${sql.insert(quoteIntents, 'intent', { from: 'input i JOIN signer_holds USING (n) ORDER BY i.n' })}
        ON CONFLICT (environment_id, idempotency_scope, idempotency_key) DO NOTHING
        RETURNING id
      ), new_receipt AS (
-       ${sql.insert(quoteReceipts, 'receipt', { from: 'new_intent' })}
-     ), ${eventCtes(sql, 'event', { from: 'new_intent' })}
-     SELECT EXISTS (SELECT 1 FROM new_intent) AS inserted, EXISTS (SELECT 1 FROM key_holds) AS key_holds,
-       EXISTS (SELECT 1 FROM scope_holds) AS scope_holds, EXISTS (SELECT 1 FROM signer_holds) AS signer_holds`;
+       ${sql.insert(quoteReceipts, 'receipt', { from: `input i WHERE ${written} ORDER BY i.n` })}
+     ), ${eventCtes(sql, 'event', { from: `input i WHERE ${written} ORDER BY i.n` })}
+     SELECT ${written} AS inserted, i.n IN (SELECT n FROM key_holds) AS key_holds,
+       i.n IN (SELECT n FROM scope_holds) AS scope_holds, i.n IN (SELECT n FROM signer_holds) AS signer_holds
+     FROM input i ORDER BY i.n`;
 });
+
+type WrittenRow = { inserted: boolean; key_holds: boolean; scope_holds: boolean; signer_holds: boolean };
+
+/**
+ * Writes quotes in one statement. The batch goes in idempotency-key order, so that two batches
+ * waiting on each other's keys (the same key sent twice at once) wait in one order and never
+ * deadlock.
+ */
+async function writeQuotes(db: DbOrTx, batch: InsertBindings[]): Promise<WrittenRow[]> {
+  const keyOf = ({ intent }: InsertBindings) => `${intent.environmentId} ${intent.idempotencyScope} ${intent.idempotencyKey}`;
+  const order = batch.map((_, index) => index).sort((a, b) => (keyOf(batch[a]) < keyOf(batch[b]) ? -1 : keyOf(batch[a]) > keyOf(batch[b]) ? 1 : 0));
+  const rows = await sqlRows<WrittenRow>(db, INSERT_QUOTES.text, INSERT_QUOTES.values(order.map((index) => batch[index])));
+  const written = new Array<WrittenRow>(batch.length);
+  order.forEach((index, position) => (written[index] = rows[position]));
+  return written;
+}
+
+/**
+ * Up to two batches of quotes in PostgreSQL per process at once; the quotes that arrive meanwhile
+ * wait for the next. Per client (its pool); inside a transaction each quote is written alone.
+ */
+const groupCommits = new WeakMap<DbOrTx, GroupCommit<InsertBindings, WrittenRow>>();
+
+function quoteWriter(db: DbOrTx): (bindings: InsertBindings) => Promise<WrittenRow> {
+  if (!runsOnPool(db)) return async (bindings) => (await writeQuotes(db, [bindings]))[0];
+  let writer = groupCommits.get(db);
+  if (!writer) groupCommits.set(db, (writer = new GroupCommit((batch) => writeQuotes(db, batch), { maxInFlight: 2, maxRows: 64 })));
+  return (bindings) => writer.submit(bindings);
+}
 
 export type InsertOutcome = 'inserted' | 'key_taken' | 'scope_changed' | 'key_refused' | 'signer_retired';
 
 /**
- * Writes a quote: intent, receipt, its outcome event and deliveries, together or not at all.
+ * Writes a quote: intent, receipt, its outcome event and deliveries, together or not at all,
+ * in one statement and one commit with the other quotes of this process written at that moment.
  * `key_taken`: another request committed an intent under the same idempotency key first;
  * `signer_retired`: the receipt's signing key was rotated out since this process loaded it.
  */
 export async function insertQuote(db: DbOrTx, quote: StoredQuote, event: OutboxEventRow, guards: QuoteGuards): Promise<InsertOutcome> {
   const keyCheck = guards.apiKey ? unconfirmedKeys.get(guards.apiKey) : undefined;
-  const [written] = await sqlRows<{ inserted: boolean; key_holds: boolean; scope_holds: boolean; signer_holds: boolean }>(
-    db,
-    INSERT_QUOTE.text,
-    INSERT_QUOTE.values({
-      ...quote,
-      event,
-      guard: { apiKeyId: keyCheck ? guards.apiKey!.keyId : null, bookMustBePrimary: guards.bookMustBePrimary },
-    }),
-  );
+  const written = await quoteWriter(db)({
+    ...quote,
+    event,
+    guard: { apiKeyId: keyCheck ? guards.apiKey!.keyId : null, bookMustBePrimary: guards.bookMustBePrimary },
+  });
   if (!written.key_holds) return 'key_refused';
   if (!written.scope_holds) return 'scope_changed';
   if (keyCheck) keyCheck.confirmed = true;

@@ -1,0 +1,48 @@
+/**
+ * Group commit: each caller hands in one row, and rows that arrive while `maxInFlight` writes are
+ * running wait and go together in the next write (at most `maxRows` at once). Alone, a row is
+ * written at once; under load, many requests share one statement and one commit, which costs
+ * PostgreSQL and the server less per row than a statement each. A write of several rows that
+ * fails is retried row by row, so each caller gets its own outcome or error, and one bad row
+ * never fails the others.
+ */
+export class GroupCommit<Row, Outcome> {
+  private readonly waiting: { row: Row; resolve: (outcome: Outcome) => void; reject: (error: unknown) => void }[] = [];
+  private inFlight = 0;
+
+  constructor(
+    /** Writes the rows in one statement; returns each row's outcome, in the rows' order. */
+    private readonly write: (rows: Row[]) => Promise<Outcome[]>,
+    private readonly limits: { maxInFlight: number; maxRows: number },
+  ) {}
+
+  submit(row: Row): Promise<Outcome> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ row, resolve, reject });
+      this.startWrites();
+    });
+  }
+
+  private startWrites(): void {
+    while (this.inFlight < this.limits.maxInFlight && this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, this.limits.maxRows);
+      this.inFlight++;
+      void this.run(batch).finally(() => {
+        this.inFlight--;
+        this.startWrites();
+      });
+    }
+  }
+
+  private async run(batch: typeof this.waiting): Promise<void> {
+    try {
+      const outcomes = await this.write(batch.map((waiting) => waiting.row));
+      batch.forEach((waiting, i) => waiting.resolve(outcomes[i]));
+    } catch (error) {
+      if (batch.length === 1) return batch[0].reject(error);
+      for (const waiting of batch) {
+        await this.write([waiting.row]).then(([outcome]) => waiting.resolve(outcome), waiting.reject);
+      }
+    }
+  }
+}
