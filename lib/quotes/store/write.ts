@@ -77,14 +77,16 @@ async function writeQuotes(db: DbOrTx, batch: InsertBindings[]): Promise<Written
 
 /**
  * Up to two batches of quotes in PostgreSQL per process at once; the quotes that arrive meanwhile
- * wait for the next. Per client (its pool); inside a transaction each quote is written alone.
+ * wait for the next. At most 16 quotes a batch: a receipt of a 10,000-rule book is ~1.25 MB, and
+ * the batch's parameter holds them all (under load batches were 1–22, most of them under 16).
+ * Per client (its pool); inside a transaction each quote is written alone.
  */
 const groupCommits = new WeakMap<DbOrTx, GroupCommit<InsertBindings, WrittenRow>>();
 
 function quoteWriter(db: DbOrTx): (bindings: InsertBindings) => Promise<WrittenRow> {
   if (!runsOnPool(db)) return async (bindings) => (await writeQuotes(db, [bindings]))[0];
   let writer = groupCommits.get(db);
-  if (!writer) groupCommits.set(db, (writer = new GroupCommit((batch) => writeQuotes(db, batch), { maxInFlight: 2, maxRows: 64 })));
+  if (!writer) groupCommits.set(db, (writer = new GroupCommit((batch) => writeQuotes(db, batch), { maxInFlight: 2, maxRows: 16 })));
   return (bindings) => writer.submit(bindings);
 }
 
