@@ -2,8 +2,6 @@ import { expect, test } from '@playwright/test';
 import { appUrl, screenshot } from '../support/portal';
 
 test('the root page says what the service is and leads to the portal and a readable API reference', async ({ page, request }) => {
-  // Often the run's first page (the server's first requests) and Swagger UI's bundle: 12 s on an
-  // idle machine, over 30 s on a busy one.
   await page.goto(`${appUrl()}/`);
   await expect(page.getByRole('heading', { level: 1, name: 'Quote Pricing Service' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Sign in to the portal' })).toHaveAttribute('href', '/portal');

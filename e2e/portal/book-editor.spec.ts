@@ -236,7 +236,6 @@ test('removing an answer that a rule needs is guided, undo brings it back, and t
 });
 
 test('a person without books:edit reads the book and tries prices, but changes nothing', async ({ page }) => {
-  // The accessibility check of the whole editor takes 5–20 s on a busy 2-core machine.
   const tenant = await createTenant();
   const person = await createPerson(tenant, { permissions: ['logs:read'] });
   await signIn(page, person.email, `/portal/books/${tenant.bookId}`);

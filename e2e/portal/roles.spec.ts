@@ -6,7 +6,6 @@ import { appUrl, screenshot, signIn } from '../support/portal';
 const navLinks = (page: Page) => page.getByRole('navigation', { name: 'Portal' }).getByRole('link');
 
 test('a business owner finds only the pages they can use, lists their business\'s quotes and traces one', async ({ page }) => {
-  // A whole journey (overview, quotes, a trace, the book, the request log): past 30 s on a loaded machine.
   const tenant = await createTenant();
   const owner = await createPerson(tenant, { businessRole: 'owner' });
   const admin = await createPerson(tenant, { permissions: 'all' }); // whom the portal names when the owner needs access

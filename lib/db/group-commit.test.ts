@@ -8,7 +8,8 @@ function heldWrites() {
   const write = (rows: number[]) => {
     batches.push(rows);
     return new Promise<string[]>((resolve, reject) => {
-      finish.push(() => (rows.includes(13) && rows.length > 1 ? reject(new Error('row 13 refused')) : rows.includes(13) ? reject(new Error('13 alone')) : resolve(rows.map((row) => `wrote ${row}`))));
+      // Row 13 is refused, in a batch or alone.
+      finish.push(() => (rows.includes(13) ? reject(new Error(rows.length > 1 ? 'row 13 refused' : '13 alone')) : resolve(rows.map((row) => `wrote ${row}`))));
     });
   };
   return { batches, finish, write };

@@ -67,8 +67,8 @@ type WrittenRow = { inserted: boolean; key_holds: boolean; scope_holds: boolean;
  * deadlock.
  */
 async function writeQuotes(db: DbOrTx, batch: InsertBindings[]): Promise<WrittenRow[]> {
-  const keyOf = ({ intent }: InsertBindings) => `${intent.environmentId} ${intent.idempotencyScope} ${intent.idempotencyKey}`;
-  const order = batch.map((_, index) => index).sort((a, b) => (keyOf(batch[a]) < keyOf(batch[b]) ? -1 : keyOf(batch[a]) > keyOf(batch[b]) ? 1 : 0));
+  const keys = batch.map(({ intent }) => `${intent.environmentId} ${intent.idempotencyScope} ${intent.idempotencyKey}`);
+  const order = batch.map((_, index) => index).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
   const rows = await sqlRows<WrittenRow>(db, INSERT_QUOTES.text, INSERT_QUOTES.values(order.map((index) => batch[index])));
   const written = new Array<WrittenRow>(batch.length);
   order.forEach((index, position) => (written[index] = rows[position]));
