@@ -45,11 +45,11 @@ describe('Table and Statement', () => {
     const at = new Date('2026-01-02T03:04:05.678Z');
     const [json] = insert.values([
       { thing: { id: 'a', name: 'n', payload: { x: 1 }, tags: ['t'], at }, check: { ownerId: 'o' } },
-      { thing: { id: 'b', name: 'm', payload: undefined, tags: [], at }, check: { ownerId: 'p' } },
+      { thing: { id: 'b', name: 'm "quoted"\n\u2028', payload: undefined, tags: [], at }, check: { ownerId: 'p' } },
     ]);
     expect(JSON.parse(json)).toEqual([
       { n: 1, p1: 'o', p2: 'a', p3: 'n', p4: { x: 1 }, p5: ['t'], p6: at.toISOString() },
-      { n: 2, p1: 'p', p2: 'b', p3: 'm', p4: null, p5: [], p6: at.toISOString() },
+      { n: 2, p1: 'p', p2: 'b', p3: 'm "quoted"\n\u2028', p4: null, p5: [], p6: at.toISOString() },
     ]);
   });
 });

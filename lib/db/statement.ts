@@ -126,25 +126,35 @@ export class Statement<Bindings extends Record<string, object>> {
 export class BatchStatement<Bindings extends Record<string, object>> {
   readonly text: string;
   private readonly slots: Slot[] = [];
+  /** `,"p1":`, `,"p2":`, …: each column's key in a row's JSON. */
+  private readonly keys: string[];
 
   constructor(build: (sql: StatementBuilder<Bindings>) => string) {
     const body = buildText(this.slots, (index) => `i.p${index + 1}`, build);
     const columns = this.slots.map(({ type }, index) => `p${index + 1} ${type}`);
+    this.keys = this.slots.map((_, index) => `,"p${index + 1}":`);
     this.text = `WITH input AS (
        SELECT * FROM json_to_recordset($1::json) AS i(n int, ${columns.join(', ')})
      ), ${body}`;
   }
 
-  /** The one parameter: the rows as JSON objects `{ n, p1, p2, … }`, JSON columns as values. */
+  /**
+   * The one parameter: the rows as JSON objects `{ n, p1, p2, … }`, JSON columns as values.
+   * Written field by field: an object of forty computed keys per row is a slow one for V8 to
+   * build and to stringify (a quote's batch spent a tenth of the server's CPU there).
+   */
   values(rows: readonly Bindings[]): [string] {
-    return [
-      JSON.stringify(
-        rows.map((bindings, k) => {
-          const row: Record<string, unknown> = { n: k + 1 };
-          this.slots.forEach(({ group, field }, index) => (row[`p${index + 1}`] = (bindings[group] as Record<string, unknown>)[field] ?? null));
-          return row;
-        }),
-      ),
-    ];
+    let text = '[';
+    for (let k = 0; k < rows.length; k++) {
+      const bindings = rows[k];
+      text += `${k === 0 ? '' : ','}{"n":${k + 1}`;
+      for (let index = 0; index < this.slots.length; index++) {
+        const { group, field } = this.slots[index];
+        const value = (bindings[group] as Record<string, unknown>)[field];
+        text += `${this.keys[index]}${(value === undefined || value === null ? null : JSON.stringify(value)) ?? 'null'}`;
+      }
+      text += '}';
+    }
+    return [`${text}]`];
   }
 }

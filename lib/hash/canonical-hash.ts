@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
 
 /**
@@ -6,5 +6,5 @@ import { canonicalJson } from './canonical-json';
  * the key order. Book artifact hashes and idempotency fingerprints are both this.
  */
 export function canonicalHash(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex');
+  return hash('sha256', canonicalJson(value), 'hex');
 }
