@@ -1,4 +1,4 @@
-// `npm run bench [-- --json] [--quick] [--profile] [--only http,engine,webhooks,search,sql,impact,receipts]`
+// `npm run bench [-- --json] [--quick] [--profile [trace]] [--only http,engine,webhooks,search,sql,impact,receipts]`
 // `npm run bench -- --only scale [--scale-sizes 10,50]`: the request log at 10M and 50M rows, on a
 // database of its own; never part of the default set (it writes ~30 GB and takes most of an hour).
 //
@@ -25,7 +25,7 @@ import { writeTestCertificates } from '../scripts/support/test-certificates';
 import { runEngineCases } from './cases/engine';
 import { runHttpCases, type HttpCase } from './cases/http';
 import { runImpactCase, type ImpactBenchResult } from './cases/impact';
-import { runProfile } from './cases/profile';
+import { PROFILED_ROUTE_LABELS, runProfile, type ProfiledRoute } from './cases/profile';
 import { runReceiptCases, type ReceiptBenchResult } from './cases/receipts';
 import { runScaleCases, type ScaleResult, type ScaleSize } from './cases/scale';
 import { runSearchCases, type SearchResult } from './cases/search';
@@ -44,6 +44,8 @@ import { fmt, formatTable, ratio } from './stats';
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
 const quick = flag('--quick');
+/** `--profile [trace]`: the route the CPU profile's load asks (POST /v1/quotes unless `trace`). */
+const profiledRoute: ProfiledRoute = args[args.indexOf('--profile') + 1] === 'trace' ? 'trace' : 'quotes';
 const only = (() => {
   const i = args.indexOf('--only');
   return i >= 0 ? new Set(args[i + 1].split(',')) : null;
@@ -424,7 +426,7 @@ type Results = {
   impact?: ImpactBenchResult;
   receipts?: ReceiptBenchResult;
   scale?: ScaleResult;
-  profile?: ProfileSummary & { requests: number };
+  profile?: ProfileSummary & { requests: number; route: ProfiledRoute };
   targets: Target[];
   errors: Record<string, string>;
 };
@@ -464,7 +466,7 @@ function report(r: Results): string {
   }
   if (r.profile) {
     parts.push(
-      `\nCPU profile of the service (one process) under POST /v1/quotes @ 32, measured run only (${fmt(r.profile.totalMs / Math.max(1, r.profile.requests), 2)} ms busy CPU per request; self time)\n${formatTable(
+      `\nCPU profile of the service (one process) under ${PROFILED_ROUTE_LABELS[r.profile.route]} @ 32, measured run only (${fmt(r.profile.totalMs / Math.max(1, r.profile.requests), 2)} ms busy CPU per request; self time)\n${formatTable(
         ['where', 'self %'],
         r.profile.byCategory.slice(0, 14).map((c) => [c.name, `${c.percent.toFixed(1)}%`]),
       )}\n\n${formatTable(['function', 'location', 'self %'], r.profile.byFunction.slice(0, 20).map((f) => [f.name, f.location, `${f.percent.toFixed(1)}%`]))}`,
@@ -622,7 +624,7 @@ async function main() {
           results.impact = await runImpactCase(ctx.db.prisma, ctx.admin, tenant, person, ctx.next.url, log);
         });
       }
-      if (flag('--profile')) await section('profile', async () => void (results.profile = await runProfile(ctx)));
+      if (flag('--profile')) await section('profile', async () => void (results.profile = await runProfile(ctx, profiledRoute)));
     } finally {
       await cleanup();
     }

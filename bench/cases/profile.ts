@@ -1,5 +1,6 @@
-// `--profile`: a CPU profile of the service (scripts/serve.mjs, one process) under POST /v1/quotes
-// @ 32 (bench/profile-summary.ts reads it).
+// `--profile [trace]`: a CPU profile of the service (scripts/serve.mjs, one process) under POST
+// /v1/quotes @ 32, or under a member's GET /v1/quote-intents/{id}/trace @ 32 (bench/profile-summary.ts
+// reads it).
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -8,7 +9,15 @@ import { log, root, sleep, type Context } from '../context';
 import { runLoadProcess, stopChild, waitForHttp } from '../processes';
 import { summarizeProfiles, type ProfileSummary } from '../profile-summary';
 
-export async function runProfile(ctx: Context): Promise<ProfileSummary & { requests: number }> {
+/** What the profiled load asks: quotes (the default) or traces of one quote, the read route. */
+export type ProfiledRoute = 'quotes' | 'trace';
+
+export const PROFILED_ROUTE_LABELS: Record<ProfiledRoute, string> = {
+  quotes: 'POST /v1/quotes',
+  trace: 'GET /v1/quote-intents/{id}/trace',
+};
+
+export async function runProfile(ctx: Context, route: ProfiledRoute): Promise<ProfileSummary & { requests: number; route: ProfiledRoute }> {
   const dir = path.join(root, 'bench/results/profiles');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -24,14 +33,15 @@ export async function runProfile(ctx: Context): Promise<ProfileSummary & { reque
   const url = `http://127.0.0.1:${ctx.nextPort}`;
   await waitForHttp(`${url}/v1/status`, 60_000);
   ctx.next = { url, port: ctx.nextPort, process: child, stop: () => stopChild(child, 20_000) };
-  const { tenant } = ctx.setup;
+  const { tenant, person } = ctx.setup;
+  const quoteBody = { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample };
+  const load =
+    route === 'quotes'
+      ? { method: 'POST' as const, path: '/v1/quotes', headers: { authorization: `Bearer ${tenant.keys.test}` }, body: quoteBody, uniqueField: 'idempotencyKey' }
+      : { method: 'GET' as const, path: `/v1/quote-intents/${await quoteToTrace(url, tenant.keys.test, quoteBody)}/trace`, headers: { authorization: `Bearer ${person.token}` } };
   const { windowMicros, result } = await runLoadProcess(ctx, 'profile', {
     url: ctx.next.url,
-    method: 'POST',
-    path: '/v1/quotes',
-    headers: { authorization: `Bearer ${tenant.keys.test}` },
-    body: { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample },
-    uniqueField: 'idempotencyKey',
+    ...load,
     connections: 32,
     warmupSec: ctx.settings.warmupSec,
     durationSec: ctx.settings.durationSec,
@@ -40,5 +50,16 @@ export async function runProfile(ctx: Context): Promise<ProfileSummary & { reque
   await sleep(1_000);
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f));
   if (files.length === 0) throw new Error('the service wrote no CPU profile');
-  return { ...summarizeProfiles(files, windowMicros), requests: result.requests };
+  return { ...summarizeProfiles(files, windowMicros), requests: result.requests, route };
+}
+
+/** A quote made for the trace load to read. */
+async function quoteToTrace(url: string, key: string, body: object): Promise<string> {
+  const response = await fetch(`${url}/v1/quotes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ ...body, idempotencyKey: `bench-profile-trace-${Date.now()}` }),
+  });
+  if (response.status !== 201) throw new Error(`profile: the quote to trace answered ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { data: { quoteIntent: { id: string } } }).data.quoteIntent.id;
 }
