@@ -159,7 +159,8 @@ export async function runSqlCases(ctx: Context): Promise<{ profiles: SqlProfile[
     }),
   );
   const replayBody = { ...quoteBody, idempotencyKey: `sql-replay-${randomUUID()}` };
-  await fetch(`${ctx.next.url}/v1/quotes`, { method: 'POST', headers: { 'content-type': 'application/json', ...apiHeaders }, body: JSON.stringify(replayBody) });
+  const replayed = await fetch(`${ctx.next.url}/v1/quotes`, { method: 'POST', headers: { 'content-type': 'application/json', ...apiHeaders }, body: JSON.stringify(replayBody) });
+  const replayedId = ((await replayed.json()) as { data: { quoteIntent: { id: string } } }).data.quoteIntent.id;
   profiles.push(await sqlProfile(ctx, 'POST /v1/quotes (replay)', { url: ctx.next.url, method: 'POST', path: '/v1/quotes', headers: apiHeaders, body: replayBody, connections: 1 }));
   profiles.push(
     await sqlProfile(ctx, 'POST /v1/accounts/{id}/quote-simulations', {
@@ -173,6 +174,15 @@ export async function runSqlCases(ctx: Context): Promise<{ profiles: SqlProfile[
   );
   profiles.push(
     await sqlProfile(ctx, 'GET /v1/request-logs', { url: ctx.next.url, method: 'GET', path: '/v1/request-logs', headers: { authorization: `Bearer ${person.token}` }, connections: 1 }),
+  );
+  profiles.push(
+    await sqlProfile(ctx, 'GET /v1/quote-intents/{id}/trace', {
+      url: ctx.next.url,
+      method: 'GET',
+      path: `/v1/quote-intents/${replayedId}/trace`,
+      headers: { authorization: `Bearer ${person.token}` },
+      connections: 1,
+    }),
   );
   const quoteStatementLog = await statementLog(ctx, () =>
     fetch(`${ctx.next.url}/v1/quotes`, {
