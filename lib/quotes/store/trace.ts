@@ -1,50 +1,102 @@
 import type { DbOrTx } from '../../db/client';
+import type { EnvironmentKind, WebhookDeliveryStatus } from '../../db/generated/enums';
+import { sqlRows } from '../../db/sql';
+import { Statement } from '../../db/statement';
 import { type QuoteIntentRow } from './rows';
 
 // The quotes' store (lib/quotes/store.ts): what a trace shows besides the quote.
+
+type TraceKey = {
+  bookVersionId: string | null;
+  bookId: string;
+  environmentId: string;
+  intentId: string;
+  requestId: string;
+  /** The request's row is stamped with the quote's own clock reading: its day's partition only. */
+  requestFrom: Date;
+  requestUntil: Date;
+  /** The workspace's request log shows nothing older (its retention); null: all it keeps. */
+  requestShownSince: Date | null;
+};
+
+/** What a trace shows besides the quote, in one statement: a trace is a page load, and each statement a round trip. */
+const READ_TRACE = new Statement<{ key: TraceKey }>((sql) => {
+  const key = (field: keyof TraceKey, type: Parameters<typeof sql.param>[2]) => sql.param('key', field, type);
+  const shownSince = key('requestShownSince', 'timestamptz');
+  return `SELECT
+      (SELECT json_build_object('id', v.id, 'number', v.number, 'artifactHash', v.artifact_hash)
+         FROM book_versions v WHERE v.id = ${key('bookVersionId', 'uuid')}) AS version,
+      (SELECT json_build_object('id', b.id, 'key', b.key, 'name', b.name) FROM books b WHERE b.id = ${key('bookId', 'uuid')}) AS book,
+      (SELECT json_build_object('requestId', r.request_id, 'method', r.method, 'path', r.path, 'status', r.status,
+           'principal', r.principal, 'apiKeyId', r.api_key_id, 'latencyMs', r.latency_ms, 'createdAt', r.created_at)
+         FROM request_logs r
+        WHERE r.request_id = ${key('requestId', 'text')}
+          AND r.created_at >= ${key('requestFrom', 'timestamptz')} AND r.created_at < ${key('requestUntil', 'timestamptz')}
+          AND (${shownSince} IS NULL OR r.created_at >= ${shownSince})
+        LIMIT 1) AS request,
+      (SELECT json_build_object('kind', e.kind) FROM environments e WHERE e.id = ${key('environmentId', 'uuid')}) AS environment,
+      (SELECT coalesce(json_agg(json_build_object('id', ev.id, 'type', ev.type, 'createdAt', ev.created_at,
+           'deliveries', (SELECT coalesce(json_agg(json_build_object('id', d.id, 'endpointId', d.endpoint_id,
+                'endpoint', json_build_object('url', w.url, 'deletedAt', w.deleted_at), 'status', d.status,
+                'attemptCount', d.attempt_count, 'nextAttemptAt', d.next_attempt_at, 'replayOfId', d.replay_of_id,
+                'createdAt', d.created_at) ORDER BY d.created_at, d.id), '[]')
+              FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.event_id = ev.id)) ORDER BY ev.seq), '[]')
+         FROM outbox_events ev WHERE ev.subject_id = ${key('intentId', 'uuid')}) AS events`;
+});
+
+type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+type TraceRequest = { requestId: string; method: string; path: string; status: number; principal: string; apiKeyId: string | null; latencyMs: number; createdAt: Date };
+type TraceDelivery = {
+  id: string;
+  endpointId: string;
+  endpoint: { url: string; deletedAt: Date | null };
+  status: WebhookDeliveryStatus;
+  attemptCount: number;
+  nextAttemptAt: Date | null;
+  replayOfId: string | null;
+  createdAt: Date;
+};
+type TraceRow = {
+  version: { id: string; number: number; artifactHash: string } | null;
+  book: { id: string; key: string; name: string } | null;
+  request: Json<TraceRequest> | null;
+  environment: { kind: EnvironmentKind } | null;
+  events: { id: string; type: string; createdAt: string; deliveries: (Omit<Json<TraceDelivery>, 'endpoint'> & { endpoint: Json<TraceDelivery['endpoint']> })[] }[];
+};
+
+const at = (text: string) => new Date(text);
+const atOrNull = (text: string | null) => (text === null ? null : new Date(text));
 
 /**
  * The quote's pinned version, book, creating request (when its workspace's request log still
  * shows it: `requestShownSince`), environment, and its events with their deliveries.
  */
 export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow, requestShownSince: Date | null) {
-  const [version, book, request, environment, events] = await Promise.all([
-    stored.bookVersionId
-      ? db.bookVersion.findUnique({ where: { id: stored.bookVersionId }, select: { id: true, number: true, artifactHash: true } })
-      : null,
-    db.book.findUnique({ where: { id: stored.bookId }, select: { id: true, key: true, name: true } }),
-    // The request's row is stamped with the quote's own clock reading: its day's partition only.
-    db.requestLog.findFirst({
-      where: {
-        requestId: stored.requestCorrelationId,
-        AND: [requestShownSince ? { createdAt: { gte: requestShownSince } } : {}, { createdAt: { gte: new Date(stored.createdAt.getTime() - 60_000), lt: new Date(stored.createdAt.getTime() + 60_000) } }],
-      },
-    }),
-    db.environment.findUnique({ where: { id: stored.environmentId }, select: { kind: true } }),
-    db.outboxEvent.findMany({
-      where: { subjectId: stored.id },
-      orderBy: { seq: 'asc' },
-      select: {
-        id: true,
-        type: true,
-        createdAt: true,
-        deliveries: {
-          orderBy: { createdAt: 'asc' },
-          select: {
-            id: true,
-            endpointId: true,
-            endpoint: { select: { url: true, deletedAt: true } },
-            status: true,
-            attemptCount: true,
-            nextAttemptAt: true,
-            replayOfId: true,
-            createdAt: true,
-          },
-        },
-      },
-    }),
-  ]);
-  return { version, book, request, environment, events };
+  const key: TraceKey = {
+    bookVersionId: stored.bookVersionId,
+    bookId: stored.bookId,
+    environmentId: stored.environmentId,
+    intentId: stored.id,
+    requestId: stored.requestCorrelationId,
+    requestFrom: new Date(stored.createdAt.getTime() - 60_000),
+    requestUntil: new Date(stored.createdAt.getTime() + 60_000),
+    requestShownSince,
+  };
+  const [row] = await sqlRows<TraceRow>(db, READ_TRACE.text, READ_TRACE.values({ key }));
+  const request: TraceRequest | null = row.request && { ...row.request, createdAt: at(row.request.createdAt) };
+  const events = row.events.map((event) => ({
+    ...event,
+    createdAt: at(event.createdAt),
+    deliveries: event.deliveries.map(
+      (d): TraceDelivery => ({
+        ...d,
+        endpoint: { url: d.endpoint.url, deletedAt: atOrNull(d.endpoint.deletedAt) },
+        nextAttemptAt: atOrNull(d.nextAttemptAt),
+        createdAt: at(d.createdAt),
+      }),
+    ),
+  }));
+  return { version: row.version, book: row.book, request, environment: row.environment, events };
 }
 
 /** The book a member quotes against, in the connected project, with its Live publication: one read. */
