@@ -70,6 +70,16 @@ const requestLogs = new Table<Omit<RequestLogEntry, 'requestBody' | 'responseBod
   createdAt: ['created_at', 'timestamptz'],
 });
 
+/** What a quote's trace shows of the request that created it. */
+const TRACED_REQUEST_FIELDS = ['requestId', 'method', 'path', 'status', 'principal', 'apiKeyId', 'latencyMs', 'createdAt'] as const;
+export type TracedRequest = Pick<RequestLogEntry, (typeof TRACED_REQUEST_FIELDS)[number]>;
+
+/** `json_build_object` of a traced request's fields of `request_logs <alias>`, for a statement of another store. */
+export const tracedRequestJson = (alias: string) => requestLogs.jsonObject(alias, TRACED_REQUEST_FIELDS);
+
+/** A traced request as `tracedRequestJson` gave it, its time a Date again. */
+export const tracedRequestFromJson = (json: Record<string, unknown>): TracedRequest => requestLogs.fromJson(json);
+
 /** What a log row's view shows; bodies and the caller's address only in the detail. */
 const listSelect = {
   id: true,

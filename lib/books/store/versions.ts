@@ -30,6 +30,9 @@ const bookVersions = new Table<BookVersionRow>('book_versions', {
   createdAt: ['created_at', 'timestamptz'],
 });
 
+/** `json_build_object` of a version's id, number and artifact hash from `book_versions <alias>` (a quote's trace shows them). */
+export const versionSummaryJson = (alias: string) => bookVersions.jsonObject(alias, ['id', 'number', 'artifactHash']);
+
 /** What a new version's insert answers. */
 export type CreatedBookVersion = Pick<BookVersionRow, 'id' | 'bookId' | 'number' | 'artifactHash' | 'createdAt'>;
 

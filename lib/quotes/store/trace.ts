@@ -2,6 +2,8 @@ import type { DbOrTx } from '../../db/client';
 import type { EnvironmentKind, WebhookDeliveryStatus } from '../../db/generated/enums';
 import { sqlRows } from '../../db/sql';
 import { Statement } from '../../db/statement';
+import { versionSummaryJson } from '../../books/store/versions';
+import { tracedRequestFromJson, tracedRequestJson } from '../../requestlog/store';
 import { type QuoteIntentRow } from './rows';
 
 // The quotes' store (lib/quotes/store.ts): what a trace shows besides the quote.
@@ -24,12 +26,9 @@ const READ_TRACE = new Statement<{ key: TraceKey }>((sql) => {
   const key = (field: keyof TraceKey, type: Parameters<typeof sql.param>[2]) => sql.param('key', field, type);
   const shownSince = key('requestShownSince', 'timestamptz');
   return `SELECT
-      (SELECT json_build_object('id', v.id, 'number', v.number, 'artifactHash', v.artifact_hash)
-         FROM book_versions v WHERE v.id = ${key('bookVersionId', 'uuid')}) AS version,
+      (SELECT ${versionSummaryJson('v')} FROM book_versions v WHERE v.id = ${key('bookVersionId', 'uuid')}) AS version,
       (SELECT json_build_object('id', b.id, 'key', b.key, 'name', b.name) FROM books b WHERE b.id = ${key('bookId', 'uuid')}) AS book,
-      (SELECT json_build_object('requestId', r.request_id, 'method', r.method, 'path', r.path, 'status', r.status,
-           'principal', r.principal, 'apiKeyId', r.api_key_id, 'latencyMs', r.latency_ms, 'createdAt', r.created_at)
-         FROM request_logs r
+      (SELECT ${tracedRequestJson('r')} FROM request_logs r
         WHERE r.request_id = ${key('requestId', 'text')}
           AND r.created_at >= ${key('requestFrom', 'timestamptz')} AND r.created_at < ${key('requestUntil', 'timestamptz')}
           AND (${shownSince} IS NULL OR r.created_at >= ${shownSince})
@@ -44,24 +43,27 @@ const READ_TRACE = new Statement<{ key: TraceKey }>((sql) => {
          FROM outbox_events ev WHERE ev.subject_id = ${key('intentId', 'uuid')}) AS events`;
 });
 
-type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
-type TraceRequest = { requestId: string; method: string; path: string; status: number; principal: string; apiKeyId: string | null; latencyMs: number; createdAt: Date };
-type TraceDelivery = {
-  id: string;
-  endpointId: string;
-  endpoint: { url: string; deletedAt: Date | null };
-  status: WebhookDeliveryStatus;
-  attemptCount: number;
-  nextAttemptAt: Date | null;
-  replayOfId: string | null;
-  createdAt: Date;
-};
+/** The statement's row: json_build_object gives timestamps as text, turned back into Dates below. */
 type TraceRow = {
   version: { id: string; number: number; artifactHash: string } | null;
   book: { id: string; key: string; name: string } | null;
-  request: Json<TraceRequest> | null;
+  request: Record<string, unknown> | null;
   environment: { kind: EnvironmentKind } | null;
-  events: { id: string; type: string; createdAt: string; deliveries: (Omit<Json<TraceDelivery>, 'endpoint'> & { endpoint: Json<TraceDelivery['endpoint']> })[] }[];
+  events: {
+    id: string;
+    type: string;
+    createdAt: string;
+    deliveries: {
+      id: string;
+      endpointId: string;
+      endpoint: { url: string; deletedAt: string | null };
+      status: WebhookDeliveryStatus;
+      attemptCount: number;
+      nextAttemptAt: string | null;
+      replayOfId: string | null;
+      createdAt: string;
+    }[];
+  }[];
 };
 
 const at = (text: string) => new Date(text);
@@ -83,18 +85,16 @@ export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow, requestSho
     requestShownSince,
   };
   const [row] = await sqlRows<TraceRow>(db, READ_TRACE.text, READ_TRACE.values({ key }));
-  const request: TraceRequest | null = row.request && { ...row.request, createdAt: at(row.request.createdAt) };
+  const request = row.request && tracedRequestFromJson(row.request);
   const events = row.events.map((event) => ({
     ...event,
     createdAt: at(event.createdAt),
-    deliveries: event.deliveries.map(
-      (d): TraceDelivery => ({
-        ...d,
-        endpoint: { url: d.endpoint.url, deletedAt: atOrNull(d.endpoint.deletedAt) },
-        nextAttemptAt: atOrNull(d.nextAttemptAt),
-        createdAt: at(d.createdAt),
-      }),
-    ),
+    deliveries: event.deliveries.map((d) => ({
+      ...d,
+      endpoint: { url: d.endpoint.url, deletedAt: atOrNull(d.endpoint.deletedAt) },
+      nextAttemptAt: atOrNull(d.nextAttemptAt),
+      createdAt: at(d.createdAt),
+    })),
   }));
   return { version: row.version, book: row.book, request, environment: row.environment, events };
 }
