@@ -25,6 +25,17 @@ export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void
   }
 }
 
+/** Makes a quote through the service's API (the request is logged, its event written) and returns its intent's id. */
+export async function createQuoteThroughApi(url: string, apiKey: string, body: object): Promise<string> {
+  const response = await fetch(`${url}/v1/quotes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 201) throw new Error(`a bench quote answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { data: { quoteIntent: { id: string } } }).data.quoteIntent.id;
+}
+
 export async function exitOf(child: ChildProcess): Promise<number> {
   if (child.exitCode !== null) return child.exitCode;
   return new Promise((resolve) => child.once('exit', (code) => resolve(code ?? 1)));

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { demoExample } from '../../lib/books/demo-book';
 import { log, sleep, type Context, type Usage } from '../context';
 import type { LoadResult, LoadSpec } from '../load';
-import { runLoadProcess } from '../processes';
+import { createQuoteThroughApi, runLoadProcess } from '../processes';
 import { poolRuns, ratio } from '../stats';
 
 export type HttpCase = {
@@ -155,12 +155,7 @@ export async function runHttpCases(ctx: Context): Promise<HttpCase[]> {
   }
 
   const replayBody = { ...quoteBody, idempotencyKey: `bench-replay-${randomUUID()}` };
-  const first = await fetch(`${ctx.next.url}/v1/quotes`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${tenant.keys.test}` },
-    body: JSON.stringify(replayBody),
-  });
-  if (first.status !== 201) throw new Error(`replay setup: ${first.status} ${await first.text()}`);
+  await createQuoteThroughApi(ctx.next.url, tenant.keys.test, replayBody);
   cases.push(await httpCase(ctx, 'replay', 32, { url: ctx.next.url, method: 'POST', path: '/v1/quotes', headers: quotes.headers, body: replayBody }));
 
   const simulation = {
@@ -177,16 +172,12 @@ export async function runHttpCases(ctx: Context): Promise<HttpCase[]> {
   );
 
   // A read route: a member traces a quote (the intent, its receipt, version, request and events).
-  const traced = (await (await fetch(`${ctx.next.url}/v1/quotes`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${tenant.keys.test}` },
-    body: JSON.stringify({ ...quoteBody, idempotencyKey: `bench-trace-${randomUUID()}` }),
-  })).json()) as { data: { quoteIntent: { id: string } } };
+  const tracedId = await createQuoteThroughApi(ctx.next.url, tenant.keys.test, { ...quoteBody, idempotencyKey: `bench-trace-${randomUUID()}` });
   cases.push(
     await httpCase(ctx, 'trace', 32, {
       url: ctx.next.url,
       method: 'GET',
-      path: `/v1/quote-intents/${traced.data.quoteIntent.id}/trace`,
+      path: `/v1/quote-intents/${tracedId}/trace`,
       headers: { authorization: `Bearer ${ctx.setup.person.token}` },
     }),
   );

@@ -2,11 +2,12 @@
 // /v1/quotes @ 32, or under a member's GET /v1/quote-intents/{id}/trace @ 32 (bench/profile-summary.ts
 // reads it).
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { demoExample } from '../../lib/books/demo-book';
 import { log, root, sleep, type Context } from '../context';
-import { runLoadProcess, stopChild, waitForHttp } from '../processes';
+import { createQuoteThroughApi, runLoadProcess, stopChild, waitForHttp } from '../processes';
 import { summarizeProfiles, type ProfileSummary } from '../profile-summary';
 
 /** What the profiled load asks: quotes (the default) or traces of one quote, the read route. */
@@ -38,7 +39,11 @@ export async function runProfile(ctx: Context, route: ProfiledRoute): Promise<Pr
   const load =
     route === 'quotes'
       ? { method: 'POST' as const, path: '/v1/quotes', headers: { authorization: `Bearer ${tenant.keys.test}` }, body: quoteBody, uniqueField: 'idempotencyKey' }
-      : { method: 'GET' as const, path: `/v1/quote-intents/${await quoteToTrace(url, tenant.keys.test, quoteBody)}/trace`, headers: { authorization: `Bearer ${person.token}` } };
+      : {
+          method: 'GET' as const,
+          path: `/v1/quote-intents/${await createQuoteThroughApi(url, tenant.keys.test, { ...quoteBody, idempotencyKey: `bench-profile-trace-${randomUUID()}` })}/trace`,
+          headers: { authorization: `Bearer ${person.token}` },
+        };
   const { windowMicros, result } = await runLoadProcess(ctx, 'profile', {
     url: ctx.next.url,
     ...load,
@@ -53,13 +58,3 @@ export async function runProfile(ctx: Context, route: ProfiledRoute): Promise<Pr
   return { ...summarizeProfiles(files, windowMicros), requests: result.requests, route };
 }
 
-/** A quote made for the trace load to read. */
-async function quoteToTrace(url: string, key: string, body: object): Promise<string> {
-  const response = await fetch(`${url}/v1/quotes`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ ...body, idempotencyKey: `bench-profile-trace-${Date.now()}` }),
-  });
-  if (response.status !== 201) throw new Error(`profile: the quote to trace answered ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { data: { quoteIntent: { id: string } } }).data.quoteIntent.id;
-}

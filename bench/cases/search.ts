@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { demoExample } from '../../lib/books/demo-book';
 import { log, sleep, type Context } from '../context';
 import type { LoadResult } from '../load';
-import { runLoadProcess } from '../processes';
+import { createQuoteThroughApi, runLoadProcess } from '../processes';
 import { readStatements, resetStatements, type StatementStat } from './sql';
 import { createDayPartition, NONE_ID } from '../../lib/requestlog/store';
 import { countApiCalls, countQuotesPerDay } from '../../lib/overview/store';
@@ -101,13 +101,12 @@ export async function runSearchCases(ctx: Context): Promise<SearchResult> {
     )
   ).rows[0];
   // The quote to trace: one made through the API now (its request log row and outbox event exist).
-  const made = await fetch(`${ctx.next.url}/v1/quotes`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${tenant.keys.test}` },
-    body: JSON.stringify({ businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample, idempotencyKey: `trace-${randomUUID()}` }),
+  const quoteIntentId = await createQuoteThroughApi(ctx.next.url, tenant.keys.test, {
+    businessId: tenant.businessId,
+    bookId: tenant.bookId,
+    ...demoExample,
+    idempotencyKey: `trace-${randomUUID()}`,
   });
-  if (made.status !== 201) throw new Error(`trace setup: ${made.status} ${await made.text()}`);
-  const quoteIntentId = ((await made.json()) as { data: { quoteIntent: { id: string } } }).data.quoteIntent.id;
   await sleep(200);
   const quote = (
     await ctx.admin.query<{ id: string; request_correlation_id: string }>(

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { demoExample } from '../../lib/books/demo-book';
 import { log, sleep, type Context } from '../context';
 import type { LoadSpec } from '../load';
-import { runLoadProcess } from '../processes';
+import { createQuoteThroughApi, runLoadProcess } from '../processes';
 
 export type StatementStat = { query: string; calls: number; totalMs: number; meanMs: number; rows: number; plans: number; planMs: number };
 
@@ -159,8 +159,7 @@ export async function runSqlCases(ctx: Context): Promise<{ profiles: SqlProfile[
     }),
   );
   const replayBody = { ...quoteBody, idempotencyKey: `sql-replay-${randomUUID()}` };
-  const replayed = await fetch(`${ctx.next.url}/v1/quotes`, { method: 'POST', headers: { 'content-type': 'application/json', ...apiHeaders }, body: JSON.stringify(replayBody) });
-  const replayedId = ((await replayed.json()) as { data: { quoteIntent: { id: string } } }).data.quoteIntent.id;
+  const replayedId = await createQuoteThroughApi(ctx.next.url, tenant.keys.test, replayBody);
   profiles.push(await sqlProfile(ctx, 'POST /v1/quotes (replay)', { url: ctx.next.url, method: 'POST', path: '/v1/quotes', headers: apiHeaders, body: replayBody, connections: 1 }));
   profiles.push(
     await sqlProfile(ctx, 'POST /v1/accounts/{id}/quote-simulations', {
