@@ -24,10 +24,13 @@ if (existsSync(summaryFile)) {
     seed: number;
     total: number;
     fiveHundreds: number;
+    answered: number;
+    withoutRow: number;
     tallies: { route: string; requests: number; statuses: Record<string, number>; failures: unknown[] }[];
   };
   console.log(`\nfuzz: ${summary.total} requests over ${summary.tallies.length} routes (${summary.perRoute} each, seed ${summary.seed}) in ${Math.round((Date.now() - started) / 1000)} s`);
   console.log(`5xx answers: ${summary.fiveHundreds}; answers outside the envelope or without x-request-id: ${summary.tallies.reduce((n, t) => n + t.failures.length, 0)}`);
+  console.log(`request-log rows: ${summary.answered - summary.withoutRow} of ${summary.answered} answered requests (${summary.withoutRow} missing)`);
   for (const t of summary.tallies) {
     const statuses = Object.entries(t.statuses).map(([s, n]) => `${s}:${n}`).join(' ');
     console.log(`  ${t.route.padEnd(64)} ${statuses}`);

@@ -1,5 +1,6 @@
 import { ServiceError, type ErrorCode } from '../errors/service-error';
 import { jsonViolation } from './json-limits';
+import { textOfUtf8 } from '../requestlog/storable-text';
 
 export const DEFAULT_MAX_BODY_BYTES = 100_000;
 
@@ -35,8 +36,10 @@ export async function readJsonBody(
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  keepText?.(text);
+  const bytes = Buffer.concat(chunks);
+  const text = bytes.toString('utf8');
+  // What the log keeps is what was sent: bytes that are not UTF-8 escaped, not replaced.
+  keepText?.(text.includes('\uFFFD') ? textOfUtf8(bytes) : text);
   if (text.trim() === '') return undefined;
   let parsed: unknown;
   try {

@@ -36,13 +36,6 @@ describe('the router', () => {
     expect(head.body).toBeNull();
   });
 
-  it('sends a trailing slash to the path without it, query kept', async () => {
-    const res = await call('GET', '/v1/books/b1/?a=1');
-    expect(res.status).toBe(308);
-    expect(res.headers.get('location')).toBe('/v1/books/b1?a=1');
-    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-  });
-
   it('refuses a table whose file place and contract disagree', () => {
     expect(() => createRouter({ '/v1/books': { GET: echo('GET', '/v1/books/{bookId}') } })).toThrow(/must agree/);
     expect(() => createRouter({ '/v1/books': { POST: echo('GET', '/v1/books') } })).toThrow(/must agree/);

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { ServiceError, type ErrorCode } from '../errors/service-error';
 import { defineContract, type HttpMethod, type RouteContract } from './contract';
 import { defineRoute, type RouteHandler } from './define-route';
-import { newRequestId } from './request-id';
 
 /**
  * Every /v1 request is answered here, in every process that serves the API (scripts/serve.mjs,
@@ -68,7 +67,7 @@ export function createRouter(table: Record<string, RouteModule>): Router {
       } catch {
         return refusals.malformedPath(request);
       }
-      if (url.pathname.length > 1 && url.pathname.endsWith('/')) return trailingSlashRedirect(url);
+      if (url.pathname.length > 1 && url.pathname.endsWith('/')) return trailingSlashRedirect(request);
       const found = match(root, segments, {});
       if (!found || found.node.handlers.size === 0) return refusals.notFound(request);
       const { node, params } = found;
@@ -106,10 +105,24 @@ export function allowHeader(allowed: readonly HttpMethod[]): string {
   return ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((m) => methods.has(m)).join(', ');
 }
 
-function trailingSlashRedirect(url: URL): Response {
-  const location = `${url.pathname.replace(/\/+$/, '')}${url.search}`;
-  return new Response(null, { status: 308, headers: { location, 'x-request-id': newRequestId() } });
-}
+/** 308 to the path without its trailing slash: an answer like any other, logged with its request id. */
+const trailingSlashRoute = defineRoute(
+  defineContract({
+    operationId: 'trailing-slash', // the router's own answer: not in the OpenAPI document
+    method: 'GET',
+    path: '/v1/{path}',
+    summary: 'A path with a trailing slash',
+    tags: [],
+    auth: 'anonymous',
+    success: { status: 308, description: 'No body; `Location` is the path without its trailing slash.', schema: z.never() },
+    errors: [],
+  }),
+  async ({ request }) => {
+    const url = new URL(request.url);
+    return { response: new Response(null, { status: 308, headers: { location: `${url.pathname.replace(/\/+$/, '')}${url.search}` } }) };
+  },
+);
+const trailingSlashRedirect = (request: Request) => trailingSlashRoute(request, { params: Promise.resolve({}) });
 
 /** The refusal the router chose for a request, read by the refusing handler it hands the request to. */
 const refusalOf = new WeakMap<Request, ServiceError>();

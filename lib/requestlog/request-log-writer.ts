@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../db/client';
+import { isTransientDatabaseError } from '../db/transient-error';
 import { logger } from '../observability/logger';
 import { insertRequestLogs, type RequestLogEntry } from './store';
 
@@ -10,7 +11,9 @@ const MAX_BATCH = 500;
 
 /**
  * Writes request-log rows in batches off the request's path: one multi-row INSERT every
- * 50 ms instead of one round trip per request. A crash can lose at most that window.
+ * 50 ms instead of one round trip per request. A crash can lose at most that window. A batch
+ * PostgreSQL refuses is written again row by row, so that one row it cannot take (whatever a
+ * caller sent; the store escapes what it knows to be refused) costs no other caller theirs.
  */
 export class RequestLogWriter {
   private queue: RequestLogEntry[] = [];
@@ -30,11 +33,33 @@ export class RequestLogWriter {
     this.timer = null;
     const batch = this.queue.splice(0, this.queue.length);
     if (batch.length === 0) return this.flushing;
-    this.flushing = this.flushing.then(() =>
-      insertRequestLogs(this.db(), batch).catch((error: unknown) =>
-        logger.error({ err: error, lost: batch.length }, 'request log write failed'),
-      ),
-    );
+    this.flushing = this.flushing.then(() => this.write(batch));
     return this.flushing;
   }
+
+  private async write(batch: RequestLogEntry[]): Promise<void> {
+    try {
+      await insertRequestLogs(this.db(), batch);
+      return;
+    } catch (error) {
+      // A lost connection or a deadlock is the batch's luck, not a row's: once more, whole.
+      if (isTransientDatabaseError(error)) {
+        await insertRequestLogs(this.db(), batch).catch((again: unknown) => logger.error({ err: again, lost: batch.length }, 'request log write failed'));
+        return;
+      }
+      if (batch.length === 1) return lost(batch[0], error);
+      logger.warn({ err: error, rows: batch.length }, 'request log batch refused; writing its rows one by one');
+    }
+    for (const entry of batch) {
+      await insertRequestLogs(this.db(), [entry]).catch(async () => {
+        // The row without what a caller sent (bodies, agent, address): its request still counts.
+        const bare = { ...entry, requestBody: null, responseBody: null, userAgent: null, ip: null };
+        await insertRequestLogs(this.db(), [bare]).catch((error: unknown) => lost(entry, error));
+      });
+    }
+  }
+}
+
+function lost(entry: RequestLogEntry, error: unknown): void {
+  logger.error({ err: error, requestId: entry.requestId }, 'request log row lost');
 }

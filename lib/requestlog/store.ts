@@ -5,6 +5,7 @@ import type { Prisma } from '../db/generated/client';
 import { sqlRows } from '../db/sql';
 import { Table } from '../db/statement';
 import type { RequestLogQuery } from './schemas';
+import { storableOrNull } from './storable-text';
 
 /**
  * The request log's store: the only place with SQL for `request_logs` (the batched insert, the
@@ -144,11 +145,16 @@ const INSERT_REQUEST_LOGS = `WITH input AS (
      ON CONFLICT (workspace_id, business_id, hour, api_key_id, portal, status_class)
        DO UPDATE SET requests = request_log_hourly.requests + EXCLUDED.requests`;
 
+/** The text columns: whatever a stranger put in them is escaped where PostgreSQL would refuse it (storable-text.ts). */
+const TEXT_FIELDS = new Set(requestLogs.fields.filter((field) => requestLogs.columns[field][1] === 'text'));
+
 export async function insertRequestLogs(db: DbOrTx, batch: RequestLogEntry[]): Promise<void> {
   await sqlRows(db, INSERT_REQUEST_LOGS, [
-    ...requestLogs.fields.map((field) => batch.map((entry) => entry[field])),
-    batch.map((entry) => entry.requestBody),
-    batch.map((entry) => entry.responseBody),
+    ...requestLogs.fields.map((field) =>
+      TEXT_FIELDS.has(field) ? batch.map((entry) => storableOrNull(entry[field] as string | null)) : batch.map((entry) => entry[field]),
+    ),
+    batch.map((entry) => storableOrNull(entry.requestBody)),
+    batch.map((entry) => storableOrNull(entry.responseBody)),
   ]);
 }
 

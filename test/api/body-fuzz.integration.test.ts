@@ -2,6 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { processState } from '../../lib/process/state';
+import { testDb } from '../../lib/testing/factories';
 import { serviceFetch } from '../../lib/testing/service-fetch';
 import type { RouteContract } from '../../lib/http/contract';
 import { createWorld, fixturesOfRegistry, routeKey, type RouteFixture, type World } from '../support/route-fixtures';
@@ -19,6 +21,9 @@ const CONCURRENCY = 8;
 const ACCOUNT_REQUESTS_PER_WORLD = 550;
 
 type Failure = { route: string; kind: string; input: string; status: number; body: string };
+/** Every answer's x-request-id: each must have its request-log row ("every /v1 request leaves one row"). */
+const answeredRequestIds: string[] = [];
+const answeredWhat = new Map<string, string>();
 type Tally = { route: string; requests: number; statuses: Record<string, number>; failures: Failure[] };
 
 async function send(contract: RouteContract, fixture: RouteFixture, world: World, mutated: MutatedBody, target: 'body' | 'query' | 'path') {
@@ -103,6 +108,9 @@ async function fuzzRoute(contract: RouteContract, fixture: RouteFixture, worldFo
           const world = await worldFor();
           const answer = await send(contract, fixture, world, mutated, target);
           tally.requests++;
+          const requestId = answer.headers.get('x-request-id');
+          if (requestId) answeredRequestIds.push(requestId);
+          if (requestId) answeredWhat.set(requestId, `${tally.route} ${target} ${answer.status} ${mutated.text.slice(0, 80)}`);
           tally.statuses[answer.status] = (tally.statuses[answer.status] ?? 0) + 1;
           const problem = problemOf(answer);
           if (problem) {
@@ -113,6 +121,18 @@ async function fuzzRoute(contract: RouteContract, fixture: RouteFixture, worldFo
     }
   }
   return tally;
+}
+
+/** The request ids that have no request-log row, once the writer has written what it holds. */
+async function requestIdsWithoutRow(requestIds: string[]): Promise<string[]> {
+  await processState.requestLogWriter?.flush();
+  const missing: string[] = [];
+  for (let start = 0; start < requestIds.length; start += 5_000) {
+    const chunk = requestIds.slice(start, start + 5_000);
+    const found = new Set((await testDb().requestLog.findMany({ where: { requestId: { in: chunk } }, select: { requestId: true } })).map((r) => r.requestId));
+    missing.push(...chunk.filter((id) => !found.has(id)));
+  }
+  return missing;
 }
 
 describe(`body fuzzer (${PER_ROUTE} cases per route, seed ${SEED})`, () => {
@@ -137,12 +157,18 @@ describe(`body fuzzer (${PER_ROUTE} cases per route, seed ${SEED})`, () => {
     });
   }
 
-  it('writes the tally (test-results/fuzz-summary.json)', () => {
+  it('writes the tally (test-results/fuzz-summary.json); every answered request has its log row', { timeout: 120_000 }, async () => {
     const dir = path.resolve(import.meta.dirname, '../../test-results');
     mkdirSync(dir, { recursive: true });
     const total = tallies.reduce((n, t) => n + t.requests, 0);
     const fiveHundreds = tallies.reduce((n, t) => n + Object.entries(t.statuses).filter(([s]) => Number(s) >= 500).reduce((m, [, c]) => m + c, 0), 0);
-    writeFileSync(path.join(dir, 'fuzz-summary.json'), JSON.stringify({ perRoute: PER_ROUTE, seed: SEED, routes: tallies.length, total, fiveHundreds, tallies }, null, 2));
+    const withoutRow = await requestIdsWithoutRow(answeredRequestIds);
+    writeFileSync(
+      path.join(dir, 'fuzz-summary.json'),
+      JSON.stringify({ perRoute: PER_ROUTE, seed: SEED, routes: tallies.length, total, fiveHundreds, answered: answeredRequestIds.length, withoutRow: withoutRow.length, tallies }, null, 2),
+    );
     expect(total).toBe(PER_ROUTE * tallies.length);
+    expect(answeredRequestIds.length).toBe(total);
+    expect(withoutRow.slice(0, 5).map((id) => answeredWhat.get(id))).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { processState } from '../../lib/process/state';
 import { eventually } from '../../lib/testing/eventually';
 import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 import { serviceFetch } from '../../lib/testing/service-fetch';
@@ -38,10 +39,13 @@ describe('the router at the edges of its table', () => {
     expect((await book('?include=everything')).status).toBe(200);
   });
 
-  it('sends a trailing slash to the path without it', async () => {
+  it('sends a trailing slash to the path without it, and logs the answer like any other', async () => {
     for (const res of [await quote('/v1/quotes/?a=1'), await book('/')]) {
       expect(res.status).toBe(308);
-      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      const requestId = res.headers.get('x-request-id')!;
+      expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+      await processState.requestLogWriter?.flush();
+      expect(await testDb().requestLog.findFirst({ where: { requestId } })).toMatchObject({ status: 308 });
     }
     expect((await quote('/v1/quotes/?a=1')).headers.get('location')).toBe('/v1/quotes?a=1');
   });

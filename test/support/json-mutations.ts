@@ -129,6 +129,11 @@ export function mutatedBodies(seed: unknown): fc.Arbitrary<MutatedBody> {
         kind: 'NUL or lone surrogate in a string',
         text: withRaw(seed, p, `"${JSON.stringify(String(at(seed, p))).slice(1, -1)}${bad}"`),
       })),
+      // Raw, not escaped: the body is then not JSON, and the request log keeps its text.
+      fc.tuple(fc.constantFrom(...strings), fc.constantFrom('\u0000', 'x\u0000y', '\ud800', '\udc00x')).map(([p, bad]) => ({
+        kind: 'raw NUL or lone surrogate in a string',
+        text: withRaw(seed, p, `"${JSON.stringify(String(at(seed, p))).slice(1, -1)}${bad}"`),
+      })),
     );
   }
   if (members.length > 0) {
