@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   // The way from a price to a commitment (docs/quote-lifecycle.md).
   quote_expired: 409,
   quote_not_priced: 409,
+  quote_already_accepted: 409,
   quote_declined: 409,
   already_reviewed: 409,
   receipt_mismatch: 409,

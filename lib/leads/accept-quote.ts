@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { findBranding } from '../businesses/store';
 import { consentSentence } from '../businesses/acceptance-consent';
 import { tenancyOfBusiness, type BusinessTenancy } from '../businesses/business-tenancy';
@@ -6,6 +6,8 @@ import { withTransaction, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { queueOwnerNotification } from '../notifications/queue-owner-notification';
+import { spendAllowance } from '../ratelimit/registry';
+import { derivedKey } from '../sealing/sealing-key';
 import type { QuoteComputation } from '../pricing';
 import { asOf } from '../quotes/expire-quote-intents';
 import { surfaceUnavailable } from '../quotes/resolve-quote-scope';
@@ -13,7 +15,7 @@ import { findQuote, type StoredQuote } from '../quotes/store';
 import { acceptanceFormRefusal } from './form-token';
 import { toAcceptanceEventData, toPublicAcceptance } from './lead-view';
 import type { AcceptQuoteRequest, PublicAcceptance } from './schemas';
-import { findAcceptanceOfQuote, insertAcceptance } from './store';
+import { findAcceptanceOfQuote, insertAcceptance, type LeadRow } from './store';
 
 const FORM_REFUSALS = {
   invalid: 'This form could not be checked. Reload the page and try again.',
@@ -25,13 +27,15 @@ const FORM_REFUSALS = {
  * POST /v1/public_quotes/{id}/acceptance: an anonymous customer accepts a priced quote of the
  * business whose page they are on, leaving how to reach them. The acceptance is bound to the
  * receipt they saw (its id and signature), written with its `quote_intent.accepted` event (Live)
- * in one transaction; accepting again answers the first acceptance. Refused: a form that was not
- * shown or was sent by a robot (400), a quote of another business or not from the hosted page
- * (404), not priced (409 `quote_not_priced`) or past its validity (409 `quote_expired`).
+ * in one transaction; accepting again with the same details answers the first acceptance.
+ * Refused: a form that was not shown or was sent by a robot (400), a quote of another business
+ * or not from the hosted page (404), not priced (409 `quote_not_priced`), past its validity (409
+ * `quote_expired`), accepted before with other details (409 `quote_already_accepted`), or past
+ * the business's allowance of new acceptances (429), which only a new acceptance spends.
  */
 export async function acceptQuote(
   ctx: VerbContext,
-  { quoteIntentId, request }: { quoteIntentId: string; request: AcceptQuoteRequest },
+  { quoteIntentId, request, client = null }: { quoteIntentId: string; request: AcceptQuoteRequest; /** The caller's address, for its share of the allowance. */ client?: string | null },
 ): Promise<{ acceptance: PublicAcceptance; replayed: boolean; tenancy: BusinessTenancy }> {
   const { db, now } = ctx;
   const problem = acceptanceFormRefusal(request, quoteIntentId, now);
@@ -47,12 +51,16 @@ export async function acceptQuote(
   const tenancy = await tenancyOfBusiness(db, request.businessId);
   if (!tenancy || tenancy.environmentId !== stored.intent.environmentId) throw surfaceUnavailable();
   const existing = await findAcceptanceOfQuote(db, quoteIntentId);
-  if (existing) return { acceptance: toPublicAcceptance(existing), replayed: true, tenancy };
+  if (existing) return { acceptance: replayOrRefuse(existing, request), replayed: true, tenancy };
   if (stored.receipt.outcome !== 'succeeded') throw new ServiceError('quote_not_priced', 'Only a priced quote can be accepted.');
   const intent = asOf(stored.intent, now);
   if (intent.status === 'expired') {
     throw new ServiceError('quote_expired', `This price was valid until ${intent.expiresAt!.toISOString()}. Ask for a new price.`);
   }
+  // Counted by the quote's business (findPublicQuoteOf checked the body names it), only now that
+  // this would be a new acceptance: the client's share first, so a spent share costs the business nothing.
+  await spendAllowance('publicAcceptancePerClient', `${request.businessId}:${clientMark(client)}`);
+  await spendAllowance('publicAcceptanceCreate', request.businessId);
   const computation = stored.receipt.computation as QuoteComputation;
   const id = randomUUID();
 
@@ -94,9 +102,33 @@ export async function acceptQuote(
     await queueOwnerNotification(tx, { kind: 'lead', businessId: request.businessId, subjectId: id, now });
     return row;
   });
-  // A concurrent acceptance of the same quote won: answer it.
-  const row = written ?? (await findAcceptanceOfQuote(db, quoteIntentId))!;
-  return { acceptance: toPublicAcceptance(row), replayed: written === null, tenancy };
+  if (written) return { acceptance: toPublicAcceptance(written), replayed: false, tenancy };
+  // A concurrent acceptance of the same quote won: answer it, or refuse other details.
+  return { acceptance: replayOrRefuse((await findAcceptanceOfQuote(db, quoteIntentId))!, request), replayed: true, tenancy };
+}
+
+/**
+ * The first acceptance again when the details are the same (a retry, a second tab), else 409:
+ * the quote was accepted, by someone whose details this customer must not see.
+ */
+function replayOrRefuse(existing: LeadRow, request: AcceptQuoteRequest): PublicAcceptance {
+  const same =
+    existing.erasedAt === null &&
+    existing.contactName === request.contact.name &&
+    existing.contactEmail === (request.contact.email ?? null) &&
+    existing.contactPhone === (request.contact.phone ?? null) &&
+    existing.note === (request.note || null) &&
+    existing.preferredDate === (request.preferredDate ?? null);
+  if (same) return toPublicAcceptance(existing);
+  const acceptedAt = existing.createdAt.toISOString();
+  throw new ServiceError('quote_already_accepted', `This quote was already accepted, at ${acceptedAt}. To change the details, contact the business.`, {
+    details: { acceptedAt },
+  });
+}
+
+/** A client address as the rate-limit table keeps it: a keyed digest, so that the table holds no address (erasure). */
+function clientMark(client: string | null): string {
+  return client === null ? 'unknown' : createHmac('sha256', derivedKey('acceptance-client')).update(client).digest('base64url').slice(0, 22);
 }
 
 /** A day from today on (in any time zone: yesterday in UTC is still today west of it), within two years. */

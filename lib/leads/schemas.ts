@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-/** The business's pipeline of accepted quotes (docs/quote-lifecycle.md). */
-export const LEAD_STATUSES = ['new', 'contacted', 'won', 'lost'] as const;
+/** The business's pipeline of accepted quotes (docs/quote-lifecycle.md): where members move a lead. */
+export const PIPELINE_STATUSES = ['new', 'contacted', 'won', 'lost'] as const;
+export type PipelineStatus = (typeof PIPELINE_STATUSES)[number];
+/** What a lead can be: in the pipeline, or `erased` (its personal data erased: it left the pipeline for good). */
+export const LEAD_STATUSES = [...PIPELINE_STATUSES, 'erased'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
 
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
@@ -88,4 +91,4 @@ export const leadSchema = z
   .meta({ id: 'Lead' });
 export type Lead = z.infer<typeof leadSchema>;
 
-export const moveLeadRequestSchema = z.strictObject({ status: z.enum(LEAD_STATUSES) }).meta({ id: 'MoveLeadRequest' });
+export const moveLeadRequestSchema = z.strictObject({ status: z.enum(PIPELINE_STATUSES) }).meta({ id: 'MoveLeadRequest' });

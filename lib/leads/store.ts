@@ -1,6 +1,7 @@
 import type { DbOrTx } from '../db/client';
 import { afterTimeIdCursor } from '../db/cursors';
 import type { Prisma } from '../db/generated/client';
+import { sqlRows } from '../db/sql';
 import type { LeadStatus } from './schemas';
 
 /**
@@ -88,15 +89,32 @@ export async function updateLeadStatus(db: DbOrTx, change: { id: string; status:
 }
 
 /**
- * Removes a lead's personal data wherever it is stored: the acceptance's contact details and
- * note, the same in the payload of the `quote_intent.accepted` event (deliveries still to be
- * sent then carry the erased payload), and the address and browser the request log kept of the
- * customer's quote and acceptance. The quote, its receipt and the acceptance's binding to them stay.
+ * Removes a lead's personal data wherever it is stored (docs/quote-lifecycle.md, "erased"):
+ * - the acceptance's contact details and note (the lead leaves the pipeline: status `erased`);
+ * - the same in the `quote_intent.accepted` event, so deliveries still to be sent carry the
+ *   erased payload, and what receivers answered to it (`webhook_attempts.response_excerpt`, where
+ *   an echoing receiver would have put it back);
+ * - in the request log, the customer's requests (their quote and acceptance, every request about
+ *   that quote, and their other anonymous requests to the business from the same address and
+ *   browser since the day before the quote) lose their address, browser and bodies, as does any
+ *   anonymous request whose body holds their email, phone or name (typed into another field).
+ * The quote, its signed receipt and the acceptance's binding to them stay.
  */
 export async function erasePersonalData(db: DbOrTx, erasure: { id: string; quoteIntentId: string; erasedBy: string; erasedAt: Date }): Promise<LeadRow> {
+  const before = await db.quoteAcceptance.findUniqueOrThrow({ where: { id: erasure.id }, select: { contactName: true, contactEmail: true, contactPhone: true } });
   const lead = await db.quoteAcceptance.update({
     where: { id: erasure.id },
-    data: { contactName: null, contactEmail: null, contactPhone: null, note: null, erasedBy: erasure.erasedBy, erasedAt: erasure.erasedAt },
+    data: {
+      contactName: null,
+      contactEmail: null,
+      contactPhone: null,
+      note: null,
+      status: 'erased',
+      statusChangedBy: erasure.erasedBy,
+      statusChangedAt: erasure.erasedAt,
+      erasedBy: erasure.erasedBy,
+      erasedAt: erasure.erasedAt,
+    },
     select: leadSelect,
   });
   const events = await db.outboxEvent.findMany({
@@ -110,16 +128,47 @@ export async function erasePersonalData(db: DbOrTx, erasure: { id: string; quote
       data: { data: { ...data, acceptance: { ...data.acceptance, contact: null, note: null, erasedAt: erasure.erasedAt.toISOString() } } },
     });
   }
-  // The customer's address and browser, in the request log rows of their quote and acceptance.
-  // One at a time: inside a transaction the queries share one connection.
-  const acceptance = await db.quoteAcceptance.findUniqueOrThrow({ where: { id: erasure.id }, select: { requestCorrelationId: true } });
-  const intent = await db.quoteIntent.findUniqueOrThrow({ where: { id: erasure.quoteIntentId }, select: { requestCorrelationId: true } });
-  await db.requestLog.updateMany({
-    where: { requestId: { in: [acceptance.requestCorrelationId, intent.requestCorrelationId] } },
-    data: { ip: null, userAgent: null },
-  });
+  await sqlRows(
+    db,
+    `UPDATE webhook_attempts a SET response_excerpt = NULL
+     FROM webhook_deliveries d WHERE d.id = a.delivery_id AND d.event_id = ANY($1::uuid[]) AND a.response_excerpt IS NOT NULL`,
+    [events.map((e) => e.id)],
+  );
+  // Names shorter than this would match words in unrelated bodies.
+  const typed = [before.contactEmail, before.contactPhone, before.contactName && before.contactName.length >= 4 ? before.contactName : null].filter((v): v is string => !!v);
+  await sqlRows(db, FORGET_CUSTOMER_REQUESTS, [erasure.id, `/v1/public_quotes/${erasure.quoteIntentId}`, typed.map((v) => v.toLowerCase())]);
   return lead;
 }
+
+/**
+ * The erasure's request-log part: finds the customer's rows (see erasePersonalData) and clears
+ * their address, browser and bodies. Bounded by time (from the day before the quote; bodies are
+ * kept 30 days) and by workspace, or rows no workspace was named for.
+ */
+const FORGET_CUSTOMER_REQUESTS = `WITH lead AS (
+    SELECT qa.request_correlation_id AS accepted_by, qi.request_correlation_id AS quoted_by, qa.workspace_id,
+      qi.created_at - interval '1 day' AS since
+    FROM quote_acceptances qa JOIN quote_intents qi ON qi.id = qa.quote_intent_id WHERE qa.id = $1::uuid
+  ), marks AS (
+    SELECT DISTINCT r.ip, r.user_agent FROM request_logs r, lead
+    WHERE r.request_id IN (lead.accepted_by, lead.quoted_by) AND r.created_at >= lead.since AND r.ip IS NOT NULL
+  ), theirs AS (
+    SELECT r.request_id, r.created_at FROM request_logs r, lead
+    WHERE r.created_at >= lead.since AND (r.workspace_id = lead.workspace_id OR r.workspace_id IS NULL)
+      AND (r.request_id IN (lead.accepted_by, lead.quoted_by)
+        OR r.path = $2::text OR starts_with(r.path, $2::text || '/')
+        OR (r.caller = 'anonymous' AND EXISTS (SELECT 1 FROM marks m WHERE m.ip = r.ip AND m.user_agent IS NOT DISTINCT FROM r.user_agent)))
+    UNION
+    SELECT r.request_id, r.created_at
+    FROM request_log_bodies b JOIN request_logs r ON r.request_id = b.request_id AND r.created_at = b.created_at, lead
+    WHERE cardinality($3::text[]) > 0 AND b.created_at >= lead.since AND r.caller = 'anonymous'
+      AND (r.workspace_id = lead.workspace_id OR r.workspace_id IS NULL)
+      AND EXISTS (SELECT 1 FROM unnest($3::text[]) v WHERE strpos(lower(coalesce(b.request_body, '') || ' ' || coalesce(b.response_body, '')), v) > 0)
+  ), cleared AS (
+    UPDATE request_logs r SET ip = NULL, user_agent = NULL FROM theirs t
+    WHERE r.request_id = t.request_id AND r.created_at = t.created_at AND (r.ip IS NOT NULL OR r.user_agent IS NOT NULL)
+  )
+  DELETE FROM request_log_bodies b USING theirs t WHERE b.request_id = t.request_id AND b.created_at = t.created_at`;
 
 /** How many leads arrived since `since`, and how many are still new. */
 export async function countLeads(db: DbOrTx, where: { businessId: string; since: Date }) {

@@ -1,5 +1,6 @@
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type pg from 'pg';
+import { getPool } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 
 /**
@@ -9,8 +10,13 @@ import { ServiceError } from '../errors/service-error';
 export const RATE_LIMITS = {
   /** Spec 8: public quote creates per Business. */
   publicQuoteCreate: { points: 120, durationSeconds: 60 },
-  /** Quote acceptances on the hosted page per Business: a person accepts a few; a robot many. */
+  /**
+   * New quote acceptances on the hosted page per Business (the business of the quote accepted):
+   * a person accepts a few; a robot many. Refused and repeated posts are not counted.
+   */
   publicAcceptanceCreate: { points: 30, durationSeconds: 60 },
+  /** One client address's share of a Business's acceptances, so that one source cannot use them all up. */
+  publicAcceptancePerClient: { points: 10, durationSeconds: 60 },
   /** Spec 8: account surface requests per account and environment (issue 5). */
   accountRequests: { points: 600, durationSeconds: 60 },
 } as const;
@@ -38,6 +44,11 @@ function limiterFor(pool: pg.Pool, name: RateLimitName): RateLimiterPostgres {
     limiters.set(name, limiter);
   }
   return limiter;
+}
+
+/** `consumeRateLimit` on the service's pool: for a verb that counts a limit once it knows what the request does. */
+export function spendAllowance(name: RateLimitName, key: string): Promise<RateLimitState> {
+  return consumeRateLimit(getPool(), name, key);
 }
 
 /** Takes one point for `key`; throws 429 `rate_limited` with `retry-after` when none are left. */

@@ -26,6 +26,28 @@ describe('what the request log keeps of a body', () => {
     });
   });
 
+  it('keeps no value a person typed of a body that carries personal data, whatever the field', () => {
+    const sent = {
+      businessId: 'b1',
+      contact: { name: 'Alex Rivera', email: 'alex@example.com' },
+      comments: 'call me on +1 555 0100',
+      extra: ['alex@example.com', 7, true, null],
+      preferredDate: '2026-12-03',
+      consent: true,
+    };
+    expect(JSON.parse(loggedText(JSON.stringify(sent), { personalData: true })!)).toEqual({
+      businessId: 'b1',
+      contact: REDACTED,
+      comments: REDACTED,
+      extra: [REDACTED, 7, true, null],
+      preferredDate: '2026-12-03',
+      consent: true,
+    });
+    expect(loggedText('name=Alex&email=alex@example.com', { personalData: true })).toMatch(/^\[not JSON: 32 bytes not kept/);
+    // Without it, a field not named as personal keeps its value.
+    expect(loggedText(JSON.stringify(sent))).toContain('call me on');
+  });
+
   it('takes out secrets by field name, keeps ids and everything else', () => {
     const logged = JSON.parse(
       loggedJson({

@@ -38,18 +38,37 @@ export function loggedJson(value: unknown): string | null {
   return capped(JSON.stringify(redactValue(value, null)));
 }
 
+/** What a body that carries personal data keeps of its strings: ids and a day, nothing a person typed. */
+const KEPT_OF_PERSONAL = /^(?:businessId|quoteIntentId|preferredDate)$/;
+
+/** A personal-data body's shape: every string but KEPT_OF_PERSONAL's redacted, whatever its field's name. */
+function withoutPersonalValues(value: unknown, name: string | null): unknown {
+  if (typeof value === 'string') return name !== null && KEPT_OF_PERSONAL.test(name) ? value : REDACTED;
+  if (Array.isArray(value)) return value.map((item) => withoutPersonalValues(item, null));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = Object.create(null);
+    for (const [key, inner] of Object.entries(value)) out[key] = withoutPersonalValues(inner, key);
+    return out;
+  }
+  return value;
+}
+
 /**
  * A body as it was sent (possibly not JSON at all): parsed and redacted when it is JSON, else its
- * text redacted, or, with `jsonOnly` (a body that carries personal data), only its size.
+ * text redacted. With `personalData` (an acceptance: a person's contact details, which they may
+ * type into any field), no value a person typed is kept: a JSON body keeps its shape, ids and
+ * the preferred day; any other body only its size.
  */
-export function loggedText(text: string | null, { jsonOnly = false } = {}): string | null {
+export function loggedText(text: string | null, { personalData = false } = {}): string | null {
   if (text === null || text === '') return null;
+  let parsed: unknown;
   try {
-    return loggedJson(JSON.parse(text));
+    parsed = JSON.parse(text);
   } catch {
-    if (jsonOnly) return `[not JSON: ${Buffer.byteLength(text, 'utf8').toLocaleString('en-US')} bytes not kept, as they may hold personal data]`;
+    if (personalData) return `[not JSON: ${Buffer.byteLength(text, 'utf8').toLocaleString('en-US')} bytes not kept, as they may hold personal data]`;
     return capped(text.replace(SECRET_VALUE, REDACTED));
   }
+  return loggedJson(personalData ? withoutPersonalValues(parsed, null) : parsed);
 }
 
 function capped(text: string): string {

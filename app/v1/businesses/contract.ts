@@ -253,13 +253,13 @@ export const moveLeadContract = defineContract({
   method: 'PATCH',
   path: '/v1/businesses/{businessId}/leads/{leadId}',
   summary: 'Move a lead along the pipeline: new, contacted, won, lost',
-  description: 'The business\'s owners and editors, or `businesses:manage`; viewers read.',
+  description: 'The business\'s owners and editors, or `businesses:manage`; viewers read. An erased lead has left the pipeline (409 `conflict`).',
   tags: ['Leads'],
   auth: 'session',
   params: leadParams,
   body: moveLeadRequestSchema,
   success: { status: 200, description: 'The lead.', schema: z.object({ lead: leadSchema }) },
-  errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
+  errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request', 'conflict'],
 });
 
 export const eraseLeadContract = defineContract({
@@ -268,7 +268,7 @@ export const eraseLeadContract = defineContract({
   path: '/v1/businesses/{businessId}/leads/{leadId}/erasure',
   summary: 'Erase a lead\'s personal data on the person\'s request; the quote and its receipt stay',
   description:
-    'The business\'s owner, or `businesses:manage`. Name, email, phone and note are removed from the lead and from the `quote_intent.accepted` event that carried them. Erasing again answers the erased lead.',
+    'The business\'s owner, or `businesses:manage`. Name, email, phone and note are removed from the lead and from the `quote_intent.accepted` event that carried them, and the request log forgets the customer\'s address, browser and request bodies (docs/quote-lifecycle.md says exactly what is kept). The lead\'s status becomes `erased`: it leaves the pipeline. Erasing again answers the erased lead.',
   tags: ['Leads'],
   auth: 'session',
   params: leadParams,

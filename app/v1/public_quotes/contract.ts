@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
-import { acceptanceFormRefusal } from '@/lib/leads/form-token';
 import { acceptanceStateSchema, acceptQuoteRequestSchema, publicAcceptanceSchema } from '@/lib/leads/schemas';
 import { publicQuoteRequestSchema, quoteIdempotencyHeaders, quoteResultSchema } from '@/lib/quotes/schemas';
 
@@ -58,20 +57,17 @@ export const acceptQuoteContract = defineContract({
   path: '/v1/public_quotes/{quoteIntentId}/acceptance',
   summary: 'Accept a priced quote from the hosted page, leaving how to be reached',
   description:
-    'Anonymous. Binds the acceptance to the receipt the customer saw (its id and signature) and sends `quote_intent.accepted` to the business\'s Live endpoints. Accepting again answers the first acceptance (`idempotent-replayed: true`). Contact details are personal data: they are redacted in the request log, never logged, and shown only to the business.',
+    'Anonymous. Binds the acceptance to the receipt the customer saw (its id and signature) and sends `quote_intent.accepted` to the business\'s Live endpoints. Accepting again with the same details answers the first acceptance (`idempotent-replayed: true`); with other details, 409 `quote_already_accepted` with `details.acceptedAt` (never the first person\'s details). New acceptances count against the business of the quote (30 a minute, 10 of them from one client address); refused and repeated posts count against nothing. Contact details are personal data: the request log keeps no value of an acceptance body, they are never logged, and shown only to the business.',
   tags: ['Quotes'],
   auth: 'anonymous',
   params: quoteParams,
   body: acceptQuoteRequestSchema,
   personalData: true,
-  // Per business, counting only forms that were really shown (a forged or robot's post costs an
-  // HMAC and is refused without using up the business's allowance).
+  // Counted by the verb, by the quote's business, for new acceptances only (docs/quote-lifecycle.md).
   rateLimits: [
-    {
-      name: 'publicAcceptanceCreate',
-      countBy: (body, { params, now }) => (acceptanceFormRefusal(body, params.quoteIntentId, now) ? null : body.businessId),
-    },
+    { name: 'publicAcceptancePerClient', countBy: 'verb' },
+    { name: 'publicAcceptanceCreate', countBy: 'verb' },
   ],
   success: { status: 201, description: 'The acceptance (also when the quote was accepted before).', schema: z.object({ acceptance: publicAcceptanceSchema }) },
-  errors: ['invalid_request', 'not_found', 'quote_surface_unavailable', 'quote_not_priced', 'quote_expired', 'payload_too_large'],
+  errors: ['invalid_request', 'not_found', 'quote_surface_unavailable', 'quote_not_priced', 'quote_expired', 'quote_already_accepted', 'payload_too_large'],
 });

@@ -1,6 +1,5 @@
 import type { Principal } from '../../auth/principal';
-import { getPool } from '../../db/client';
-import { consumeRateLimit } from '../../ratelimit/registry';
+import { spendAllowance } from '../../ratelimit/registry';
 import type { RateLimitDeclaration } from '../contract';
 
 /**
@@ -12,7 +11,7 @@ export async function consumeQuotas(limits: readonly RateLimitDeclaration[] | un
   if (principal.kind !== 'api_key') return headers;
   for (const limit of limits ?? []) {
     if (limit.countBy !== 'account') continue;
-    const quota = await consumeRateLimit(getPool(), limit.name, `${principal.projectId}:${principal.environment}`);
+    const quota = await spendAllowance(limit.name, `${principal.projectId}:${principal.environment}`);
     headers = { 'ratelimit-limit': String(quota.limit), 'ratelimit-remaining': String(quota.remaining), 'ratelimit-reset': String(quota.resetSeconds) };
   }
   return headers;
@@ -25,8 +24,8 @@ export async function consumeRequestLimits(
   request: { params: Record<string, string>; now: Date },
 ): Promise<void> {
   for (const limit of limits ?? []) {
-    if (limit.countBy === 'account') continue;
+    if (limit.countBy === 'account' || limit.countBy === 'verb') continue;
     const key = limit.countBy(body, request);
-    if (key !== null) await consumeRateLimit(getPool(), limit.name, key);
+    if (key !== null) await spendAllowance(limit.name, key);
   }
 }

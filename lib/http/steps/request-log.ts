@@ -9,6 +9,7 @@ declare module '../../process/state' {
   }
 }
 import { loggedJson, loggedText } from '../../requestlog/redact-body';
+import { clientAddress } from '../client-address';
 import { RequestLogWriter, type RequestLogEntry } from '../../requestlog/request-log-writer';
 import type { RouteContract } from '../contract';
 
@@ -57,7 +58,7 @@ export function logRequest(contract: RouteContract, exchange: Exchange): void {
     portal: principal.kind === 'session' && principal.viaCookie === true,
     ip: clientAddress(request),
     userAgent: request.headers.get('user-agent')?.slice(0, 300) ?? null,
-    requestBody: keepBodies && write ? loggedText(exchange.requestText, { jsonOnly: contract.personalData === true }) : null,
+    requestBody: keepBodies && write ? loggedText(exchange.requestText, { personalData: contract.personalData === true }) : null,
     responseBody: keepBodies ? loggedJson(exchange.answered) : null,
     apiKeyId: principal.kind === 'api_key' ? principal.keyId : refusedKeyId,
     userId: principal.kind === 'session' ? principal.userId : null,
@@ -69,10 +70,4 @@ export function logRequest(contract: RouteContract, exchange: Exchange): void {
     testFault: exchange.testFault,
     createdAt: exchange.now,
   });
-}
-
-/** The caller's address: the first hop a proxy names (`x-forwarded-for`, which next start also sets), if any. */
-function clientAddress(request: Request): string | null {
-  const forwarded = request.headers.get('x-forwarded-for');
-  return forwarded ? forwarded.split(',')[0].trim().slice(0, 100) || null : null;
 }

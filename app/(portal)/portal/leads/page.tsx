@@ -4,7 +4,7 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import Link from 'next/link';
 import { useId, useRef, useState } from 'react';
 import { formatMoney } from '@/app/_components/receipt-view';
-import { LEAD_STATUSES, type Lead, type LeadStatus } from '@/lib/leads/schemas';
+import { LEAD_STATUSES, PIPELINE_STATUSES, type Lead, type LeadStatus, type PipelineStatus } from '@/lib/leads/schemas';
 import { apiFetch, friendlyError } from '../../_components/api';
 import { BusinessScope } from '../../_components/business-scope';
 import { ConfirmButton } from '../../_components/confirm-button';
@@ -20,6 +20,7 @@ export const LEAD_STATUS: Record<LeadStatus, { label: string; tone: string }> = 
   contacted: { label: 'Contacted', tone: '' },
   won: { label: 'Won', tone: 'ok' },
   lost: { label: 'Lost', tone: 'danger' },
+  erased: { label: 'Erased', tone: '' },
 };
 
 export default function LeadsPage() {
@@ -102,7 +103,7 @@ function LeadCard({ business, lead, canWork, canErase }: { business: Business; l
     void queryClient.invalidateQueries({ queryKey: ['inbox'] });
   };
   const move = useMutation({
-    mutationFn: (status: LeadStatus) => apiFetch<{ lead: Lead }>(`/v1/businesses/${business.id}/leads/${lead.id}`, { method: 'PATCH', body: { status } }),
+    mutationFn: (status: PipelineStatus) => apiFetch<{ lead: Lead }>(`/v1/businesses/${business.id}/leads/${lead.id}`, { method: 'PATCH', body: { status } }),
     onSuccess: refresh,
   });
   // One key for the erasure of this lead: a retry after a lost answer replays it.
@@ -113,6 +114,8 @@ function LeadCard({ business, lead, canWork, canErase }: { business: Business; l
   });
   const name = lead.contact?.name ?? 'Personal data erased';
   const shownStatus = move.isPending ? move.variables : lead.status;
+  // An erased lead has left the pipeline: nothing to move, nothing left to erase.
+  const erased = lead.status === 'erased';
   return (
     <article className="card" aria-labelledby={`${id}-name`}>
       <div className="held-quote-head">
@@ -154,13 +157,13 @@ function LeadCard({ business, lead, canWork, canErase }: { business: Business; l
           </Link>
         </dd>
       </dl>
-      {(canWork || canErase) && (
+      {(canWork || canErase) && !erased && (
         <div className="held-quote-actions row">
           {canWork && (
             <div className="field" style={{ margin: 0 }}>
               <label htmlFor={`${id}-status`}>Status</label>
-              <select id={`${id}-status`} value={shownStatus} disabled={move.isPending} onChange={(e) => move.mutate(e.target.value as LeadStatus)}>
-                {LEAD_STATUSES.map((s) => (
+              <select id={`${id}-status`} value={shownStatus} disabled={move.isPending} onChange={(e) => move.mutate(e.target.value as PipelineStatus)}>
+                {PIPELINE_STATUSES.map((s) => (
                   <option key={s} value={s}>
                     {LEAD_STATUS[s].label}
                   </option>

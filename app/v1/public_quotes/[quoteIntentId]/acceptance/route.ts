@@ -1,4 +1,5 @@
 import { tenancyOfBusiness } from '@/lib/businesses/business-tenancy';
+import { clientAddress } from '@/lib/http/client-address';
 import { defineRoute } from '@/lib/http/define-route';
 import { acceptQuote } from '@/lib/leads/accept-quote';
 import { getAcceptanceState } from '@/lib/leads/get-acceptance-state';
@@ -15,7 +16,7 @@ export const POST = defineRoute(acceptQuoteContract, {
     return typeof businessId === 'string' ? tenancyOfBusiness(db, businessId) : null;
   },
   handle: async (ctx) => {
-    const { acceptance, replayed, tenancy } = await acceptQuote(ctx, { quoteIntentId: ctx.params.quoteIntentId, request: ctx.body });
+    const { acceptance, replayed, tenancy } = await acceptQuote(ctx, { quoteIntentId: ctx.params.quoteIntentId, request: ctx.body, client: clientAddress(ctx.request) });
     ctx.annotate(tenancy);
     return { data: { acceptance }, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
   },

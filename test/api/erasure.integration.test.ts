@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { demoExample } from '../../lib/books/demo-book';
+import { issueFormToken } from '../../lib/leads/form-token';
+import { processState } from '../../lib/process/state';
+import { api } from '../../lib/testing/api-client';
+import { createPerson, createTenant, testContext, testDb } from '../../lib/testing/factories';
+import { startReceiver } from '../../lib/testing/https-receiver';
+import { sqlRows } from '../../lib/db/sql';
+import { createEndpoint } from '../../lib/webhooks/create-endpoint';
+import { deliverThrough } from '../../lib/webhooks/deliver-due-webhooks';
+
+/**
+ * "Erase personal data" leaves nothing of the person anywhere: every table of the database is
+ * searched for their name, email, phone, note, address and browser after the erasure (and each is
+ * first shown to be there, so that the search can fail).
+ */
+
+/** Where each needle appears, as `table: rows`, over every table of the service's schemas. */
+async function tablesHolding(needles: string[]): Promise<Record<string, string[]>> {
+  const db = testDb();
+  const tables = await sqlRows<{ name: string }>(
+    db,
+    `SELECT format('%I.%I', n.nspname, c.relname) AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE c.relkind = 'r' AND n.nspname IN ('public', 'request_log_partitions') AND c.relname <> '_prisma_migrations'`,
+    [],
+  );
+  const found: Record<string, string[]> = Object.fromEntries(needles.map((n) => [n, []]));
+  for (const { name } of tables) {
+    const rows = await sqlRows<{ needle: string; n: number }>(
+      db,
+      `SELECT v AS needle, count(*)::int AS n FROM ${name} t, unnest($1::text[]) v WHERE strpos(lower(t::text), lower(v)) > 0 GROUP BY v`,
+      [needles],
+    );
+    for (const row of rows) found[row.needle].push(`${name}: ${row.n}`);
+  }
+  return found;
+}
+
+describe('erasing a lead', () => {
+  it('leaves none of the person’s name, email, phone, note, address or browser in any table; other customers keep theirs', async () => {
+    const tenant = await createTenant();
+    const owner = await createPerson(tenant, { businessRole: 'owner' });
+    const admin = await createPerson(tenant, { permissions: ['webhooks:manage'] });
+    const tag = randomUUID().slice(0, 8);
+    const person = {
+      name: `Quinn Harrow ${tag}`,
+      email: `quinn-${tag}@example.test`,
+      phone: `+1 555 ${Number.parseInt(tag.slice(0, 6), 16) % 10_000_000}`,
+      note: `Gate code ${tag}, dog is friendly`,
+      ip: `10.${Number.parseInt(tag.slice(0, 2), 16)}.${Number.parseInt(tag.slice(2, 4), 16)}.${Number.parseInt(tag.slice(4, 6), 16)}`,
+      browser: `QuinnBrowser/${tag}`,
+    };
+    const bystander = { ip: `172.16.${Number.parseInt(tag.slice(0, 2), 16)}.9`, browser: `OtherBrowser/${tag}` };
+    const as = (who: { ip: string; browser: string }) => ({ 'x-forwarded-for': who.ip, 'user-agent': who.browser });
+
+    // A receiver that echoes what it got (its answer is kept as the attempt's excerpt), and a
+    // second endpoint whose delivery is still to be sent when the erasure happens.
+    const echo = await startReceiver(() => ({ status: 200, afterMs: 0, body: `thanks ${person.name} <${person.email}>` }));
+    const late = await startReceiver();
+    try {
+      const asAdmin = testContext(testDb(), { principal: admin.principal });
+      await createEndpoint(asAdmin, { projectId: tenant.projectId, environment: 'live', url: echo.url, eventTypes: ['quote_intent.accepted'] });
+      await createEndpoint(asAdmin, { projectId: tenant.projectId, environment: 'live', url: late.url, eventTypes: ['quote_intent.accepted'] });
+
+      // The customer's visit: an email typed where it does not belong, a quote, its page and form,
+      // a refused acceptance, the acceptance, and the same again from another tab.
+      const typedAstray = await api('POST', '/v1/public_quotes', { headers: as(person), body: { businessId: tenant.businessId, ...demoExample, reachMeAt: person.email } });
+      expect(typedAstray.status).toBe(422);
+      const quote = await api('POST', '/v1/public_quotes', { headers: as(person), body: { businessId: tenant.businessId, ...demoExample } });
+      const quoteId: string = quote.body.data.quoteIntent.id;
+      expect((await api('GET', `/v1/public_quotes/${quoteId}`, { headers: as(person) })).status).toBe(200);
+      expect((await api('GET', `/v1/public_quotes/${quoteId}/acceptance`, { headers: as(person) })).status).toBe(200);
+      const body = {
+        businessId: tenant.businessId,
+        contact: { name: person.name, email: person.email, phone: person.phone },
+        note: person.note,
+        consent: true,
+        formToken: issueFormToken(quoteId, new Date(Date.now() - 5_000)),
+      };
+      expect((await api('POST', `/v1/public_quotes/${quoteId}/acceptance`, { headers: as(person), body: { ...body, preferredDate: '2001-01-01', comments: person.phone } })).status).toBe(400);
+      expect((await api('POST', `/v1/public_quotes/${quoteId}/acceptance`, { headers: as(person), body })).status).toBe(201);
+      expect((await api('POST', `/v1/public_quotes/${quoteId}/acceptance`, { headers: as(person), body })).status).toBe(201);
+      // Another customer of the same business, the same day.
+      const theirs = await api('POST', '/v1/public_quotes', { headers: as(bystander), body: { businessId: tenant.businessId, ...demoExample } });
+      expect(theirs.status).toBe(201);
+
+      const [delivery] = await testDb().webhookDelivery.findMany({ where: { event: { subjectId: quoteId, type: 'quote_intent.accepted' }, endpoint: { url: echo.url } } });
+      expect(await deliverThrough(testContext(testDb()), { deliveryId: delivery.id })).toMatchObject({ status: 'succeeded' });
+      await processState.requestLogWriter?.flush();
+
+      const needles = Object.entries(person);
+      const before = await tablesHolding(Object.values(person));
+      for (const [what, needle] of needles) expect(before[needle], `${what} is stored before the erasure`).not.toEqual([]);
+
+      const leads = await api('GET', `/v1/businesses/${tenant.businessId}/leads`, { key: owner.token });
+      const lead = leads.body.data.leads[0];
+      const erased = await api('POST', `/v1/businesses/${tenant.businessId}/leads/${lead.id}/erasure`, { key: owner.token });
+      expect(erased.status).toBe(200);
+      expect(erased.body.data.lead).toMatchObject({ status: 'erased', contact: null, note: null });
+      await processState.requestLogWriter?.flush();
+
+      const after = await tablesHolding([...Object.values(person), bystander.browser]);
+      for (const [what, needle] of needles) expect(after[needle], `${what} after the erasure`).toEqual([]);
+      // What was not theirs stays: the quote and its receipt, the other customer's address and browser.
+      expect((await api('GET', `/v1/public_quotes/${quoteId}`)).body.data.quoteReceipt).toEqual(quote.body.data.quoteReceipt);
+      expect(after[bystander.browser]).toEqual([expect.stringMatching(/request_log_partitions\.d\d{8}: 1/)]);
+      // The delivery still to be sent carries the erased payload.
+      const [pending] = await testDb().webhookDelivery.findMany({ where: { event: { subjectId: quoteId, type: 'quote_intent.accepted' }, endpoint: { url: late.url } } });
+      expect(await deliverThrough(testContext(testDb()), { deliveryId: pending.id })).toMatchObject({ status: 'succeeded' });
+      const sent = late.received.map((r) => r.rawBody).join('\n');
+      expect(JSON.parse(sent).data.acceptance).toMatchObject({ contact: null, note: null, erasedAt: expect.any(String) });
+      for (const [, needle] of needles) expect(sent).not.toContain(needle);
+    } finally {
+      await Promise.all([echo.stop(), late.stop()]);
+    }
+  });
+});
