@@ -7,7 +7,7 @@
  * - no unpaired surrogate (\ud800): not text, and canonical JSON (fingerprints, hashes) breaks on it;
  * - no key named `__proto__`: assigning it changes an object's prototype instead of adding a field.
  */
-const MAX_JSON_DEPTH = 32;
+export const MAX_JSON_DEPTH = 32;
 
 export type JsonViolation = { field: string; message: string };
 

@@ -7,6 +7,7 @@ import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
 import { queueOwnerNotification } from '../notifications/queue-owner-notification';
 import { spendAllowance } from '../ratelimit/registry';
+import { requireSealingKey } from '../sealing/check-sealing-key';
 import { derivedKey } from '../sealing/sealing-key';
 import type { QuoteComputation } from '../pricing';
 import { asOf } from '../quotes/expire-quote-intents';
@@ -38,6 +39,7 @@ export async function acceptQuote(
   { quoteIntentId, request, client = null }: { quoteIntentId: string; request: AcceptQuoteRequest; /** The caller's address, for its share of the allowance. */ client?: string | null },
 ): Promise<{ acceptance: PublicAcceptance; replayed: boolean; tenancy: BusinessTenancy }> {
   const { db, now } = ctx;
+  await requireSealingKey(ctx, 'Quote acceptances');
   const problem = acceptanceFormRefusal(request, quoteIntentId, now);
   if (problem) {
     throw new ServiceError('invalid_request', FORM_REFUSALS[problem], { details: { fields: { formToken: [FORM_REFUSALS[problem]] }, formToken: problem } });

@@ -4,6 +4,7 @@ import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { asOf } from '../quotes/expire-quote-intents';
 import { findQuote } from '../quotes/store';
+import { requireSealingKey } from '../sealing/check-sealing-key';
 import { issueFormToken } from './form-token';
 import { toPublicAcceptance } from './lead-view';
 import type { AcceptanceState } from './schemas';
@@ -14,7 +15,10 @@ import { findAcceptanceOfQuote } from './store';
  * and if not, how they may (a fresh form token and the business's consent sentence) or why they
  * cannot. Anonymous like the quote itself; it never shows contact details.
  */
-export async function getAcceptanceState({ db, now }: VerbContext, { quoteIntentId }: { quoteIntentId: string }): Promise<AcceptanceState> {
+export async function getAcceptanceState(ctx: VerbContext, { quoteIntentId }: { quoteIntentId: string }): Promise<AcceptanceState> {
+  const { db, now } = ctx;
+  // The form's token is keyed by the sealing key: one another instance could not check is no form.
+  await requireSealingKey(ctx, 'Quote acceptances');
   const stored = await findQuote(db, quoteIntentId);
   if (!stored || !stored.intent.idempotencyScope.startsWith('public:') || !stored.intent.businessId) {
     throw new ServiceError('not_found', `Quote ${quoteIntentId} does not exist.`);

@@ -56,7 +56,10 @@ function opens(sealed: string): boolean {
   }
 }
 
-/** For writes that seal a new secret: refuses (503) rather than seal one that other instances could not open. */
+/**
+ * For what seals a secret or keys a token by the sealing key: refuses (503) rather than make one
+ * that other instances could not open or check.
+ */
 export async function requireSealingKey({ db }: VerbContext, what: string): Promise<void> {
   const state = await checkSealingKey(db);
   if (!state.usable) throw new ServiceError('service_unavailable', `${what} cannot be made on this instance: ${state.reason}.`);

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { ServiceError } from '../errors/service-error';
 
 /**
  * The sealing key: 32 bytes from configuration that encrypt what the service must read back but
@@ -17,7 +18,8 @@ export function configuredSealingKey(env: NodeJS.ProcessEnv = process.env): { na
 
 function key(): Buffer {
   const problem = sealingKeyProblem();
-  if (problem) throw new Error(problem);
+  // A route that reaches this without checking first still answers 503, never 500.
+  if (problem) throw new ServiceError('service_unavailable', `This instance cannot do that now: ${problem}.`);
   return Buffer.from(configuredSealingKey().value!, 'hex');
 }
 

@@ -17,7 +17,7 @@ import { timeIdCursorSchema } from '@/lib/db/cursors';
 const tags = ['Books'];
 const bookParams = z.object({ bookId: z.uuid() });
 /** Artifacts may hold up to 20,000 rules. */
-const ARTIFACT_BYTES = 5_000_000;
+export const ARTIFACT_BYTES = 5_000_000;
 
 export const listBooksContract = defineContract({
   operationId: 'listBooks',

@@ -20,7 +20,7 @@ export const createPublicQuoteContract = defineContract({
   // Spec 8: 120 public quotes per business per minute.
   rateLimits: [{ name: 'publicQuoteCreate', countBy: (body) => body.businessId }],
   success: { status: 201, description: 'The Quote Intent and its Receipt (also on an idempotent replay).', schema: quoteResultSchema },
-  errors: ['quote_surface_unavailable', 'idempotency_conflict', 'invalid_quote_request', 'payload_too_large', 'conflict'],
+  errors: ['quote_surface_unavailable', 'idempotency_conflict', 'invalid_quote_request', 'payload_too_large', 'conflict', 'service_unavailable'],
 });
 
 export const getPublicQuoteContract = defineContract({
@@ -48,7 +48,8 @@ export const getAcceptanceStateContract = defineContract({
   auth: 'anonymous',
   params: quoteParams,
   success: { status: 200, description: 'The acceptance, or how to accept.', schema: acceptanceStateSchema },
-  errors: ['not_found'],
+  // 503: an instance without a usable sealing key cannot make or check a form.
+  errors: ['not_found', 'service_unavailable'],
 });
 
 export const acceptQuoteContract = defineContract({
@@ -69,5 +70,5 @@ export const acceptQuoteContract = defineContract({
     { name: 'publicAcceptanceCreate', countBy: 'verb' },
   ],
   success: { status: 201, description: 'The acceptance (also when the quote was accepted before).', schema: z.object({ acceptance: publicAcceptanceSchema }) },
-  errors: ['invalid_request', 'not_found', 'quote_surface_unavailable', 'quote_not_priced', 'quote_expired', 'quote_already_accepted', 'payload_too_large'],
+  errors: ['invalid_request', 'not_found', 'quote_surface_unavailable', 'quote_not_priced', 'quote_expired', 'quote_already_accepted', 'payload_too_large', 'service_unavailable'],
 });
