@@ -1,11 +1,13 @@
-// `npm run reliability [-- --quotes 3000] [--only crash,races,slow,halfclose]`: the figures of
+// `npm run reliability [-- --quotes 3000] [--only crash,races,slow,halfclose,oddbytes,acceptance,erasure]`: the figures of
 // docs/reliability.md, measured against the production build on a fresh embedded PostgreSQL with
 // the in-process job runner and a real HTTPS receiver:
 // - crash: quotes from 16 retrying clients while every service process is killed with SIGKILL,
 //   then one worker alone; quotes lost, duplicated, and deliveries lost once the runner catches up;
 // - races: 100 requests at once with one idempotency key, in rounds, on a quote and a generic write;
 // - slow: clients that send their headers or body too slowly, while others are served;
-// - halfclose: requests whose client closes its side after sending.
+// - halfclose: requests whose client closes its side after sending;
+// - oddbytes, acceptance, erasure: the request log against odd bytes, the acceptance allowance
+//   under attack, and a search of every table after an erasure (scripts/support/reliability-surfaces.ts).
 // Prints a summary and writes test-results/reliability.json.
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -22,6 +24,7 @@ import { createPerson, createTenant, testContext } from '../lib/testing/factorie
 import { signedBy, startReceiver } from '../lib/testing/https-receiver';
 import { createEndpoint } from '../lib/webhooks/create-endpoint';
 import { ensureBuild, startNextServer, throwawayServiceEnv, type RunningServer } from './support/next-server';
+import { acceptanceAttackCase, erasureSearchCase, oddBytesCase } from './support/reliability-surfaces';
 import { writeTestCertificates } from './support/test-certificates';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -312,6 +315,20 @@ async function main() {
       const stored = Number((await db.pool.query(`SELECT count(*) FROM quote_intents WHERE idempotency_key = ANY($1)`, [keys])).rows[0].count);
       results.halfClose = { requests: count, answered201: answered, stored };
       log(`halfclose: ${JSON.stringify(results.halfClose)}`);
+    }
+
+    const surfaces = { base, db, log };
+    if (wants('oddbytes')) {
+      results.oddBytes = await oddBytesCase(surfaces, 3_000);
+      log(`oddbytes: ${JSON.stringify(results.oddBytes)}`);
+    }
+    if (wants('acceptance')) {
+      results.acceptance = await acceptanceAttackCase(surfaces, 300);
+      log(`acceptance: ${JSON.stringify(results.acceptance)}`);
+    }
+    if (wants('erasure')) {
+      results.erasure = await erasureSearchCase(surfaces);
+      log(`erasure: ${JSON.stringify(results.erasure)}`);
     }
   } finally {
     for (const fn of cleanups.reverse()) await fn().catch((e: unknown) => log(`cleanup: ${String(e)}`));

@@ -93,28 +93,34 @@ test('a viewer sees held quotes read-only', async ({ page }) => {
   await expect(page.getByRole('button', { name: /^Approve/ })).toHaveCount(0);
 });
 
+/** A lead: a hosted-page quote the customer accepted (Riley Chen, as the customer). */
+async function acceptedLead(tenant: Tenant): Promise<string> {
+  const quote = await fetch(`${appUrl()}/v1/public_quotes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ businessId: tenant.businessId, offeringId: 'gutter_cleaning', factors: { home_size: 'medium', storeys: '2', access: 'easy' } }),
+  });
+  const quoteIntentId = ((await quote.json()) as { data: { quoteIntent: { id: string } } }).data.quoteIntent.id;
+  const accepted = await fetch(`${appUrl()}/v1/public_quotes/${quoteIntentId}/acceptance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      businessId: tenant.businessId,
+      contact: { name: 'Riley Chen', email: 'riley.chen@example.test', phone: '+1 555 0150' },
+      note: 'Mornings are best.',
+      consent: true,
+      formToken: issueFormToken(quoteIntentId, new Date(Date.now() - 5_000)),
+    }),
+  });
+  expect(accepted.status).toBe(201);
+  return quoteIntentId;
+}
+
 for (const width of [1280, 390]) {
   test(`an editor moves a lead to won, at ${width} px`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
     const tenant = await createTenant();
-    const quote = await fetch(`${appUrl()}/v1/public_quotes`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ businessId: tenant.businessId, offeringId: 'gutter_cleaning', factors: { home_size: 'medium', storeys: '2', access: 'easy' } }),
-    });
-    const quoteIntentId = ((await quote.json()) as { data: { quoteIntent: { id: string } } }).data.quoteIntent.id;
-    const accepted = await fetch(`${appUrl()}/v1/public_quotes/${quoteIntentId}/acceptance`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        businessId: tenant.businessId,
-        contact: { name: 'Riley Chen', email: 'riley.chen@example.test', phone: '+1 555 0150' },
-        note: 'Mornings are best.',
-        consent: true,
-        formToken: issueFormToken(quoteIntentId, new Date(Date.now() - 5_000)),
-      }),
-    });
-    expect(accepted.status).toBe(201);
+    const quoteIntentId = await acceptedLead(tenant);
     const editor = await createPerson(tenant, { businessRole: 'editor' });
     await signIn(page, editor.email, `/portal/leads?business=${tenant.businessId}`);
     const lead = page.getByRole('article', { name: 'Riley Chen' });
@@ -130,3 +136,24 @@ for (const width of [1280, 390]) {
     expect(await testDb().quoteAcceptance.findUniqueOrThrow({ where: { quoteIntentId } })).toMatchObject({ status: 'won', statusChangedBy: editor.userId });
   });
 }
+
+test('an owner erases a lead: it leaves the pipeline and the count of new leads', async ({ page }) => {
+  const tenant = await createTenant();
+  await acceptedLead(tenant);
+  const owner = await createPerson(tenant, { businessRole: 'owner' });
+  await signIn(page, owner.email, `/portal/leads?business=${tenant.businessId}`);
+  await expect(page.getByTestId('nav-count-leads')).toHaveText(/^1/);
+  const lead = page.getByRole('article', { name: 'Riley Chen' });
+  await lead.getByRole('button', { name: 'Erase the personal data of Riley Chen' }).click();
+  await lead.getByRole('button', { name: 'Erase', exact: true }).click();
+  const erased = page.getByRole('article', { name: 'Personal data erased' });
+  await expect(erased.locator('.badge')).toHaveText('Erased');
+  await expect(erased).toContainText('Their contact details were erased on');
+  // Nothing left to do with it: no status to move, nothing more to erase.
+  await expect(erased.getByLabel('Status')).toHaveCount(0);
+  await expect(erased.getByRole('button')).toHaveCount(0);
+  await expect(page.getByTestId('nav-count-leads')).toHaveCount(0);
+  await expect(page.getByText('Riley Chen')).toHaveCount(0);
+  await expectNoSeriousViolations(page);
+  await screenshot(page, 'leads-erased-1280');
+});

@@ -6,7 +6,7 @@ import { processState } from '../../lib/process/state';
 import { api } from '../../lib/testing/api-client';
 import { createPerson, createTenant, testContext, testDb } from '../../lib/testing/factories';
 import { startReceiver } from '../../lib/testing/https-receiver';
-import { sqlRows } from '../../lib/db/sql';
+import { tablesHolding } from '../../lib/testing/search-database';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';
 import { deliverThrough } from '../../lib/webhooks/deliver-due-webhooks';
 
@@ -15,27 +15,6 @@ import { deliverThrough } from '../../lib/webhooks/deliver-due-webhooks';
  * searched for their name, email, phone, note, address and browser after the erasure (and each is
  * first shown to be there, so that the search can fail).
  */
-
-/** Where each needle appears, as `table: rows`, over every table of the service's schemas. */
-async function tablesHolding(needles: string[]): Promise<Record<string, string[]>> {
-  const db = testDb();
-  const tables = await sqlRows<{ name: string }>(
-    db,
-    `SELECT format('%I.%I', n.nspname, c.relname) AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE c.relkind = 'r' AND n.nspname IN ('public', 'request_log_partitions') AND c.relname <> '_prisma_migrations'`,
-    [],
-  );
-  const found: Record<string, string[]> = Object.fromEntries(needles.map((n) => [n, []]));
-  for (const { name } of tables) {
-    const rows = await sqlRows<{ needle: string; n: number }>(
-      db,
-      `SELECT v AS needle, count(*)::int AS n FROM ${name} t, unnest($1::text[]) v WHERE strpos(lower(t::text), lower(v)) > 0 GROUP BY v`,
-      [needles],
-    );
-    for (const row of rows) found[row.needle].push(`${name}: ${row.n}`);
-  }
-  return found;
-}
 
 describe('erasing a lead', () => {
   it('leaves none of the person’s name, email, phone, note, address or browser in any table; other customers keep theirs', async () => {
@@ -90,7 +69,7 @@ describe('erasing a lead', () => {
       await processState.requestLogWriter?.flush();
 
       const needles = Object.entries(person);
-      const before = await tablesHolding(Object.values(person));
+      const { found: before } = await tablesHolding(testDb(), Object.values(person));
       for (const [what, needle] of needles) expect(before[needle], `${what} is stored before the erasure`).not.toEqual([]);
 
       const leads = await api('GET', `/v1/businesses/${tenant.businessId}/leads`, { key: owner.token });
@@ -100,7 +79,7 @@ describe('erasing a lead', () => {
       expect(erased.body.data.lead).toMatchObject({ status: 'erased', contact: null, note: null });
       await processState.requestLogWriter?.flush();
 
-      const after = await tablesHolding([...Object.values(person), bystander.browser]);
+      const { found: after } = await tablesHolding(testDb(), [...Object.values(person), bystander.browser]);
       for (const [what, needle] of needles) expect(after[needle], `${what} after the erasure`).toEqual([]);
       // What was not theirs stays: the quote and its receipt, the other customer's address and browser.
       expect((await api('GET', `/v1/public_quotes/${quoteId}`)).body.data.quoteReceipt).toEqual(quote.body.data.quoteReceipt);
