@@ -9,6 +9,7 @@ import { createSession } from '../auth/sessions';
 import { createApiKey } from '../keys/create-api-key';
 import { addBusinessMember, addWorkspaceMember, ensureUser } from '../members/add-members';
 import type { EnvironmentName } from '../auth/principal';
+import type { RequestLogEntry } from '../requestlog/store';
 
 let shared: ReturnType<typeof createDb> | undefined;
 
@@ -60,6 +61,34 @@ export async function createTenant(options: TenantOptions = {}, db: Db = testDb(
 }
 
 export type Tenant = Awaited<ReturnType<typeof createTenant>>;
+
+/** A request-log row of an API-key quote of the tenant's Live environment, as the route wrapper records one; `extra` on top. */
+export function requestLogEntry(t: Tenant, extra: Partial<RequestLogEntry> = {}): RequestLogEntry {
+  return {
+    requestId: randomUUID(),
+    method: 'POST',
+    path: '/v1/quotes',
+    status: 201,
+    errorCode: null,
+    principal: 'api_key',
+    caller: 'api_key',
+    portal: false,
+    ip: null,
+    userAgent: null,
+    requestBody: null,
+    responseBody: null,
+    apiKeyId: t.keyIds.live,
+    userId: null,
+    workspaceId: t.workspaceId,
+    projectId: t.projectId,
+    environmentId: t.environments.live,
+    businessId: t.businessId,
+    latencyMs: 3,
+    testFault: null,
+    createdAt: new Date(),
+    ...extra,
+  };
+}
 
 /** A POST /v1/quotes body for the tenant's business and primary book: the demo example, with `extra` on top. */
 export function quoteRequest(t: Pick<Tenant, 'businessId' | 'bookId'>, extra: Record<string, unknown> = {}) {

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../lib/testing/api-client';
-import { quoteRequest, createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { quoteRequest, createPerson, createTenant, requestLogEntry, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 import { eventually } from '../../lib/testing/eventually';
-import { insertRequestLogs, type RequestLogEntry } from '../../lib/requestlog/store';
+import { insertRequestLogs } from '../../lib/requestlog/store';
 
 /** Request logs are written in batches: wait until the search finds `requestId`. */
 function searchUntilFound(person: Person, requestId: string) {
@@ -88,29 +88,7 @@ describe('request-log search and quote traces', () => {
     const own = await createTenant();
     const ownReader = await createPerson(own, { permissions: ['logs:read'] });
     const at = (ms: number) => new Date(Date.parse('2026-11-01T10:00:00.000Z') + ms);
-    const row = (name: string, createdAt: Date): RequestLogEntry => ({
-      requestId: `${name}-${crypto.randomUUID()}`,
-      method: 'POST',
-      path: '/v1/quotes',
-      status: 201,
-      errorCode: null,
-      principal: 'api_key',
-      caller: 'api_key',
-      portal: false,
-      ip: null,
-      userAgent: null,
-      requestBody: null,
-      responseBody: null,
-      apiKeyId: own.keyIds.live,
-      userId: null,
-      workspaceId: own.workspaceId,
-      projectId: own.projectId,
-      environmentId: own.environments.live,
-      businessId: own.businessId,
-      latencyMs: 3,
-      testFault: null,
-      createdAt,
-    });
+    const row = (name: string, createdAt: Date) => requestLogEntry(own, { requestId: `${name}-${crypto.randomUUID()}`, createdAt });
     const [first, second, third, fourth, fifth] = [row('a', at(0)), row('b', at(10)), row('c', at(20)), row('d', at(20)), row('e', at(30))];
     await insertRequestLogs(testDb(), [fifth, third]);
     await insertRequestLogs(testDb(), [second, fourth]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { processState } from '../../lib/process/state';
 import { RequestLogWriter } from '../../lib/requestlog/request-log-writer';
 import type { RequestLogEntry } from '../../lib/requestlog/store';
-import { createTenant, quoteRequest, testDb, type Tenant } from '../../lib/testing/factories';
+import { createTenant, quoteRequest, requestLogEntry, testDb, type Tenant } from '../../lib/testing/factories';
 import { serviceFetch } from '../../lib/testing/service-fetch';
 
 // "Every /v1 request leaves one row": whatever bytes a caller sends, its row and every other
@@ -71,30 +71,7 @@ describe('request log: odd bytes', () => {
     const t = await createTenant();
     const db = testDb();
     const writer = new RequestLogWriter(() => db);
-    const entry = (n: number, extra: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
-      requestId: `odd-bytes-${t.workspaceId}-${n}`,
-      method: 'POST',
-      path: '/v1/quotes',
-      status: 201,
-      errorCode: null,
-      principal: 'api_key',
-      caller: 'api_key',
-      portal: false,
-      ip: null,
-      userAgent: 'test',
-      requestBody: null,
-      responseBody: null,
-      apiKeyId: t.keyIds.test,
-      userId: null,
-      workspaceId: t.workspaceId,
-      projectId: t.projectId,
-      environmentId: t.environments.test,
-      businessId: t.businessId,
-      latencyMs: 3,
-      testFault: null,
-      createdAt: new Date(),
-      ...extra,
-    });
+    const entry = (n: number, extra: Partial<RequestLogEntry> = {}) => requestLogEntry(t, { requestId: `odd-bytes-${t.workspaceId}-${n}`, ...extra });
     // One row no escaping can save (a status beyond PostgreSQL's integer) among ordinary ones.
     for (let n = 0; n < 10; n++) writer.record(entry(n, n === 4 ? { status: 2 ** 40 } : {}));
     await writer.flush();
