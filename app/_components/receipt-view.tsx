@@ -6,7 +6,8 @@ import type { QuoteComputation } from '@/lib/pricing/evaluate';
 // Where the portal and the hosted page have always imported it from.
 export { formatMoney };
 
-export function ReceiptSummary({ computation }: { computation: QuoteComputation }) {
+/** A receipt's lines and total; `paymentTerms: false` leaves out the deposit (a price that can no longer be taken up). */
+export function ReceiptSummary({ computation, paymentTerms: showTerms = true }: { computation: QuoteComputation; paymentTerms?: boolean }) {
   const { currency, lineItems, totalMinor, paymentTerms, conditions } = computation;
   return (
     <div>
@@ -24,7 +25,7 @@ export function ReceiptSummary({ computation }: { computation: QuoteComputation 
               <strong>{formatMoney(totalMinor, currency)}</strong>
             </td>
           </tr>
-          {paymentTerms.depositMinor > 0 && (
+          {showTerms && paymentTerms.depositMinor > 0 && (
             <>
               <tr>
                 <td>Deposit due now ({paymentTerms.depositBasisPoints / 100}%)</td>

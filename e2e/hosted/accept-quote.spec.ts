@@ -89,9 +89,9 @@ test('an expired price says so and cannot be accepted', async ({ page }) => {
   const quoteId = (await quote.json()).data.quoteIntent.id as string;
   await testDb().quoteIntent.update({ where: { id: quoteId }, data: { expiresAt: new Date(Date.now() - 60_000) } });
   await page.goto(`${appUrl()}/q/${tenant.businessId}?quote=${quoteId}`);
-  await expect(page.getByRole('status').filter({ hasText: /expired on/ })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'This price has expired' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Accept this quote' })).toHaveCount(0);
   await screenshot(page, 'hosted-accept-expired-390');
-  await page.getByRole('button', { name: 'ask for a new price' }).click();
+  await page.getByRole('button', { name: 'Get a new price' }).click();
   await expect(page.getByRole('button', { name: 'Get my price' })).toBeVisible();
 });

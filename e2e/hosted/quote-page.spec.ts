@@ -146,7 +146,7 @@ test('asks for a missing answer, focuses it and keeps the others', async ({ page
   await page.getByRole('button', { name: 'Get my price' }).click();
 
   const storeys = page.getByLabel('Storeys');
-  await expect(page.getByRole('main').getByRole('alert')).toHaveText('We need a little more to work out your price: storeys.');
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText('Please answer “Storeys” so that we can work out your price.');
   await expect(storeys).toBeFocused();
   await expect(storeys).toHaveAttribute('aria-invalid', 'true');
   await expect(storeys).toHaveAccessibleDescription('Please answer this so we can work out your price.');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { createPerson, createTenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, testDb } from '../../lib/testing/factories';
 import { appUrl, screenshot, signIn } from '../support/portal';
 
 const LOGO_URL = 'https://cdn.example.test/sparkle-logo.svg';
@@ -91,14 +91,62 @@ test('a workspace manager saves branding; field errors show beside their fields'
   await screenshot(page, 'branding-publishing-safeguard');
 });
 
-test('a business editor sees branding locked, with who can change it (spec 4.2: the owner of a self-run business)', async ({ page }) => {
-  const tenant = await createTenant();
-  const editor = await createPerson(tenant, { businessRole: 'editor' });
+for (const role of ['editor', 'viewer'] as const) {
+  test(`a business ${role} sees branding locked, and is told to ask the owner of the self-run business (spec 4.2)`, async ({ page }) => {
+    const tenant = await createTenant();
+    const owner = await createPerson(tenant, { businessRole: 'owner' });
+    const admin = await createPerson(tenant, { permissions: 'all' });
+    const person = await createPerson(tenant, { businessRole: role });
 
-  await signIn(page, editor.email, '/portal/branding');
-  await expect(page.getByText('You can look but not change')).toBeVisible();
-  await expect(page.getByLabel('Display name')).toBeDisabled();
+    await signIn(page, person.email, '/portal/branding');
+    const notice = page.locator('#branding-locked');
+    await expect(notice).toHaveText(
+      `You can look but not change: the branding of a self-run business is set by its owner, or by workspace members allowed to manage businesses. Ask Test Person (${owner.email}), the owner of this business, if you need it.`,
+    );
+    await expect(notice).not.toContainText(admin.email);
+    await expect(page.getByLabel('Display name')).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Save branding' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Save safeguard' })).toBeDisabled();
+    await expect(page.getByRole('form', { name: 'Publishing safeguard' })).toContainText(`Ask Test Person (${owner.email}), the owner of this business`);
+    await screenshot(page, `branding-read-only-${role}-1280`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, `branding-read-only-${role}-390`);
+  });
+}
+
+test('the owner of a business its workspace runs is told to ask the workspace admins, who set its branding', async ({ page }) => {
+  const tenant = await createTenant();
+  await testDb().connection.updateMany({ where: { businessId: tenant.businessId }, data: { kind: 'managed' } });
+  const owner = await createPerson(tenant, { businessRole: 'owner' });
+  const admin = await createPerson(tenant, { permissions: 'all' });
+
+  await signIn(page, owner.email, '/portal/branding');
+  await expect(page.locator('#branding-locked')).toHaveText(
+    `You can look but not change: the branding of a business that its workspace runs for it is set by workspace members allowed to manage businesses. Ask Test Person (${admin.email}), a workspace admin, if you need it.`,
+  );
   await expect(page.getByRole('button', { name: 'Save branding' })).toBeDisabled();
-  await expect(page.getByRole('button', { name: 'Save safeguard' })).toBeDisabled();
-  await screenshot(page, 'branding-read-only');
+  await screenshot(page, 'branding-read-only-managed-owner-1280');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, 'branding-read-only-managed-owner-390');
+});
+
+test('the owner of a self-run business and a workspace admin can change branding: no notice', async ({ page }) => {
+  const tenant = await createTenant();
+  const owner = await createPerson(tenant, { businessRole: 'owner' });
+  const admin = await createPerson(tenant, { permissions: 'all' });
+  for (const [who, person] of [
+    ['owner', owner],
+    ['workspaceAdmin', admin],
+  ] as const) {
+    await page.context().clearCookies();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signIn(page, person.email, `/portal/branding?business=${tenant.businessId}`);
+    await expect(page.getByLabel('Display name')).toBeEnabled();
+    await expect(page.getByText('You can look but not change')).toHaveCount(0);
+    await screenshot(page, `branding-${who}-1280`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, `branding-${who}-390`);
+  }
 });

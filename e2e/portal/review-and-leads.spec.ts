@@ -36,8 +36,9 @@ async function reviewBothAs(page: Page, tenant: Tenant, width: number) {
   await expectNoSeriousViolations(page);
   await screenshot(page, `review-inbox-${width}`);
 
-  // Oldest first: approve the first.
+  // Oldest first: approve the first (a Live quote: asked once more).
   await list.getByRole('article').first().getByRole('button', { name: /^Approve the quote of/ }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Approve quote' }).click();
   await expect(page.getByRole('status').filter({ hasText: /^Approved the quote of/ })).toBeVisible();
   await expect(list.getByRole('article')).toHaveCount(1);
 

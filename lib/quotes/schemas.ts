@@ -104,7 +104,7 @@ export const businessQuoteSchema = z
     source: quoteSourceSchema,
     status: quoteIntentStatusSchema,
     offeringId: z.string(),
-    /** The offering's name as the receipt gave it; null when nothing was priced. */
+    /** The offering's name in the version that priced the quote; null when it names none, or one that version does not have. */
     offeringLabel: z.string().nullable(),
     totalMinor: z.number().int().nullable(),
     currency: z.string().nullable(),

@@ -60,7 +60,7 @@ describe('business roles', () => {
       expect(res.body.data.quotes.map((q: { id: string }) => q.id)).toEqual([...quoteIds].reverse());
     }
     const live = (await api('GET', `/v1/businesses/${tenant.businessId}/quotes?environment=live`, { key: viewer.token })).body.data.quotes;
-    expect(live[0]).toMatchObject({ status: 'requires_input', offeringId: 'window_cleaning', offeringLabel: null, totalMinor: null, source: 'hosted' });
+    expect(live[0]).toMatchObject({ status: 'requires_input', offeringId: 'window_cleaning', offeringLabel: 'Window cleaning', totalMinor: null, source: 'hosted' });
     expect(live[1]).toMatchObject({ status: 'succeeded', offeringLabel: 'Window cleaning', totalMinor: 15525, currency: 'USD', bookVersionNumber: 1 });
     const all = (await api('GET', `/v1/businesses/${tenant.businessId}/quotes`, { key: viewer.token })).body.data.quotes;
     expect(all).toHaveLength(4);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminWords } from './admin-words';
+import { adminWords, ownerWords } from './admin-words';
 
 const ada = { name: 'Ada Admin', email: 'ada@example.test' };
 const bo = { name: null, email: 'bo@example.test' };
@@ -21,5 +21,18 @@ describe('adminWords: whom a person asks for a permission they lack', () => {
   });
   it('without any admin it still says whom to ask', () => {
     expect(adminWords([])).toBe('Ask whoever runs your workspace if you need it.');
+  });
+});
+
+describe('ownerWords: whom a person asks for what the owner of their business sets', () => {
+  it('names the owner, or lists the owners', () => {
+    expect(ownerWords([ada])).toBe('Ask Ada Admin (ada@example.test), the owner of this business, if you need it.');
+    expect(ownerWords([ada, bo])).toBe('Ask an owner of this business if you need it: Ada Admin (ada@example.test) or bo@example.test.');
+    expect(ownerWords([ada, bo, cy, di])).toBe(
+      'Ask an owner of this business if you need it: Ada Admin (ada@example.test), bo@example.test, Cy (cy@example.test) or another of its 4 owners.',
+    );
+  });
+  it('without an owner says nothing, so that the caller names the workspace admins instead', () => {
+    expect(ownerWords([])).toBeNull();
   });
 });

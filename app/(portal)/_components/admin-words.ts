@@ -10,3 +10,12 @@ export function adminWords(admins: readonly WorkspaceAdmin[]): string {
   const more = admins.length > 3 ? ` or another of the ${admins.length} workspace admins` : '';
   return `Ask a workspace admin if you need it: ${shown.slice(0, -1).join(', ')}${more ? `, ${shown.at(-1)}${more}` : ` or ${shown.at(-1)}`}.`;
 }
+
+/** "Ask Olu Owner (olu@example.com), the owner of this business, if you need it." — null when it has no owner to ask. */
+export function ownerWords(owners: readonly WorkspaceAdmin[]): string | null {
+  if (owners.length === 0) return null;
+  if (owners.length === 1) return `Ask ${named(owners[0])}, the owner of this business, if you need it.`;
+  const shown = owners.slice(0, 3).map(named);
+  const more = owners.length > 3 ? ` or another of its ${owners.length} owners` : '';
+  return `Ask an owner of this business if you need it: ${shown.slice(0, -1).join(', ')}${more ? `, ${shown.at(-1)}${more}` : ` or ${shown.at(-1)}`}.`;
+}

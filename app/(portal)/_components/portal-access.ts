@@ -77,9 +77,14 @@ export function mayEditSafeguard(business: Business, workspaces: readonly Worksp
   return managesBusinesses(business, workspaces) || (selfRun(business) && business.yourMembership?.role === 'owner');
 }
 
-const managesBusinesses = (business: Business, workspaces: readonly Workspace[]) =>
-  workspaces.some((w) => w.id === business.workspaceId && w.permissions.includes('businesses:manage'));
-const selfRun = (business: Business) => business.connection?.kind === 'direct' && business.connection.status === 'active';
+/** A workspace permission held in the business's own workspace (publishing its books, its keys, its webhooks). */
+export function mayInWorkspaceOf(business: Business, workspaces: readonly Workspace[], permission: string): boolean {
+  return workspaces.some((w) => w.id === business.workspaceId && w.permissions.includes(permission));
+}
+
+const managesBusinesses = (business: Business, workspaces: readonly Workspace[]) => mayInWorkspaceOf(business, workspaces, 'businesses:manage');
+/** Run by the business itself (an active Direct connection): its owners set its branding and safeguard (spec 4.2). */
+export const selfRun = (business: Business) => business.connection?.kind === 'direct' && business.connection.status === 'active';
 
 /** Every page's access for a person with these workspaces and businesses. */
 function pageAccess(workspaces: readonly Workspace[], businesses: readonly Business[]): Record<PortalPage, Access> {

@@ -15,8 +15,12 @@ export function PortalNav({ email }: { email: string }) {
   const links = PAGES.filter((p) => (access ? access[p.page] !== null : p.page === 'overview'));
   // What waits beside Review and Leads: held Live quotes the person may decide, leads still new.
   const inbox = useInbox(access !== null && (access.review !== null || access.leads !== null));
+  // New leads wait for those who work them; a viewer reads the Leads page but has nothing to do there.
   const waiting: Partial<Record<PortalPage, { count: number; words: string }>> = inbox.data
-    ? { review: { count: inbox.data.heldQuotes, words: 'waiting for review' }, leads: { count: inbox.data.newLeads, words: 'new' } }
+    ? {
+        review: { count: inbox.data.heldQuotes, words: 'waiting for review' },
+        leads: { count: access?.leads === 'use' ? inbox.data.newLeads : 0, words: 'new' },
+      }
     : {};
   const waitingTotal = links.reduce((sum, { page }) => sum + (waiting[page]?.count ?? 0), 0);
   // On a phone the links fold into a menu (CSS hides them until it is opened); moving on closes it.

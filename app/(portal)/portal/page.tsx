@@ -4,14 +4,13 @@ import Link from 'next/link';
 import { Empty, EnvironmentBadge, ErrorMessage, Loading } from '../_components/ui';
 import { useBooks, useBusinesses, useWorkspaces } from '../_components/queries';
 import { BooksTable } from './books/_components/books-table';
-import { mayEditBranding, mayReadBusiness, PERMISSION_WORDS, ROLE_WORDS, usePageAccess } from '../_components/portal-access';
+import { mayEditBranding, mayReadBusiness, PERMISSION_WORDS, ROLE_WORDS } from '../_components/portal-access';
 import { BusinessFigures } from './_components/business-figures';
 
 export default function OverviewPage() {
   const workspaces = useWorkspaces();
   const businesses = useBusinesses();
   const books = useBooks();
-  const access = usePageAccess();
   const hasWorkspaces = workspaces.data?.workspaces.length !== 0;
 
   return (
@@ -98,7 +97,7 @@ export default function OverviewPage() {
                         Hosted quote page ↗
                       </a>
                     </div>
-                    {access && workspaces.data && mayReadBusiness(b, workspaces.data.workspaces) && <BusinessFigures business={b} access={access} />}
+                    {workspaces.data && mayReadBusiness(b, workspaces.data.workspaces) && <BusinessFigures business={b} workspaces={workspaces.data.workspaces} />}
                   </article>
                 ))}
               </div>

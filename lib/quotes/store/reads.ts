@@ -55,17 +55,20 @@ const STATUS_AS_OF = `CASE WHEN qi.status IN (${EXPIRING_STATUSES.map((s) => `'$
 
 export type BusinessQuotesQuery = { environment?: 'test' | 'live'; status?: BusinessQuote['status']; limit: number; cursor?: string };
 
+/** One row of a business's quotes: its offering is named by the verb, from the version that priced it. */
+export type BusinessQuoteRow = Omit<BusinessQuote, 'createdAt' | 'offeringLabel'> & { createdAt: Date; bookVersionId: string | null };
+
 /**
  * A business's quotes, newest first, keyset-paginated by (created_at, id). Reads only the
- * receipt's total and first line's label, never its whole computation.
+ * receipt's total, never its whole computation.
  */
 export async function listQuotesOfBusiness(db: DbOrTx, businessId: string, query: BusinessQuotesQuery, now: Date) {
   const [cursorTime, cursorId] = query.cursor ? query.cursor.split('|') : [null, null];
-  const rows = await sqlRows<Omit<BusinessQuote, 'createdAt'> & { createdAt: Date }>(
+  const rows = await sqlRows<BusinessQuoteRow>(
     db,
     `SELECT qi.id::text AS id, e.kind::text AS environment, qi.source::text AS source, ${STATUS_AS_OF} AS status,
         qi.inputs->>'offeringId' AS "offeringId",
-        r.computation->'lineItems'->0->>'label' AS "offeringLabel",
+        qi.book_version_id::text AS "bookVersionId",
         (r.computation->>'totalMinor')::bigint::float8 AS "totalMinor",
         r.computation->>'currency' AS currency,
         v.number AS "bookVersionNumber", qi.created_at AS "createdAt"

@@ -5,8 +5,8 @@ import Link from 'next/link';
 import dynamic from 'next/dynamic';
 import type { BusinessOverview } from '@/lib/overview/business-overview';
 import { apiFetch } from '../../_components/api';
-import type { Access, PortalPage } from '../../_components/portal-access';
-import type { Business } from '../../_components/queries';
+import { mayInWorkspaceOf, mayReviewQuotes, mayWorkLeads } from '../../_components/portal-access';
+import type { Business, Workspace } from '../../_components/queries';
 import { TableHead } from '../../_components/table-head';
 import { ErrorMessage, Loading } from '../../_components/ui';
 import { dayLabel } from './day-label';
@@ -15,8 +15,11 @@ import { dayLabel } from './day-label';
 // into the chart's box of fixed height, so that neither first paint nor hydration waits for it.
 const QuotesPerDayChart = dynamic(() => import('./quotes-per-day-chart').then((m) => m.QuotesPerDayChart), { ssr: false });
 
-/** The first things a business looks at: its quotes by day, its integrations' health, its set-up. */
-export function BusinessFigures({ business, access }: { business: Business; access: Record<PortalPage, Access> }) {
+/**
+ * The first things a business looks at: its quotes by day, its integrations' health, its set-up.
+ * What waits, and the set-up steps, are only what this person can act on (portal-access).
+ */
+export function BusinessFigures({ business, workspaces }: { business: Business; workspaces: readonly Workspace[] }) {
   const overview = useQuery({
     queryKey: ['businesses', business.id, 'overview'],
     queryFn: () => apiFetch<{ overview: BusinessOverview }>(`/v1/businesses/${business.id}/overview`).then((d) => d.overview),
@@ -25,35 +28,48 @@ export function BusinessFigures({ business, access }: { business: Business; acce
   if (overview.isError) return <ErrorMessage error={overview.error} />;
   const o = overview.data;
   const total = o.quotesPerDay.reduce((sum, d) => sum + d.succeeded + d.requiresInput + d.failed, 0);
+  const may = (permission: string) => mayInWorkspaceOf(business, workspaces, permission);
+  const reviews = mayReviewQuotes(business, workspaces);
+  const worksLeads = mayWorkLeads(business, workspaces);
   const steps = [
-    { done: o.checklist.bookPublished, label: 'Publish a price book to Live', href: access.books ? '/portal/books' : null },
-    { done: o.checklist.apiKeyCreated, label: 'Create an API key for your software', href: access.apiKeys === 'use' ? '/portal/api-keys' : null },
-    { done: o.checklist.quoteMade, label: 'Make a first quote on your hosted page', href: `/q/${business.id}` },
-    { done: o.checklist.endpointAdded, label: 'Add a webhook endpoint', href: access.webhooks ? '/portal/webhooks' : null },
-  ];
+    { done: o.checklist.bookPublished, label: 'Publish a price book to Live', href: '/portal/books', can: may('books:publish') },
+    { done: o.checklist.apiKeyCreated, label: 'Create an API key for your software', href: '/portal/api-keys', can: may('api_keys:create') },
+    { done: o.checklist.quoteMade, label: 'Make a first quote on your hosted page', href: `/q/${business.id}`, can: true },
+    { done: o.checklist.endpointAdded, label: 'Add a webhook endpoint', href: '/portal/webhooks', can: may('webhooks:manage') },
+  ].filter((step) => step.can);
   return (
     <div className="overview-figures">
-      <section aria-labelledby={`${business.id}-waiting`}>
-        <h3 id={`${business.id}-waiting`}>Waiting for you</h3>
-        <dl className="facts" aria-label={`Waiting for ${business.branding.displayName}`}>
-          <dt>Held quotes to review</dt>
-          <dd data-testid="overview-held">
-            {o.pipeline.heldQuotes === 0 ? 'none' : <Link href={`/portal/review?business=${business.id}`}>{o.pipeline.heldQuotes.toLocaleString()} waiting</Link>}
-          </dd>
-          <dt>Leads this week</dt>
-          <dd data-testid="overview-leads">
-            {o.pipeline.leadsThisWeek === 0 && o.pipeline.newLeads === 0 ? (
-              'none'
-            ) : (
-              <Link href={`/portal/leads?business=${business.id}`}>
-                {o.pipeline.leadsThisWeek.toLocaleString()} this week, {o.pipeline.newLeads.toLocaleString()} not contacted yet
-              </Link>
+      {(reviews || worksLeads) && (
+        <section aria-labelledby={`${business.id}-waiting`}>
+          <h3 id={`${business.id}-waiting`}>Waiting for you</h3>
+          <dl className="facts" aria-label={`Waiting for ${business.branding.displayName}`}>
+            {reviews && (
+              <>
+                <dt>Held quotes to review</dt>
+                <dd data-testid="overview-held">
+                  {o.pipeline.heldQuotes === 0 ? 'none' : <Link href={`/portal/review?business=${business.id}`}>{o.pipeline.heldQuotes.toLocaleString()} waiting</Link>}
+                </dd>
+              </>
             )}
-          </dd>
-          <dt>Prices expiring in 7 days</dt>
-          <dd data-testid="overview-expiring">{o.pipeline.expiringSoon === 0 ? 'none' : `${o.pipeline.expiringSoon.toLocaleString()} not accepted or committed yet`}</dd>
-        </dl>
-      </section>
+            {worksLeads && (
+              <>
+                <dt>Leads this week</dt>
+                <dd data-testid="overview-leads">
+                  {o.pipeline.leadsThisWeek === 0 && o.pipeline.newLeads === 0 ? (
+                    'none'
+                  ) : (
+                    <Link href={`/portal/leads?business=${business.id}`}>
+                      {o.pipeline.leadsThisWeek.toLocaleString()} this week, {o.pipeline.newLeads.toLocaleString()} not contacted yet
+                    </Link>
+                  )}
+                </dd>
+                <dt>Prices expiring in 7 days</dt>
+                <dd data-testid="overview-expiring">{o.pipeline.expiringSoon === 0 ? 'none' : `${o.pipeline.expiringSoon.toLocaleString()} not accepted or committed yet`}</dd>
+              </>
+            )}
+          </dl>
+        </section>
+      )}
       <section aria-labelledby={`${business.id}-quotes`}>
         <h3 id={`${business.id}-quotes`}>Live quotes, last 14 days ({total.toLocaleString()})</h3>
         <div aria-hidden="true" style={{ width: '100%', height: 200 }} data-testid="overview-chart">

@@ -12,7 +12,7 @@ import { ColourField } from './_components/colour-field';
 import { HostedHeaderPreview, type BrandingDraft } from './_components/hosted-header-preview';
 import { PublishGuardForm } from './_components/publish-guard-form';
 import { mayEditBranding } from '../../_components/portal-access';
-import { AskAnAdmin } from '../../_components/ask-an-admin';
+import { WhoCanChange } from './_components/who-can-change';
 
 // What a business without saved colours shows (the portal's own blue and a warm accent).
 const DEFAULT_COLOURS = { primary: '#1d4ed8', accent: '#f59e0b' };
@@ -90,12 +90,7 @@ function BrandingEditor({ business }: { business: Business }) {
   return (
     <div className={styles.layout}>
       <form className={`card ${styles.form}`} onSubmit={submit} noValidate aria-label="Branding">
-        {!editable && (
-          <p className="notice" id="branding-locked">
-            You can look but not change: branding is set by workspace members allowed to manage businesses, or by the owner
-            of a self-run business. <AskAnAdmin workspaceId={business.workspaceId} />
-          </p>
-        )}
+        {!editable && <WhoCanChange business={business} what="branding" id="branding-locked" />}
         <fieldset disabled={!editable || save.isPending} aria-describedby={editable ? undefined : 'branding-locked'}>
           <div className="field">
             <label htmlFor="branding-display-name">Display name</label>

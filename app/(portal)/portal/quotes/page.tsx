@@ -11,6 +11,7 @@ import { CompareBar, CompareCheckbox, useComparePicks } from '../../_components/
 import type { Business } from '../../_components/queries';
 import { Empty, EnvironmentBadge, ErrorMessage, formatTime, Loading } from '../../_components/ui';
 import { QUOTE_STATUS } from '../traces/_components/trace-header';
+import { offeringName } from './_components/offering-name';
 
 type Page = { quotes: BusinessQuote[]; nextCursor: string | null };
 const SOURCE = { hosted: 'Hosted page', api: 'API' } as const;
@@ -105,11 +106,11 @@ function BusinessQuotes({ business }: { business: Business }) {
               {rows.map((q) => (
                 <tr key={q.id}>
                   <td>
-                    <CompareCheckbox quoteId={q.id} picks={picks} describedAs={`the ${q.offeringLabel ?? q.offeringId} quote of ${formatTime(q.createdAt)}`} />
+                    <CompareCheckbox quoteId={q.id} picks={picks} describedAs={`the ${offeringName(q)} quote of ${formatTime(q.createdAt)}`} />
                   </td>
                   <td data-label="When" style={{ whiteSpace: 'nowrap' }}>{formatTime(q.createdAt)}</td>
-                  <td data-label="Offering">{q.offeringLabel ?? <code>{q.offeringId}</code>}</td>
-                  <td data-label="Result">
+                  <td data-label="Offering">{q.offeringLabel ?? <span className="muted">{offeringName(q)}</span>}</td>
+                  <td data-label="Result" style={{ whiteSpace: 'nowrap' }}>
                     <span className={`badge ${QUOTE_STATUS[q.status].tone}`}>{QUOTE_STATUS[q.status].label}</span>
                   </td>
                   <td className="num" data-label="Price">{q.totalMinor !== null && q.currency ? formatMoney(q.totalMinor, q.currency) : '—'}</td>
@@ -118,7 +119,7 @@ function BusinessQuotes({ business }: { business: Business }) {
                   </td>
                   <td data-label="Version">{q.bookVersionNumber === null ? '—' : `v${q.bookVersionNumber}`}</td>
                   <td data-label="Trace">
-                    <Link href={`/portal/traces/${q.id}`} aria-label={`Trace of the ${q.offeringLabel ?? q.offeringId} quote of ${formatTime(q.createdAt)}`}>
+                    <Link href={`/portal/traces/${q.id}`} aria-label={`Trace of the ${offeringName(q)} quote of ${formatTime(q.createdAt)}`}>
                       Trace
                     </Link>
                   </td>

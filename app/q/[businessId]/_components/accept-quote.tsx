@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { AcceptanceState, PublicAcceptance } from '@/lib/leads/schemas';
+import { FIELD_SENTENCES, fieldSentence, refusalSentence } from './acceptance-messages';
 import { LocalTime } from './local-time';
 
 type Props = {
@@ -19,9 +20,13 @@ const FIELD_NAMES = Object.keys(EMPTY);
 const formatDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { dateStyle: 'full', timeZone: 'UTC' });
 /** Today on the customer's own calendar: the earliest day they can ask for. */
 function localToday(): string {
-  const now = new Date();
-  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+  return calendarDay(new Date());
 }
+/** The last day they can ask for: the service takes days up to two years ahead. */
+function lastDay(): string {
+  return calendarDay(new Date(Date.now() + 2 * 365 * 86_400_000 - 86_400_000));
+}
+const calendarDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
 /** Whether the quote was accepted, else its form or why there is none: what the server knew, or fetched here. */
 export type AcceptanceLoad = { state: AcceptanceState | null; failed: boolean; reload(): Promise<AcceptanceState | null>; set(state: AcceptanceState): void };
@@ -150,6 +155,8 @@ function AcceptForm({
     if (!fields.email.trim() && !fields.phone.trim()) found.email = 'Give an email address or a phone number, so that they can reach you.';
     else if (fields.email.trim() && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(fields.email.trim())) found.email = 'That email address doesn’t look right.';
     if (fields.phone.trim() && !/^\+?[0-9 ().-]{6,30}$/.test(fields.phone.trim())) found.phone = 'Use digits, spaces and + ( ) - only.';
+    // A date box takes a typed day outside its range: said here, in the same words the page uses for the service's refusal.
+    if (fields.preferredDate && (fields.preferredDate < localToday() || fields.preferredDate > lastDay())) found.preferredDate = FIELD_SENTENCES.preferredDate;
     if (!fields.consent) found.consent = 'Tick the box to agree to be contacted.';
     return found;
   }
@@ -210,13 +217,13 @@ function AcceptForm({
     const mapped: Record<string, string> = {};
     for (const [path, messages] of Object.entries(fieldErrors)) {
       const name = path.replace(/^contact\./, '');
-      if (FIELD_NAMES.includes(name)) mapped[name] = messages[0];
+      if (FIELD_NAMES.includes(name)) mapped[name] = fieldSentence(name, messages[0]);
     }
     if (Object.keys(mapped).length > 0) {
       setErrors(mapped);
       return focusField(Object.keys(mapped)[0]);
     }
-    setMessage(error?.message ?? 'Something went wrong. Please try again.');
+    setMessage(refusalSentence(error, response.status, response.headers.get('x-request-id')));
   }
 
   const invalid = (name: keyof Fields | 'email') => (errors[name] ? { 'aria-invalid': true, 'aria-describedby': `${id}-${name}-error` } : {});
@@ -267,6 +274,7 @@ function AcceptForm({
           id={`${id}-preferredDate`}
           type="date"
           min={localToday()}
+          max={lastDay()}
           value={fields.preferredDate}
           onChange={(e) => set({ preferredDate: e.target.value })}
           {...invalid('preferredDate')}

@@ -20,3 +20,25 @@ export function factorsToSend(offering: Offering | undefined, answers: Answers):
 /** The `missingInputs` path of a field, as the receipt names it. */
 export const offeringPath = 'offeringId';
 export const factorPath = (factorId: string) => `factors.${factorId}`;
+
+/**
+ * What the form still needs before the service can price it, as `missingInputs` paths in the
+ * form's order: the service, then each required question left unanswered ("not sure" answers
+ * one only where the book prices it with an assumption), as the engine decides it.
+ */
+export function missingAnswers(offering: Offering | undefined, answers: Answers): string[] {
+  if (!offering) return [offeringPath];
+  return offering.factors
+    .filter((factor) => factor.required && (answers.factors[factor.id] === undefined || (answers.factors[factor.id] === null && !factor.unknownAllowed)))
+    .map((factor) => factorPath(factor.id));
+}
+
+/** What is missing, said as a sentence that names the questions as the form labels them. */
+export function missingSentence(missing: ReadonlySet<string>, offering: Offering | undefined): string | null {
+  if (missing.has(offeringPath)) return 'Choose the service you would like a price for.';
+  const labels = (offering?.factors ?? []).filter((factor) => missing.has(factorPath(factor.id))).map((factor) => `“${factor.label}”`);
+  if (labels.length === 0) return null;
+  if (labels.length === 1) return `Please answer ${labels[0]} so that we can work out your price.`;
+  const listed = `${labels.slice(0, -1).join(', ')} and ${labels.at(-1)}`;
+  return `Please answer ${labels.length} more questions so that we can work out your price: ${listed}.`;
+}

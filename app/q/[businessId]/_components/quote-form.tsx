@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { AcceptanceState } from '@/lib/leads/schemas';
 import type { QuoteResult } from '@/lib/quotes/schemas';
-import { factorPath, factorsToSend, NO_ANSWERS, offeringPath, type Answers, type Offering } from './answers';
+import { factorPath, factorsToSend, missingAnswers, missingSentence, NO_ANSWERS, offeringPath, type Answers, type Offering } from './answers';
 import { FactorSelect } from './factor-select';
 import { OfferingPicker } from './offering-picker';
 import { QuoteReceipt, type NextStep } from './quote-receipt';
@@ -26,7 +26,8 @@ type Props = {
 };
 
 type Status =
-  | { kind: 'editing' }
+  /** `refilled`: the answers of an expired price, put back for a new one. */
+  | { kind: 'editing'; refilled?: boolean }
   | { kind: 'submitting' }
   | { kind: 'quoted'; result: QuoteResult; offering: Offering | undefined; acceptance: AcceptanceState | null }
   | { kind: 'unpriced'; reference: string }
@@ -54,6 +55,10 @@ export function QuoteForm({ businessId, businessName, offerings, nextStep, linke
   useEffect(() => {
     if (focusRequest > 0) form.current?.querySelector<HTMLElement>('[data-missing]')?.focus();
   }, [focusRequest]);
+  const refilled = status.kind === 'editing' && status.refilled === true;
+  useEffect(() => {
+    if (refilled) form.current?.querySelector<HTMLElement>('[data-refilled]')?.focus();
+  }, [refilled]);
 
   function changeAnswers(next: Answers, answeredPath: string) {
     attemptKey.current = null;
@@ -77,9 +82,21 @@ export function QuoteForm({ businessId, businessName, offerings, nextStep, linke
     window.history.replaceState(null, '', window.location.pathname);
   }
 
+  /** An expired price's answers, back in the form: checked and sent again, they make a new quote. */
+  function newPriceFor(result: QuoteResult) {
+    attemptKey.current = null;
+    setAnswers(result.quoteIntent.inputs);
+    setMissing(new Set());
+    setStatus({ kind: 'editing', refilled: true });
+    window.history.replaceState(null, '', window.location.pathname);
+  }
+
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (status.kind === 'submitting' || retrySeconds > 0) return;
+    // Asked here first: a quote is stored only once the customer has answered what it needs.
+    const unanswered = missingAnswers(offering, answers);
+    if (unanswered.length > 0) return askFor(unanswered);
     attemptKey.current ??= newIdempotencyKey();
     setStatus({ kind: 'submitting' });
     const outcome = await submitPublicQuote({
@@ -110,7 +127,13 @@ export function QuoteForm({ businessId, businessName, offerings, nextStep, linke
       return setStatus({ kind: 'quoted', result, offering, acceptance: null });
     }
     if (receipt.outcome === 'failed') return setStatus({ kind: 'unpriced', reference: result.quoteIntent.id });
-    setMissing(new Set(receipt.missingInputs));
+    // The book changed since the page was loaded: the service names what it needs now.
+    askFor(receipt.missingInputs);
+  }
+
+  /** Marks what is missing, says so above the button and moves focus to the first of it. */
+  function askFor(paths: readonly string[]) {
+    setMissing(new Set(paths));
     setStatus({ kind: 'editing' });
     setFocusRequest((n) => n + 1);
   }
@@ -125,6 +148,7 @@ export function QuoteForm({ businessId, businessName, offerings, nextStep, linke
         offering={status.offering}
         nextStep={nextStep}
         onStartAgain={startAgain}
+        onNewPrice={() => newPriceFor(status.result)}
       />
     );
   }
@@ -132,6 +156,11 @@ export function QuoteForm({ businessId, businessName, offerings, nextStep, linke
   const submitting = status.kind === 'submitting';
   return (
     <form ref={form} className="quote-form" onSubmit={submit} noValidate aria-busy={submitting}>
+      {refilled && (
+        <p className="notice quote-refilled" role="status" tabIndex={-1} data-refilled="">
+          Your answers from before are filled in. Check them, then press “Get my price” for today’s price.
+        </p>
+      )}
       <OfferingPicker
         offerings={offerings}
         selectedId={answers.offeringId}
@@ -152,7 +181,7 @@ export function QuoteForm({ businessId, businessName, offerings, nextStep, linke
           ))}
         </fieldset>
       )}
-      <SubmissionMessage status={status} missingLabels={labelsOf(missing, offering)} retrySeconds={retrySeconds} businessName={businessName} />
+      <SubmissionMessage status={status} missingText={missingSentence(missing, offering)} retrySeconds={retrySeconds} businessName={businessName} />
       <button type="submit" className="primary quote-submit" disabled={submitting || retrySeconds > 0}>
         {submitting && <span className="button-spinner" aria-hidden="true" />}
         {submitting ? 'Calculating your price…' : retrySeconds > 0 ? `Try again in ${retrySeconds}s` : 'Get my price'}
@@ -163,12 +192,12 @@ export function QuoteForm({ businessId, businessName, offerings, nextStep, linke
 
 function SubmissionMessage({
   status,
-  missingLabels,
+  missingText,
   retrySeconds,
   businessName,
 }: {
   status: Status;
-  missingLabels: string[];
+  missingText: string | null;
   retrySeconds: number;
   businessName: string;
 }) {
@@ -203,10 +232,10 @@ function SubmissionMessage({
       </p>
     );
   }
-  if (missingLabels.length > 0) {
+  if (missingText) {
     return (
       <p className="error" role="alert">
-        We need a little more to work out your price: {missingLabels.join(', ')}.
+        {missingText}
       </p>
     );
   }
@@ -219,15 +248,6 @@ function initialStatus(linked: LinkedQuote | null): Status {
   if (result.quoteReceipt.outcome === 'succeeded') return { kind: 'quoted', result, offering: linked.offering, acceptance: linked.acceptance };
   if (result.quoteReceipt.outcome === 'failed') return { kind: 'unpriced', reference: result.quoteIntent.id };
   return { kind: 'editing' };
-}
-
-/** The missing fields by their labels, in the order the form shows them. */
-function labelsOf(missing: ReadonlySet<string>, offering: Offering | undefined): string[] {
-  const labels = missing.has(offeringPath) ? ['the service you want'] : [];
-  for (const factor of offering?.factors ?? []) {
-    if (missing.has(factorPath(factor.id))) labels.push(factor.label.toLowerCase());
-  }
-  return labels;
 }
 
 function withoutPath(paths: ReadonlySet<string>, path: string): ReadonlySet<string> {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { formatMoney, ReceiptSummary } from '@/app/_components/receipt-view';
 import type { AcceptanceState } from '@/lib/leads/schemas';
 import type { QuoteResult } from '@/lib/quotes/schemas';
@@ -19,16 +19,23 @@ type Props = {
   /** The offering as the version that priced the quote asked it (labels of its questions). */
   offering: Offering | undefined;
   onStartAgain(): void;
+  /** Back to the form with this quote's answers filled in: a new price for the same job. */
+  onNewPrice(): void;
 };
 
 /** A priced quote as the customer sees it: the total first, then how it adds up. */
-export function QuoteReceipt({ businessId, businessName, result, acceptance, offering, nextStep, onStartAgain }: Props) {
+export function QuoteReceipt({ businessId, businessName, result, acceptance, offering, nextStep, onStartAgain, onNewPrice }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
   const computation = result.quoteReceipt.computation!;
   const { currency, totalMinor, paymentTerms } = computation;
   const acceptanceLoad = useAcceptance(result.quoteIntent.id, acceptance);
   const accepted = acceptanceLoad.state?.acceptance != null;
+  // Accepted in time, the acceptance stands; else past its validity (or found so on accepting) it is only a record.
+  const expired = !accepted && (result.quoteIntent.status === 'expired' || acceptanceLoad.state?.refusal === 'expired');
+  useEffect(() => heading.current?.focus(), [expired]);
+  if (expired) {
+    return <ExpiredReceipt headingRef={heading} businessName={businessName} result={result} offering={offering} onNewPrice={onNewPrice} />;
+  }
   return (
     <section className="quote-receipt" aria-labelledby="quote-receipt-heading">
       <h2 id="quote-receipt-heading" ref={heading} tabIndex={-1}>
@@ -43,7 +50,7 @@ export function QuoteReceipt({ businessId, businessName, result, acceptance, off
         )}
       </div>
       {/* Once accepted, the confirmation is what matters: the price's validity no longer does. */}
-      {!accepted && <Validity status={result.quoteIntent.status} expiresAt={result.quoteIntent.expiresAt} businessName={businessName} onStartAgain={onStartAgain} />}
+      {!accepted && <Validity expiresAt={result.quoteIntent.expiresAt} businessName={businessName} />}
       <AcceptQuote businessId={businessId} businessName={businessName} quoteIntentId={result.quoteIntent.id} acceptance={acceptanceLoad} />
       {nextStep && (
         <p className="quote-next-step">
@@ -82,25 +89,68 @@ function withQuoteReference(url: string, quoteIntentId: string): string {
   }
 }
 
-/** Until when the price holds, in words; past it, that it expired and what to do. */
-function Validity({ status, expiresAt, businessName, onStartAgain }: { status: string; expiresAt: string | null; businessName: string; onStartAgain(): void }) {
+/** Until when the price holds, in words. */
+function Validity({ expiresAt, businessName }: { expiresAt: string | null; businessName: string }) {
   if (!expiresAt) return null;
-  const day = <LocalTime iso={expiresAt} style={{ dateStyle: 'full' }} />;
-  if (status === 'expired') {
-    return (
-      <p className="warning quote-validity" role="status">
-        This price from {businessName} expired on {day}. Prices change:{' '}
-        <button type="button" className="link-button" onClick={onStartAgain}>
-          ask for a new price
-        </button>
-        .
-      </p>
-    );
-  }
   return (
     <p className="quote-validity" data-testid="quote-validity">
-      {businessName} holds this price until <strong>{day}</strong>.
+      {businessName} holds this price until <strong><LocalTime iso={expiresAt} style={{ dateStyle: 'full' }} /></strong>.
     </p>
+  );
+}
+
+/**
+ * A price past its validity: that it expired, when, and the one thing to do (a new price, the
+ * answers filled in). Nothing that offers the old price: no deposit, no booking, no link to keep;
+ * how it added up stays folded away, for the record.
+ */
+function ExpiredReceipt({
+  headingRef,
+  businessName,
+  result,
+  offering,
+  onNewPrice,
+}: {
+  headingRef: RefObject<HTMLHeadingElement | null>;
+  businessName: string;
+  result: QuoteResult;
+  offering: Offering | undefined;
+  onNewPrice(): void;
+}) {
+  const computation = result.quoteReceipt.computation!;
+  const { expiresAt } = result.quoteIntent;
+  return (
+    <section className="quote-receipt quote-expired" aria-labelledby="quote-receipt-heading">
+      <h2 id="quote-receipt-heading" ref={headingRef} tabIndex={-1}>
+        This price has expired
+      </h2>
+      <p className="quote-expired-what" data-testid="quote-expired">
+        The price {businessName} gave you{offering ? ` for ${offering.label.toLowerCase()}` : ''}
+        {expiresAt ? (
+          <>
+            {' '}
+            was valid until <strong><LocalTime iso={expiresAt} style={{ dateStyle: 'full' }} /></strong>
+          </>
+        ) : (
+          ' is no longer valid'
+        )}
+        . Prices change, so it can no longer be accepted.
+      </p>
+      <p className="quote-expired-next">Get a new price for the same job: we fill in your answers, so you can check them and send them again.</p>
+      <button type="button" className="primary quote-new-price" onClick={onNewPrice}>
+        Get a new price
+      </button>
+      <details className="quote-expired-record">
+        <summary>
+          The expired price: {formatMoney(computation.totalMinor, computation.currency)}
+        </summary>
+        <ReceiptSummary computation={computation} paymentTerms={false} />
+        {offering && <AnswerList offering={offering} answers={result.quoteIntent.inputs} />}
+        <p className="quote-reference">
+          Quote reference <code data-testid="quote-reference">{result.quoteIntent.id}</code>
+        </p>
+      </details>
+    </section>
   );
 }
 

@@ -7,6 +7,7 @@ import { describedBy, FieldError, useFieldErrors } from '../../../_components/fi
 import { useWorkspaces, type Business } from '../../../_components/queries';
 import { ErrorMessage } from '../../../_components/ui';
 import { mayEditSafeguard } from '../../../_components/portal-access';
+import { WhoCanChange } from './who-can-change';
 
 /** The safeguard's two figures, in the order the sentence reads them. */
 const GUARD_FIELDS: { field: 'sharePercent' | 'changePercent'; idSuffix: string; label: string; range: [number, number] }[] = [
@@ -50,7 +51,7 @@ export function PublishGuardForm({ business }: { business: Business }) {
         Before a price book goes Live, its prices are tried on the last 7 days of your customers&apos; quotes. When too many of them would change a lot,
         the person publishing must type a confirmation, and the publication history keeps what they were shown.
       </p>
-      {!editable && <p className="notice">Set by workspace members allowed to manage businesses, or by the owner of a self-run business.</p>}
+      {!editable && <WhoCanChange business={business} what="publishing safeguard" />}
       <fieldset disabled={!editable || save.isPending}>
         <div className="row" style={{ alignItems: 'flex-start' }}>
           {GUARD_FIELDS.map(({ field, idSuffix, label, range }) => (

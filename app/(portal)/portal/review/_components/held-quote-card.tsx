@@ -5,6 +5,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { formatMoney } from '@/app/_components/receipt-view';
 import type { AccountQuoteView } from '@/lib/accounts/account-schemas';
 import { ApiError, apiFetch, friendlyError } from '../../../_components/api';
+import { ConfirmDialog } from '../../../_components/confirm-dialog';
 import { CopyId } from '../../../_components/copy-id';
 import type { Business } from '../../../_components/queries';
 import { formatTime } from '../../../_components/ui';
@@ -155,6 +156,10 @@ function Decision({
 }) {
   const id = useId();
   const [declining, setDeclining] = useState(false);
+  // A Live approval reaches a customer and cannot be taken back: it is asked once more (Test stays one click).
+  const live = quote.environment === 'live';
+  const [confirming, setConfirming] = useState(false);
+  const approveButton = useRef<HTMLButtonElement>(null);
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
   // One key per decision attempt: a double click replays the first answer instead of a 409.
@@ -206,13 +211,15 @@ function Decision({
       {!declining ? (
         <div className="row">
           <button
+            ref={approveButton}
             type="button"
             className="primary"
             disabled={decide.isPending || expired}
             aria-label={`Approve the quote of ${price}`}
-            onClick={() => decide.mutate({ decision: 'approved' })}
+            aria-haspopup={live ? 'dialog' : undefined}
+            onClick={() => (live ? setConfirming(true) : decide.mutate({ decision: 'approved' }))}
           >
-            {decide.isPending && decide.variables?.decision === 'approved' ? 'Approving…' : 'Approve'}
+            {decide.isPending && decide.variables?.decision === 'approved' ? 'Approving…' : live ? 'Approve…' : 'Approve'}
           </button>
           <button type="button" disabled={decide.isPending} aria-label={`Decline the quote of ${price}`} onClick={() => setDeclining(true)}>
             Decline…
@@ -253,6 +260,26 @@ function Decision({
             </button>
           </div>
         </form>
+      )}
+      {live && (
+        <ConfirmDialog
+          open={confirming}
+          title={`Approve the quote of ${price}?`}
+          confirmLabel="Approve quote"
+          onConfirm={() => {
+            setConfirming(false);
+            decide.mutate({ decision: 'approved' });
+          }}
+          onCancel={() => {
+            setConfirming(false);
+            approveButton.current?.focus();
+          }}
+        >
+          <p>
+            This is a Live quote for a real customer. Your integration hears of the approval at once (<code>account_quote.approved</code>) and can
+            send the price on. An approval cannot be taken back.
+          </p>
+        </ConfirmDialog>
       )}
     </div>
   );

@@ -8,6 +8,7 @@ import type { BusinessQuote } from '@/lib/quotes/schemas';
 import { apiFetch } from '../../../_components/api';
 import { comparisonHref } from '../../../_components/compare-picker';
 import { formatTime } from '../../../_components/ui';
+import { offeringName } from '../../quotes/_components/offering-name';
 import { QUOTE_STATUS } from './trace-header';
 import type { QuoteTrace } from './use-quote-trace';
 
@@ -58,7 +59,7 @@ function ComparePanel({ id, trace, businessId }: { id: string; trace: QuoteTrace
             <option value="">Choose a quote…</option>
             {others.map((q) => (
               <option key={q.id} value={q.id}>
-                {formatTime(q.createdAt)} · {q.offeringLabel ?? q.offeringId} ·{' '}
+                {formatTime(q.createdAt)} · {offeringName(q)} ·{' '}
                 {q.totalMinor !== null && q.currency ? formatMoney(q.totalMinor, q.currency) : QUOTE_STATUS[q.status].label}
                 {q.bookVersionNumber !== null ? ` · v${q.bookVersionNumber}` : ''}
               </option>

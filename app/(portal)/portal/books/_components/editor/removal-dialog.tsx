@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import type { Book, Removal } from '../../_lib/book-edits';
 import { labelsOf, ruleSentence } from '../../_lib/rule-sentence';
-import { ConfirmDialog } from '../confirm-dialog';
+import { ConfirmDialog } from '../../../../_components/confirm-dialog';
 
 /** A removal that something refers to, waiting for the person's choice. */
 export type PendingRemoval = {

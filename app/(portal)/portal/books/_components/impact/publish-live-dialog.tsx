@@ -3,7 +3,7 @@
 import { useEffect, useId, useState } from 'react';
 import { confirmationPhrase } from '@/lib/books/impact-schemas';
 import { ErrorMessage } from '../../../../_components/ui';
-import { ConfirmDialog } from '../confirm-dialog';
+import { ConfirmDialog } from '../../../../_components/confirm-dialog';
 import { GuardNote, ImpactCounts, ImpactProgress, ImpactScope } from './impact-figures';
 import styles from './impact.module.css';
 import { useImpactRun } from './use-impact-run';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useId, useRef, type ReactNode } from 'react';
-import styles from './books.module.css';
+import styles from './confirm-dialog.module.css';
 
 /** A modal question (native <dialog>: focus stays inside, Escape cancels). */
 export function ConfirmDialog({
