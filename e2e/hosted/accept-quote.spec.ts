@@ -95,3 +95,34 @@ test('an expired price says so and cannot be accepted', async ({ page }) => {
   await page.getByRole('button', { name: 'Get a new price' }).click();
   await expect(page.getByRole('button', { name: 'Get my price' })).toBeVisible();
 });
+
+test('a quote accepted meanwhile with other details says so, and when, never by whom', async ({ page }) => {
+  const tenant = await createTenant();
+  const quote = await fetch(`${appUrl()}/v1/public_quotes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ businessId: tenant.businessId, offeringId: 'window_cleaning', factors: { home_size: 'medium', storeys: '2', frequency: 'monthly', access: 'easy' } }),
+  });
+  const quoteId = ((await quote.json()) as { data: { quoteIntent: { id: string } } }).data.quoteIntent.id;
+  await page.goto(`${appUrl()}/q/${tenant.businessId}?quote=${quoteId}`);
+  await page.getByRole('button', { name: 'Accept this quote' }).click();
+  const form = page.getByRole('form', { name: 'Accept this quote' });
+  await form.getByLabel('Your name').fill('Second Tab');
+  await form.getByLabel(/^Email/).fill('second.tab@example.test');
+  await form.getByRole('checkbox').check();
+  // Meanwhile, from another tab (or another person with the link), other details.
+  const first = await fetch(`${appUrl()}/v1/public_quotes/${quoteId}/acceptance`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ businessId: tenant.businessId, contact: { name: 'First Tab', email: 'first.tab@example.test' }, consent: true, formToken: issueFormToken(quoteId, new Date(Date.now() - 5_000)) }),
+  });
+  expect(first.status).toBe(201);
+  await form.getByRole('button', { name: 'Accept quote' }).click();
+  await expect(page.getByRole('heading', { name: 'This quote was already accepted' })).toBeFocused();
+  await expect(page.getByRole('status').filter({ hasText: 'already accepted' })).toContainText('yours were not sent');
+  await expect(page.locator('body')).not.toContainText('First Tab');
+  await expect(page.locator('body')).not.toContainText('first.tab@example.test');
+  await expectNoSeriousViolations(page);
+  await screenshot(page, 'hosted-accepted-before-390');
+  expect(await testDb().quoteAcceptance.findUniqueOrThrow({ where: { quoteIntentId: quoteId } })).toMatchObject({ contactName: 'First Tab' });
+});

@@ -61,7 +61,10 @@ export function useAcceptance(quoteIntentId: string, initial: AcceptanceState | 
  */
 export function AcceptQuote({ businessId, businessName, quoteIntentId, acceptance }: Props) {
   const [open, setOpen] = useState(false);
+  // Someone accepted it with other details (another tab, another person): when, never who.
+  const [acceptedBefore, setAcceptedBefore] = useState<string | null>(null);
   const { state } = acceptance;
+  if (acceptedBefore) return <AcceptedBefore at={acceptedBefore} businessName={businessName} />;
   if (state?.acceptance) return <Accepted acceptance={state.acceptance} businessName={businessName} />;
   if (state?.refusal) return null; // expired (the receipt says so) or not priced
   if (acceptance.failed) {
@@ -90,8 +93,25 @@ export function AcceptQuote({ businessId, businessName, quoteIntentId, acceptanc
       onCancel={() => setOpen(false)}
       onAccepted={(accepted) => acceptance.set({ acceptance: accepted, form: null, refusal: null })}
       onExpired={() => acceptance.set({ acceptance: null, form: null, refusal: 'expired' })}
+      onAcceptedBefore={setAcceptedBefore}
       refreshForm={acceptance.reload}
     />
+  );
+}
+
+function AcceptedBefore({ at, businessName }: { at: string; businessName: string }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section className="accept-done" aria-labelledby="accept-before-heading" role="status">
+      <h3 id="accept-before-heading" ref={heading} tabIndex={-1}>
+        This quote was already accepted
+      </h3>
+      <p>
+        It was accepted on <LocalTime iso={at} style={{ dateStyle: 'long', timeStyle: 'short' }} />, with other details than the ones you just gave, so
+        yours were not sent. If that was you and your details have changed, or it was not you, please contact {businessName}.
+      </p>
+    </section>
   );
 }
 
@@ -120,6 +140,7 @@ function AcceptForm({
   onCancel,
   onAccepted,
   onExpired,
+  onAcceptedBefore,
   refreshForm,
 }: {
   businessId: string;
@@ -128,6 +149,8 @@ function AcceptForm({
   onCancel(): void;
   onAccepted(acceptance: PublicAcceptance): void;
   onExpired(): void;
+  /** Accepted before with other details: when. */
+  onAcceptedBefore(acceptedAt: string): void;
   refreshForm(): Promise<AcceptanceState | null>;
 }) {
   const id = useId();
@@ -198,11 +221,12 @@ function AcceptForm({
     }
     const body = (await response.json().catch(() => null)) as
       | { data: { acceptance: PublicAcceptance } }
-      | { error: { code: string; message: string; details?: { fields?: Record<string, string[]>; formToken?: string } } }
+      | { error: { code: string; message: string; details?: { fields?: Record<string, string[]>; formToken?: string; acceptedAt?: string } } }
       | null;
     if (response.ok && body && 'data' in body) return onAccepted(body.data.acceptance);
     const error = body && 'error' in body ? body.error : null;
     if (error?.code === 'quote_expired') return onExpired();
+    if (error?.code === 'quote_already_accepted' && error.details?.acceptedAt) return onAcceptedBefore(error.details.acceptedAt);
     if (error?.code === 'rate_limited') return setMessage('Lots of people are accepting quotes right now. Please try again in a minute.');
     if (error?.details?.formToken === 'too_fast' && mayWait) {
       await new Promise((resolve) => setTimeout(resolve, 2_100));
