@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
 import { quoteComparisonSchema } from '@/lib/quotes/comparison-schemas';
-import { quoteIntentSchema, quoteReceiptSchema, quoteVerificationSchema } from '@/lib/quotes/schemas';
+import { timeIdCursorSchema } from '@/lib/db/cursors';
+import { businessQuoteSchema, quoteIntentSchema, quoteIntentStatusSchema, quoteReceiptSchema, quoteVerificationSchema } from '@/lib/quotes/schemas';
 import { deliveryStatusSchema } from '@/lib/webhooks/schemas';
 
 const delivery = z.object({
@@ -85,4 +86,28 @@ export const compareQuotesContract = defineContract({
   query: z.object({ with: z.uuid().meta({ description: 'The other quote intent (B).' }) }),
   success: { status: 200, description: 'The comparison.', schema: quoteComparisonSchema },
   errors: ['unauthorized', 'invalid_api_key', 'forbidden', 'not_found', 'invalid_request'],
+});
+
+export const listQuoteIntentsContract = defineContract({
+  operationId: 'listQuoteIntents',
+  method: 'GET',
+  path: '/v1/quote-intents',
+  summary: 'A business\'s quotes in Test, Live or both, newest first (workspace members)',
+  description:
+    'A workspace route (as the request log and traces are): any active member of the business\'s workspace picks the environment, as an integrator looking at the Test quotes of their integration does; a person in no workspace gets 403, a member of another workspace 404. Business members list the Live quotes on the member route `GET /v1/businesses/{id}/quotes` (spec 9).',
+  tags: ['Quotes'],
+  auth: 'session',
+  query: z.strictObject({
+    businessId: z.uuid().describe('The business the quotes were for.'),
+    environment: z.enum(['test', 'live']).optional().describe('Omitted: both.'),
+    status: quoteIntentStatusSchema.optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(50),
+    cursor: timeIdCursorSchema.optional(),
+  }),
+  success: {
+    status: 200,
+    description: 'One page; pass `nextCursor` as `cursor` for the next. Each quote\'s trace is at /v1/quote-intents/{id}/trace.',
+    schema: z.object({ quotes: z.array(businessQuoteSchema), nextCursor: z.string().nullable() }),
+  },
+  errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
 });
