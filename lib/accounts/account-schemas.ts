@@ -105,7 +105,8 @@ export const commitmentRequestSchema = z
       .max(200)
       .optional()
       .meta({ description: 'The `signature.value` of the quote the customer was shown: a commitment to any other quote answers 409 `receipt_mismatch`.' }),
-    expected_total: cents
+    expected_total: z
+      .strictObject(cents.shape)
       .optional()
       .meta({ description: 'The total the customer was shown (`total` of the quote): any other answers 409 `receipt_mismatch`.' }),
   })

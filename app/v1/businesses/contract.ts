@@ -57,7 +57,6 @@ export const inviteMemberContract = defineContract({
   auth: 'session',
   params: businessParams,
   body: inviteMemberRequestSchema,
-  idempotent: {},
   success: { status: 201, description: 'The invited membership.', schema: z.object({ member: businessMemberSchema }) },
   errors: ['unauthorized', 'not_business_owner', 'not_found', 'conflict', 'invalid_request', 'forbidden'],
 });
@@ -150,6 +149,7 @@ export const createMemberQuoteContract = defineContract({
   params: businessParams,
   paramsErrorCode: 'quote_scope_not_found',
   headers: quoteIdempotencyHeaders,
+  idempotent: { ownKey: 'the key (body field or header) is stored with the quote it made: a retry replays that quote, another request under it is 409' },
   body: memberQuoteRequestSchema,
   validationCode: 'invalid_quote_request',
   success: { status: 201, description: 'The Quote Intent and its Receipt (also on an idempotent replay).', schema: quoteResultSchema },
@@ -214,7 +214,6 @@ export const reviewAccountQuoteContract = defineContract({
   auth: 'session',
   params: accountQuoteParams,
   body: reviewQuoteRequestSchema,
-  idempotent: {},
   success: { status: 200, description: 'The quote with its review.', schema: z.object({ quote: accountQuoteViewSchema }) },
   errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request', 'already_reviewed', 'quote_expired', 'conflict', 'idempotency_conflict'],
 });
@@ -263,7 +262,6 @@ export const eraseLeadContract = defineContract({
   tags: ['Leads'],
   auth: 'session',
   params: leadParams,
-  idempotent: {},
   success: { status: 200, description: 'The lead, without its personal data.', schema: z.object({ lead: leadSchema }) },
   errors: ['unauthorized', 'forbidden', 'not_found', 'idempotency_conflict'],
 });
