@@ -90,12 +90,13 @@ export type RouteContract<
    * wrapper replays the first answer to a retry with the same key and body, and answers 409
    * `idempotency_conflict` to the same key with another body. This says how, when not by default:
    * - `shownOnce` names a field of the answer that holds a secret: it is never stored, and a
-   *   replay answers null in its place;
+   *   replay answers null in its place; `notKept` does the same for dotted paths of personal data
+   *   (a lead's contact), so that the answers kept for replays hold nothing erasure must find;
    * - `ownKey`: the route keeps the key itself, with what it creates (the quote routes: body field
    *   or header, stored with the quote), for the reason given;
    * - `exempt`: the route takes no key, for the reason given (a reviewer reads it; a test lists them).
    */
-  idempotent?: { shownOnce?: string } | { ownKey: string } | { exempt: string };
+  idempotent?: { shownOnce?: string; notKept?: string[] } | { ownKey: string } | { exempt: string };
   /**
    * Bodies and queries refuse fields they do not declare (`z.strictObject` all the way down; 400
    * or 422 with `details.fields`): the wrapper will not define a route whose schema accepts unknown
@@ -159,6 +160,13 @@ export function idempotencyOf(contract: Pick<RouteContract, 'method' | 'idempote
 export function shownOnceOf(contract: Pick<RouteContract, 'idempotent'>): string | undefined {
   const declared = contract.idempotent;
   return declared && 'shownOnce' in declared ? declared.shownOnce : undefined;
+}
+
+/** The dotted paths of an answer never kept for replays (a secret shown once, personal data): a replay answers null there. */
+export function notKeptOf(contract: Pick<RouteContract, 'idempotent'>): string[] {
+  const declared = contract.idempotent;
+  if (!declared || 'ownKey' in declared || 'exempt' in declared) return [];
+  return [...(declared.shownOnce ? [declared.shownOnce] : []), ...(declared.notKept ?? [])];
 }
 
 /**

@@ -248,6 +248,8 @@ export const moveLeadContract = defineContract({
   auth: 'session',
   params: leadParams,
   body: moveLeadRequestSchema,
+  // The customer's details are not kept with the answer for replays: erasure must find them nowhere.
+  idempotent: { notKept: ['lead.contact', 'lead.note'] },
   success: { status: 200, description: 'The lead.', schema: z.object({ lead: leadSchema }) },
   errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
 });

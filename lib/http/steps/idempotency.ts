@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { ServiceError, type ErrorCode } from '../../errors/service-error';
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, storedAnswer } from '../../idempotency/idempotent-requests';
 import type { Logger } from '../../observability/logger';
-import { idempotencyKeyHeaderSchema, shownOnceOf, type RouteContract } from '../contract';
+import { idempotencyKeyHeaderSchema, notKeptOf, type RouteContract } from '../contract';
 
 /**
  * Runs a write's handler under its `Idempotency-Key` (spec 4.4.4; every write unless its contract
@@ -27,7 +27,7 @@ export async function runIdempotently(
   if (claim.kind === 'replay') return answer(claim.status, claim.data, { 'idempotent-replayed': 'true' });
   try {
     const { status, data, headers } = await handle();
-    await completeIdempotencyKey(db, claim.id, status, withheld(data, shownOnceOf(contract)));
+    await completeIdempotencyKey(db, claim.id, status, withheld(data, notKeptOf(contract)));
     return answer(status, data, headers);
   } catch (error) {
     await releaseIdempotencyKey(db, claim.id).catch((release: unknown) => step.log.error({ err: release }, 'idempotency key not released'));
@@ -80,7 +80,15 @@ function keyOf(request: Request, principal: Principal, code: ErrorCode): { scope
   }
 }
 
-/** The answer as stored for replays: a one-time secret is shown once, so a replay gets null. */
-function withheld(data: unknown, shownOnce: string | undefined): unknown {
-  return shownOnce && data && typeof data === 'object' ? { ...data, [shownOnce]: null } : data;
+/** The answer as stored for replays: a one-time secret or personal data is not kept, so a replay gets null there. */
+function withheld(data: unknown, paths: string[]): unknown {
+  let kept = data;
+  for (const path of paths) kept = withoutPath(kept, path.split('.'));
+  return kept;
+}
+
+function withoutPath(value: unknown, [field, ...rest]: string[]): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value) || !(field in value)) return value;
+  const record = value as Record<string, unknown>;
+  return { ...record, [field]: rest.length === 0 ? null : withoutPath(record[field], rest) };
 }
