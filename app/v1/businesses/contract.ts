@@ -6,7 +6,7 @@ import { accountQuotesFilterShape, accountQuoteViewSchema, reviewQuoteRequestSch
 import { defineContract } from '@/lib/http/contract';
 import { LEAD_STATUSES, leadSchema, moveLeadRequestSchema } from '@/lib/leads/schemas';
 import { businessMemberSchema, inviteMemberRequestSchema, updateMemberRequestSchema, workspaceAdminSchema } from '@/lib/members/schemas';
-import { businessQuoteSchema, memberQuoteRequestSchema, quoteIdempotencyHeaders, quoteIntentStatusSchema, quoteResultSchema } from '@/lib/quotes/schemas';
+import { businessQuotesFilterShape, businessQuotesPage, memberQuoteRequestSchema, quoteIdempotencyHeaders, quoteResultSchema } from '@/lib/quotes/schemas';
 
 const businessParams = z.object({ businessId: z.uuid() });
 const membershipParams = z.object({ businessId: z.uuid(), membershipId: z.uuid() });
@@ -124,16 +124,8 @@ export const listBusinessQuotesContract = defineContract({
   tags: ['Quotes'],
   auth: 'session',
   params: businessParams,
-  query: z.strictObject({
-    status: quoteIntentStatusSchema.optional(),
-    limit: z.coerce.number().int().min(1).max(100).default(50),
-    cursor: timeIdCursorSchema.optional(),
-  }),
-  success: {
-    status: 200,
-    description: 'One page; pass `nextCursor` as `cursor` for the next. Each quote\'s trace is at /v1/quote-intents/{id}/trace.',
-    schema: z.object({ quotes: z.array(businessQuoteSchema), nextCursor: z.string().nullable() }),
-  },
+  query: z.strictObject(businessQuotesFilterShape),
+  success: businessQuotesPage,
   errors: ['unauthorized', 'not_found', 'invalid_request'],
 });
 

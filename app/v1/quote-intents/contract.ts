@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
 import { quoteComparisonSchema } from '@/lib/quotes/comparison-schemas';
-import { timeIdCursorSchema } from '@/lib/db/cursors';
-import { businessQuoteSchema, quoteIntentSchema, quoteIntentStatusSchema, quoteReceiptSchema, quoteVerificationSchema } from '@/lib/quotes/schemas';
+import { businessQuotesFilterShape, businessQuotesPage, quoteIntentSchema, quoteReceiptSchema, quoteVerificationSchema } from '@/lib/quotes/schemas';
 import { deliveryStatusSchema } from '@/lib/webhooks/schemas';
 
 const delivery = z.object({
@@ -100,14 +99,8 @@ export const listQuoteIntentsContract = defineContract({
   query: z.strictObject({
     businessId: z.uuid().describe('The business the quotes were for.'),
     environment: z.enum(['test', 'live']).optional().describe('Omitted: both.'),
-    status: quoteIntentStatusSchema.optional(),
-    limit: z.coerce.number().int().min(1).max(100).default(50),
-    cursor: timeIdCursorSchema.optional(),
+    ...businessQuotesFilterShape,
   }),
-  success: {
-    status: 200,
-    description: 'One page; pass `nextCursor` as `cursor` for the next. Each quote\'s trace is at /v1/quote-intents/{id}/trace.',
-    schema: z.object({ quotes: z.array(businessQuoteSchema), nextCursor: z.string().nullable() }),
-  },
+  success: businessQuotesPage,
   errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
 });
