@@ -14,6 +14,7 @@ const PGBOUNCER_ONLY = 'test/db/pgbouncer.integration.test.ts';
  */
 const HTTP_ONLY = [
   'test/api/hardening.integration.test.ts',
+  'test/api/edge-answers.integration.test.ts',
   'test/api/response-framing.integration.test.ts',
   'test/api/request-log.integration.test.ts',
   'test/api/rate-limit.integration.test.ts',

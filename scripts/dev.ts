@@ -52,7 +52,7 @@ async function main() {
       );
     } else void handle(request, response);
   });
-  configureServer(server, httpTimeouts());
+  configureServer(server, httpTimeouts(), { router: apiRouter });
   await new Promise<void>((resolve) => server.listen(port, hostname, resolve));
   printWelcome(`http://${hostname}:${port}`, database, demo, demoFile);
   console.log('  Development mode: changes under app/ and lib/ apply on the next request.');

@@ -1,7 +1,9 @@
-// The HTTP server's edge, before Next.js and the API router: what Next would answer outside the API's envelope
-// (a 500 in text/plain for a malformed percent-encoding or a TRACE, a bare 400 from Node's
-// parser, a 408 for a body that never finishes) is answered here in the envelope instead, with
-// an x-request-id. The bodies follow lib/http/envelope.ts; a test holds them to the OpenAPI schemas.
+// The HTTP server's edge, before Next.js and the API router: what Next or Node would answer
+// outside the API's envelope (a 500 for a malformed Host, a bare 400 from Node's parser, a TRACE,
+// a 408 for a body that never finishes) is answered in the envelope of the target's surface
+// instead, by the router's `refuse` (lib/http/router.ts): with its request id, and a row in the
+// request log, once per request. Only when the router cannot be reached does the edge write an
+// answer of its own (same shapes, lib/http/envelope.ts), with a request id.
 // Request ids carry their time (UUIDv7), as the route wrapper's do (lib/http/request-id.ts).
 import { v7 as newRequestId } from 'uuid';
 import http from 'node:http';
@@ -27,8 +29,11 @@ export function httpTimeouts(env = process.env) {
   return timeouts;
 }
 
-/** Applies the limits and the half-open rule to a node:http server. */
-export function configureServer(server, timeouts = httpTimeouts()) {
+/**
+ * Applies the limits and the half-open rule to a node:http server. `router` gives the API's router
+ * (or a promise of it): what the server's parser refuses is answered through it.
+ */
+export function configureServer(server, timeouts = httpTimeouts(), { router } = {}) {
   server.headersTimeout = timeouts.headers;
   server.requestTimeout = timeouts.request;
   server.keepAliveTimeout = timeouts.keepAlive;
@@ -36,8 +41,16 @@ export function configureServer(server, timeouts = httpTimeouts()) {
   // Without this, Node drops the request and the client sees a closed connection, even though a
   // quote may have been committed.
   server.httpAllowHalfOpen = true;
-  server.on('clientError', answerClientError);
+  // Node answers an HTTP/1.1 request without Host with a bare 400 of its own: the edge does (hostProblem).
+  server.requireHostHeader = false;
+  // The request each connection is on, so that a late error on it is never answered twice.
+  // First of the 'request' listeners, so that the handler (serveApi) finds its exchange.
+  server.prependListener('request', (request, response) => exchanges.set(request.socket, { request, response, timeOut: null }));
+  server.on('clientError', (error, socket) => answerClientError(error, socket, router));
 }
+
+/** Per connection: its current request and response, and how to end a body that stopped coming (serveApi). */
+const exchanges = new WeakMap();
 
 export function isApiPath(url) {
   return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
@@ -69,67 +82,106 @@ function headersArgumentHasRequestId(rest) {
   return Object.keys(headers).some((name) => name.toLowerCase() === 'x-request-id');
 }
 
-/** Answers an API request Next.js cannot answer in the envelope; returns false to let Next serve it. */
+/**
+ * What the edge answers before Next.js sees a request of the portal or the hosted page: an
+ * HTTP/1.1 request without Host gets the 400 Node would give (API requests are refused in the
+ * envelope by serveApi). Returns false to let Next serve it.
+ */
 export function answeredAtEdge(request, response) {
-  const url = request.url ?? '/';
-  if (!isApiPath(url)) return false;
-  if (!API_METHODS.has(request.method)) {
-    send(response, url, 405, 'method_not_allowed', `${request.method} is not a method of this API.`, {
-      allow: [...API_METHODS].join(', '),
-    });
-    return true;
-  }
-  if (!wellEncoded(url)) {
-    send(response, url, 400, 'invalid_request', 'The path is not valid: it has a malformed percent-encoding.');
-    return true;
-  }
-  return false;
+  if (isApiPath(request.url ?? '/')) return false;
+  if (!hostProblem(request)) return false;
+  response.writeHead(400, { connection: 'close', 'content-type': 'text/plain' });
+  response.end('Bad Request');
+  return true;
 }
 
-function wellEncoded(url) {
-  const path = url.split('?', 1)[0];
+/**
+ * Why an API request cannot be handed to its route as it came, if it cannot: a Host that is
+ * missing (HTTP/1.1), repeated or malformed (RFC 9112 3.2: 400), or a method the API has not.
+ */
+function refusalOf(request) {
+  const host = hostProblem(request);
+  if (host) return { code: 'invalid_request', message: host };
+  if (!API_METHODS.has(request.method)) {
+    return { code: 'method_not_allowed', message: `${request.method} is not a method of this API.`, headers: { allow: [...API_METHODS].join(', ') } };
+  }
+  return null;
+}
+
+/** RFC 3986 authority without userinfo: an IP literal, an IPv4 address or a registered name, and a port. */
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::[0-9]{0,5})?$/;
+
+function hostProblem(request) {
+  const hosts = [];
+  for (let i = 0; i < request.rawHeaders.length; i += 2) if (request.rawHeaders[i].toLowerCase() === 'host') hosts.push(request.rawHeaders[i + 1]);
+  if (hosts.length > 1) return 'The request has more than one Host header.';
+  if (hosts.length === 0) return request.httpVersion === '1.1' ? 'The request has no Host header.' : null;
+  if (!HOST.test(hosts[0])) return 'The Host header is not a valid host.';
   try {
-    decodeURIComponent(path);
-    return true;
+    new URL(`http://${hosts[0]}/`);
+    return null;
   } catch {
-    return false;
+    return 'The Host header is not a valid host.';
   }
 }
 
 /** What Node's parser refuses (a malformed request line or header, oversized headers, a timeout). */
-function answerClientError(error, socket) {
-  const headersSent = socket._httpMessage?.headersSent;
-  if (error.code === 'ECONNRESET' || !socket.writable || headersSent) {
+function answerClientError(error, socket, routerOf) {
+  const exchange = exchanges.get(socket);
+  // A response already under way or given for a request whose body is still coming: that request
+  // has had its answer; nothing more is written on this connection.
+  const answered = exchange && exchange.response.headersSent && (!exchange.request.complete || !exchange.response.writableFinished);
+  if (error.code === 'ECONNRESET' || !socket.writable || answered) {
     socket.destroy();
     return;
   }
-  const [status, code, message] =
+  if (exchange && !exchange.request.complete && error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    // A body that stopped coming: the route reading it answers 408 itself (serveApi).
+    if (exchange.timeOut) return exchange.timeOut();
+    // A request of the portal or the hosted page: answered here.
+    return writeRaw(socket, 408, ownEnvelope(exchange.request.url ?? '', 'request_timeout', 'The request was not received in time.'));
+  }
+  const [code, message] =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'request_timeout', 'The request was not received in time.']
+      ? ['request_timeout', 'The request was not received in time.']
       : error.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'headers_too_large', 'The request headers are too large.']
-        : [400, 'invalid_request', 'The request is not valid HTTP.'];
-  const requestLine = /^[A-Z]+ (\S+)/.exec(error.rawPacket?.toString('latin1') ?? '');
-  const requestId = newRequestId();
-  const body = JSON.stringify(envelope(requestLine?.[1] ?? '/v1', code, message, requestId));
-  socket.end(
-    `HTTP/1.1 ${status} ${reasons[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-      `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
-  );
+        ? ['headers_too_large', 'The request headers are too large.']
+        : ['invalid_request', 'The request is not valid HTTP.'];
+  const requestLine = /^([!-~]+) (\S+)/.exec(error.rawPacket?.toString('latin1') ?? '');
+  const sent = { method: requestLine?.[1] ?? '', target: requestLine?.[2] ?? '' };
+  // The portal's and the hosted page's own requests are not the API's: not logged there.
+  if (sent.target && !isApiPath(sent.target)) return writeRaw(socket, STATUS[code], ownEnvelope(sent.target, code, message));
+  const headers = new Headers();
+  if (socket.remoteAddress) headers.set('x-forwarded-for', socket.remoteAddress);
+  Promise.resolve(routerOf?.())
+    .then((router) => (router ? router.refuse({ ...sent, headers }, { code, message }) : null))
+    .then(
+      async (answer) => (answer ? writeRaw(socket, answer.status, { headers: answer.headers, body: Buffer.from(await answer.arrayBuffer()) }) : writeRaw(socket, STATUS[code], ownEnvelope(sent.target, code, message))),
+      (failure) => {
+        console.error(failure);
+        writeRaw(socket, STATUS[code], ownEnvelope(sent.target, code, message));
+      },
+    );
 }
 
-const reasons = { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const STATUS = { invalid_request: 400, method_not_allowed: 405, request_timeout: 408, headers_too_large: 431, internal_error: 500 };
+const reasons = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error' };
 
-function send(response, url, status, code, message, headers = {}) {
-  const requestId = newRequestId();
-  const body = JSON.stringify(envelope(url, code, message, requestId));
-  response.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-    'x-request-id': requestId,
-    ...headers,
+/** Writes one answer on a connection the parser gave up on, and closes it. */
+function writeRaw(socket, status, { headers, body }) {
+  if (!socket.writable) return socket.destroy();
+  let head = `HTTP/1.1 ${status} ${reasons[status] ?? 'Error'}\r\n`;
+  headers.forEach((value, name) => {
+    if (name !== 'connection' && name !== 'content-length' && name !== 'transfer-encoding') head += `${name}: ${value}\r\n`;
   });
-  response.end(body);
+  socket.end(Buffer.concat([Buffer.from(`${head}content-length: ${body.length}\r\nconnection: close\r\n\r\n`, 'latin1'), body]));
+}
+
+/** The edge's own answer, for when the router cannot give one: the envelope of the target's surface, with a request id. */
+function ownEnvelope(target, code, message) {
+  const requestId = newRequestId();
+  const body = Buffer.from(JSON.stringify(envelope(target, code, message, requestId)));
+  return { headers: new Headers({ 'content-type': 'application/json', 'x-request-id': requestId }), body };
 }
 
 /** The error body of spec 2.1, or of the account surface (spec 4.3) under /v1/accounts. */
@@ -139,13 +191,42 @@ function envelope(url, code, message, requestId) {
     : { error: { code, message, requestId } };
 }
 
+/** The request as the edge can describe it to the router's `refuse`. */
+function sentOf(request) {
+  const headers = new Headers();
+  const agent = request.headers['user-agent'];
+  if (agent) headers.set('user-agent', agent);
+  const forwarded = request.headers['x-forwarded-for'] ?? request.socket.remoteAddress;
+  if (forwarded) headers.set('x-forwarded-for', String(forwarded));
+  return { method: request.method, target: request.url ?? '', headers };
+}
+
 /** The router given the web Request it expects, its Response written back. */
 export async function serveApi(router, request, response) {
+  const exchange = exchanges.get(request.socket);
+  const refusal = refusalOf(request);
+  if (refusal) {
+    // A malformed request: answered, and the connection closed after it.
+    if (refusal.code === 'invalid_request') response.shouldKeepAlive = false;
+    return writeAnswer(response, await router.refuse(sentOf(request), refusal).catch(() => null), request, refusal);
+  }
   const body = bodyStream(request);
+  let timedOut = false;
+  // The server's request timeout while the route still reads the body: the route answers 408
+  // (lib/http/read-body.ts), and the connection closes after it.
+  if (exchange?.request === request) {
+    exchange.timeOut = () => {
+      timedOut = true;
+      response.shouldKeepAlive = false;
+      body.fail(Object.assign(new Error('the request body was not received in time'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }));
+    };
+  }
   // A route that refuses before reading the body (401, 429) leaves it unread: read it to the end
   // (and drop it), so that the next request on this keep-alive connection can be parsed.
   response.once('finish', () => {
-    if (!request.complete) body.drain();
+    if (request.complete) return;
+    if (timedOut) request.socket.end();
+    else body.drain();
   });
   try {
     const headers = new Headers();
@@ -169,9 +250,26 @@ export async function serveApi(router, request, response) {
     // The route wrapper answers every error itself; this is a request it could not be given.
     console.error(error);
     if (response.headersSent) return void response.destroy();
-    response.writeHead(500, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side.' } }));
+    const failure = { code: 'internal_error', message: 'Something went wrong on our side.' };
+    writeAnswer(response, await router.refuse(sentOf(request), failure).catch(() => null), request, failure);
   }
+}
+
+/** The router's answer written back; without one (the router itself failed), the edge's own. */
+async function writeAnswer(response, answer, request, refusal) {
+  if (!answer) {
+    const own = ownEnvelope(request.url ?? '', refusal.code, refusal.message);
+    own.headers.forEach((value, name) => response.setHeader(name, value));
+    for (const [name, value] of Object.entries(refusal.headers ?? {})) response.setHeader(name, value);
+    response.setHeader('content-length', own.body.length);
+    response.writeHead(STATUS[refusal.code]);
+    return response.end(own.body);
+  }
+  answer.headers.forEach((value, name) => response.setHeader(name, value));
+  const payload = Buffer.from(await answer.arrayBuffer());
+  response.setHeader('content-length', payload.length);
+  response.writeHead(answer.status);
+  response.end(payload);
 }
 
 /** Answers written as they come (server-sent events, progress lines); every other answer is sent in one write. */
@@ -204,13 +302,25 @@ async function streamBody(answer, response) {
  */
 function bodyStream(request) {
   let dropping = false;
+  let control = null;
   const drain = () => {
     dropping = true;
     request.resume();
   };
+  // The body will not come: whoever reads it gets `error`, and what arrives later is dropped.
+  const fail = (error) => {
+    if (dropping) return;
+    dropping = true;
+    try {
+      control?.error(error);
+    } catch {
+      // already closed or errored
+    }
+  };
   const stream = new ReadableStream(
     {
       start(controller) {
+        control = controller;
         request.on('data', (chunk) => {
           if (dropping) return;
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
@@ -230,5 +340,5 @@ function bodyStream(request) {
     },
     { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
   );
-  return { stream, drain };
+  return { stream, drain, fail };
 }

@@ -66,7 +66,7 @@ if (cluster.isPrimary && workers > 1) {
       else handle(request, response);
     },
   );
-  configureServer(server, timeouts);
+  configureServer(server, timeouts, { router: () => apiRouter });
   server.listen(port, hostname, () => {
     if (cluster.isPrimary || cluster.worker?.id === 1) console.log(`Ready on http://${hostname}:${port} (${workers} process${workers > 1 ? 'es' : ''}, Node ${process.version})`);
   });

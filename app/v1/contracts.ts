@@ -24,7 +24,8 @@ import {
   endpointStatsContract,
 } from './webhook-endpoints/contract';
 import { inboxContract, listWorkspacesContract, meContract, updateWorkspaceContract } from './workspaces/contract';
-import { compareQuotesContract, traceQuoteContract, verifyQuoteContract } from './quote-intents/contract';
+import { compareQuotesContract, listQuoteIntentsContract, traceQuoteContract, verifyQuoteContract } from './quote-intents/contract';
+import { listWorkspaceAccountQuotesContract, reviewWorkspaceAccountQuoteContract } from './account-quotes/contract';
 import { listReceiptSigningKeysContract } from './receipt-signing-keys/contract';
 import { getRequestLogContract, searchRequestLogsContract } from './request-logs/contract';
 import {
@@ -94,6 +95,8 @@ export const contracts: RouteContract[] = [
   listBusinessAccountQuotesContract,
   getBusinessAccountQuoteContract,
   reviewAccountQuoteContract,
+  listWorkspaceAccountQuotesContract,
+  reviewWorkspaceAccountQuoteContract,
   listLeadsContract,
   moveLeadContract,
   eraseLeadContract,
@@ -114,6 +117,7 @@ export const contracts: RouteContract[] = [
   listPublicationsContract,
   searchRequestLogsContract,
   getRequestLogContract,
+  listQuoteIntentsContract,
   traceQuoteContract,
   verifyQuoteContract,
   listReceiptSigningKeysContract,

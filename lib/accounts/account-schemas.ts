@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeIdCursorSchema } from '../db/cursors';
 import { receiptSignatureSchema } from '../receipts/schemas';
 
 // The account-scoped surface (spec 2.8, 4.3): snake_case fields, `object` discriminators.
@@ -104,7 +105,8 @@ export const commitmentRequestSchema = z
       .max(200)
       .optional()
       .meta({ description: 'The `signature.value` of the quote the customer was shown: a commitment to any other quote answers 409 `receipt_mismatch`.' }),
-    expected_total: cents
+    expected_total: z
+      .strictObject(cents.shape)
       .optional()
       .meta({ description: 'The total the customer was shown (`total` of the quote): any other answers 409 `receipt_mismatch`.' }),
   })
@@ -179,15 +181,34 @@ export const quoteReviewSchema = z
   })
   .meta({ id: 'QuoteReview' });
 
-export const reviewQuoteRequestSchema = z
-  .strictObject({
-    decision: z.enum(REVIEW_DECISIONS),
-    reason: z.string().trim().max(1000).optional().meta({ description: 'Why; required to decline. Recorded with the decision and sent in its event.' }),
-  })
-  .superRefine((body, ctx) => {
-    if (body.decision === 'declined' && !body.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'say why the quote is declined' });
-  })
-  .meta({ id: 'ReviewQuoteRequest' });
+/** The filters of a list of account quotes (member and workspace routes): by state, by review, which end first, a page. */
+export const accountQuotesFilterShape = {
+  state: z.enum(['quoted', 'awaiting_approval', 'observed', 'new']).optional(),
+  review: z
+    .enum(['pending', 'reviewed', 'approved', 'declined'])
+    .optional()
+    .meta({ description: '`pending`: not reviewed yet; `reviewed`: approved or declined; else that decision.' }),
+  order: z.enum(['oldest', 'newest']).optional(),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+  cursor: timeIdCursorSchema.optional(),
+};
+
+const reviewShape = {
+  decision: z.enum(REVIEW_DECISIONS),
+  reason: z.string().trim().max(1000).optional().meta({ description: 'Why; required to decline. Recorded with the decision and sent in its event.' }),
+};
+
+const declineSaysWhy = (body: { decision: string; reason?: string }, ctx: z.RefinementCtx) => {
+  if (body.decision === 'declined' && !body.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'say why the quote is declined' });
+};
+
+export const reviewQuoteRequestSchema = z.strictObject(reviewShape).superRefine(declineSaysWhy).meta({ id: 'ReviewQuoteRequest' });
+
+/** The workspace route's review (`POST /v1/account-quotes/{quoteId}/review`): the business it is for, then the same decision. */
+export const workspaceReviewQuoteRequestSchema = z
+  .strictObject({ businessId: z.uuid().describe('The business whose connected project made the quote.'), ...reviewShape })
+  .superRefine(declineSaysWhy)
+  .meta({ id: 'WorkspaceReviewQuoteRequest' });
 
 /**
  * An account-surface quote as its business sees it (session routes, camelCase): what the

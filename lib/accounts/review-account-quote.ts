@@ -3,26 +3,29 @@ import type { SessionPrincipal } from '../auth/principal';
 import { withTransaction, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { recordEvent } from '../events/record-event';
-import { getBusinessAccountQuote } from './business-account-quotes';
+import { connectedEnvironmentId, getBusinessAccountQuote, type QuotesEnvironment } from './business-account-quotes';
 import { isExpired } from './account-quote-views';
 import type { AccountQuoteView, ReviewDecision } from './account-schemas';
 import { lockAccountQuote, recordAccountQuoteReview } from './store';
 
 /**
- * POST /v1/businesses/{id}/account-quotes/{quoteId}/review: the business's owner (or a workspace
- * member with `businesses:manage`; the route has checked) approves a held quote, which becomes
+ * POST /v1/businesses/{id}/account-quotes/{quoteId}/review (Live quotes: the business's owner, or
+ * a workspace member with `businesses:manage`) and POST /v1/account-quotes/{quoteId}/review (Test
+ * or Live: `businesses:manage`); the route has checked who. The reviewer approves a held quote, which becomes
  * `quoted` and committable, or declines it with a reason. The quote's row lock makes concurrent
  * decisions take turns: the first is recorded with its event, every later one answers 409
  * `already_reviewed`. An expired price cannot be approved (409 `quote_expired`).
  */
 export async function reviewAccountQuote(
   ctx: VerbContext<SessionPrincipal>,
-  input: { access: BusinessAccess; quoteId: string; decision: ReviewDecision; reason: string | null },
+  input: { access: BusinessAccess; environment: QuotesEnvironment | 'either'; quoteId: string; decision: ReviewDecision; reason: string | null },
 ): Promise<AccountQuoteView> {
-  const { access, quoteId, decision, reason } = input;
+  const { access, environment, quoteId, decision, reason } = input;
   const projectId = access.connection?.projectId;
+  // `either` (the workspace route): the quote's own environment, whichever it is.
+  const environmentId = environment === 'either' ? undefined : await connectedEnvironmentId(ctx, access, environment);
   await withTransaction(ctx, async ({ db: tx, now, principal }) => {
-    const quote = projectId ? await lockAccountQuote(tx, { id: quoteId, projectId }) : null;
+    const quote = projectId && environmentId !== null ? await lockAccountQuote(tx, { id: quoteId, projectId, environmentId }) : null;
     if (!quote) throw new ServiceError('not_found', `No quote ${quoteId} for this business.`);
     if (quote.reviewDecision) {
       throw new ServiceError('already_reviewed', `This quote was already ${quote.reviewDecision}.`, { details: { decision: quote.reviewDecision } });
@@ -53,5 +56,5 @@ export async function reviewAccountQuote(
       },
     );
   });
-  return getBusinessAccountQuote(ctx, { access, quoteId });
+  return getBusinessAccountQuote(ctx, { access, environment, quoteId });
 }

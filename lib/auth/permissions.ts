@@ -29,17 +29,20 @@ export async function requireWorkspaceMember(
 }
 
 /**
- * The workspaces in which the person holds `permission`; 403 `forbidden` when there is none.
+ * The workspaces in which the person holds `permission` (or is a member at all, with none named);
+ * 403 `forbidden` when there is none.
  * For routes whose target is in the body or that list across workspaces: the caller is refused
  * before the body is read, and the route still checks the one workspace the body names.
  */
 export async function requirePermissionSomewhere(
   db: DbOrTx,
   principal: SessionPrincipal,
-  permission: WorkspacePermission,
+  permission?: WorkspacePermission,
 ): Promise<string[]> {
   const workspaceIds = await findActiveWorkspaceIds(db, principal.userId, permission);
-  if (workspaceIds.length === 0) throw new ServiceError('forbidden', `This needs the workspace permission "${permission}".`);
+  if (workspaceIds.length === 0) {
+    throw new ServiceError('forbidden', permission ? `This needs the workspace permission "${permission}".` : 'This is for the members of a workspace.');
+  }
   return workspaceIds;
 }
 

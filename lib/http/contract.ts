@@ -89,11 +89,23 @@ export type RouteContract<
   /** Code for a body, query or path that fails validation. */
   validationCode?: ErrorCode;
   /**
-   * The route creates something and takes an `Idempotency-Key` header (spec 4.4.4): a retry with
-   * the same key and body replays the first answer. `shownOnce` names a field of the answer that
-   * holds a secret: it is never stored, and a replay answers null in its place.
+   * Every write (POST, PUT, PATCH, DELETE) takes an `Idempotency-Key` header (spec 4.4.4): the
+   * wrapper replays the first answer to a retry with the same key and body, and answers 409
+   * `idempotency_conflict` to the same key with another body. This says how, when not by default:
+   * - `shownOnce` names a field of the answer that holds a secret: it is never stored, and a
+   *   replay answers null in its place; `notKept` does the same for dotted paths of personal data
+   *   (a lead's contact), so that the answers kept for replays hold nothing erasure must find;
+   * - `ownKey`: the route keeps the key itself, with what it creates (the quote routes: body field
+   *   or header, stored with the quote), for the reason given;
+   * - `exempt`: the route takes no key, for the reason given (a reviewer reads it; a test lists them).
    */
-  idempotent?: { shownOnce?: string };
+  idempotent?: { shownOnce?: string; notKept?: string[] } | { ownKey: string } | { exempt: string };
+  /**
+   * Bodies and queries refuse fields they do not declare (`z.strictObject` all the way down; 400
+   * or 422 with `details.fields`): the wrapper will not define a route whose schema accepts unknown
+   * fields unless this says why (a free-form object a client fills as it likes).
+   */
+  openFields?: string;
   /** Largest accepted body in bytes (default 100 kB). */
   maxBodyBytes?: number;
   /**
@@ -130,4 +142,71 @@ export function defineContract<
   H extends z.ZodObject,
 >(contract: RouteContract<P, B, Q, R, A, H>): RouteContract<P, B, Q, R, A, H> {
   return contract;
+}
+
+const WRITE_METHODS: readonly HttpMethod[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * How a route takes an `Idempotency-Key`: `wrapper` (lib/http/steps/idempotency.ts, the default
+ * for every write), `own` (the route's own key, stored with what it creates), or `none` (a read,
+ * or a write exempt for a stated reason).
+ */
+export function idempotencyOf(contract: Pick<RouteContract, 'method' | 'idempotent'>): 'wrapper' | 'own' | 'none' {
+  if (!WRITE_METHODS.includes(contract.method)) return 'none';
+  const declared = contract.idempotent;
+  if (declared && 'ownKey' in declared) return 'own';
+  if (declared && 'exempt' in declared) return 'none';
+  return 'wrapper';
+}
+
+/** The field of an answer that holds a secret shown once, if any. */
+export function shownOnceOf(contract: Pick<RouteContract, 'idempotent'>): string | undefined {
+  const declared = contract.idempotent;
+  return declared && 'shownOnce' in declared ? declared.shownOnce : undefined;
+}
+
+/** The dotted paths of an answer never kept for replays (a secret shown once, personal data): a replay answers null there. */
+export function notKeptOf(contract: Pick<RouteContract, 'idempotent'>): string[] {
+  const declared = contract.idempotent;
+  if (!declared || 'ownKey' in declared || 'exempt' in declared) return [];
+  return [...(declared.shownOnce ? [declared.shownOnce] : []), ...(declared.notKept ?? [])];
+}
+
+/**
+ * Where a schema would take fields it does not declare: each object that is not strict, by its
+ * dotted path ('' for the top). Records and free-form values (`unknown`) are maps by design.
+ */
+export function openObjectsOf(schema: z.ZodType, path = ''): string[] {
+  const def = (schema as unknown as { _zod: { def: Record<string, unknown> & { type: string } } })._zod.def;
+  const inner = (value: unknown, at = path) => openObjectsOf(value as z.ZodType, at);
+  switch (def.type) {
+    case 'object': {
+      const catchall = def.catchall as z.ZodType | undefined;
+      const open = catchall && (catchall as unknown as { _zod: { def: { type: string } } })._zod.def.type === 'never' ? [] : [path];
+      const shape = def.shape as Record<string, z.ZodType>;
+      return [...open, ...Object.entries(shape).flatMap(([key, value]) => inner(value, path ? `${path}.${key}` : key))];
+    }
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'catch':
+    case 'nonoptional':
+      return inner(def.innerType);
+    case 'pipe':
+      return inner(def.in);
+    case 'union':
+      return (def.options as z.ZodType[]).flatMap((option) => inner(option));
+    case 'intersection':
+      return [...inner(def.left), ...inner(def.right)];
+    case 'array':
+      return inner(def.element, `${path}[]`);
+    case 'record':
+      return inner(def.valueType, `${path}.*`);
+    case 'lazy':
+      return inner((def.getter as () => z.ZodType)());
+    default:
+      return [];
+  }
 }

@@ -6,10 +6,10 @@ import { RefusedApiKeyError } from '../keys/authenticate-api-key';
 import { forwardQueuedDeliveries } from '../jobs/forward-to-inngest';
 import { logger, type Logger } from '../observability/logger';
 import { withTenancyRecorder } from '../observability/request-context';
-import type { RouteContract } from './contract';
+import { idempotencyOf, openObjectsOf, type RouteContract } from './contract';
 import { newRequestId } from './request-id';
 import { authenticate, type Authenticated, type Authenticator } from './steps/authenticate';
-import { runIdempotently } from './steps/idempotency';
+import { replayBeforeAuthorizing, runIdempotently } from './steps/idempotency';
 import { parsePathParams, parseRequest } from './steps/parse-request';
 import { consumeQuotas, consumeRequestLimits } from './steps/rate-limits';
 import { chooseReadDb, rememberWrite } from './steps/read-after-write';
@@ -95,7 +95,9 @@ export function defineRoute<C extends RouteContract, A = undefined>(
   contract: C,
   route: RouteDefinition<C, A> | RouteDefinition<C, A>['handle'],
 ): RouteHandler {
+  refuseOpenBody(contract);
   const definition: RouteDefinition<C, A> = typeof route === 'function' ? { handle: route } : route;
+  const idempotentByWrapper = idempotencyOf(contract) === 'wrapper';
   const { authorize, handle, attributeFailure } = definition;
   const authenticateCaller: Authenticator = definition.authenticate ?? ((request, db, now) => authenticate(contract, request, db, now));
 
@@ -129,6 +131,10 @@ export function defineRoute<C extends RouteContract, A = undefined>(
       const params = parsePathParams(contract, await context.params);
       const readDb = await chooseReadDb(request, principal, db);
       const base = { db, readDb, principal, requestId, log, now, params } as AuthorizeContext<C>;
+      if (idempotentByWrapper) {
+        const replayed = await replayBeforeAuthorizing(contract, { db, request, principal, now }, (status, data, headers) => responder.answer(status, data, headers));
+        if (replayed) return replayed;
+      }
       const access = authorize ? await authorize(base) : undefined;
       const parsed = await parseRequest(contract, request, (text) => (requestText = text));
       await consumeRequestLimits(contract.rateLimits, parsed.body, { params: (params ?? {}) as Record<string, string>, now });
@@ -140,7 +146,7 @@ export function defineRoute<C extends RouteContract, A = undefined>(
         access,
         annotate: (more: Annotations) => Object.assign(annotations, more),
       } as unknown as HandlerContext<C> & { access: A };
-      if (!contract.idempotent) return responder.respond((await handle(ctx)) as RawResult);
+      if (!idempotentByWrapper) return responder.respond((await handle(ctx)) as RawResult);
       return runIdempotently(
         contract,
         { db, request, principal, body: parsed.body, now, log },
@@ -209,6 +215,19 @@ export function defineRoute<C extends RouteContract, A = undefined>(
     return response;
   };
   return Object.assign(handler, { contract });
+}
+
+/**
+ * A body schema that takes fields it does not declare is a contract mistake (the project refuses
+ * them, as Stripe does): caught when the route is defined, so that no route ships with one, unless
+ * the contract says why (`openFields`).
+ */
+function refuseOpenBody(contract: RouteContract): void {
+  if (!contract.body || contract.openFields) return;
+  const open = openObjectsOf(contract.body);
+  if (open.length > 0) {
+    throw new Error(`${contract.method} ${contract.path}: its body accepts unknown fields at ${open.map((p) => p || '(top)').join(', ')}: use z.strictObject, or say why in openFields`);
+  }
 }
 
 function parsedOrNull(text: string): unknown {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_STATUS, type ErrorCode } from '../errors/service-error';
-import { idempotencyKeyHeaderSchema, reportsQuota, type RouteContract } from './contract';
+import { idempotencyKeyHeaderSchema, idempotencyOf, reportsQuota, type RouteContract } from './contract';
 import { MAX_TEST_DELAY_MS, takesApiKey, TEST_FAULT_HEADER, TEST_FAULTS } from './steps/test-fault';
 import { NDJSON } from './envelope';
 
@@ -43,7 +43,7 @@ const testFaultHeader = z.object({
 
 /** Whether a route takes an idempotency key: the generic header, or its own (quote routes). */
 function takesIdempotencyKey(contract: RouteContract): boolean {
-  return contract.idempotent !== undefined || (contract.headers !== undefined && 'idempotency-key' in contract.headers.shape);
+  return idempotencyOf(contract) === 'wrapper' || (contract.headers !== undefined && 'idempotency-key' in contract.headers.shape);
 }
 
 /** OpenAPI security requirements: a list is "any one of". */
@@ -129,7 +129,7 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
 /** The request headers a route documents: its own, the idempotency key, and Test-Fault. */
 function headerParams(contract: RouteContract): { header?: z.ZodObject } {
   let header = contract.headers as z.ZodObject | undefined;
-  if (contract.idempotent) header = (header ?? z.object({})).extend(idempotencyKeyHeader.shape);
+  if (idempotencyOf(contract) === 'wrapper') header = (header ?? z.object({})).extend(idempotencyKeyHeader.shape);
   if (takesApiKey(contract)) header = (header ?? z.object({})).extend(testFaultHeader.shape);
   return header ? { header } : {};
 }
@@ -138,12 +138,14 @@ function errorResponses(contract: RouteContract) {
   const schema = contract.surface === 'account' ? accountErrorSchema : standardErrorSchema;
   const byStatus = new Map<number, ErrorCode[]>();
   // An idempotent write can also refuse its key: malformed, used for another request, or still running.
-  const idempotencyErrors: ErrorCode[] = contract.idempotent ? [contract.validationCode ?? 'invalid_request', 'idempotency_conflict', 'conflict'] : [];
+  const idempotencyErrors: ErrorCode[] = idempotencyOf(contract) === 'wrapper' ? [contract.validationCode ?? 'invalid_request', 'idempotency_conflict', 'conflict'] : [];
+  // A body that stops arriving is answered by the route when the server's request timeout runs out.
+  const timeoutErrors: ErrorCode[] = contract.body ? ['request_timeout'] : [];
   // A declared rate limit answers 429 when spent.
   const rateLimitErrors: ErrorCode[] = contract.rateLimits?.length ? ['rate_limited'] : [];
   // Test-Fault: a Test key may ask for these (and a Live key that sends it gets 400).
   const testFaultErrors: ErrorCode[] = takesApiKey(contract) ? ['invalid_request', 'rate_limited', 'service_unavailable'] : [];
-  for (const code of new Set<ErrorCode>([...contract.errors, ...idempotencyErrors, ...rateLimitErrors, ...testFaultErrors, 'internal_error'])) {
+  for (const code of new Set<ErrorCode>([...contract.errors, ...idempotencyErrors, ...timeoutErrors, ...rateLimitErrors, ...testFaultErrors, 'internal_error'])) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -156,7 +158,7 @@ function errorResponses(contract: RouteContract) {
           ...requestIdHeader,
           ...(reportsQuota(contract) || status === 429 ? rateLimitHeaders : {}),
           // 429: when to retry; 409 on an idempotent write: the first request is still running.
-          ...(status === 429 || status === 503 || (status === 409 && contract.idempotent) ? retryAfterHeader : {}),
+          ...(status === 429 || status === 503 || (status === 409 && idempotencyOf(contract) === 'wrapper') ? retryAfterHeader : {}),
         },
         content: { 'application/json': { schema } },
       },

@@ -23,7 +23,12 @@ export async function readJsonBody(
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read().catch(() => {
+    const { done, value } = await reader.read().catch((error: unknown) => {
+      // The server's request timeout ran out while the body was still coming (scripts/http-edge.mjs):
+      // the route answers it, once, in its own envelope.
+      if ((error as { code?: unknown } | null)?.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+        throw new ServiceError('request_timeout', 'The request body was not received in time.');
+      }
       // The client went away mid-body (a load generator stopping, a dropped connection): its
       // fault, not ours, and nobody is left to read the answer.
       throw new ServiceError('invalid_request', 'The connection closed before the request body was complete.');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ServiceError, type ErrorCode } from '../errors/service-error';
 import { defineContract, type HttpMethod, type RouteContract } from './contract';
 import { defineRoute, type RouteHandler } from './define-route';
+import { logAsSent } from './steps/request-log';
 
 /**
  * Every /v1 request is answered here, in every process that serves the API (scripts/serve.mjs,
@@ -16,8 +17,32 @@ import { defineRoute, type RouteHandler } from './define-route';
 /** A route file's exports: its handlers by method, each made by defineRoute (which names its contract). */
 export type RouteModule = Partial<Record<HttpMethod, RouteHandler>> & Record<string, unknown>;
 
+/** A request as the server's edge received it (scripts/http-edge.mjs), which it could not hand on as it came. */
+export type EdgeRequest = {
+  /** As sent: any token, even one the API has not (TRACE) or none at all (an unreadable request line). */
+  method: string;
+  /** The request target as sent ('' when it could not be read). */
+  target: string;
+  /** The headers that could be read (user agent, the caller's address), if any. */
+  headers?: Headers;
+};
+
+/** Why the edge refuses it. */
+export type EdgeRefusal = {
+  code: 'invalid_request' | 'method_not_allowed' | 'request_timeout' | 'headers_too_large' | 'internal_error';
+  message: string;
+  headers?: Record<string, string>;
+};
+
 export type Router = {
   handle(request: Request): Promise<Response>;
+  /**
+   * The edge's refusal of a request it could not hand on (a malformed request line or Host, a
+   * method the API has not, headers too large or too slow, a failure of its own): answered by a
+   * route of the wrapper like any other, so in the envelope of the target's surface (the account
+   * surface's under /v1/accounts), with its request id, and logged once.
+   */
+  refuse(sent: EdgeRequest, refusal: EdgeRefusal): Promise<Response>;
   /** Every route, `METHOD /path/template`, in table order: for tests and the OpenAPI check. */
   routes(): string[];
 };
@@ -59,6 +84,7 @@ export function createRouter(table: Record<string, RouteModule>): Router {
 
   return {
     routes: () => [...listed],
+    refuse: refuseAtEdge,
     async handle(request) {
       const url = new URL(request.url);
       let segments: string[];
@@ -159,6 +185,31 @@ function refusingRoute(code: ErrorCode, status: number, summary: string) {
 const notFoundRoute = refusingRoute('not_found', 404, 'Any path that is not a route');
 const notAllowedRoute = refusingRoute('method_not_allowed', 405, 'A method the path does not have');
 const malformedRoute = refusingRoute('invalid_request', 400, 'A path with a malformed percent-encoding');
+
+const edgeRoutes = {
+  invalid_request: malformedRoute,
+  method_not_allowed: notAllowedRoute,
+  request_timeout: refusingRoute('request_timeout', 408, 'A request not received in time'),
+  headers_too_large: refusingRoute('headers_too_large', 431, 'Request headers over the limit'),
+  internal_error: refusingRoute('internal_error', 500, 'A request the edge could not hand to its route'),
+} satisfies Record<EdgeRefusal['code'], ReturnType<typeof refusingRoute>>;
+
+/** Methods a web Request can carry for a refusal; any other is logged as sent (logAsSent). */
+const REQUEST_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+async function refuseAtEdge(sent: EdgeRequest, refusal: EdgeRefusal): Promise<Response> {
+  const target = sent.target.startsWith('/') ? sent.target : '/';
+  let url: URL;
+  try {
+    url = new URL(`http://edge.invalid${target}`);
+  } catch {
+    url = new URL('http://edge.invalid/');
+  }
+  const request = new Request(url, { method: REQUEST_METHODS.has(sent.method) ? sent.method : 'GET', headers: sent.headers });
+  // The row says what was sent, odd method and unreadable target included.
+  logAsSent(request, { method: sent.method, path: sent.target.split('?', 1)[0] });
+  return edgeRoutes[refusal.code](request, new ServiceError(refusal.code, refusal.message, { headers: refusal.headers }));
+}
 
 const refusals = {
   notFound: (request: Request) => notFoundRoute(request, new ServiceError('not_found', `No route ${request.method} ${new URL(request.url).pathname}.`)),

@@ -23,7 +23,7 @@ export type Claim =
  * process that died, is taken over.
  */
 export async function claimIdempotencyKey(db: DbOrTx, write: IdempotentWrite, now: Date): Promise<Claim> {
-  const fingerprint = canonicalHash({ method: write.method, path: write.path, body: write.body ?? null });
+  const fingerprint = fingerprintOf(write);
   const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS);
   // Two tries: the row seen as a conflict may be released (its write failed) before it is read.
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -36,19 +36,37 @@ export async function claimIdempotencyKey(db: DbOrTx, write: IdempotentWrite, no
     if (claimed) return { kind: 'claimed', id };
     const existing = await findClaim(db, write);
     if (!existing) continue;
-    if (existing.fingerprint !== fingerprint) {
-      throw new ServiceError(
-        'idempotency_conflict',
-        'This Idempotency-Key was used with a different request. Use a new key for a new request.',
-        { param: 'idempotency-key' },
-      );
-    }
+    if (existing.fingerprint !== fingerprint) throw usedForAnother();
     if (existing.responseStatus === null) {
       throw stillRunning();
     }
     return { kind: 'replay', status: existing.responseStatus, data: existing.response };
   }
   throw stillRunning();
+}
+
+/**
+ * What a key already holds, without claiming it: the stored answer of the same request (to
+ * replay), 409 `idempotency_conflict` for another request, or null (nothing stored, expired, or
+ * still running: the request then goes its ordinary way). For a write with no body, whose retry
+ * is answered before its target is looked up: a deletion retried after it succeeded replays its
+ * answer instead of finding nothing there.
+ */
+export async function storedAnswer(db: DbOrTx, write: IdempotentWrite, now: Date): Promise<{ status: number; data: unknown } | null> {
+  const existing = await findClaim(db, write);
+  if (!existing || existing.createdAt < new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS)) return null;
+  if (existing.fingerprint !== fingerprintOf(write)) throw usedForAnother();
+  return existing.responseStatus === null ? null : { status: existing.responseStatus, data: existing.response };
+}
+
+function fingerprintOf(write: IdempotentWrite): string {
+  return canonicalHash({ method: write.method, path: write.path, body: write.body ?? null });
+}
+
+function usedForAnother() {
+  return new ServiceError('idempotency_conflict', 'This Idempotency-Key was used with a different request. Use a new key for a new request.', {
+    param: 'idempotency-key',
+  });
 }
 
 function stillRunning() {

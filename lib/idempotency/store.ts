@@ -60,7 +60,7 @@ export async function insertClaim(db: DbOrTx, claim: IdempotentRequestRow, takeO
 }
 
 const FIND_BY_KEY = new Statement<{ key: Pick<IdempotentRequestRow, 'scope' | 'key'> }>(
-  (sql) => `SELECT ${idempotentRequests.selectList('r', ['fingerprint', 'responseStatus', 'response'])} FROM idempotent_requests r
+  (sql) => `SELECT ${idempotentRequests.selectList('r', ['fingerprint', 'responseStatus', 'response', 'createdAt'])} FROM idempotent_requests r
      WHERE r.scope = ${sql.param('key', 'scope', 'text')} AND r.key = ${sql.param('key', 'key', 'text')}`,
 );
 
@@ -68,8 +68,8 @@ const FIND_BY_KEY = new Statement<{ key: Pick<IdempotentRequestRow, 'scope' | 'k
 export async function findClaim(
   db: DbOrTx,
   key: Pick<IdempotentRequestRow, 'scope' | 'key'>,
-): Promise<Pick<IdempotentRequestRow, 'fingerprint' | 'responseStatus' | 'response'> | null> {
-  const [row] = await sqlRows<Pick<IdempotentRequestRow, 'fingerprint' | 'responseStatus' | 'response'>>(db, FIND_BY_KEY.text, FIND_BY_KEY.values({ key }));
+): Promise<Pick<IdempotentRequestRow, 'fingerprint' | 'responseStatus' | 'response' | 'createdAt'> | null> {
+  const [row] = await sqlRows<Pick<IdempotentRequestRow, 'fingerprint' | 'responseStatus' | 'response' | 'createdAt'>>(db, FIND_BY_KEY.text, FIND_BY_KEY.values({ key }));
   return row ?? null;
 }
 

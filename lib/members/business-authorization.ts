@@ -1,4 +1,4 @@
-import { businessAccess, type BusinessAccess } from '../auth/permissions';
+import { businessAccess, requireWorkspaceMember, type BusinessAccess } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
 import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
@@ -50,6 +50,33 @@ export async function requireBusinessMember(
 ): Promise<BusinessAccess> {
   const access = await businessAccess(db, principal, businessId);
   if (!access?.membership) throw new ServiceError('quote_scope_not_found', `You are not a member of business ${businessId}.`);
+  return access;
+}
+
+/**
+ * The workspace routes about a business (`/v1/account-quotes`: an integration's Test quotes as
+ * well as Live): workspace members with `businesses:manage` in the business's workspace. The
+ * route has already refused (403) a person who holds that permission nowhere; to anyone else the
+ * business does not exist (404). Business members reach its Live quotes on the member routes.
+ */
+export async function requireBusinessManager(
+  { db, principal }: VerbContext<SessionPrincipal>,
+  { businessId }: { businessId: string },
+): Promise<BusinessAccess> {
+  const access = await businessAccess(db, principal, businessId);
+  if (!access || !access.workspacePermissions.includes('businesses:manage')) throw new ServiceError('not_found', `Business ${businessId} does not exist.`);
+  return access;
+}
+
+/**
+ * A business seen from its workspace (`GET /v1/quote-intents`, as traces are): any active member
+ * of the workspace; to anyone else, business members included, it does not exist (404).
+ */
+export async function requireBusinessInWorkspace(ctx: VerbContext<SessionPrincipal>, { businessId }: { businessId: string }): Promise<BusinessAccess> {
+  const notFound = `Business ${businessId} does not exist.`;
+  const access = await businessAccess(ctx.db, ctx.principal, businessId);
+  if (!access) throw new ServiceError('not_found', notFound);
+  await requireWorkspaceMember(ctx.db, ctx.principal, access.business.workspaceId, undefined, notFound);
   return access;
 }
 

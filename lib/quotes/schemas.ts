@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timeIdCursorSchema } from '../db/cursors';
 import { quoteComputationSchema } from '../pricing/computation-schema';
 import { receiptSignatureSchema } from '../receipts/schemas';
 
@@ -113,6 +114,19 @@ export const businessQuoteSchema = z
   })
   .meta({ id: 'BusinessQuote' });
 export type BusinessQuote = z.infer<typeof businessQuoteSchema>;
+
+/** The filters of a list of a business's quotes (the member route and the workspace's), and one page of it. */
+export const businessQuotesFilterShape = {
+  status: quoteIntentStatusSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: timeIdCursorSchema.optional(),
+};
+
+export const businessQuotesPage = {
+  status: 200,
+  description: 'One page; pass `nextCursor` as `cursor` for the next. Each quote\'s trace is at /v1/quote-intents/{id}/trace.',
+  schema: z.object({ quotes: z.array(businessQuoteSchema), nextCursor: z.string().nullable() }),
+};
 
 /** POST /v1/quote-intents/{id}/verification: the receipt's signature, and a recomputation of its price. */
 export const quoteVerificationSchema = z

@@ -53,24 +53,41 @@ describe('business roles', () => {
     ]);
   });
 
-  it('lists the business\'s quotes for every member, newest first, Live or Test, one page at a time', async () => {
+  it('lists the business\'s Live quotes for every member, newest first, one page at a time; Test ones only to its workspace (spec 9)', async () => {
     for (const person of [owner, editor, viewer]) {
-      const res = await api('GET', `/v1/businesses/${tenant.businessId}/quotes?environment=live`, { key: person.token });
+      const res = await api('GET', `/v1/businesses/${tenant.businessId}/quotes`, { key: person.token });
       expect(res.status).toBe(200);
       expect(res.body.data.quotes.map((q: { id: string }) => q.id)).toEqual([...quoteIds].reverse());
     }
-    const live = (await api('GET', `/v1/businesses/${tenant.businessId}/quotes?environment=live`, { key: viewer.token })).body.data.quotes;
-    expect(live[0]).toMatchObject({ status: 'requires_input', offeringId: 'window_cleaning', offeringLabel: 'Window cleaning', totalMinor: null, source: 'hosted' });
+    const live = (await api('GET', `/v1/businesses/${tenant.businessId}/quotes`, { key: viewer.token })).body.data.quotes;
+    expect(live[0]).toMatchObject({ environment: 'live', status: 'requires_input', offeringId: 'window_cleaning', offeringLabel: 'Window cleaning', totalMinor: null, source: 'hosted' });
     expect(live[1]).toMatchObject({ status: 'succeeded', offeringLabel: 'Window cleaning', totalMinor: 15525, currency: 'USD', bookVersionNumber: 1 });
-    const all = (await api('GET', `/v1/businesses/${tenant.businessId}/quotes`, { key: viewer.token })).body.data.quotes;
+    const priced = (await api('GET', `/v1/businesses/${tenant.businessId}/quotes?status=succeeded`, { key: viewer.token })).body.data.quotes;
+    expect(priced.map((q: { id: string }) => q.id)).toEqual([quoteIds[1], quoteIds[0]]);
+
+    // A member route has no parameter that switches environment: `environment` is an unknown field.
+    for (const environment of ['test', 'live']) {
+      const switched = await api('GET', `/v1/businesses/${tenant.businessId}/quotes?environment=${environment}`, { key: owner.token });
+      expect(switched.status).toBe(400);
+      expect(switched.body.error).toMatchObject({ code: 'invalid_request', details: { fields: { environment: ['is not an allowed field'] } } });
+    }
+
+    // The workspace sees Test and Live (GET /v1/quote-intents); business members who are not in it do not.
+    const all = (await api('GET', `/v1/quote-intents?businessId=${tenant.businessId}`, { key: workspaceReader.token })).body.data.quotes;
     expect(all).toHaveLength(4);
     expect(all[0]).toMatchObject({ environment: 'test', source: 'api' });
-    const priced = (await api('GET', `/v1/businesses/${tenant.businessId}/quotes?status=succeeded&environment=live`, { key: viewer.token })).body.data.quotes;
-    expect(priced.map((q: { id: string }) => q.id)).toEqual([quoteIds[1], quoteIds[0]]);
+    const test = (await api('GET', `/v1/quote-intents?businessId=${tenant.businessId}&environment=test`, { key: workspaceReader.token })).body.data.quotes;
+    expect(test.map((q: { id: string }) => q.id)).toEqual([all[0].id]);
+    const refused = async (person: Person) => {
+      const res = await api('GET', `/v1/quote-intents?businessId=${tenant.businessId}&environment=test`, { key: person.token });
+      return [res.status, res.body.error?.code];
+    };
+    for (const member of [owner, outsider]) expect(await refused(member)).toEqual([403, 'forbidden']); // in no workspace
+    expect(await refused(await createPerson(other, { permissions: 'all' }))).toEqual([404, 'not_found']);
 
     const first = await api('GET', `/v1/businesses/${tenant.businessId}/quotes?limit=2`, { key: owner.token });
     const second = await api('GET', `/v1/businesses/${tenant.businessId}/quotes?limit=2&cursor=${encodeURIComponent(first.body.data.nextCursor)}`, { key: owner.token });
-    expect([...first.body.data.quotes, ...second.body.data.quotes].map((q: { id: string }) => q.id)).toEqual(all.map((q: { id: string }) => q.id));
+    expect([...first.body.data.quotes, ...second.body.data.quotes].map((q: { id: string }) => q.id)).toEqual(live.map((q: { id: string }) => q.id));
     expect(second.body.data.nextCursor).toBeNull();
   });
 

@@ -194,9 +194,14 @@ describe('owners review held quotes', () => {
     expect(produced.body.state).toBe('observed');
     const listed = await api('GET', `/v1/businesses/${observing.businessId}/account-quotes?state=observed`, { key: reader.token });
     expect(listed.body.data.quotes).toEqual([expect.objectContaining({ id: produced.body.quote_id, state: 'observed', disposition: 'observe' })]);
-    // Test quotes are listed apart.
+    // Test quotes are the workspace's (spec 9: a member route uses the business's Live connection).
     const inTest = await accountQuote(observing, { services: [instant] }, observing.keys.test);
-    const test = await api('GET', `/v1/businesses/${observing.businessId}/account-quotes?environment=test`, { key: reader.token });
+    expect((await api('GET', `/v1/businesses/${observing.businessId}/account-quotes`, { key: reader.token })).body.data.quotes).toHaveLength(1);
+    const switched = await api('GET', `/v1/businesses/${observing.businessId}/account-quotes?environment=test`, { key: reader.token });
+    expect(switched.status).toBe(400);
+    expect(switched.body.error.details.fields).toEqual({ environment: ['is not an allowed field'] });
+    const manager = await createPerson(observing, { permissions: ['businesses:manage'] });
+    const test = await api('GET', `/v1/account-quotes?businessId=${observing.businessId}&environment=test`, { key: manager.token });
     expect(test.body.data.quotes.map((q: { id: string }) => q.id)).toEqual([inTest.body.quote_id]);
   });
 
@@ -247,7 +252,7 @@ describe('prices have a validity', () => {
     expect(trace.body.data.quoteIntent.status).toBe('expired');
     const replay = await api('POST', '/v1/quotes', { key: tenant.keys.live, body: apiKeyBody });
     expect(replay.body.data.quoteIntent.status).toBe('expired');
-    const list = (await api('GET', `/v1/businesses/${tenant.businessId}/quotes?environment=live`, { key: owner.token })).body.data.quotes;
+    const list = (await api('GET', `/v1/businesses/${tenant.businessId}/quotes`, { key: owner.token })).body.data.quotes;
     expect(list.find((q: { id: string }) => q.id === quoteIntent.id).status).toBe('expired');
     const expiredOnly = (await api('GET', `/v1/businesses/${tenant.businessId}/quotes?status=expired`, { key: owner.token })).body.data.quotes;
     expect(expiredOnly.map((q: { id: string }) => q.id).sort()).toEqual([quoteIntent.id, viaKey.quoteIntent.id].sort());

@@ -142,7 +142,7 @@ describe('the SDK against the service', () => {
     expect(refused).toMatchObject({ status: 429, code: 'rate_limited', retryAfterSeconds: 1 });
   });
 
-  it('does not replay a write that has no idempotency key, and Live refuses Test-Fault without a retry', async () => {
+  it('retries every keyed write under its key, does not replay the write that has none, and Live refuses Test-Fault without a retry', async () => {
     const faulty = faultyFetch('server_error', 5);
     const client = createClient({ baseUrl: server.url, apiKey: tenant.keys.test, fetch: faulty });
     // A GET is safe to send again: three attempts, then the error.
@@ -150,13 +150,26 @@ describe('the SDK against the service', () => {
     expect(read).toMatchObject({ status: 500, code: 'internal_error', surface: 'account' });
     expect(faulty.seen).toHaveLength(3);
 
-    // A simulation is a POST without an idempotency key: one attempt, the 500 given to the caller.
-    const once = faultyFetch('server_error', 5);
-    const simulating = createClient({ baseUrl: server.url, apiKey: tenant.keys.test, fetch: once });
+    // Every write the service keys is retried under one key: a simulation too (answered once).
+    const keyed = faultyFetch('server_error', 5);
+    const simulating = createClient({ baseUrl: server.url, apiKey: tenant.keys.test, fetch: keyed });
     const account = await test.getCurrentAccount();
     const simulated = await simulating.simulateQuote({ path: { id: account.id }, body: { services: [] } as never }).catch((e: unknown) => e);
     expect(simulated).toMatchObject({ status: 500 });
-    expect(once.seen).toHaveLength(1);
+    expect(new Set(keyed.seen.map((r) => r.headers.get('idempotency-key')))).toEqual(new Set([expect.any(String)]));
+    expect(keyed.seen).toHaveLength(3);
+
+    // The one write it takes no key for (measuring a draft's impact: nothing stored) is sent once: the 500 goes to the caller.
+    const seen: Request[] = [];
+    const failing = async (input: RequestInfo | URL, init?: RequestInit) => {
+      seen.push(new Request(input, init));
+      return Response.json({ error: { code: 'internal_error', message: 'Something went wrong on our side.', requestId: 'r' } }, { status: 500 });
+    };
+    const measuring = createClient({ baseUrl: server.url, apiKey: admin.token, fetch: failing });
+    const measured = await measuring.request('measureDraftImpact', { path: { bookId: tenant.bookId }, body: { window: '24h', environment: 'live' } }).catch((e: unknown) => e);
+    expect(measured).toMatchObject({ status: 500 });
+    expect(seen).toHaveLength(1);
+    expect(seen[0].headers.get('idempotency-key')).toBeNull();
 
     const liveFault = await live.createQuote({ body: quoteRequest(tenant), headers: { 'Test-Fault': 'server_error' } }).catch((e: unknown) => e);
     expect(liveFault).toMatchObject({ status: 400, code: 'invalid_request', message: expect.stringContaining('Live key') });

@@ -35,6 +35,8 @@ export type World = {
   accountQuoteId: string;
   /** A Live account quote held for review (it needs a site visit), which the suite may approve. */
   heldQuoteId: string;
+  /** The same, made with the Test key: reviewed on the workspace route only (spec 9). */
+  testHeldQuoteId: string;
   /** A lead: a second public quote, accepted by its customer. */
   leadId: string;
   /** A key the suite may rotate or revoke. */
@@ -79,6 +81,11 @@ export async function createWorld(): Promise<World> {
     headers: { 'idempotency-key': randomUUID() },
     body: { services: [{ service: 'window_cleaning', selections: { home_size: 'medium', storeys: '4_plus', access: 'easy' } }] },
   });
+  const testHeldQuote = await api('POST', `/v1/accounts/${tenant.projectId}/quotes`, {
+    key: tenant.keys.test,
+    headers: { 'idempotency-key': randomUUID() },
+    body: { services: [{ service: 'window_cleaning', selections: { home_size: 'medium', storeys: '4_plus', access: 'easy' } }] },
+  });
   const accepted = await api('POST', '/v1/public_quotes', {
     body: { businessId: tenant.businessId, offeringId: 'gutter_cleaning', factors: { home_size: 'small', storeys: '1', access: 'easy' } },
   });
@@ -86,7 +93,7 @@ export async function createWorld(): Promise<World> {
     body: acceptanceBody(tenant.businessId, accepted.body.data?.quoteIntent.id),
   });
   const version = await db.bookVersion.findFirstOrThrow({ where: { bookId: tenant.bookId }, select: { id: true } });
-  for (const res of [delivery, quote, accountQuote, heldQuote, accepted, acceptance]) if (res.status !== 201) throw new Error(`world: ${res.status} ${res.text}`);
+  for (const res of [delivery, quote, accountQuote, heldQuote, testHeldQuote, accepted, acceptance]) if (res.status !== 201) throw new Error(`world: ${res.status} ${res.text}`);
   const lead = await db.quoteAcceptance.findUniqueOrThrow({ where: { quoteIntentId: accepted.body.data.quoteIntent.id }, select: { id: true } });
   return {
     tenant,
@@ -103,6 +110,7 @@ export async function createWorld(): Promise<World> {
     quoteRequestId: quote.body.requestId,
     accountQuoteId: accountQuote.body.quote_id,
     heldQuoteId: heldQuote.body.quote_id,
+    testHeldQuoteId: testHeldQuote.body.quote_id,
     leadId: lead.id,
     spareKeyId: spare.apiKey.id,
     keys: { test: tenant.keys.test, live: tenant.keys.live, accountsReadOnly: accountsReadOnly.secret, noAccountsRead: noAccountsRead.secret },
@@ -256,6 +264,22 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     foreign: notFound,
     badBody: { decision: 'declined' },
   },
+  'GET /v1/account-quotes': {
+    path: (w) => `/v1/account-quotes?businessId=${w.tenant.businessId}&environment=test`,
+    as: admin,
+    lacking: member,
+    // Another workspace's manager: the business does not exist for them.
+    foreign: notFound,
+    badQuery: '&review=maybe',
+  },
+  'POST /v1/account-quotes/{quoteId}/review': {
+    path: (w) => `/v1/account-quotes/${w.testHeldQuoteId}/review`,
+    body: (w) => ({ businessId: w.tenant.businessId, decision: 'approved' }),
+    as: admin,
+    lacking: member,
+    foreign: notFound,
+    badBody: { decision: 'declined' },
+  },
   'GET /v1/businesses/{businessId}/leads': {
     path: (w) => `/v1/businesses/${w.tenant.businessId}/leads`,
     as: admin,
@@ -381,6 +405,14 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     stream: true,
   },
   'GET /v1/request-logs': { path: () => '/v1/request-logs', as: admin, lacking: member, foreign: 'own rows only', badQuery: '?status=abc' },
+  'GET /v1/quote-intents': {
+    path: (w) => `/v1/quote-intents?businessId=${w.tenant.businessId}&environment=test`,
+    as: admin,
+    // A business member in no workspace: Test quotes are not theirs to see.
+    lacking: { as: (w) => w.viewer.token, status: 403, code: 'forbidden' },
+    foreign: notFound,
+    badQuery: '&status=priced',
+  },
   'GET /v1/quote-intents/{id}/trace': { path: (w) => `/v1/quote-intents/${w.quoteIntentId}/trace`, as: admin, foreign: notFound },
   'POST /v1/quote-intents/{id}/verification': {
     path: (w) => `/v1/quote-intents/${w.quoteIntentId}/verification`,

@@ -43,7 +43,7 @@ describe('review and acceptance events as webhooks', () => {
     const asOwner = testContext(bed.db, { now: bed.at(60_000), principal: owner.principal });
     for (const decision of ['approved', 'declined'] as const) {
       const { quote } = await createAccountQuote(testContext(bed.db, { now: T0, principal: key }), { idempotencyKey: randomUUID(), request: held });
-      await reviewAccountQuote(asOwner, { access, quoteId: quote.quote_id, decision, reason: decision === 'declined' ? 'Out of area' : null });
+      await reviewAccountQuote(asOwner, { access, environment: 'live', quoteId: quote.quote_id, decision, reason: decision === 'declined' ? 'Out of area' : null });
     }
     const { result } = await createPublicQuote(
       { ...testContext(bed.db, { now: T0 }), startedAt: performance.now() },

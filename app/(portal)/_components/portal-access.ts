@@ -62,6 +62,14 @@ export function mayReviewQuotes(business: Business, workspaces: readonly Workspa
   return managesBusinesses(business, workspaces) || business.yourMembership?.role === 'owner';
 }
 
+/**
+ * An integration's Test quotes of a business (the workspace route /v1/account-quotes): workspace
+ * members with `businesses:manage` there. Owners review the Live ones only (spec 9).
+ */
+export function mayReviewTestQuotes(business: Business, workspaces: readonly Workspace[]): boolean {
+  return managesBusinesses(business, workspaces);
+}
+
 /** Leads: owners and editors move them along (viewers read); erasing personal data is the owner's or a manager's. */
 export function mayWorkLeads(business: Business, workspaces: readonly Workspace[]): boolean {
   return managesBusinesses(business, workspaces) || ['owner', 'editor'].includes(business.yourMembership?.role ?? '');

@@ -110,6 +110,7 @@ export const createAccountQuoteContract = defineContract({
   scope: 'quotes:write',
   params: accountParams,
   headers: z.object({ 'idempotency-key': z.string().min(1).max(200) }),
+  idempotent: { ownKey: 'the required key is stored with the account quote it made, per account and environment (spec 4.3)' },
   body: simulationRequestSchema,
   success: { status: 201, description: 'The produced quote.', schema: producedQuoteSchema, enveloped: false },
   errors: [...common, 'insufficient_scope', 'not_found', 'invalid_request', 'idempotency_conflict', 'payload_too_large'],
@@ -129,7 +130,6 @@ export const confirmCommitmentContract = defineContract({
   scope: 'commitments:write',
   params: z.object({ id: z.string().max(100), quoteId: z.uuid() }),
   body: commitmentRequestSchema,
-  idempotent: {},
   success: { status: 200, description: 'The confirmed commitment (the same answer when repeated).', schema: commitmentSchema, enveloped: false },
   errors: [...common, 'insufficient_scope', 'forbidden', 'not_found', 'conflict', 'quote_declined', 'quote_expired', 'receipt_mismatch', 'invalid_request'],
 });

@@ -39,7 +39,6 @@ export const createBookContract = defineContract({
   tags,
   auth: 'session',
   body: createBookRequestSchema,
-  idempotent: {},
   success: { status: 201, description: 'The new, empty book.', schema: z.object({ book: bookDetailSchema }) },
   errors: ['unauthorized', 'forbidden', 'not_found', 'conflict', 'invalid_request'],
 });
@@ -94,7 +93,6 @@ export const createVersionContract = defineContract({
   params: bookParams,
   body: z.strictObject({ artifact: z.unknown().optional() }).default({}).meta({ id: 'CreateVersionRequest' }),
   maxBodyBytes: ARTIFACT_BYTES,
-  idempotent: {},
   success: { status: 201, description: 'The new version.', schema: z.object({ version: bookVersionSummarySchema }) },
   errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request', 'payload_too_large'],
 });
@@ -124,7 +122,6 @@ export const publishContract = defineContract({
   auth: 'session',
   params: bookParams,
   body: publishRequestSchema,
-  idempotent: {},
   success: { status: 200, description: 'The book with its new publications.', schema: z.object({ book: bookDetailSchema }) },
   errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
 });
@@ -143,6 +140,7 @@ export const impactContract = defineContract({
   params: bookParams,
   body: impactRequestSchema,
   maxBodyBytes: ARTIFACT_BYTES,
+  idempotent: { exempt: 'a measurement that stores nothing and streams its progress: a retry measures again, which is what a retry wants' },
   progress: {
     schema: z.object({ done: z.number().int(), total: z.number().int() }).meta({ id: 'ImpactProgress', description: 'Quotes counted so far, of all quotes in the window.' }),
     description: 'With `Accept: application/x-ndjson`: one `{ progress }` line per batch, then the envelope, or an error body, on the last line. A refusal found before the first line (a version that does not exist) keeps its own status.',

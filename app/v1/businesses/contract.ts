@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { brandingSchema, businessOverviewSchema, businessSchema } from '@/lib/businesses/schemas';
 import { publishGuardSchema } from '@/lib/books/impact-schemas';
 import { timeIdCursorSchema } from '@/lib/db/cursors';
-import { accountQuoteViewSchema, reviewQuoteRequestSchema } from '@/lib/accounts/account-schemas';
+import { accountQuotesFilterShape, accountQuoteViewSchema, reviewQuoteRequestSchema } from '@/lib/accounts/account-schemas';
 import { defineContract } from '@/lib/http/contract';
 import { LEAD_STATUSES, leadSchema, moveLeadRequestSchema } from '@/lib/leads/schemas';
 import { businessMemberSchema, inviteMemberRequestSchema, updateMemberRequestSchema, workspaceAdminSchema } from '@/lib/members/schemas';
-import { businessQuoteSchema, memberQuoteRequestSchema, quoteIdempotencyHeaders, quoteIntentStatusSchema, quoteResultSchema } from '@/lib/quotes/schemas';
+import { businessQuotesFilterShape, businessQuotesPage, memberQuoteRequestSchema, quoteIdempotencyHeaders, quoteResultSchema } from '@/lib/quotes/schemas';
 
 const businessParams = z.object({ businessId: z.uuid() });
 const membershipParams = z.object({ businessId: z.uuid(), membershipId: z.uuid() });
@@ -57,7 +57,6 @@ export const inviteMemberContract = defineContract({
   auth: 'session',
   params: businessParams,
   body: inviteMemberRequestSchema,
-  idempotent: {},
   success: { status: 201, description: 'The invited membership.', schema: z.object({ member: businessMemberSchema }) },
   errors: ['unauthorized', 'not_business_owner', 'not_found', 'conflict', 'invalid_request', 'forbidden'],
 });
@@ -119,21 +118,14 @@ export const listBusinessQuotesContract = defineContract({
   operationId: 'listBusinessQuotes',
   method: 'GET',
   path: '/v1/businesses/{businessId}/quotes',
-  summary: 'The business\'s quotes, newest first (any member of the business, or `businesses:manage`)',
+  summary: 'The business\'s Live quotes, newest first (any member of the business, or `businesses:manage`)',
+  description:
+    'A member route: the business\'s Live connection (spec 9), with no parameter that switches environment (`environment` is refused as an unknown field). Workspace members list Test quotes too with `GET /v1/quote-intents?businessId=…&environment=test`.',
   tags: ['Quotes'],
   auth: 'session',
   params: businessParams,
-  query: z.object({
-    environment: z.enum(['test', 'live']).optional(),
-    status: quoteIntentStatusSchema.optional(),
-    limit: z.coerce.number().int().min(1).max(100).default(50),
-    cursor: timeIdCursorSchema.optional(),
-  }),
-  success: {
-    status: 200,
-    description: 'One page; pass `nextCursor` as `cursor` for the next. Each quote\'s trace is at /v1/quote-intents/{id}/trace.',
-    schema: z.object({ quotes: z.array(businessQuoteSchema), nextCursor: z.string().nullable() }),
-  },
+  query: z.strictObject(businessQuotesFilterShape),
+  success: businessQuotesPage,
   errors: ['unauthorized', 'not_found', 'invalid_request'],
 });
 
@@ -149,6 +141,7 @@ export const createMemberQuoteContract = defineContract({
   params: businessParams,
   paramsErrorCode: 'quote_scope_not_found',
   headers: quoteIdempotencyHeaders,
+  idempotent: { ownKey: 'the key (body field or header) is stored with the quote it made: a retry replays that quote, another request under it is 409' },
   body: memberQuoteRequestSchema,
   validationCode: 'invalid_quote_request',
   success: { status: 201, description: 'The Quote Intent and its Receipt (also on an idempotent replay).', schema: quoteResultSchema },
@@ -177,21 +170,11 @@ export const listBusinessAccountQuotesContract = defineContract({
   path: '/v1/businesses/{businessId}/account-quotes',
   summary: 'The quotes integrations made for the business on the account surface: the review inbox, observed quotes, and the rest',
   description:
-    'Any member of the business, or `businesses:manage`. `review=pending&state=awaiting_approval` is the review inbox, oldest first; every other list is newest first unless `order` says otherwise. Each quote comes with the request, its simulation by the pinned version, why it was held, and the signed quote.',
+    'Any member of the business, or `businesses:manage`. The business\'s Live quotes only: a member route uses the business\'s Live connection (spec 9) and has no parameter that switches environment (`environment` is refused as an unknown field); an integration\'s held Test quotes are reviewed at `/v1/account-quotes`. `review=pending&state=awaiting_approval` is the review inbox, oldest first; every other list is newest first unless `order` says otherwise. Each quote comes with the request, its simulation by the pinned version, why it was held, and the signed quote.',
   tags: ['Account quotes'],
   auth: 'session',
   params: businessParams,
-  query: z.object({
-    environment: z.enum(['test', 'live']).default('live'),
-    state: z.enum(['quoted', 'awaiting_approval', 'observed', 'new']).optional(),
-    review: z
-      .enum(['pending', 'reviewed', 'approved', 'declined'])
-      .optional()
-      .meta({ description: '`pending`: not reviewed yet; `reviewed`: approved or declined; else that decision.' }),
-    order: z.enum(['oldest', 'newest']).optional(),
-    limit: z.coerce.number().int().min(1).max(50).default(20),
-    cursor: timeIdCursorSchema.optional(),
-  }),
+  query: z.strictObject(accountQuotesFilterShape),
   success: {
     status: 200,
     description: 'One page; pass `nextCursor` as `cursor` for the next.',
@@ -204,7 +187,7 @@ export const getBusinessAccountQuoteContract = defineContract({
   operationId: 'getBusinessAccountQuote',
   method: 'GET',
   path: '/v1/businesses/{businessId}/account-quotes/{quoteId}',
-  summary: 'One account-surface quote of the business, with its review, validity and commitment',
+  summary: 'One Live account-surface quote of the business, with its review, validity and commitment',
   tags: ['Account quotes'],
   auth: 'session',
   params: accountQuoteParams,
@@ -216,14 +199,13 @@ export const reviewAccountQuoteContract = defineContract({
   operationId: 'reviewAccountQuote',
   method: 'POST',
   path: '/v1/businesses/{businessId}/account-quotes/{quoteId}/review',
-  summary: 'Approve a held quote (it becomes `quoted`, committable) or decline it with a reason',
+  summary: 'Approve a held Live quote (it becomes `quoted`, committable) or decline it with a reason',
   description:
-    'The business\'s owner, or workspace members with `businesses:manage`. The decision is recorded (who, when, why) and sent as `account_quote.approved` or `account_quote.declined`. Of concurrent decisions on one quote the first wins; the others answer 409 `already_reviewed`. An expired price cannot be approved (409 `quote_expired`).',
+    'The business\'s owner, or workspace members with `businesses:manage`; Live quotes only (a member route: spec 9). Held Test quotes are reviewed at `POST /v1/account-quotes/{quoteId}/review`. The decision is recorded (who, when, why) and sent as `account_quote.approved` or `account_quote.declined`. Of concurrent decisions on one quote the first wins; the others answer 409 `already_reviewed`. An expired price cannot be approved (409 `quote_expired`).',
   tags: ['Account quotes'],
   auth: 'session',
   params: accountQuoteParams,
   body: reviewQuoteRequestSchema,
-  idempotent: {},
   success: { status: 200, description: 'The quote with its review.', schema: z.object({ quote: accountQuoteViewSchema }) },
   errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request', 'already_reviewed', 'quote_expired', 'conflict', 'idempotency_conflict'],
 });
@@ -258,6 +240,8 @@ export const moveLeadContract = defineContract({
   auth: 'session',
   params: leadParams,
   body: moveLeadRequestSchema,
+  // The customer's details are not kept with the answer for replays: erasure must find them nowhere.
+  idempotent: { notKept: ['lead.contact', 'lead.note'] },
   success: { status: 200, description: 'The lead.', schema: z.object({ lead: leadSchema }) },
   errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request', 'conflict'],
 });
@@ -272,7 +256,6 @@ export const eraseLeadContract = defineContract({
   tags: ['Leads'],
   auth: 'session',
   params: leadParams,
-  idempotent: {},
   success: { status: 200, description: 'The lead, without its personal data.', schema: z.object({ lead: leadSchema }) },
   errors: ['unauthorized', 'forbidden', 'not_found', 'idempotency_conflict'],
 });

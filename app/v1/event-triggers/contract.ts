@@ -13,12 +13,11 @@ export const triggerEventContract = defineContract({
   tags: ['Webhooks'],
   auth: 'api_key',
   scope: 'events:trigger',
-  body: z.object({
+  body: z.strictObject({
     type: z.enum(TRIGGERED_EVENT_TYPES).describe('The event type to emit.'),
     bookId: z.uuid().optional().describe('`book_version.published`: the book whose Test version is published again.'),
     endpointId: z.uuid().optional().describe('`webhook.test`: the endpoint of the key’s environment to send the test event to.'),
   }),
-  idempotent: {},
   success: { status: 201, description: 'Every event the trigger emitted, oldest first, as deliveries send them.', schema: z.object({ events: z.array(streamedEventSchema) }) },
   errors: ['invalid_api_key', 'insufficient_scope', 'invalid_request', 'not_found', 'conflict'],
 });

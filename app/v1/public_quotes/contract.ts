@@ -15,6 +15,7 @@ export const createPublicQuoteContract = defineContract({
   tags: ['Quotes'],
   auth: 'anonymous',
   headers: quoteIdempotencyHeaders,
+  idempotent: { ownKey: 'the key (body field or header) is stored with the quote it made: a retry replays that quote, another request under it is 409' },
   body: publicQuoteRequestSchema,
   validationCode: 'invalid_quote_request',
   // Spec 8: 120 public quotes per business per minute.

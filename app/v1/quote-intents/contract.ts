@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
 import { quoteComparisonSchema } from '@/lib/quotes/comparison-schemas';
-import { quoteIntentSchema, quoteReceiptSchema, quoteVerificationSchema } from '@/lib/quotes/schemas';
+import { businessQuotesFilterShape, businessQuotesPage, quoteIntentSchema, quoteReceiptSchema, quoteVerificationSchema } from '@/lib/quotes/schemas';
 import { deliveryStatusSchema } from '@/lib/webhooks/schemas';
 
 const delivery = z.object({
@@ -85,4 +85,22 @@ export const compareQuotesContract = defineContract({
   query: z.object({ with: z.uuid().meta({ description: 'The other quote intent (B).' }) }),
   success: { status: 200, description: 'The comparison.', schema: quoteComparisonSchema },
   errors: ['unauthorized', 'invalid_api_key', 'forbidden', 'not_found', 'invalid_request'],
+});
+
+export const listQuoteIntentsContract = defineContract({
+  operationId: 'listQuoteIntents',
+  method: 'GET',
+  path: '/v1/quote-intents',
+  summary: 'A business\'s quotes in Test, Live or both, newest first (workspace members)',
+  description:
+    'A workspace route (as the request log and traces are): any active member of the business\'s workspace picks the environment, as an integrator looking at the Test quotes of their integration does; a person in no workspace gets 403, a member of another workspace 404. Business members list the Live quotes on the member route `GET /v1/businesses/{id}/quotes` (spec 9).',
+  tags: ['Quotes'],
+  auth: 'session',
+  query: z.strictObject({
+    businessId: z.uuid().describe('The business the quotes were for.'),
+    environment: z.enum(['test', 'live']).optional().describe('Omitted: both.'),
+    ...businessQuotesFilterShape,
+  }),
+  success: businessQuotesPage,
+  errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
 });

@@ -13,6 +13,7 @@ export const createApiQuoteContract = defineContract({
   tags: ['Quotes'],
   auth: 'api_key',
   headers: quoteIdempotencyHeaders,
+  idempotent: { ownKey: 'the key (body field or header) is stored with the quote it made: a retry replays that quote, another request under it is 409' },
   body: apiQuoteRequestSchema,
   validationCode: 'invalid_quote_request',
   success: { status: 201, description: 'The Quote Intent and its Receipt (also on an idempotent replay).', schema: quoteResultSchema },

@@ -101,7 +101,6 @@ export const sendTestEventContract = defineContract({
   tags,
   auth: 'session',
   params: endpointParams,
-  idempotent: {},
   success: { status: 201, description: 'The queued delivery.', schema: z.object({ delivery: deliveryViewSchema }) },
   errors: [...common, 'conflict'],
 });
@@ -142,7 +141,6 @@ export const replayDeliveryContract = defineContract({
   tags,
   auth: 'session',
   params: deliveryParams,
-  idempotent: {},
   success: { status: 201, description: 'The new delivery.', schema: z.object({ delivery: deliveryViewSchema }) },
   errors: [...common, 'conflict'],
 });
@@ -161,7 +159,6 @@ export const replayExhaustedContract = defineContract({
   body: z
     .strictObject({ since: z.iso.datetime({ offset: true }), dryRun: z.boolean().default(false) })
     .meta({ id: 'BulkReplayRequest' }),
-  idempotent: {},
   success: {
     status: 200,
     description: 'How many matched, and the new deliveries.',

@@ -49,7 +49,7 @@ export const updateWorkspaceContract = defineContract({
   tags: ['Workspaces'],
   auth: 'session',
   params: z.object({ workspaceId: z.uuid() }),
-  body: z.object({ requestLogRetentionDays: z.number().int().min(1).max(3650).nullable() }),
+  body: z.strictObject({ requestLogRetentionDays: z.number().int().min(1).max(3650).nullable() }),
   success: {
     status: 200,
     description: 'The workspace\'s retention.',

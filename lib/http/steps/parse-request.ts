@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { parseOrThrow } from '../../errors/parse-or-throw';
 import { ServiceError, type ErrorCode } from '../../errors/service-error';
 import type { RouteContract } from '../contract';
@@ -49,5 +49,19 @@ function parseQuery<S extends z.ZodType>(schema: S, request: Request, code: Erro
       param: violation.field,
     });
   }
-  return parseOrThrow(schema, raw, code, 'query');
+  return parseOrThrow(strictQuery(schema), raw, code, 'query');
+}
+
+const strictQueries = new WeakMap<z.ZodType, z.ZodType>();
+
+/**
+ * A query refuses parameters it does not declare, as a body refuses fields (a parameter a route
+ * does not have, such as `environment` on a member route, is an error, not silently dropped).
+ * Routes that declare no query ignore the query string.
+ */
+function strictQuery<S extends z.ZodType>(schema: S): S {
+  if (!(schema instanceof z.ZodObject)) return schema;
+  let strict = strictQueries.get(schema);
+  if (!strict) strictQueries.set(schema, (strict = schema.strict()));
+  return strict as unknown as S;
 }

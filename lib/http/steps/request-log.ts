@@ -19,6 +19,14 @@ function requestLog(): RequestLogWriter {
   return (processState.requestLogWriter ??= new RequestLogWriter(getDb));
 }
 
+/** Requests whose row says what was sent rather than what the web Request could carry (the edge's refusals). */
+const asSent = new WeakMap<Request, { method: string; path: string }>();
+
+/** The method and path the row records for this request: as the client sent them, whatever they are. */
+export function logAsSent(request: Request, sent: { method: string; path: string }): void {
+  asSent.set(request, { method: sent.method.slice(0, 32), path: sent.path.slice(0, 2000) });
+}
+
 /** One request as it ended: what the request log row is made of. */
 export type Exchange = {
   requestId: string;
@@ -47,10 +55,11 @@ export function logRequest(contract: RouteContract, exchange: Exchange): void {
   const keyCaller = contract.surface === 'account' ? 'account_key' : 'api_key';
   const write = !['GET', 'HEAD', 'OPTIONS'].includes(request.method);
   const keepBodies = response.status >= 400 || (write && contract.logSuccessBodies !== false);
+  const sent = asSent.get(request);
   requestLog().record({
     requestId: exchange.requestId,
-    method: request.method,
-    path: new URL(request.url).pathname,
+    method: sent?.method ?? request.method,
+    path: sent?.path ?? new URL(request.url).pathname,
     status: response.status,
     errorCode: exchange.errorCode,
     principal: refusedKeyId ? 'api_key' : principal.kind,

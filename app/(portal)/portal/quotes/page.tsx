@@ -8,7 +8,7 @@ import type { BusinessQuote } from '@/lib/quotes/schemas';
 import { apiFetch } from '../../_components/api';
 import { BusinessScope } from '../../_components/business-scope';
 import { CompareBar, CompareCheckbox, useComparePicks } from '../../_components/compare-picker';
-import type { Business } from '../../_components/queries';
+import { useWorkspaces, type Business } from '../../_components/queries';
 import { Empty, EnvironmentBadge, ErrorMessage, formatTime, Loading } from '../../_components/ui';
 import { QUOTE_STATUS } from '../traces/_components/trace-header';
 import { offeringName } from './_components/offering-name';
@@ -30,17 +30,23 @@ export default function QuotesPage() {
 }
 
 function BusinessQuotes({ business }: { business: Business }) {
-  const [environment, setEnvironment] = useState<'live' | 'test' | ''>('live');
+  const workspaces = useWorkspaces();
+  const inWorkspace = workspaces.data?.workspaces.some((w) => w.id === business.workspaceId) ?? false;
+  const [chosen, setEnvironment] = useState<'live' | 'test' | ''>('live');
+  const environment = inWorkspace ? chosen : 'live';
   const [status, setStatus] = useState<BusinessQuote['status'] | ''>('');
   const quotes = useInfiniteQuery({
     queryKey: ['businesses', business.id, 'quotes', environment, status],
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) => {
       const query = new URLSearchParams({ limit: '50' });
-      if (environment) query.set('environment', environment);
       if (status) query.set('status', status);
       if (pageParam) query.set('cursor', pageParam);
-      return apiFetch<Page>(`/v1/businesses/${business.id}/quotes?${query}`);
+      if (environment === 'live') return apiFetch<Page>(`/v1/businesses/${business.id}/quotes?${query}`);
+      // Test quotes are the workspace's to see (spec 9: member routes use the business's Live connection).
+      query.set('businessId', business.id);
+      if (environment) query.set('environment', environment);
+      return apiFetch<Page>(`/v1/quote-intents?${query}`);
     },
     getNextPageParam: (last) => last.nextCursor,
   });
@@ -50,14 +56,16 @@ function BusinessQuotes({ business }: { business: Business }) {
   return (
     <>
       <form className="row" style={{ alignItems: 'flex-end', marginBottom: '0.75rem' }} onSubmit={(e) => e.preventDefault()} aria-label="Filter quotes">
-        <div className="field">
-          <label htmlFor="quotes-environment">Environment</label>
-          <select id="quotes-environment" value={environment} onChange={(e) => setEnvironment(e.target.value as typeof environment)}>
-            <option value="live">Live (customers)</option>
-            <option value="test">Test</option>
-            <option value="">Test and Live</option>
-          </select>
-        </div>
+        {inWorkspace && (
+          <div className="field">
+            <label htmlFor="quotes-environment">Environment</label>
+            <select id="quotes-environment" value={environment} onChange={(e) => setEnvironment(e.target.value as typeof environment)}>
+              <option value="live">Live (customers)</option>
+              <option value="test">Test</option>
+              <option value="">Test and Live</option>
+            </select>
+          </div>
+        )}
         <div className="field">
           <label htmlFor="quotes-status">Result</label>
           <select id="quotes-status" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>

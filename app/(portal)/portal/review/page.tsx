@@ -5,7 +5,7 @@ import { useRef, useState } from 'react';
 import type { AccountQuoteView } from '@/lib/accounts/account-schemas';
 import { BusinessScope } from '../../_components/business-scope';
 import { Choice, ChoiceGroup } from '../../_components/choice-group';
-import { mayReviewQuotes } from '../../_components/portal-access';
+import { mayReviewQuotes, mayReviewTestQuotes } from '../../_components/portal-access';
 import { useWorkspaces, type Business } from '../../_components/queries';
 import { RequiresAccess } from '../../_components/requires-access';
 import { apiFetch } from '../../_components/api';
@@ -39,18 +39,25 @@ export default function ReviewPage() {
 
 function BusinessReview({ business }: { business: Business }) {
   const workspaces = useWorkspaces();
-  const canReview = workspaces.data !== undefined && mayReviewQuotes(business, workspaces.data.workspaces);
-  const [environment, setEnvironment] = useState<'live' | 'test'>('live');
+  const seesTest = workspaces.data !== undefined && mayReviewTestQuotes(business, workspaces.data.workspaces);
+  const [chosen, setEnvironment] = useState<'live' | 'test'>('live');
+  const environment = seesTest ? chosen : 'live';
+  const canReview = workspaces.data !== undefined && (environment === 'test' ? seesTest : mayReviewQuotes(business, workspaces.data.workspaces));
   const [view, setView] = useState<View>('waiting');
   const [decided, setDecided] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const quotes = useInfiniteQuery({
     queryKey: ['businesses', business.id, 'account-quotes', environment, view],
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      apiFetch<Page>(
-        `/v1/businesses/${business.id}/account-quotes?environment=${environment}&${VIEWS[view].query}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`,
-      ),
+    queryFn: ({ pageParam }) => {
+      const page = `${VIEWS[view].query}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`;
+      // Live: the member route (the business's Live connection, spec 9); Test: the workspace route.
+      return apiFetch<Page>(
+        environment === 'live'
+          ? `/v1/businesses/${business.id}/account-quotes?${page}`
+          : `/v1/account-quotes?businessId=${business.id}&environment=test&${page}`,
+      );
+    },
     getNextPageParam: (last) => last.nextCursor,
   });
   const rows = quotes.data?.pages.flatMap((p) => p.quotes) ?? [];
@@ -79,13 +86,15 @@ function BusinessReview({ business }: { business: Business }) {
             </Choice>
           ))}
         </ChoiceGroup>
-        <div className="field">
-          <label htmlFor="review-environment">Environment</label>
-          <select id="review-environment" value={environment} onChange={(e) => setEnvironment(e.target.value as 'live' | 'test')}>
-            <option value="live">Live (customers)</option>
-            <option value="test">Test (your integration’s trials)</option>
-          </select>
-        </div>
+        {seesTest && (
+          <div className="field">
+            <label htmlFor="review-environment">Environment</label>
+            <select id="review-environment" value={environment} onChange={(e) => setEnvironment(e.target.value as 'live' | 'test')}>
+              <option value="live">Live (customers)</option>
+              <option value="test">Test (your integration’s trials)</option>
+            </select>
+          </div>
+        )}
       </div>
       {/* Always in the page, so that screen readers hear what is put in it; focus lands here when a card leaves the list. */}
       <p ref={announcement} className={decided ? 'success' : 'sr-only'} role="status" tabIndex={-1}>

@@ -167,11 +167,14 @@ function Decision({
   const decide = useMutation({
     mutationFn: (body: { decision: 'approved' | 'declined'; reason?: string }) => {
       attempt.current ??= crypto.randomUUID();
-      return apiFetch<{ quote: AccountQuoteView }>(`/v1/businesses/${business.id}/account-quotes/${quote.id}/review`, {
-        method: 'POST',
-        body,
-        idempotencyKey: attempt.current,
-      });
+      // A Live quote on the member route (spec 9: the business's Live connection); a Test one on the workspace route.
+      return quote.environment === 'live'
+        ? apiFetch<{ quote: AccountQuoteView }>(`/v1/businesses/${business.id}/account-quotes/${quote.id}/review`, { method: 'POST', body, idempotencyKey: attempt.current })
+        : apiFetch<{ quote: AccountQuoteView }>(`/v1/account-quotes/${quote.id}/review`, {
+            method: 'POST',
+            body: { businessId: business.id, ...body },
+            idempotencyKey: attempt.current,
+          });
     },
     onSuccess: (_, body) => {
       attempt.current = null;

@@ -37,7 +37,12 @@ function ComparePanel({ id, trace, businessId }: { id: string; trace: QuoteTrace
   const recent = useQuery({
     queryKey: ['businesses', businessId, 'quotes', trace.environment, 'recent'],
     queryFn: () =>
-      apiFetch<{ quotes: BusinessQuote[] }>(`/v1/businesses/${businessId}/quotes?${new URLSearchParams({ environment: trace.environment, limit: '20' })}`),
+      // Live on the member route (the business's Live connection, spec 9); Test on the workspace route.
+      apiFetch<{ quotes: BusinessQuote[] }>(
+        trace.environment === 'live'
+          ? `/v1/businesses/${businessId}/quotes?limit=20`
+          : `/v1/quote-intents?${new URLSearchParams({ businessId, environment: 'test', limit: '20' })}`,
+      ),
     retry: false,
   });
   const others = recent.data?.quotes.filter((q) => q.id !== self) ?? [];

@@ -5,5 +5,6 @@ import { listBusinessAccountQuotesContract } from '../../contract';
 
 export const GET = defineRoute(listBusinessAccountQuotesContract, {
   authorize: (ctx) => requireBusinessReader(ctx, { businessId: ctx.params.businessId }),
-  handle: async (ctx) => ({ data: await listBusinessAccountQuotes(ctx, { access: ctx.access, query: ctx.query }) }),
+  // A member route: the business's Live connection (spec 9); Test quotes are at /v1/account-quotes.
+  handle: async (ctx) => ({ data: await listBusinessAccountQuotes(ctx, { access: ctx.access, environment: 'live', query: ctx.query }) }),
 });

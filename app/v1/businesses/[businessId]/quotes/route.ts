@@ -18,5 +18,6 @@ export const POST = defineRoute(createMemberQuoteContract, {
 
 export const GET = defineRoute(listBusinessQuotesContract, {
   authorize: (ctx) => requireBusinessReader(ctx, { businessId: ctx.params.businessId }),
-  handle: async (ctx) => ({ data: await listBusinessQuotes(ctx, { businessId: ctx.access.business.id, query: ctx.query }) }),
+  // A member route: the business's Live connection (spec 9); Test quotes are at /v1/quote-intents.
+  handle: async (ctx) => ({ data: await listBusinessQuotes(ctx, { businessId: ctx.access.business.id, query: { ...ctx.query, environment: 'live' } }) }),
 });

@@ -5,5 +5,7 @@ import { getBusinessAccountQuoteContract } from '../../../contract';
 
 export const GET = defineRoute(getBusinessAccountQuoteContract, {
   authorize: (ctx) => requireBusinessReader(ctx, { businessId: ctx.params.businessId }),
-  handle: async (ctx) => ({ data: { quote: await getBusinessAccountQuote(ctx, { access: ctx.access, quoteId: ctx.params.quoteId }) } }),
+  handle: async (ctx) => ({
+    data: { quote: await getBusinessAccountQuote(ctx, { access: ctx.access, environment: 'live', quoteId: ctx.params.quoteId }) },
+  }),
 });

@@ -9,6 +9,7 @@ export const POST = defineRoute(reviewAccountQuoteContract, {
     data: {
       quote: await reviewAccountQuote(ctx, {
         access: ctx.access,
+        environment: 'live',
         quoteId: ctx.params.quoteId,
         decision: ctx.body.decision,
         reason: ctx.body.reason || null,
