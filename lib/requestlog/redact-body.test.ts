@@ -78,6 +78,11 @@ describe('what the request log keeps of a body', () => {
     );
   });
 
+  it('walks a stranger’s deep nesting without exhausting the stack, and says where it stopped', () => {
+    const deep = `${'['.repeat(20_000)}1${']'.repeat(20_000)}`;
+    for (const personalData of [false, true]) expect(loggedText(deep, { personalData })).toContain('[nested deeper than 33 levels: not kept]');
+  });
+
   it('keeps at most 8 KB and says how much it left out', () => {
     const logged = loggedJson({ text: 'é'.repeat(20_000) })!;
     expect(Buffer.byteLength(logged, 'utf8')).toBeLessThanOrEqual(MAX_LOGGED_BODY_BYTES);

@@ -7,6 +7,8 @@
  * details when they accept a quote), whole objects included.
  */
 
+import { MAX_JSON_DEPTH } from '../http/json-limits';
+
 /** Largest body kept, in UTF-8 bytes; beyond it the text is cut and says so. */
 export const MAX_LOGGED_BODY_BYTES = 8_192;
 
@@ -16,17 +18,25 @@ const SECRET_NAME = /secret|token|password|passphrase|authorization|cookie|crede
 const PERSONAL_NAME = /^(?:contact|email|phone|note)$/i;
 const SECRET_VALUE = /\b(?:sk_(?:test|live)_[A-Za-z0-9_-]+|whsec_[A-Za-z0-9+/=_-]+)/g;
 
-function redactValue(value: unknown, name: string | null): unknown {
+/**
+ * How deep a kept body is walked: a body nested deeper is refused (json-limits.ts) and its failure
+ * logged, but walking a stranger's 6,000 levels would exhaust the stack, so beyond this it says so.
+ */
+const MAX_KEPT_DEPTH = MAX_JSON_DEPTH + 1;
+const TOO_DEEP = `[nested deeper than ${MAX_KEPT_DEPTH} levels: not kept]`;
+
+function redactValue(value: unknown, name: string | null, depth = 0): unknown {
+  if (depth > MAX_KEPT_DEPTH) return TOO_DEEP;
   if (name !== null && PERSONAL_NAME.test(name) && value !== null) return REDACTED;
   // By name: a secret is a value (an object under such a name, e.g. the `apiKey` view, is walked).
   if (name !== null && SECRET_NAME.test(name) && !/ids?$/i.test(name) && (typeof value !== 'object' || value === null)) {
     return value === null ? null : REDACTED;
   }
   if (typeof value === 'string') return value.replace(SECRET_VALUE, REDACTED);
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, null));
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, null, depth + 1));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = Object.create(null);
-    for (const [key, inner] of Object.entries(value)) out[key] = redactValue(inner, key);
+    for (const [key, inner] of Object.entries(value)) out[key] = redactValue(inner, key, depth + 1);
     return out;
   }
   return value;
@@ -42,12 +52,13 @@ export function loggedJson(value: unknown): string | null {
 const KEPT_OF_PERSONAL = /^(?:businessId|quoteIntentId|preferredDate)$/;
 
 /** A personal-data body's shape: every string but KEPT_OF_PERSONAL's redacted, whatever its field's name. */
-function withoutPersonalValues(value: unknown, name: string | null): unknown {
+function withoutPersonalValues(value: unknown, name: string | null, depth = 0): unknown {
+  if (depth > MAX_KEPT_DEPTH) return TOO_DEEP;
   if (typeof value === 'string') return name !== null && KEPT_OF_PERSONAL.test(name) ? value : REDACTED;
-  if (Array.isArray(value)) return value.map((item) => withoutPersonalValues(item, null));
+  if (Array.isArray(value)) return value.map((item) => withoutPersonalValues(item, null, depth + 1));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = Object.create(null);
-    for (const [key, inner] of Object.entries(value)) out[key] = withoutPersonalValues(inner, key);
+    for (const [key, inner] of Object.entries(value)) out[key] = withoutPersonalValues(inner, key, depth + 1);
     return out;
   }
   return value;

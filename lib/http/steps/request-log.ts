@@ -1,6 +1,7 @@
 import type { Principal } from '../../auth/principal';
 import { getDb } from '../../db/client';
 import { processState } from '../../process/state';
+import { logger } from '../../observability/logger';
 
 declare module '../../process/state' {
   interface ProcessState {
@@ -56,6 +57,17 @@ export function logRequest(contract: RouteContract, exchange: Exchange): void {
   const write = !['GET', 'HEAD', 'OPTIONS'].includes(request.method);
   const keepBodies = response.status >= 400 || (write && contract.logSuccessBodies !== false);
   const sent = asSent.get(request);
+  // What is kept of the bodies must never cost the request its answer or its row.
+  let bodies: { requestBody: string | null; responseBody: string | null };
+  try {
+    bodies = {
+      requestBody: keepBodies && write ? loggedText(exchange.requestText, { personalData: contract.personalData === true }) : null,
+      responseBody: keepBodies ? loggedJson(exchange.answered) : null,
+    };
+  } catch (error) {
+    logger.error({ err: error, requestId: exchange.requestId }, 'request log: bodies not kept');
+    bodies = { requestBody: '[not kept: it could not be read]', responseBody: null };
+  }
   requestLog().record({
     requestId: exchange.requestId,
     method: sent?.method ?? request.method,
@@ -67,8 +79,7 @@ export function logRequest(contract: RouteContract, exchange: Exchange): void {
     portal: principal.kind === 'session' && principal.viaCookie === true,
     ip: clientAddress(request),
     userAgent: request.headers.get('user-agent')?.slice(0, 300) ?? null,
-    requestBody: keepBodies && write ? loggedText(exchange.requestText, { personalData: contract.personalData === true }) : null,
-    responseBody: keepBodies ? loggedJson(exchange.answered) : null,
+    ...bodies,
     apiKeyId: principal.kind === 'api_key' ? principal.keyId : refusedKeyId,
     userId: principal.kind === 'session' ? principal.userId : null,
     workspaceId: annotations.workspaceId ?? null,
