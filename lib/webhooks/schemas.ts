@@ -30,6 +30,13 @@ export const endpointViewSchema = z
     testFailure: testFailureSchema.nullable(),
     /** Test endpoints: retries after seconds (2, 5, 10, 20) instead of 30 s, 5 min, 30 min, 2 h. */
     compressedRetries: z.boolean(),
+    targetNote: z
+      .string()
+      .nullable()
+      .describe(
+        'Set when the URL names a private, loopback or local target that this deployment allows (`WEBHOOKS_ALLOW_PRIVATE_TARGETS=true` or the embedded database; ' +
+          'a deployment that does not answers 422 `webhook_target_refused` for it), or when deliveries to the URL are refused here. Null for a public target.',
+      ),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
