@@ -286,6 +286,7 @@ class StartMarks {
   constructor(
     private readonly db: DbOrTx,
     private readonly group: ClaimedGroup,
+    private readonly clock: () => Date,
   ) {
     for (const row of group.deliveries) if (row.started_number !== null) this.numbers.set(row.id, Promise.resolve(row.started_number));
   }
@@ -306,30 +307,31 @@ class StartMarks {
     const first = this.group.deliveryIds[index];
     if (first === undefined || this.numbers.has(first)) return; // past the end, or marked already
     const ids = this.group.deliveryIds.slice(index, index + MARK_AHEAD).filter((id) => !this.numbers.has(id));
-    const marking = markAttemptsStarted(this.db, ids, this.group.leaseToken);
+    const marking = markAttemptsStarted(this.db, ids, this.group.leaseToken, this.clock());
     for (const id of ids) this.numbers.set(id, marking.then((numbers) => numbers.get(id) ?? null));
   }
 }
 
 /**
  * Sends one endpoint's claimed deliveries through a window (a new one unless the caller shares
- * one across claims): they start in outbox order, up to the window's size at once. `ctx.now` is the
- * claim's clock reading; each attempt is stamped (and signed) when it is sent: `now` plus the time since.
+ * one across claims): they start in outbox order, as many at once as the window allows. `ctx.now`
+ * is the claim's clock reading; each attempt is stamped (and signed) when it is sent, by `clock`:
+ * the caller's, or `now` plus the time since.
  */
 export async function deliverGroup(
   ctx: VerbContext,
-  { group, window = new SendWindow(ctx.db) }: { group: ClaimedGroup; window?: SendWindow },
+  { group, window = new SendWindow(ctx.db), clock: callerClock }: { group: ClaimedGroup; window?: SendWindow; clock?: () => Date },
 ): Promise<void> {
   const { db, now } = ctx;
   const started = performance.now();
-  const clock = () => new Date(now.getTime() + Math.round(performance.now() - started));
+  const clock = callerClock ?? (() => new Date(now.getTime() + Math.round(performance.now() - started)));
   window.claimed(group.endpoint, started);
   const secrets = new Map<string, string>(); // sealed -> opened, once per group
   const open = (sealed: string) => secrets.get(sealed) ?? secrets.set(sealed, openSecret(sealed)).get(sealed)!;
   const handedBack: string[] = [];
   const sent = new Set<string>();
   let failed = false;
-  const marks = new StartMarks(db, group);
+  const marks = new StartMarks(db, group, clock);
   const renewal = setInterval(() => void renewLease(db, group, clock()), LEASE_RENEW_MS);
   renewal.unref();
   /** Whether the lease covers an attempt starting now, renewing it first if it falls short. */

@@ -74,8 +74,16 @@ export const rotateSecretRequestSchema = z
 const attemptViewSchema = z
   .object({
     number: z.number().int(),
+    state: z
+      .enum(['sending', 'ended', 'lost'])
+      .describe(
+        '`sending`: recorded before its request was sent, no answer yet; `ended`: its answer or failure is recorded; ' +
+          '`lost`: the process sending it stopped before recording an outcome (`error` says so; the request may or may not have reached the receiver).',
+      ),
+    /** When it started (for one still `sending` or `lost`: when it was recorded as starting). */
     startedAt: z.iso.datetime(),
-    latencyMs: z.number().int(),
+    /** Null until its outcome is recorded. */
+    latencyMs: z.number().int().nullable(),
     responseStatus: z.number().int().nullable(),
     responseExcerpt: z.string().nullable(),
     /** What was sent (the signature included: it is not a secret) and what the receiver answered with. */

@@ -7,10 +7,10 @@ import { recordEvent } from '../../lib/events/record-event';
 import { startInProcessRunner } from '../../lib/jobs/in-process-runner';
 import { runWebhookJobs } from '../../lib/jobs/run-jobs';
 import { heldAnswers, signedBy, startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
-import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../lib/webhooks/retry-schedule';
+import { COMPRESSED_RETRY_DELAYS_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../../lib/webhooks/retry-schedule';
 import { SendWindow, claimDueDeliveries, deliverGroup, releaseEndpoint, webhookWindow } from '../../lib/webhooks/deliver-due-webhooks';
 import { dispatchOutboxEvents } from '../../lib/webhooks/dispatch-outbox';
-import { DISPATCH_LOCK } from '../../lib/webhooks/store';
+import { DISPATCH_LOCK, writeAttempts } from '../../lib/webhooks/store';
 import { replayDelivery } from '../../lib/webhooks/replay-delivery';
 import { requireDelivery } from '../../lib/webhooks/require-delivery';
 import { sendTestEvent } from '../../lib/webhooks/send-test-event';
@@ -122,9 +122,9 @@ describe('webhook delivery', () => {
       include: { attempts: { orderBy: { number: 'asc' } } },
     });
     expect(delivery).toMatchObject({ status: 'exhausted', attemptCount: 5, nextAttemptAt: null });
-    // the fixed schedule: 30 s, 5 min, 30 min and 2 h after the previous attempt (to within the stamping's milliseconds)
+    // the fixed schedule: 30 s, 5 min, 30 min and 2 h after the previous attempt ended (to within the stamping's milliseconds)
     const startedAt = delivery.attempts.map((a) => a.startedAt.getTime());
-    const gaps = startedAt.slice(1).map((t, i) => t - startedAt[i]);
+    const gaps = delivery.attempts.slice(1).map((a, i) => a.startedAt.getTime() - (startedAt[i] + delivery.attempts[i].latencyMs!));
     gaps.forEach((gap, i) => expect(gap - RETRY_DELAYS_MS[i]).toBeGreaterThanOrEqual(0));
     gaps.forEach((gap, i) => expect(gap - RETRY_DELAYS_MS[i]).toBeLessThan(100));
     expect(startedAt[0] - T0.getTime()).toBeLessThan(100);
@@ -162,10 +162,34 @@ describe('webhook delivery', () => {
     for (const delivery of [...silent, dropped]) {
       const pending = await bed.db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id }, include: { attempts: true } });
       expect(pending).toMatchObject({ status: 'pending', attemptCount: 1, leasedUntil: null });
-      expect(pending.nextAttemptAt!.getTime() - pending.attempts[0].startedAt.getTime()).toBe(30_000);
+      // the silent ones ended ten seconds after they started: their retry is 30 s after that, not after the start
+      const [attempt] = pending.attempts;
+      expect(pending.nextAttemptAt!.getTime() - attempt.startedAt.getTime()).toBe(attempt.latencyMs! + 30_000);
     }
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   }, 30_000);
+
+  it('a retry after a timed-out attempt waits its delay from the end of that attempt, on the compressed schedule too', async () => {
+    const r = await receiver();
+    const { endpoint } = await endpointFor(r, { environment: 'test', eventTypes: ['webhook.test'] });
+    await updateEndpoint(asAdmin(), { endpointId: endpoint.id, changes: { compressedRetries: true } });
+    const delivery = await sendTestEvent(system(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: endpoint.id }) });
+    const [group] = await claimDueDeliveries(system());
+    // What the sender records for an attempt started at T0 that got no answer in 10 s.
+    const [row] = await writeAttempts(
+      bed.db,
+      [{ deliveryId: delivery.id, leaseToken: group.leaseToken, number: group.deliveries[0].started_number!, startedAt: T0, latencyMs: 10_000, responseStatus: null, responseExcerpt: null, error: 'no answer within 10 s', acknowledged: false, requestHeaders: {}, responseHeaders: null }],
+      { maxAttempts: MAX_ATTEMPTS, retryDelaysMs: RETRY_DELAYS_MS, compressedDelaysMs: COMPRESSED_RETRY_DELAYS_MS },
+    );
+    expect(row).toMatchObject({ number: 1, status: 'pending' });
+    const due = (await bed.db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).nextAttemptAt!;
+    expect(due).toEqual(at(10_000 + COMPRESSED_RETRY_DELAYS_MS[0])); // 2 s after the attempt ended, not 2 s after it started
+    await releaseEndpoint(system(), { endpointId: endpoint.id, owner: group.owner });
+    expect(await claimDueDeliveries(system(at(10_000 + COMPRESSED_RETRY_DELAYS_MS[0] - 1)))).toEqual([]);
+    await runWebhookJobs(system(due));
+    expect(r.received.map((x) => x.headers['service-attempt'])).toEqual(['2']);
+    await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
+  });
 
   it(`claims at most ${CLAIM_PER_ENDPOINT} deliveries of one endpoint at a time, and skips endpoints still being sent to`, async () => {
     const slow = await receiver();
@@ -417,7 +441,7 @@ describe('a window of sends to one endpoint', () => {
     const failed = await bed.db.webhookDelivery.findUniqueOrThrow({ where: { id: failing }, include: { attempts: true } });
     expect(failed).toMatchObject({ status: 'pending', attemptCount: 1, leasedUntil: null });
     expect(failed.attempts[0].responseStatus).toBe(500);
-    expect(failed.nextAttemptAt!.getTime() - failed.attempts[0].startedAt.getTime()).toBe(RETRY_DELAYS_MS[0]);
+    expect(failed.nextAttemptAt!.getTime() - failed.attempts[0].startedAt.getTime()).toBe(failed.attempts[0].latencyMs! + RETRY_DELAYS_MS[0]);
     expect(await bed.db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'succeeded' } })).toBe(19);
 
     await runWebhookJobs(system(new Date(failed.nextAttemptAt!.getTime() - 1000))); // not yet due
