@@ -15,7 +15,7 @@ export type RunnerOptions = {
   minuteMs?: number;
   /** Whether this process can open the endpoints' signing secrets (checkSealingKey). */
   signingKey?: (db: Db) => Promise<SealingKeyState>;
-  /** Sends in flight per endpoint (default: WEBHOOK_SEND_WINDOW). */
+  /** The most sends in flight per endpoint, while a backlog drains (default: WEBHOOK_SEND_WINDOW). */
   sendWindow?: number;
 };
 
