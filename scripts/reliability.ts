@@ -63,6 +63,7 @@ async function main() {
     cleanups.push(() => db.close());
     const webhookKey = randomBytes(32).toString('hex');
     process.env.SEALING_KEY = webhookKey;
+    process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = 'true'; // createEndpoint takes the loopback receiver, as the service does
     const certs = await writeTestCertificates(tmp);
     process.env.TEST_TLS_CERT = certs.certFile;
     process.env.TEST_TLS_KEY = certs.keyFile;
