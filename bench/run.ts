@@ -539,6 +539,7 @@ async function main() {
       cleanups.push(() => db.close());
       const webhookKey = randomBytes(32).toString('hex');
       process.env.SEALING_KEY = webhookKey; // createEndpoint seals secrets with it, as the service does
+      process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = 'true'; // createEndpoint takes the loopback receiver, as the service does
       log('provision: tenant, keys, businesses, accounts, webhook tenant (domain code)');
       const setup = await provision(db.prisma, { businesses: quick ? 300 : 600, accounts: quick ? 30 : 60 });
       if (wants('receipts')) {

@@ -8,6 +8,7 @@
 // - halfclose: requests whose client closes its side after sending;
 // - oddbytes, acceptance, erasure: the request log against odd bytes, the acceptance allowance
 //   under attack, and a search of every table after an erasure (scripts/support/reliability-surfaces.ts).
+// - history: webhook attempt history across kill -9 under load (crashHistory below).
 // Prints a summary and writes test-results/reliability.json.
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -48,6 +49,115 @@ function processTree(pid: number): number[] {
   return [pid, ...children.flatMap(processTree)];
 }
 
+/**
+ * Case `history` (issue 39): Live quotes from 16 clients while their webhooks go to a receiver
+ * answering in 100 ms (a backlog builds, so a window of sends is in flight); every service
+ * process killed with SIGKILL at 1/3 of the quotes and the service restarted, one worker killed at
+ * 2/3. Once every delivery has settled: attempt numbers missing below a delivery's highest
+ * (gaps), attempts whose outcome was lost (and how many of those the receiver got), attempts
+ * still `sending`, deliveries never received.
+ */
+async function crashHistory(c: {
+  db: ReturnType<typeof createDb>;
+  tenant: Awaited<ReturnType<typeof createTenant>>;
+  asAdmin: Parameters<typeof createEndpoint>[0];
+  quotes: number;
+  service: () => RunningServer;
+  restart: () => Promise<void>;
+}) {
+  const receiver = await startReceiver(() => ({ status: 200, afterMs: 100 }));
+  try {
+    const { endpoint } = await createEndpoint(c.asAdmin, { projectId: c.tenant.projectId, environment: 'live', url: receiver.url, eventTypes: ['quote_intent.succeeded'] });
+    log(`history: ${c.quotes} Live quotes from 16 clients, webhooks to a 100 ms receiver; SIGKILL of every process at 1/3, of one worker at 2/3`);
+    let next = 0;
+    let answered = 0;
+    const client = async () => {
+      while (next < c.quotes) {
+        const key = `history-${String(next++).padStart(6, '0')}`;
+        for (;;) {
+          try {
+            const res = await fetch(`${c.service().url}/v1/quotes`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${c.tenant.keys.live}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ businessId: c.tenant.businessId, bookId: c.tenant.bookId, ...demoExample, idempotencyKey: key }),
+              signal: AbortSignal.timeout(10_000),
+            });
+            await res.text();
+            if (res.status === 201 || (res.status < 500 && res.status !== 409 && res.status !== 429)) break;
+          } catch {
+            // killed mid-request, or down: the same request again
+          }
+          await sleep(100);
+        }
+        answered++;
+      }
+    };
+    const killer = async () => {
+      while (answered < c.quotes / 3) await sleep(20);
+      const pids = processTree(c.service().process.pid!);
+      const received = receiver.received.length;
+      for (const pid of pids) process.kill(pid, 'SIGKILL');
+      log(`history: SIGKILL ${pids.length} processes (${answered} quotes answered, ${received} webhooks received, ${receiver.load.inFlight} in flight)`);
+      await sleep(1000);
+      await c.restart();
+      while (answered < (2 * c.quotes) / 3) await sleep(20);
+      const worker = processTree(c.service().process.pid!)[1];
+      log(`history: SIGKILL one worker, ${worker} (${answered} quotes answered, ${receiver.load.inFlight} webhooks in flight)`);
+      process.kill(worker, 'SIGKILL');
+    };
+    const started = Date.now();
+    await Promise.all([...Array.from({ length: 16 }, client), killer()]);
+    log('history: load done; waiting for every delivery to settle');
+    const query = async <T extends Record<string, unknown>>(sql: string) => (await c.db.pool.query<T>(sql, [endpoint.id])).rows;
+    const deadline = Date.now() + 300_000;
+    let settledAfter: number | null = null;
+    while (Date.now() < deadline) {
+      const [{ open }] = await query<{ open: number }>(
+        `SELECT (SELECT count(*) FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending')
+              + (SELECT count(*) FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = $1 AND a.state = 'sending') AS open`,
+      );
+      if (Number(open) === 0) {
+        settledAfter = (Date.now() - started) / 1000;
+        break;
+      }
+      await sleep(1000);
+    }
+    const [counts] = await query<Record<string, string>>(
+      `SELECT count(*) AS deliveries,
+              count(*) FILTER (WHERE d.status = 'succeeded') AS succeeded,
+              count(*) FILTER (WHERE a.top IS DISTINCT FROM a.rows) AS "deliveriesWithGaps",
+              COALESCE(sum(a.top - a.rows), 0) AS "attemptNumbersMissing",
+              count(*) FILTER (WHERE d.attempts_started > COALESCE(a.top, 0)) AS "startedWithoutRecord",
+              COALESCE(sum(a.rows), 0) AS attempts,
+              COALESCE(sum(a.lost), 0) AS "lostAttempts",
+              COALESCE(sum(a.sending), 0) AS "stillSending",
+              count(*) FILTER (WHERE a.lost > 0) AS "deliveriesWithALostAttempt"
+         FROM webhook_deliveries d
+         LEFT JOIN (SELECT delivery_id, max(number) AS top, count(*) AS rows, count(*) FILTER (WHERE state = 'lost') AS lost,
+                           count(*) FILTER (WHERE state = 'sending') AS sending
+                      FROM webhook_attempts GROUP BY delivery_id) a ON a.delivery_id = d.id
+        WHERE d.endpoint_id = $1`,
+    );
+    const lost = await query<{ delivery_id: string; number: number }>(
+      `SELECT a.delivery_id::text, a.number FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = $1 AND a.state = 'lost'`,
+    );
+    const got = new Set(receiver.received.map((r) => `${r.headers['service-delivery-id']}/${r.headers['service-attempt']}`));
+    const receivedDeliveries = new Set(receiver.received.map((r) => String(r.headers['service-delivery-id'])));
+    const deliveryIds = (await query<{ id: string }>(`SELECT id::text FROM webhook_deliveries WHERE endpoint_id = $1`)).map((r) => r.id);
+    return {
+      quotes: c.quotes,
+      ...Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, Number(v)])),
+      lostAttemptsTheReceiverGot: lost.filter((a) => got.has(`${a.delivery_id}/${a.number}`)).length,
+      deliveriesNeverReceived: deliveryIds.filter((id) => !receivedDeliveries.has(id)).length,
+      receivedTwiceOrMore: receiver.received.length - receivedDeliveries.size,
+      peakInFlight: receiver.load.peakInFlight,
+      allSettledAfterSeconds: settledAfter,
+    };
+  } finally {
+    await receiver.stop();
+  }
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -66,6 +176,7 @@ async function main() {
     cleanups.push(() => db.close());
     const webhookKey = randomBytes(32).toString('hex');
     process.env.SEALING_KEY = webhookKey;
+    process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = 'true'; // createEndpoint takes the loopback receiver, as the service does
     const certs = await writeTestCertificates(tmp);
     process.env.TEST_TLS_CERT = certs.certFile;
     process.env.TEST_TLS_KEY = certs.keyFile;
@@ -192,6 +303,21 @@ async function main() {
       };
       results.crash = crash;
       log(`crash: ${JSON.stringify(crash)}`);
+    }
+
+    if (wants('history')) {
+      results.crashHistory = await crashHistory({
+        db,
+        tenant,
+        asAdmin,
+        quotes: Number(values.quotes),
+        service: () => service,
+        restart: async () => {
+          service = await start();
+          log('history: service restarted');
+        },
+      });
+      log(`history: ${JSON.stringify(results.crashHistory)}`);
     }
 
     if (wants('races')) {

@@ -288,13 +288,24 @@ async function slowEndpoint(
   }
 }
 
-/** First attempts of these deliveries that started before the first attempt of an earlier event to the same endpoint. */
+/**
+ * First attempts of these deliveries that started before the first attempt of an earlier event to
+ * the same endpoint. An attempt is recorded before its request is sent and gets its send time with
+ * its outcome: this waits (15 s at most) until none is still `sending`, and counts attempts that
+ * ended (a lost one's time is when it was recorded, not sent).
+ */
 async function firstAttemptsOutOfOrder(ctx: Context, deliveryIds: string[]): Promise<number> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const { rows } = await ctx.admin.query<{ n: string }>(`SELECT count(*)::text AS n FROM webhook_attempts WHERE state = 'sending' AND delivery_id = ANY($1::uuid[])`, [deliveryIds]);
+    if (rows[0].n === '0') break;
+    await sleep(100);
+  }
   const { rows } = await ctx.admin.query<{ n: string }>(
     `SELECT count(*) FILTER (WHERE started_at < previous)::text AS n FROM (
        SELECT a.started_at, max(a.started_at) OVER (PARTITION BY d.endpoint_id ORDER BY e.seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS previous
        FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN outbox_events e ON e.id = d.event_id
-       WHERE a.number = 1 AND a.delivery_id = ANY($1::uuid[])) t`,
+       WHERE a.number = 1 AND a.state = 'ended' AND a.delivery_id = ANY($1::uuid[])) t`,
     [deliveryIds],
   );
   return Number(rows[0].n);

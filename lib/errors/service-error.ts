@@ -28,6 +28,8 @@ export const ERROR_STATUS = {
   request_timeout: 408,
   payload_too_large: 413,
   invalid_quote_request: 422,
+  // A webhook endpoint URL that delivery would refuse (lib/webhooks/target-policy.ts).
+  webhook_target_refused: 422,
   headers_too_large: 431,
   rate_limited: 429,
   internal_error: 500,

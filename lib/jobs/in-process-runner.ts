@@ -15,7 +15,7 @@ export type RunnerOptions = {
   minuteMs?: number;
   /** Whether this process can open the endpoints' signing secrets (checkSealingKey). */
   signingKey?: (db: Db) => Promise<SealingKeyState>;
-  /** Sends in flight per endpoint (default: WEBHOOK_SEND_WINDOW). */
+  /** The most sends in flight per endpoint, while a backlog drains (default: WEBHOOK_SEND_WINDOW). */
   sendWindow?: number;
 };
 
@@ -45,6 +45,10 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
   const owner = randomUUID();
   const lanes = new Map<string, Lane>();
   const sending = new Set<Promise<void>>();
+  // Endpoints whose lane has ended and whose send lease is being given back: not claimed meanwhile.
+  const releasing = new Set<string>();
+  // The last claim made: settles once the lanes it opened exist.
+  let claiming: Promise<void> = Promise.resolve();
 
   const webhookTick = async () => {
     const ctx = systemContext(db, 'webhooks', clock());
@@ -59,7 +63,12 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
     // A claim may open a lane for each endpoint it returns: together at most MAX_LANES.
     const maxEndpoints = MAX_LANES - lanes.size;
     if (maxEndpoints <= 0) return;
-    const groups = await claimDueDeliveries(ctx, { busyEndpoints: busy, limit: CLAIM_LIMIT, maxEndpoints, owner });
+    const claim = claimDueDeliveries(ctx, { busyEndpoints: [...busy, ...releasing], limit: CLAIM_LIMIT, maxEndpoints, owner });
+    claiming = claim.then(
+      () => undefined,
+      () => undefined,
+    );
+    const groups = await claim;
     for (const group of groups) {
       let lane = lanes.get(group.endpointId);
       if (!lane) {
@@ -76,8 +85,17 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
         if (group.leasedUntil > claimLane.lastLease) claimLane.lastLease = group.leasedUntil; // renewed while sending
         if (--claimLane.claims === 0) {
           lanes.delete(group.endpointId);
-          // Its last send has ended: another process may take the endpoint from here.
-          await releaseEndpoint(ctx, { endpointId: group.endpointId, owner, lastLease: claimLane.lastLease });
+          // Its last send has ended: another process may take the endpoint from here. Unless a
+          // claim in flight took it again: its lease, dated from the tick's start, may end before
+          // this lane's last renewal, and giving it back would let another process send to the
+          // endpoint beside that claim's new lane (out of order).
+          releasing.add(group.endpointId);
+          try {
+            await claiming;
+            if (!lanes.has(group.endpointId)) await releaseEndpoint(ctx, { endpointId: group.endpointId, owner, lastLease: claimLane.lastLease });
+          } finally {
+            releasing.delete(group.endpointId);
+          }
         }
       });
       sending.add(done);

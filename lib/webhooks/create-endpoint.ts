@@ -9,8 +9,12 @@ import { mintSigningSecret } from './endpoint-secret-columns';
 import { requireSealingKey } from '../sealing/check-sealing-key';
 import { findProjectEnvironment } from '../tenancy/store';
 import { insertEndpoint } from './store';
+import { requireDeliverableTarget } from './target-policy';
 
-/** POST /v1/webhook-endpoints: bound to one environment; the secret is shown here once. */
+/**
+ * POST /v1/webhook-endpoints: bound to one environment; the secret is shown here once. A URL
+ * delivery would refuse is refused here (422 `webhook_target_refused`).
+ */
 export async function createEndpoint(
   ctx: VerbContext<SessionPrincipal>,
   input: { projectId: string; environment: EnvironmentName; url: string; eventTypes?: string[]; description?: string },
@@ -20,6 +24,7 @@ export async function createEndpoint(
   const notFound = `Project ${input.projectId} does not exist.`;
   if (!environment) throw new ServiceError('not_found', notFound);
   await requireWorkspaceMember(db, principal, environment.workspaceId, 'webhooks:manage', notFound);
+  requireDeliverableTarget(input.url);
   await requireSealingKey(ctx, 'Webhook signing secrets');
   const secret = mintSigningSecret();
   const row = await insertEndpoint(db, {

@@ -25,16 +25,24 @@ import { COMPRESSED_RETRY_DELAYS_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './ret
 import { takeTestFailure } from './test-failures';
 import { privateTargetsAllowed } from './target-policy';
 
-/** Sends to one endpoint in flight at once unless WEBHOOK_SEND_WINDOW says otherwise. */
+/** The most sends to one endpoint in flight at once, while a backlog drains, unless WEBHOOK_SEND_WINDOW says otherwise. */
 export const DEFAULT_SEND_WINDOW = 32;
 const MAX_SEND_WINDOW = 256;
 
+/**
+ * How long the next send to an endpoint may have been due before its window widens: a receiver
+ * that leaves no event waiting this long keeps up, and gets one send at a time, in outbox order.
+ */
+export const BACKLOG_MS = 1_000;
+/** How often a window with sends waiting looks whether the first of them has waited BACKLOG_MS. */
+const BACKLOG_CHECK_MS = 100;
+
 export type WebhookWindow = {
   /**
-   * Sends to one endpoint in flight at once. They start in outbox order (spec 6.5); with more
-   * than one, answers may come back, and arrivals interleave, out of that order. 1 keeps arrivals
-   * in order when nothing fails, at one round trip per event. The endpoint's send lease keeps
-   * every other worker away meanwhile.
+   * The most sends to one endpoint in flight at once. A window sends one at a time (so the
+   * receiver gets its events in outbox order) and widens to this many only while a backlog
+   * builds (SendWindow); they still start in outbox order, but answers may come back, and
+   * arrivals interleave, out of it. The endpoint's send lease keeps every other worker away.
    */
   size: number;
   /** One claim takes at most this many deliveries of one endpoint (so one endpoint cannot take every slot). */
@@ -153,14 +161,20 @@ type AttemptResult = {
 };
 
 /**
- * One endpoint's window: at most `size` sends in flight, started in the order they were asked
- * for (so first attempts start in outbox order, whatever the steps before each send take), and
- * their results written in batches: while one write runs, the results that come in meanwhile
- * wait and go in the next single statement.
+ * One endpoint's window: its sends start in the order they were asked for (so first attempts
+ * start in outbox order, whatever the steps before each send take), one at a time — each after
+ * the previous one's answer, so the receiver gets them in that order — unless a backlog builds:
+ * once the next send has been due BACKLOG_MS, up to `max` are in flight at once, until nothing is
+ * in flight and nothing waiting is that late. Results are written in batches: while one write
+ * runs, the results that come in meanwhile wait and go in the next single statement.
  */
 export class SendWindow {
   private active = 0;
-  private readonly waiting: (() => void)[] = [];
+  /** Sends allowed in flight now: 1, or `max` while a backlog drains. */
+  private allowed = 1;
+  /** Sends asked for and not started, each with how long it has been due. */
+  private readonly waiting: { go: () => void; lateMs: () => number }[] = [];
+  private backlogCheck: NodeJS.Timeout | undefined;
   private readonly results: { attempt: AttemptResult; written: () => void }[] = [];
   private writing = false;
   /** Settles when the send asked for last has started (or ended without starting). */
@@ -174,11 +188,18 @@ export class SendWindow {
 
   constructor(
     private readonly db: DbOrTx,
-    readonly size = webhookWindow().size,
+    /** The most sends in flight at once, while a backlog drains. */
+    readonly max = webhookWindow().size,
     /** Told how many sends are queued or in flight each time a send ends (the runner refills on it). */
     private readonly onSendEnded?: (pending: number) => void,
     private readonly endpointFreshMs = ENDPOINT_FRESH_MS,
+    private readonly backlogMs = BACKLOG_MS,
   ) {}
+
+  /** Sends allowed in flight now (1 unless a backlog widened the window). */
+  get width(): number {
+    return this.allowed;
+  }
 
   /** Takes the endpoint a claim has just read, unless a later read is already held. */
   claimed(target: EndpointTarget, readAt: number): void {
@@ -207,14 +228,17 @@ export class SendWindow {
   /**
    * Runs `send` in a free slot, after every send asked for before it has started. `send` awaits
    * `start()` right before it sends: that returns once every earlier send has sent (or ended
-   * without sending), so that sends leave in the order they were asked for.
+   * without sending), so that sends leave in the order they were asked for. `lateMs` says how
+   * long the delivery has been due (what widens the window).
    */
-  async run<T>(send: (start: () => Promise<void>) => Promise<T>): Promise<T> {
+  async run<T>(send: (start: () => Promise<void>) => Promise<T>, lateMs: () => number = () => 0): Promise<T> {
     const previous = this.lastStart;
     let started!: () => void;
     this.lastStart = new Promise<void>((resolve) => (started = resolve));
-    if (this.active < this.size) this.active++;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve)); // the slot is handed over
+    await new Promise<void>((go) => {
+      this.waiting.push({ go, lateMs });
+      this.admit();
+    });
     try {
       return await send(async () => {
         await previous;
@@ -222,10 +246,31 @@ export class SendWindow {
       });
     } finally {
       void previous.then(started); // a send that ended without sending lets the next one go, in its turn
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
+      this.active--;
+      this.admit();
       this.onSendEnded?.(this.pending);
+    }
+  }
+
+  /**
+   * Widens the window once the first send waiting has been due backlogMs (the receiver is not
+   * keeping up), narrows it back to one once nothing is in flight and nothing waiting is that
+   * late, and starts what the window allows, in order.
+   */
+  private admit(): void {
+    const first = this.waiting[0];
+    if (first && first.lateMs() >= this.backlogMs) this.allowed = this.max;
+    else if (this.active === 0) this.allowed = 1;
+    while (this.active < this.allowed && this.waiting.length > 0) {
+      this.active++;
+      this.waiting.shift()!.go();
+    }
+    // Sends waiting behind a narrow window: look again as time passes (a send in flight may not end soon).
+    if (this.waiting.length > 0 && this.allowed < this.max) {
+      this.backlogCheck ??= setInterval(() => this.admit(), BACKLOG_CHECK_MS).unref();
+    } else if (this.backlogCheck) {
+      clearInterval(this.backlogCheck);
+      this.backlogCheck = undefined;
     }
   }
 
@@ -286,6 +331,7 @@ class StartMarks {
   constructor(
     private readonly db: DbOrTx,
     private readonly group: ClaimedGroup,
+    private readonly clock: () => Date,
   ) {
     for (const row of group.deliveries) if (row.started_number !== null) this.numbers.set(row.id, Promise.resolve(row.started_number));
   }
@@ -306,30 +352,31 @@ class StartMarks {
     const first = this.group.deliveryIds[index];
     if (first === undefined || this.numbers.has(first)) return; // past the end, or marked already
     const ids = this.group.deliveryIds.slice(index, index + MARK_AHEAD).filter((id) => !this.numbers.has(id));
-    const marking = markAttemptsStarted(this.db, ids, this.group.leaseToken);
+    const marking = markAttemptsStarted(this.db, ids, this.group.leaseToken, this.clock());
     for (const id of ids) this.numbers.set(id, marking.then((numbers) => numbers.get(id) ?? null));
   }
 }
 
 /**
  * Sends one endpoint's claimed deliveries through a window (a new one unless the caller shares
- * one across claims): they start in outbox order, up to the window's size at once. `ctx.now` is the
- * claim's clock reading; each attempt is stamped (and signed) when it is sent: `now` plus the time since.
+ * one across claims): they start in outbox order, as many at once as the window allows. `ctx.now`
+ * is the claim's clock reading; each attempt is stamped (and signed) when it is sent, by `clock`:
+ * the caller's, or `now` plus the time since.
  */
 export async function deliverGroup(
   ctx: VerbContext,
-  { group, window = new SendWindow(ctx.db) }: { group: ClaimedGroup; window?: SendWindow },
+  { group, window = new SendWindow(ctx.db), clock: callerClock }: { group: ClaimedGroup; window?: SendWindow; clock?: () => Date },
 ): Promise<void> {
   const { db, now } = ctx;
   const started = performance.now();
-  const clock = () => new Date(now.getTime() + Math.round(performance.now() - started));
+  const clock = callerClock ?? (() => new Date(now.getTime() + Math.round(performance.now() - started)));
   window.claimed(group.endpoint, started);
   const secrets = new Map<string, string>(); // sealed -> opened, once per group
   const open = (sealed: string) => secrets.get(sealed) ?? secrets.set(sealed, openSecret(sealed)).get(sealed)!;
   const handedBack: string[] = [];
   const sent = new Set<string>();
   let failed = false;
-  const marks = new StartMarks(db, group);
+  const marks = new StartMarks(db, group, clock);
   const renewal = setInterval(() => void renewLease(db, group, clock()), LEASE_RENEW_MS);
   renewal.unref();
   /** Whether the lease covers an attempt starting now, renewing it first if it falls short. */
@@ -377,7 +424,7 @@ export async function deliverGroup(
           // The lease runs out and another pass retries; one bad row must not stop the others.
           logger.error({ err: error, deliveryId: row.id }, 'webhook attempt could not be made');
         }
-      });
+      }, () => clock().getTime() - row.due_at.getTime());
       if (attempt) await window.record(attempt);
     }),
   ).finally(() => clearInterval(renewal));

@@ -1,6 +1,7 @@
 import { testFailureView } from './test-failures';
 import type { EndpointView } from './schemas';
 import type { EndpointRow } from './store';
+import { privateTargetsAllowed, targetVerdict } from './target-policy';
 
 export function toEndpointView(row: EndpointRow, now: Date): EndpointView {
   const overlap = row.previousSecretExpiresAt && row.previousSecretExpiresAt > now ? row.previousSecretExpiresAt : null;
@@ -17,7 +18,14 @@ export function toEndpointView(row: EndpointRow, now: Date): EndpointView {
     previousSecretExpiresAt: overlap?.toISOString() ?? null,
     testFailure: testFailureView(row),
     compressedRetries: row.compressedRetries,
+    targetNote: targetNote(row.url),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** What the target policy says of the URL on this deployment: a private target it allows, or why deliveries to it are refused. */
+function targetNote(url: string): string | null {
+  const { problem, note } = targetVerdict(url, privateTargetsAllowed());
+  return problem ? `Deliveries to this URL are refused: ${problem}.` : note;
 }

@@ -30,6 +30,13 @@ export const endpointViewSchema = z
     testFailure: testFailureSchema.nullable(),
     /** Test endpoints: retries after seconds (2, 5, 10, 20) instead of 30 s, 5 min, 30 min, 2 h. */
     compressedRetries: z.boolean(),
+    targetNote: z
+      .string()
+      .nullable()
+      .describe(
+        'Set when the URL names a private, loopback or local target that this deployment allows (`WEBHOOKS_ALLOW_PRIVATE_TARGETS=true` or the embedded database; ' +
+          'a deployment that does not answers 422 `webhook_target_refused` for it), or when deliveries to the URL are refused here. Null for a public target.',
+      ),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
@@ -67,8 +74,16 @@ export const rotateSecretRequestSchema = z
 const attemptViewSchema = z
   .object({
     number: z.number().int(),
+    state: z
+      .enum(['sending', 'ended', 'lost'])
+      .describe(
+        '`sending`: recorded before its request was sent, no answer yet; `ended`: its answer or failure is recorded; ' +
+          '`lost`: the process sending it stopped before recording an outcome (`error` says so; the request may or may not have reached the receiver).',
+      ),
+    /** When it started (for one still `sending` or `lost`: when it was recorded as starting). */
     startedAt: z.iso.datetime(),
-    latencyMs: z.number().int(),
+    /** Null until its outcome is recorded. */
+    latencyMs: z.number().int().nullable(),
     responseStatus: z.number().int().nullable(),
     responseExcerpt: z.string().nullable(),
     /** What was sent (the signature included: it is not a secret) and what the receiver answered with. */

@@ -1,6 +1,5 @@
 import https from 'node:https';
-import net from 'node:net';
-import { guardedLookup, isAlwaysForbiddenAddress, isForbiddenAddress } from './target-policy';
+import { guardedLookup, isAlwaysForbiddenAddress, isForbiddenAddress, targetVerdict } from './target-policy';
 
 /** Spec 6.5: an attempt that has not answered within 10 seconds has failed. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -36,8 +35,10 @@ function agentFor(allowPrivateTargets: boolean): https.Agent {
 
 /**
  * One HTTPS POST. Never throws: a timeout, a refused target or a broken connection is a
- * result like any other. The host's addresses are checked after DNS: non-public ones are
- * refused unless private targets are allowed, and link-local ones always.
+ * result like any other. The URL goes through the policy endpoints are created under
+ * (targetVerdict: literal addresses, loopback and metadata names), and the host's addresses are
+ * checked again after DNS: non-public ones are refused unless private targets are allowed, and
+ * link-local ones (and others no deployment delivers to) always.
  */
 export function sendWebhook(
   url: string,
@@ -47,12 +48,10 @@ export function sendWebhook(
 ): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  // Node skips `lookup` for literal IP addresses, so those are checked here.
+  // Node skips `lookup` for literal IP addresses, so the policy checks those here.
   const forbidden = options.allowPrivateTargets ? isAlwaysForbiddenAddress : isForbiddenAddress;
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  if (net.isIP(host) && forbidden(host)) {
-    return Promise.resolve({ status: null, excerpt: null, headers: null, error: `refused: the non-public address ${host}`, latencyMs: 0 });
-  }
+  const { problem } = targetVerdict(url, options.allowPrivateTargets);
+  if (problem) return Promise.resolve({ status: null, excerpt: null, headers: null, error: storableText(`refused: ${problem}`), latencyMs: 0 });
   return new Promise((resolve) => {
     let settled = false;
     /** `keepConnection`: the answer was read to its end, so the socket can serve the next one. */

@@ -38,7 +38,7 @@ describe('disabling while a claimed send is in flight', () => {
 
       // The sender sends (the read sees the endpoint still enabled), records the failure and cancels what it can.
       const delivering = deliverGroup(bed.system(), { group, window: new SendWindow(bed.db, SEND_WINDOW, undefined, 0) });
-      await eventually(async () => (await bed.db.webhookAttempt.count({ where: { deliveryId: group.deliveryIds[0] } })) === 1);
+      await eventually(async () => (await bed.db.webhookAttempt.count({ where: { deliveryId: group.deliveryIds[0], state: 'ended' } })) === 1);
       await Promise.race([delivering, new Promise((resolve) => setTimeout(resolve, 500))]);
       await patch.query('COMMIT');
       await delivering;

@@ -147,3 +147,75 @@ describe('webhook endpoint and delivery routes (workspace session)', () => {
     expect((await api('GET', '/v1/webhook-deliveries', { key: outsider.token })).body.data.deliveries).toEqual([]);
   });
 });
+
+describe('endpoint URLs that delivery would refuse', () => {
+  let tenant: Tenant;
+  let admin: Person;
+  const create = (url: string) => api('POST', '/v1/webhook-endpoints', { key: admin.token, body: { projectId: tenant.projectId, environment: 'live', url } });
+  const patch = (id: string, url: string) => api('PATCH', `/v1/webhook-endpoints/${id}`, { key: admin.token, body: { url } });
+  /** Runs `fn` on a deployment that allows private targets, or not (the setting is read at each request). */
+  async function deployment<T>(allowPrivate: boolean, fn: () => Promise<T>): Promise<T> {
+    const previous = { allow: process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS, embedded: process.env.EMBEDDED_DATABASE };
+    process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = String(allowPrivate);
+    delete process.env.EMBEDDED_DATABASE;
+    try {
+      return await fn();
+    } finally {
+      process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = previous.allow;
+      if (previous.embedded !== undefined) process.env.EMBEDDED_DATABASE = previous.embedded;
+    }
+  }
+  const NEVER = ['https://169.254.169.254/latest/meta-data', 'https://[::ffff:169.254.169.254]/', 'https://0.0.0.0/', 'https://[::]/', 'https://224.0.0.1/', 'https://[ff02::1]/', 'https://metadata.google.internal/'];
+  const PRIVATE = ['https://127.0.0.1/hooks', 'https://[::1]/', 'https://[::ffff:127.0.0.1]/', 'https://0x7f000001/', 'https://10.0.0.5/', 'https://192.168.1.20/', 'https://[fd00::1]/', 'https://localhost:8443/'];
+  const NO_HOST = ['https:///nohost', 'https:nohost'];
+
+  beforeAll(async () => {
+    tenant = await createTenant();
+    admin = await createPerson(tenant, { permissions: ['webhooks:manage'] });
+  });
+
+  it('refuses them at creation and on change with 422 webhook_target_refused, naming the field; the endpoint keeps its URL', async () => {
+    await deployment(false, async () => {
+      const { endpoint } = (await create('https://hooks.example.com/kept')).body.data;
+      for (const url of [...NEVER, ...PRIVATE, ...NO_HOST]) {
+        for (const res of [await create(url), await patch(endpoint.id, url)]) {
+          expect(res.status, url).toBe(422);
+          expect(res.body.error.code).toBe('webhook_target_refused');
+          expect(res.body.error.message).toContain(url);
+          expect(res.body.error.details.fields.url).toHaveLength(1);
+          expect(res.body.error.requestId).toBe(res.headers.get('x-request-id'));
+        }
+      }
+      expect((await api('GET', `/v1/webhook-endpoints/${endpoint.id}`, { key: admin.token })).body.data.endpoint).toMatchObject({
+        url: 'https://hooks.example.com/kept',
+        targetNote: null,
+      });
+      expect(await testDb().webhookEndpoint.count({ where: { projectId: tenant.projectId } })).toBe(1);
+    });
+  });
+
+  it('where private targets are allowed, takes private ones and says so in the answer; never the others', async () => {
+    await deployment(true, async () => {
+      for (const url of PRIVATE) {
+        const res = await create(url);
+        expect(res.status, url).toBe(201);
+        expect(res.body.data.endpoint.targetNote, url).toMatch(/this deployment allows private targets/);
+      }
+      const { endpoint } = (await create('https://hooks.example.com/public')).body.data;
+      expect(endpoint.targetNote).toBeNull();
+      const moved = await patch(endpoint.id, 'https://192.168.1.20/hooks');
+      expect(moved.status).toBe(200);
+      expect(moved.body.data.endpoint.targetNote).toMatch(/192\.168\.1\.20 is a private-network address: this deployment allows private targets/);
+      for (const url of [...NEVER, ...NO_HOST]) {
+        expect((await create(url)).status, url).toBe(422);
+        expect((await patch(endpoint.id, url)).status, url).toBe(422);
+      }
+    });
+    // The same endpoint on a deployment that refuses private targets: its answer says deliveries are refused.
+    await deployment(false, async () => {
+      const listed = await api('GET', `/v1/webhook-endpoints?projectId=${tenant.projectId}`, { key: admin.token });
+      const loopback = listed.body.data.endpoints.find((e: { url: string }) => e.url === 'https://127.0.0.1/hooks');
+      expect(loopback.targetNote).toMatch(/^Deliveries to this URL are refused: 127\.0\.0\.1 is a loopback address/);
+    });
+  });
+});

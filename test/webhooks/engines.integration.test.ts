@@ -65,7 +65,7 @@ type Engine = {
 };
 
 const attemptsOf = (db: Db, deliveryId: string) =>
-  db.webhookAttempt.findMany({ where: { deliveryId }, orderBy: { number: 'asc' }, select: { number: true, startedAt: true, responseStatus: true } });
+  db.webhookAttempt.findMany({ where: { deliveryId }, orderBy: { number: 'asc' }, select: { number: true, startedAt: true, latencyMs: true, responseStatus: true } });
 
 const inProcessRunner: Engine = {
   name: 'the in-process runner',
@@ -126,11 +126,12 @@ const inngestFunction: Engine = {
     const { result, error } = await engine.execute();
     expect(error).toBeUndefined();
     expect((result as { retryAt: string | null }).retryAt).toBeNull();
-    // Every sleep was until the next attempt the database had scheduled, as the fixed schedule says.
+    // Every sleep was until the next attempt the database had scheduled, as the fixed schedule says: its delay after the attempt before ended.
     const attempts = await attemptsOf(db, deliveryId);
     for (const [id, until] of sleptUntil) {
       const n = Number(id.slice('wait-'.length));
-      if (n < attempts.length) expect(new Date(until).getTime()).toBe(attempts[n - 1].startedAt.getTime() + RETRY_DELAYS_MS[n - 1]);
+      const before = attempts[n - 1];
+      if (n < attempts.length) expect(new Date(until).getTime()).toBe(before.startedAt.getTime() + before.latencyMs! + RETRY_DELAYS_MS[n - 1]);
     }
   },
 };

@@ -103,7 +103,8 @@ describe('in-process job runner', () => {
         where: { event: { data: { path: ['quoteIntent', 'id'], equals: quoteId } } },
         include: { attempts: true },
       });
-      return row && row.attempts.length === 1 ? row : undefined;
+      // its first attempt's outcome recorded (the attempt itself is recorded before it is sent)
+      return row && row.attempts.length === 1 && row.attempts[0].state === 'ended' ? row : undefined;
     });
     expect(delivery.attempts[0].responseStatus).toBe(500);
     expect(delivery.status).toBe('pending');

@@ -27,7 +27,7 @@ export const createEndpointContract = defineContract({
   body: createEndpointRequestSchema,
   idempotent: { shownOnce: 'secret' },
   success: { status: 201, description: 'The endpoint and its signing secret (shown once).', schema: withSecret },
-  errors: [...common, 'invalid_request', 'service_unavailable'],
+  errors: [...common, 'invalid_request', 'webhook_target_refused', 'service_unavailable'],
 });
 
 export const listEndpointsContract = defineContract({
@@ -64,7 +64,7 @@ export const updateEndpointContract = defineContract({
   params: endpointParams,
   body: updateEndpointRequestSchema,
   success: { status: 200, description: 'The endpoint.', schema: z.object({ endpoint: endpointViewSchema }) },
-  errors: [...common, 'invalid_request'],
+  errors: [...common, 'invalid_request', 'webhook_target_refused'],
 });
 
 export const deleteEndpointContract = defineContract({

@@ -4,6 +4,7 @@ import { sqlRows } from '../../db/sql';
 import { fanOutSql } from '../../events/store';
 import { afterTimeIdCursor, timeIdPage } from '../../db/cursors';
 import type { DeliveryView } from '../schemas';
+import { markLostAttemptsSql } from './sending';
 
 /**
  * Webhook deliveries as the API shows them, and the writes around them that are not sending:
@@ -25,7 +26,7 @@ export const deliverySelect = {
   createdAt: true,
   attempts: {
     orderBy: { number: 'asc' },
-    select: { number: true, startedAt: true, latencyMs: true, responseStatus: true, responseExcerpt: true, requestHeaders: true, responseHeaders: true, error: true },
+    select: { number: true, state: true, startedAt: true, latencyMs: true, responseStatus: true, responseExcerpt: true, requestHeaders: true, responseHeaders: true, error: true },
   },
 } satisfies Prisma.WebhookDeliverySelect;
 
@@ -144,7 +145,10 @@ const cancelSql = (due: string) => `WITH due AS (${due}), canceled AS (
     UPDATE webhook_deliveries d SET status = 'canceled', canceled_at = $1::timestamptz, next_attempt_at = NULL,
       leased_until = NULL, lease_token = NULL, updated_at = $1::timestamptz
     FROM due WHERE d.id = due.id
-    RETURNING 1
+    RETURNING d.id
+  ), lost AS (
+    -- a crashed sender's attempts, never recorded: no later claim will say so
+    ${markLostAttemptsSql('canceled')}
   )
   SELECT count(*)::int AS n FROM canceled`;
 
@@ -248,7 +252,7 @@ export async function readEndpointFigures(db: DbOrTx, endpointId: string, since:
               percentile_disc(0.5) WITHIN GROUP (ORDER BY a.latency_ms) AS p50,
               percentile_disc(0.95) WITHIN GROUP (ORDER BY a.latency_ms) AS p95
          FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
-        WHERE d.endpoint_id = $1::uuid AND a.started_at >= $2::timestamptz`,
+        WHERE d.endpoint_id = $1::uuid AND a.started_at >= $2::timestamptz AND a.state <> 'sending'`,
       [endpointId, since],
     ),
     sqlRows<{ retrying: number; exhausted: number }>(
@@ -262,7 +266,7 @@ export async function readEndpointFigures(db: DbOrTx, endpointId: string, since:
       db,
       `SELECT a.started_at AS at, d.id::text AS "deliveryId", d.event_type AS "eventType", a.response_status AS "responseStatus", a.error
          FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
-        WHERE d.endpoint_id = $1::uuid AND (a.response_status IS NULL OR a.response_status NOT BETWEEN 200 AND 299)
+        WHERE d.endpoint_id = $1::uuid AND a.state <> 'sending' AND (a.response_status IS NULL OR a.response_status NOT BETWEEN 200 AND 299)
         ORDER BY a.started_at DESC LIMIT 1`,
       [endpointId],
     ),

@@ -14,6 +14,20 @@ import { completePayload } from '../../events/store';
 /** Attempts marked started ahead of their send, in one statement (what a crash may count unsent). */
 export const MARK_AHEAD = 8;
 
+/**
+ * What an attempt says when the process that made it stopped before recording its outcome
+ * (state `lost`): its request may or may not have reached the receiver.
+ */
+export const LOST_ATTEMPT_ERROR = 'no answer recorded: the process stopped';
+
+/**
+ * Marks the attempts still `sending` of the deliveries `cte` names (a CTE with an `id` column)
+ * as lost: the claim that made them no longer holds them, so no outcome will be recorded under
+ * it (a worker that is still alive and records one after all overwrites this).
+ */
+export const markLostAttemptsSql = (cte: string) => `UPDATE webhook_attempts a SET state = 'lost', error = '${LOST_ATTEMPT_ERROR}'
+      FROM ${cte} WHERE a.delivery_id = ${cte}.id AND a.state = 'sending'`;
+
 /** What a send needs of its endpoint. */
 export type EndpointTarget = {
   url: string;
@@ -30,6 +44,8 @@ export type ClaimedDelivery = {
   endpoint_id: string;
   /** Its attempt's number, when the claim marked it started (the first MARK_AHEAD of its endpoint). */
   started_number: number | null;
+  /** When it fell due (its next attempt's time): how far behind the endpoint's sends are. */
+  due_at: Date;
   event_id: string;
   type: string;
   version: number;
@@ -99,15 +115,22 @@ function claimSql(through: boolean): string {
       WHERE d.status = 'pending' AND (d.leased_until IS NULL OR d.leased_until < $2::timestamptz)
       ORDER BY d.id
       FOR UPDATE OF d
+    ), lost AS (
+      -- attempts a claim before this one made and never recorded (its process stopped)
+      ${markLostAttemptsSql('locked')}
     ), claimed AS (
       -- the first few of each endpoint are marked started here (StartMarks marks the others)
       UPDATE webhook_deliveries d SET leased_until = $1::timestamptz, lease_token = $8::uuid,
         attempts_started = d.attempts_started + CASE WHEN locked.rank <= ${MARK_AHEAD} THEN 1 ELSE 0 END
       FROM locked WHERE d.id = locked.id
-      RETURNING d.id, d.endpoint_id, d.event_id, d.created_at,
+      RETURNING d.id, d.endpoint_id, d.event_id, d.created_at, d.next_attempt_at AS due_at,
         CASE WHEN locked.rank <= ${MARK_AHEAD} THEN d.attempts_started END AS started_number
+    ), started AS (
+      -- each attempt is recorded before its request is sent
+      INSERT INTO webhook_attempts (id, delivery_id, number, started_at, state)
+      SELECT gen_random_uuid(), c.id, c.started_number, $2::timestamptz, 'sending' FROM claimed c WHERE c.started_number IS NOT NULL
     )
-    SELECT c.id::text, c.endpoint_id::text, c.started_number, w.url, w.secret_ciphertext, w.previous_secret_ciphertext,
+    SELECT c.id::text, c.endpoint_id::text, c.started_number, c.due_at, w.url, w.secret_ciphertext, w.previous_secret_ciphertext,
       w.previous_secret_expires_at, w.test_failure_mode::text, e.id::text AS event_id, e.type, e.version, e.created_at, e.business_id::text AS business_id, e.data,
       e.receipt_id::text AS receipt_id, r.computation AS receipt_computation
     FROM claimed c
@@ -161,16 +184,23 @@ export async function claimDeliveries(db: DbOrTx, claim: ClaimRequest): Promise<
 }
 
 /**
- * Marks these deliveries' next attempt started, if the claim `leaseToken` still holds them:
- * their attempt numbers (a delivery missing from the map is no longer the claim's).
+ * Marks these deliveries' next attempt started, if the claim `leaseToken` still holds them, and
+ * records each attempt (`sending`, dated `at`) before its request is sent: their attempt numbers
+ * (a delivery missing from the map is no longer the claim's).
  */
-export async function markAttemptsStarted(db: DbOrTx, deliveryIds: string[], leaseToken: string): Promise<Map<string, number>> {
+export async function markAttemptsStarted(db: DbOrTx, deliveryIds: string[], leaseToken: string, at: Date): Promise<Map<string, number>> {
   const rows = await sqlRows<{ id: string; attempts_started: number }>(
     db,
-    `UPDATE webhook_deliveries SET attempts_started = attempts_started + 1
+    `WITH marked AS (
+       UPDATE webhook_deliveries SET attempts_started = attempts_started + 1
        WHERE id IN (SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND lease_token = $2::uuid AND status = 'pending' ORDER BY id FOR UPDATE)
-       RETURNING id::text, attempts_started`,
-    [deliveryIds, leaseToken],
+       RETURNING id, attempts_started
+     ), started AS (
+       INSERT INTO webhook_attempts (id, delivery_id, number, started_at, state)
+       SELECT gen_random_uuid(), id, attempts_started, $3::timestamptz, 'sending' FROM marked
+     )
+     SELECT id::text, attempts_started FROM marked`,
+    [deliveryIds, leaseToken, at.toISOString()],
   );
   return new Map(rows.map((r) => [r.id, r.attempts_started]));
 }
@@ -212,14 +242,19 @@ export async function releaseEndpointLease(db: DbOrTx, endpointId: string, owner
 
 /**
  * Gives back the deliveries the claim `leaseToken` still holds; those in `markedUnsent` were
- * marked started but not sent, and are unmarked.
+ * marked started but not sent: they are unmarked, and their attempt records removed.
  */
 export async function releaseDeliveryLeases(db: DbOrTx, deliveryIds: string[], leaseToken: string, markedUnsent: string[]): Promise<void> {
   await sqlRows(
     db,
-    `UPDATE webhook_deliveries d SET leased_until = NULL, lease_token = NULL,
+    `WITH released AS (
+       UPDATE webhook_deliveries d SET leased_until = NULL, lease_token = NULL,
          attempts_started = d.attempts_started - CASE WHEN d.id = ANY($3::uuid[]) THEN 1 ELSE 0 END
-       WHERE d.id IN (SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND status = 'pending' AND lease_token = $2::uuid ORDER BY id FOR UPDATE)`,
+       WHERE d.id IN (SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND status = 'pending' AND lease_token = $2::uuid ORDER BY id FOR UPDATE)
+       RETURNING d.id, d.attempts_started
+     )
+     DELETE FROM webhook_attempts a USING released r
+     WHERE a.delivery_id = r.id AND r.id = ANY($3::uuid[]) AND a.number = r.attempts_started + 1 AND a.state = 'sending'`,
     [deliveryIds, leaseToken, markedUnsent],
   );
 }
@@ -260,16 +295,18 @@ export type AttemptRecord = {
 };
 
 /**
- * The retry schedule: the `number`-th failed attempt waits `retryDelaysMs[number - 1]`
- * (`compressedDelaysMs` for an endpoint with `compressed_retries`, read as the attempt is
- * written); attempt `maxAttempts` is the last.
+ * The retry schedule: after the `number`-th failed attempt ends (its start plus its latency), the
+ * next waits `retryDelaysMs[number - 1]` (`compressedDelaysMs` for an endpoint with
+ * `compressed_retries`, read as the attempt is written); attempt `maxAttempts` is the last.
  */
 export type RetrySchedule = { maxAttempts: number; retryDelaysMs: readonly number[]; compressedDelaysMs: readonly number[] };
 
 /**
- * Writes attempts in one statement, each under its delivery's row lock (taken in id order): the
- * attempt row always, and the delivery's outcome (succeeded, exhausted, or its next attempt) only
- * while the attempt's claim still holds it, so a settled delivery keeps its outcome.
+ * Writes attempts' outcomes in one statement, each under its delivery's row lock (taken in id
+ * order): the attempt row always (recorded `sending` before the send, now `ended`; even when a
+ * later claim has marked it lost meanwhile, the outcome is better), and the delivery's outcome
+ * (succeeded, exhausted, or its next attempt) only while the attempt's claim still holds it, so a
+ * settled delivery keeps its outcome.
  */
 export async function writeAttempts(
   db: DbOrTx,
@@ -290,8 +327,11 @@ export async function writeAttempts(
       ORDER BY d.id
       FOR UPDATE OF d
     ), attempt AS (
-      INSERT INTO webhook_attempts (id, delivery_id, number, started_at, latency_ms, response_status, response_excerpt, error, request_headers, response_headers)
-      SELECT gen_random_uuid(), id, number, started_at, latency_ms, response_status, response_excerpt, error, request_headers::json, response_headers::json FROM locked
+      INSERT INTO webhook_attempts (id, delivery_id, number, started_at, latency_ms, response_status, response_excerpt, error, request_headers, response_headers, state)
+      SELECT gen_random_uuid(), id, number, started_at, latency_ms, response_status, response_excerpt, error, request_headers::json, response_headers::json, 'ended' FROM locked
+      ON CONFLICT (delivery_id, number) DO UPDATE SET started_at = EXCLUDED.started_at, latency_ms = EXCLUDED.latency_ms,
+        response_status = EXCLUDED.response_status, response_excerpt = EXCLUDED.response_excerpt, error = EXCLUDED.error,
+        request_headers = EXCLUDED.request_headers, response_headers = EXCLUDED.response_headers, state = 'ended'
     ), counted AS (
       -- The Overview's hourly figure, counted with the attempts (rows in key order: no lock cycles).
       INSERT INTO webhook_attempts_hourly (environment_id, hour, succeeded, attempts)
@@ -307,7 +347,8 @@ export async function writeAttempts(
                     ELSE 'pending'::"WebhookDeliveryStatus" END,
       next_attempt_at = CASE WHEN NOT l.ours THEN d.next_attempt_at
                              WHEN l.acknowledged OR l.number >= $9::int THEN NULL
-                             ELSE l.started_at + l.delays[LEAST(l.number, $9::int - 1)] * interval '1 millisecond' END,
+                             -- the delay counts from the attempt's end: a timed-out one ended 10 s after it started
+                             ELSE l.started_at + (l.latency_ms + l.delays[LEAST(l.number, $9::int - 1)]) * interval '1 millisecond' END,
       leased_until = CASE WHEN l.ours THEN NULL ELSE d.leased_until END,
       lease_token = CASE WHEN l.ours THEN NULL ELSE d.lease_token END,
       updated_at = CASE WHEN l.ours THEN l.started_at ELSE d.updated_at END

@@ -18,8 +18,12 @@ export function AttemptHistory({ attempts, label }: { attempts: Attempt[]; label
             <tr key={attempt.number}>
               <td className="num" data-label="#">{attempt.number}</td>
               <td className={styles.nowrap} data-label="Time">{formatTime(attempt.startedAt)}</td>
-              <td data-label="Answer">{attempt.responseStatus === null ? <span className="muted">none</span> : <HttpStatus status={attempt.responseStatus} />}</td>
-              <td className={`num ${styles.nowrap}`} data-label="Latency">{attempt.latencyMs} ms</td>
+              <td data-label="Answer">
+                <AttemptAnswer attempt={attempt} />
+              </td>
+              <td className={`num ${styles.nowrap}`} data-label="Latency">
+                {attempt.latencyMs === null ? <span className="muted">—</span> : `${attempt.latencyMs} ms`}
+              </td>
               <td data-label="Error">{attempt.error ?? <span className="muted">—</span>}</td>
               <td data-label="Response">
                 {attempt.responseExcerpt ? (
@@ -41,6 +45,17 @@ export function AttemptHistory({ attempts, label }: { attempts: Attempt[]; label
       </table>
     </div>
   );
+}
+
+/**
+ * What the endpoint answered; an attempt recorded before its send shows it is waiting, and one
+ * whose process stopped first says no answer was recorded (its Error says why).
+ */
+function AttemptAnswer({ attempt }: { attempt: Attempt }) {
+  if (attempt.state === 'sending') return <span className="muted">waiting for an answer</span>;
+  if (attempt.state === 'lost') return <span className="muted">none recorded</span>;
+  if (attempt.responseStatus === null) return <span className="muted">none</span>;
+  return <HttpStatus status={attempt.responseStatus} />;
 }
 
 function Headers({ title, headers }: { title: string; headers: Record<string, string> }) {
