@@ -42,8 +42,9 @@ describe('OpenAPI document', () => {
   it('documents the spec error codes of the quote routes', async () => {
     const res = await api('GET', '/v1/openapi.json');
     const post = res.body.paths['/v1/public_quotes'].post;
-    // 408: a body that stops arriving is answered by the route when the server's request timeout runs out.
-    expect(Object.keys(post.responses).sort()).toEqual(['201', '404', '408', '409', '413', '422', '429', '500']);
+    // 408: a body that stops arriving is answered by the route when the server's request timeout runs out;
+    // 503: an instance that cannot sign receipts (no usable sealing key) does not quote.
+    expect(Object.keys(post.responses).sort()).toEqual(['201', '404', '408', '409', '413', '422', '429', '500', '503']);
     expect(post.responses['429'].description).toContain('rate_limited');
   });
 
