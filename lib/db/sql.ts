@@ -19,6 +19,11 @@ export function registerPool(db: object, pool: pg.Pool): void {
   pools.set(db, pool);
 }
 
+/** The pg pool behind a Prisma client, if `db` is one (an interactive transaction has none of its own). */
+export function poolOf(db: DbOrTx): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 /** Whether `db` is a client whose statements go straight to its pool (not an interactive transaction). */
 export function runsOnPool(db: DbOrTx): boolean {
   return pools.has(db);

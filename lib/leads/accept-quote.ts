@@ -61,8 +61,8 @@ export async function acceptQuote(
   }
   // Counted by the quote's business (findPublicQuoteOf checked the body names it), only now that
   // this would be a new acceptance: the client's share first, so a spent share costs the business nothing.
-  await spendAllowance('publicAcceptancePerClient', `${request.businessId}:${clientMark(client)}`);
-  await spendAllowance('publicAcceptanceCreate', request.businessId);
+  await spendAllowance(db, 'publicAcceptancePerClient', `${request.businessId}:${clientMark(client)}`);
+  await spendAllowance(db, 'publicAcceptanceCreate', request.businessId);
   const computation = stored.receipt.computation as QuoteComputation;
   const id = randomUUID();
 

@@ -1,6 +1,7 @@
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type pg from 'pg';
-import { getPool } from '../db/client';
+import { getPool, type DbOrTx } from '../db/client';
+import { poolOf } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
 
 /**
@@ -46,9 +47,13 @@ function limiterFor(pool: pg.Pool, name: RateLimitName): RateLimiterPostgres {
   return limiter;
 }
 
-/** `consumeRateLimit` on the service's pool: for a verb that counts a limit once it knows what the request does. */
-export function spendAllowance(name: RateLimitName, key: string): Promise<RateLimitState> {
-  return consumeRateLimit(getPool(), name, key);
+/**
+ * `consumeRateLimit` on the pool behind `db` (the service's own when `db` is a transaction): for a
+ * step or a verb that counts a limit once it knows what the request does. Counters are never
+ * part of a transaction: a refused write still spent what it spent.
+ */
+export function spendAllowance(db: DbOrTx, name: RateLimitName, key: string): Promise<RateLimitState> {
+  return consumeRateLimit(poolOf(db) ?? getPool(), name, key);
 }
 
 /** Takes one point for `key`; throws 429 `rate_limited` with `retry-after` when none are left. */

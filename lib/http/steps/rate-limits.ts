@@ -1,4 +1,5 @@
 import type { Principal } from '../../auth/principal';
+import { getDb } from '../../db/client';
 import { spendAllowance } from '../../ratelimit/registry';
 import type { RateLimitDeclaration } from '../contract';
 
@@ -11,7 +12,7 @@ export async function consumeQuotas(limits: readonly RateLimitDeclaration[] | un
   if (principal.kind !== 'api_key') return headers;
   for (const limit of limits ?? []) {
     if (limit.countBy !== 'account') continue;
-    const quota = await spendAllowance(limit.name, `${principal.projectId}:${principal.environment}`);
+    const quota = await spendAllowance(getDb(), limit.name, `${principal.projectId}:${principal.environment}`);
     headers = { 'ratelimit-limit': String(quota.limit), 'ratelimit-remaining': String(quota.remaining), 'ratelimit-reset': String(quota.resetSeconds) };
   }
   return headers;
@@ -26,6 +27,6 @@ export async function consumeRequestLimits(
   for (const limit of limits ?? []) {
     if (limit.countBy === 'account' || limit.countBy === 'verb') continue;
     const key = limit.countBy(body, request);
-    if (key !== null) await spendAllowance(limit.name, key);
+    if (key !== null) await spendAllowance(getDb(), limit.name, key);
   }
 }
