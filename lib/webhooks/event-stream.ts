@@ -1,64 +1,87 @@
+import { randomUUID } from 'node:crypto';
 import { refuseLiveKey } from '../auth/scopes';
 import type { ApiKeyPrincipal } from '../auth/principal';
+import { withTransaction, type VerbContext } from '../context/verb-context';
 import type { Db } from '../db/client';
 import { ServiceError } from '../errors/service-error';
-import { lastEventSeq, readEvent, readEventsAfter } from '../events/store';
-import { logger } from '../observability/logger';
-import { deliveryBody, deliveryEnvelope, type DeliveryEnvelope } from './envelope';
+import { eventPosition, newestEventPosition, readEvent } from '../events/store';
+import { heldLimitError, STREAM_LIMITS } from '../ratelimit/registry';
+import { deliveryEnvelope, type DeliveryEnvelope } from './envelope';
+import { processEventStreams, STREAM_LEASE_TTL_SECONDS, type EventStreamHub } from './event-stream-hub';
 import { COMPRESSED_RETRY_DELAYS_MS, RETRY_DELAYS_MS } from './retry-schedule';
+import { takeStreamLease } from './store';
 
-/** How often an open stream looks for new events, and how often it says it is still there. */
-const POLL_MS = 500;
-const HEARTBEAT_MS = 15_000;
-const BATCH = 100;
-
-/** What a listener is told first: where the stream starts, and the retry schedules it may follow. */
-export type StreamReady = { environment: 'test'; after: string; retrySchedule: { standardMs: number[]; compressedMs: number[] } };
+/**
+ * What a listener is told first: the event the stream starts after (an event of its environment,
+ * null when it has none yet), and the retry schedules it may follow.
+ */
+export type StreamReady = { environment: 'test'; after: string | null; retrySchedule: { standardMs: number[]; compressedMs: number[] } };
 
 /**
  * GET /v1/event-stream: a Test environment's events as they happen, as server-sent events, so
  * that a developer's machine can receive them without a public URL (the SDK's `qps listen`
- * forwards them to localhost). Each event is `id: <outbox position>`, `event: event`, and the
- * delivery envelope as data, exactly the body an endpoint would get; the first is `event: ready`.
- * It starts after `after` (the last id a listener saw, so a reconnection misses nothing) or at
- * the newest event, and ends when the listener goes away.
+ * forwards them to localhost). Each event is `id: <event id>`, `event: event`, and the delivery
+ * envelope as data, exactly the body an endpoint would get; the first is `event: ready`. It starts
+ * after `after` (an event of the key's environment: the last one a listener saw, so that a
+ * reconnection misses nothing) or after the environment's newest event, and ends when the
+ * listener goes away. Positions are the environment's own events: nothing tells how many events
+ * other environments have.
+ *
+ * Bounded per key and per workspace (STREAM_LIMITS, counted across processes and instances) and
+ * per process (the hub's places); `hub` is the process's unless a test gives its own.
  */
-export function eventStream(db: Db, { environmentId, after }: { environmentId: string; after: string | null }): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  return new ReadableStream<Uint8Array>({
-    async start(controller) {
-      let cursor = after ?? (await lastEventSeq(db));
-      let lastWrite = Date.now();
-      const send = (text: string) => {
-        if (closed) return;
-        controller.enqueue(encoder.encode(text));
-        lastWrite = Date.now();
-      };
-      const ready: StreamReady = { environment: 'test', after: cursor, retrySchedule: { standardMs: [...RETRY_DELAYS_MS], compressedMs: [...COMPRESSED_RETRY_DELAYS_MS] } };
-      send(`retry: 2000\nevent: ready\ndata: ${JSON.stringify(ready)}\n\n`);
-      const tick = async () => {
-        let full = false;
-        try {
-          const events = await readEventsAfter(db, environmentId, cursor, BATCH);
-          for (const event of events) {
-            send(`id: ${event.seq}\nevent: event\ndata: ${deliveryBody(event)}\n\n`);
-            cursor = event.seq;
-          }
-          full = events.length === BATCH;
-          if (Date.now() - lastWrite >= HEARTBEAT_MS) send(': still here\n\n');
-        } catch (error) {
-          logger.warn({ err: error }, 'event stream: reading events failed; trying again');
-        }
-        if (!closed) timer = setTimeout(tick, full ? 0 : POLL_MS);
-      };
-      timer = setTimeout(tick, 0);
-    },
-    cancel() {
-      closed = true;
-      clearTimeout(timer);
-    },
+export async function openEventStream(
+  ctx: VerbContext<ApiKeyPrincipal>,
+  { after }: { after: string | null },
+  hub: EventStreamHub = processEventStreams(ctx.db),
+): Promise<ReadableStream<Uint8Array>> {
+  const { principal } = ctx;
+  refuseLiveListener(principal);
+  const start = after === null ? await newestEventPosition(ctx.db, principal.environmentId) : await eventPosition(ctx.db, principal.environmentId, after);
+  if (after !== null && !start) {
+    throw new ServiceError('invalid_request', `after: ${after} is not an event of this key's environment.`, {
+      details: { fields: { after: ["not an event of this key's environment"] } },
+    });
+  }
+  if (!hub.tryReserve()) {
+    throw new ServiceError('service_unavailable', `This server holds all the event streams it can (${hub.options.maxStreams}). Retry in a few seconds.`, {
+      headers: { 'retry-after': '5' },
+    });
+  }
+  const leaseId = randomUUID();
+  try {
+    const outcome = await withTransaction(ctx, (tx) =>
+      takeStreamLease(tx.db, {
+        id: leaseId,
+        apiKeyId: principal.keyId,
+        workspaceId: principal.workspaceId,
+        holder: hub.holder,
+        ttlSeconds: STREAM_LEASE_TTL_SECONDS,
+        perKey: STREAM_LIMITS.perKey,
+        perWorkspace: STREAM_LIMITS.perWorkspace,
+      }),
+    );
+    if (!outcome.granted) {
+      const message =
+        outcome.bound === 'key'
+          ? `This API key already has ${outcome.held} event streams open, the most one key may hold at once (${STREAM_LIMITS.perKey}). Close one, or retry after ${outcome.freesInSeconds} seconds.`
+          : `This workspace already has ${outcome.held} event streams open, the most one workspace may hold at once (${STREAM_LIMITS.perWorkspace}). Close one, or retry after ${outcome.freesInSeconds} seconds.`;
+      throw heldLimitError(message, outcome.freesInSeconds, outcome.bound === 'key' ? STREAM_LIMITS.perKey : STREAM_LIMITS.perWorkspace);
+    }
+  } catch (error) {
+    hub.unreserve();
+    throw error;
+  }
+  const ready: StreamReady = {
+    environment: 'test',
+    after: start?.id ?? null,
+    retrySchedule: { standardMs: [...RETRY_DELAYS_MS], compressedMs: [...COMPRESSED_RETRY_DELAYS_MS] },
+  };
+  return hub.attach({
+    environmentId: principal.environmentId,
+    afterSeq: start?.seq ?? '0',
+    leaseId,
+    ready: `retry: 2000\nevent: ready\ndata: ${JSON.stringify(ready)}\n\n`,
   });
 }
 
