@@ -182,10 +182,19 @@ async function streamBody(answer, response) {
   response.writeHead(answer.status);
   const reader = answer.body.getReader();
   let gone = false;
-  response.once('close', () => {
+  const leave = () => {
     gone = true;
     reader.cancel().catch(() => undefined);
-  });
+  };
+  response.once('close', leave);
+  // An event stream's listener never half-closes: its FIN means it went away. (Half-open
+  // connections are allowed, so 'close' would otherwise wait for a heartbeat's write to fail.)
+  const socket = response.socket;
+  if (socket && /^text\/event-stream/i.test(answer.headers.get('content-type') ?? '')) {
+    const hungUp = () => response.destroy();
+    socket.once('end', hungUp);
+    response.once('close', () => socket.off('end', hungUp));
+  }
   try {
     for (;;) {
       const { done, value } = await reader.read();

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../lib/db/embedded';
 import { eventually } from '../../lib/testing/eventually';
 import { createApiKey } from '../../lib/keys/create-api-key';
+import { STREAM_LIMITS } from '../../lib/ratelimit/registry';
 import { createPerson, createTenant, quoteRequest, testContext, type Tenant } from '../../lib/testing/factories';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
@@ -180,6 +181,32 @@ describe('qps listen', () => {
     });
     await eventually(() => (/422 {2}POST \/v1\/quotes .*invalid_quote_request/.test(cli.output.text) ? true : undefined), 15_000);
     cli.child.kill('SIGTERM');
+  });
+
+  it('frees a stream’s place when its listener goes away; the bound per key holds across the server’s processes', async () => {
+    const { secret, apiKey } = await createApiKey(testContext(iso.db), { projectId: tenant.projectId, environment: 'test', name: 'listeners' });
+    const slots = () => iso.db.eventStreamLease.findMany({ where: { apiKeyId: apiKey.id } });
+    const listeners: AbortController[] = [];
+    const open = async () => {
+      const listener = new AbortController();
+      const res = await fetch(`${server.url}/v1/event-stream`, { headers: { authorization: `Bearer ${secret}` }, signal: listener.signal });
+      if (res.ok) listeners.push(listener);
+      return res;
+    };
+    try {
+      for (let i = 0; i < STREAM_LIMITS.perKey; i++) expect((await open()).status).toBe(200);
+      // One connection each, handed to the two processes in turn.
+      expect(new Set((await slots()).map((slot) => slot.holder)).size).toBe(2);
+      const refused = await open();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+
+      listeners.shift()!.abort();
+      await eventually(async () => (await slots()).length === STREAM_LIMITS.perKey - 1, 10_000);
+      expect((await open()).status).toBe(200);
+    } finally {
+      for (const listener of listeners) listener.abort();
+    }
   });
 
   it('refuses a Live key, before and at the service', async () => {
