@@ -1,11 +1,12 @@
-// `npm run reliability [-- --quotes 3000] [--only crash,races,slow,halfclose]`: the figures of
+// `npm run reliability [-- --quotes 3000] [--only crash,races,slow,halfclose,streams]`: the figures of
 // docs/reliability.md, measured against the production build on a fresh embedded PostgreSQL with
 // the in-process job runner and a real HTTPS receiver:
 // - crash: quotes from 16 retrying clients while every service process is killed with SIGKILL,
 //   then one worker alone; quotes lost, duplicated, and deliveries lost once the runner catches up;
 // - races: 100 requests at once with one idempotency key, in rounds, on a quote and a generic write;
 // - slow: clients that send their headers or body too slowly, while others are served;
-// - halfclose: requests whose client closes its side after sending.
+// - halfclose: requests whose client closes its side after sending;
+// - streams: others' quote latency with as many event streams open as the instance allows (streamFlood).
 // Prints a summary and writes test-results/reliability.json.
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -18,9 +19,12 @@ import { demoExample } from '../lib/books/demo-book';
 import { createDb } from '../lib/db/client';
 import { findFreePort, startEmbeddedPostgres } from '../lib/db/embedded';
 import { applyMigrations } from '../lib/db/migrate';
+import { createApiKey } from '../lib/keys/create-api-key';
+import { STREAM_LIMITS } from '../lib/ratelimit/registry';
 import { createPerson, createTenant, testContext } from '../lib/testing/factories';
 import { signedBy, startReceiver } from '../lib/testing/https-receiver';
 import { createEndpoint } from '../lib/webhooks/create-endpoint';
+import { streamsPerProcess } from '../lib/webhooks/event-stream-hub';
 import { ensureBuild, startNextServer, throwawayServiceEnv, type RunningServer } from './support/next-server';
 import { writeTestCertificates } from './support/test-certificates';
 
@@ -47,6 +51,148 @@ function processTree(pid: number): number[] {
 
 function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/**
+ * streams: quotes of a tenant with no event stream, measured with none open, with as many open as
+ * the instance allows (STREAM_LIMITS per key and workspace, EVENT_STREAMS_PER_PROCESS per
+ * process, spread over enough workspaces and keys), and with none again; the answers beyond each
+ * bound, PostgreSQL's transactions per second while idle, how soon the places are free once the
+ * listeners leave, and how soon a worker killed with SIGKILL gives its places back.
+ */
+async function streamFlood(options: {
+  base: string;
+  db: ReturnType<typeof createDb>;
+  quote: (key: string) => Promise<Response>;
+  servicePid: () => number;
+  seconds: number;
+}) {
+  const { base, db } = options;
+  const processes = Number(process.env.WEB_CONCURRENCY ?? os.availableParallelism());
+  const total = processes * streamsPerProcess();
+  const workspaces = Math.ceil(total / STREAM_LIMITS.perWorkspace);
+  const keysPerWorkspace = Math.ceil(STREAM_LIMITS.perWorkspace / STREAM_LIMITS.perKey);
+  log(`streams: ${total} streams (${processes} processes), ${workspaces} workspaces of ${keysPerWorkspace} Test keys`);
+  const tenants = [];
+  for (let w = 0; w < workspaces + 1; w++) {
+    const tenant = await createTenant({}, db.prisma);
+    const keys = [];
+    for (let k = 0; k < keysPerWorkspace + 1; k++) keys.push((await createApiKey(testContext(db.prisma), { projectId: tenant.projectId, environment: 'test', name: `listener ${k}` })).secret);
+    tenants.push(keys);
+  }
+  const spare = tenants.pop()!;
+
+  const quotesFor = async (label: string) => {
+    const latencies: number[] = [];
+    const until = Date.now() + options.seconds * 1000;
+    let failed = 0;
+    await Promise.all(
+      Array.from({ length: 4 }, async (_, c) => {
+        for (let i = 0; Date.now() < until; i++) {
+          const t = performance.now();
+          const res = await options.quote(`streams-${label}-${c}-${i}-${randomUUID()}`);
+          await res.text();
+          if (res.status === 201) latencies.push(performance.now() - t);
+          else failed++;
+        }
+      }),
+    );
+    latencies.sort((a, b) => a - b);
+    const figures = { quotes: latencies.length, failed, p50Ms: Math.round(percentile(latencies, 50)), p99Ms: Math.round(percentile(latencies, 99)), maxMs: Math.round(latencies.at(-1) ?? 0) };
+    log(`streams: quotes with ${label}: ${JSON.stringify(figures)}`);
+    return figures;
+  };
+  const idleTransactionsPerSecond = async () => {
+    const commits = async () => Number((await db.pool.query(`SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`)).rows[0].xact_commit);
+    const before = await commits();
+    await sleep(10_000);
+    return Math.round(((await commits()) - before) / 10);
+  };
+  const liveSlots = async () => Number((await db.pool.query(`SELECT count(*) FROM event_stream_leases WHERE expires_at > now()`)).rows[0].count);
+
+  type Listener = { key: string; abort: AbortController; ended: boolean };
+  const listeners: Listener[] = [];
+  const refusals: Record<string, number> = {};
+  const open = async (key: string): Promise<{ status: number; retryAfter: number }> => {
+    const abort = new AbortController();
+    const res = await fetch(`${base}/v1/event-stream`, { headers: { authorization: `Bearer ${key}` }, signal: abort.signal });
+    if (!res.ok) {
+      refusals[res.status] = (refusals[res.status] ?? 0) + 1;
+      await res.text();
+      return { status: res.status, retryAfter: Number(res.headers.get('retry-after') ?? 1) };
+    }
+    const listener: Listener = { key, abort, ended: false };
+    listeners.push(listener);
+    void (async () => {
+      try {
+        for await (const _ of res.body!) void _;
+      } catch {
+        // aborted, or the process went away
+      }
+      listener.ended = true;
+    })();
+    return { status: 200, retryAfter: 0 };
+  };
+  /** Opens a stream for `key` as `qps listen` does: refused, it waits `retry-after` and tries again. */
+  const openPatiently = async (key: string, deadline: number) => {
+    for (;;) {
+      const { status, retryAfter } = await open(key);
+      if (status === 200 || Date.now() > deadline) return status;
+      await sleep(retryAfter * 1000);
+    }
+  };
+
+  const results: Record<string, unknown> = { processes, streamsAllowed: total, perKey: STREAM_LIMITS.perKey, perWorkspace: STREAM_LIMITS.perWorkspace };
+  results.noneOpen = await quotesFor('none open');
+  results.idleTransactionsPerSecondNoneOpen = await idleTransactionsPerSecond();
+
+  const opening = Date.now();
+  await Promise.all(
+    tenants.map(async (keys) => {
+      for (let k = 0; k < keysPerWorkspace; k++) for (let i = 0; i < STREAM_LIMITS.perKey && listeners.length < total; i++) await openPatiently(keys[k], Date.now() + 60_000);
+    }),
+  );
+  results.opened = { streams: listeners.length, seconds: (Date.now() - opening) / 1000, refusedOnTheWay: { ...refusals } };
+  for (const status of Object.keys(refusals)) delete refusals[status];
+  results.beyondTheBounds = {
+    perKey: (await open(tenants[0][0])).status,
+    perWorkspace: (await open(tenants[0][keysPerWorkspace])).status,
+    perInstance: (await open(spare[0])).status,
+  };
+  log(`streams: ${listeners.length} open; beyond the bounds: ${JSON.stringify(results.beyondTheBounds)}`);
+  results.idleTransactionsPerSecondAllOpen = await idleTransactionsPerSecond();
+  results.allOpen = await quotesFor(`${listeners.length} open`);
+
+  // A worker dies with its streams: their listeners reconnect, and get places once the dead one's run out.
+  const worker = processTree(options.servicePid())[1];
+  const slotsBefore = await liveSlots();
+  const killedAt = Date.now();
+  process.kill(worker, 'SIGKILL');
+  log(`streams: SIGKILL worker ${worker}`);
+  while (listeners.filter((l) => l.ended).length === 0 && Date.now() - killedAt < 5_000) await sleep(50);
+  await sleep(1000);
+  const lost = listeners.filter((l) => l.ended);
+  for (const l of lost) listeners.splice(listeners.indexOf(l), 1);
+  const reopened = await Promise.all(lost.map((l) => openPatiently(l.key, killedAt + 90_000)));
+  results.workerKilled = {
+    slotsBefore,
+    streamsLost: lost.length,
+    reopened: reopened.filter((s) => s === 200).length,
+    allReopenedAfterSeconds: (Date.now() - killedAt) / 1000,
+    refusedOnTheWay: { ...refusals },
+  };
+  log(`streams: ${JSON.stringify(results.workerKilled)}`);
+
+  const closing = Date.now();
+  for (const l of listeners) l.abort.abort();
+  while ((await liveSlots()) > 0 && Date.now() - closing < 15_000) await sleep(100);
+  results.closed = { slotsLeft: await liveSlots(), freedAfterSeconds: (Date.now() - closing) / 1000 };
+  results.idleTransactionsPerSecondNoneOpenAgain = await idleTransactionsPerSecond();
+  results.noneOpenAgain = await quotesFor('none open again');
+  const p99 = (figures: unknown) => (figures as { p99Ms: number }).p99Ms;
+  const ratio = (baseline: unknown) => Number((p99(results.allOpen) / p99(baseline)).toFixed(2));
+  results.p99AllOpenOverNoneOpen = { before: ratio(results.noneOpen), after: ratio(results.noneOpenAgain) };
+  return results;
 }
 
 async function main() {
@@ -312,6 +458,12 @@ async function main() {
       const stored = Number((await db.pool.query(`SELECT count(*) FROM quote_intents WHERE idempotency_key = ANY($1)`, [keys])).rows[0].count);
       results.halfClose = { requests: count, answered201: answered, stored };
       log(`halfclose: ${JSON.stringify(results.halfClose)}`);
+    }
+
+    if (wants('streams')) {
+      const quote = (key: string) => fetch(`${base}/v1/quotes`, { method: 'POST', headers: quoteHeaders, body: quoteBody(key) });
+      results.streams = await streamFlood({ base, db, quote, servicePid: () => service.process.pid!, seconds: 20 });
+      log(`streams: ${JSON.stringify(results.streams)}`);
     }
   } finally {
     for (const fn of cleanups.reverse()) await fn().catch((e: unknown) => log(`cleanup: ${String(e)}`));

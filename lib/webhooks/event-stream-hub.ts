@@ -204,7 +204,7 @@ export class EventStreamHub {
 }
 
 /** EVENT_STREAMS_PER_PROCESS (default 300): streams one service process holds at once. */
-function streamsPerProcess(): number {
+export function streamsPerProcess(): number {
   const raw = process.env.EVENT_STREAMS_PER_PROCESS ?? '300';
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new Error(`EVENT_STREAMS_PER_PROCESS must be a positive integer, not ${JSON.stringify(raw)}`);

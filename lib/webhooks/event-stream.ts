@@ -9,7 +9,7 @@ import { heldLimitError, STREAM_LIMITS } from '../ratelimit/registry';
 import { deliveryEnvelope, type DeliveryEnvelope } from './envelope';
 import { processEventStreams, STREAM_LEASE_TTL_SECONDS, type EventStreamHub } from './event-stream-hub';
 import { COMPRESSED_RETRY_DELAYS_MS, RETRY_DELAYS_MS } from './retry-schedule';
-import { takeStreamLease } from './store';
+import { releaseStreamLeases, takeStreamLease } from './store';
 
 /**
  * What a listener is told first: the event the stream starts after (an event of its environment,
@@ -43,35 +43,7 @@ export async function openEventStream(
       details: { fields: { after: ["not an event of this key's environment"] } },
     });
   }
-  if (!hub.tryReserve()) {
-    throw new ServiceError('service_unavailable', `This server holds all the event streams it can (${hub.options.maxStreams}). Retry in a few seconds.`, {
-      headers: { 'retry-after': '5' },
-    });
-  }
-  const leaseId = randomUUID();
-  try {
-    const outcome = await withTransaction(ctx, (tx) =>
-      takeStreamLease(tx.db, {
-        id: leaseId,
-        apiKeyId: principal.keyId,
-        workspaceId: principal.workspaceId,
-        holder: hub.holder,
-        ttlSeconds: STREAM_LEASE_TTL_SECONDS,
-        perKey: STREAM_LIMITS.perKey,
-        perWorkspace: STREAM_LIMITS.perWorkspace,
-      }),
-    );
-    if (!outcome.granted) {
-      const message =
-        outcome.bound === 'key'
-          ? `This API key already has ${outcome.held} event streams open, the most one key may hold at once (${STREAM_LIMITS.perKey}). Close one, or retry after ${outcome.freesInSeconds} seconds.`
-          : `This workspace already has ${outcome.held} event streams open, the most one workspace may hold at once (${STREAM_LIMITS.perWorkspace}). Close one, or retry after ${outcome.freesInSeconds} seconds.`;
-      throw heldLimitError(message, outcome.freesInSeconds, outcome.bound === 'key' ? STREAM_LIMITS.perKey : STREAM_LIMITS.perWorkspace);
-    }
-  } catch (error) {
-    hub.unreserve();
-    throw error;
-  }
+  const leaseId = await takePlace(ctx, hub);
   const ready: StreamReady = {
     environment: 'test',
     after: start?.id ?? null,
@@ -83,6 +55,42 @@ export async function openEventStream(
     leaseId,
     ready: `retry: 2000\nevent: ready\ndata: ${JSON.stringify(ready)}\n\n`,
   });
+}
+
+/**
+ * A slot for the key's new stream (429 beyond its key's or its workspace's bound, whichever
+ * process holds the others), then a place in this process (503 when it holds all it may).
+ */
+async function takePlace(ctx: VerbContext<ApiKeyPrincipal>, hub: EventStreamHub): Promise<string> {
+  const { principal } = ctx;
+  const leaseId = randomUUID();
+  const outcome = await withTransaction(ctx, (tx) =>
+    takeStreamLease(tx.db, {
+      id: leaseId,
+      apiKeyId: principal.keyId,
+      workspaceId: principal.workspaceId,
+      holder: hub.holder,
+      ttlSeconds: STREAM_LEASE_TTL_SECONDS,
+      perKey: STREAM_LIMITS.perKey,
+      perWorkspace: STREAM_LIMITS.perWorkspace,
+    }),
+  );
+  if (!outcome.granted) {
+    const [holder, most] = outcome.bound === 'key' ? ['This API key', STREAM_LIMITS.perKey] : ['This workspace', STREAM_LIMITS.perWorkspace];
+    throw heldLimitError(
+      `${holder} already has ${outcome.held} event streams open, the most one ${outcome.bound} may hold at once (${most}). Close one, or retry after ${outcome.freesInSeconds} seconds.`,
+      outcome.freesInSeconds,
+      most,
+    );
+  }
+  if (!hub.tryReserve()) {
+    await releaseStreamLeases(ctx.db, [leaseId]);
+    // The connection is closed: a retry on a new one may reach another process of the instance.
+    throw new ServiceError('service_unavailable', `This server process holds all the event streams it may (${hub.options.maxStreams}). Retry in a second.`, {
+      headers: { 'retry-after': '1', connection: 'close' },
+    });
+  }
+  return leaseId;
 }
 
 /** The stream and its events are for Test keys only: Live events go to webhook endpoints. */
