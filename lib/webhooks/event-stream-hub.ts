@@ -90,7 +90,7 @@ export class EventStreamHub {
           this.byLease.set(listener.leaseId, listener);
           const listeners = this.byEnvironment.get(listener.environmentId) ?? new Set();
           this.byEnvironment.set(listener.environmentId, listeners.add(listener));
-          this.send(listener, start.ready);
+          void this.send(listener, start.ready);
           this.schedulePoll(STREAM_POLL_MS);
           if (this.options.autoPoll) this.renewTimer ??= setInterval(() => void this.renew(), RENEW_MS).unref();
         },
@@ -139,6 +139,7 @@ export class EventStreamHub {
       afterSeq: String([...listeners].reduce((min, l) => (l.cursor < min ? l.cursor : min), [...listeners][0].cursor)),
     }));
     let full = false;
+    const released: (Promise<void> | undefined)[] = [];
     try {
       const events = await readEventsOfEnvironments(this.db, positions, BATCH);
       const perEnvironment = new Map<string, number>();
@@ -150,7 +151,7 @@ export class EventStreamHub {
           if (listener.cursor >= seq) continue;
           message ??= `id: ${event.id}\nevent: event\ndata: ${deliveryBody(event)}\n\n`;
           listener.cursor = seq;
-          this.send(listener, message);
+          released.push(this.send(listener, message));
         }
       }
       full = [...perEnvironment.values()].some((n) => n >= BATCH);
@@ -158,7 +159,8 @@ export class EventStreamHub {
       logger.warn({ err: error }, 'event streams: reading events failed; trying again');
     }
     const now = Date.now();
-    for (const listener of this.byLease.values()) if (now - listener.lastWrite >= HEARTBEAT_MS) this.send(listener, ': still here\n\n');
+    for (const listener of this.byLease.values()) if (now - listener.lastWrite >= HEARTBEAT_MS) released.push(this.send(listener, ': still here\n\n'));
+    await Promise.all(released);
     return full;
   }
 
@@ -170,11 +172,12 @@ export class EventStreamHub {
     }, delayMs).unref();
   }
 
-  private send(listener: Listener, text: string): void {
+  /** Sends to one listener; returns the release of its place when that ended it (it fell too far behind). */
+  private send(listener: Listener, text: string): Promise<void> | undefined {
     if (listener.ended) return;
     listener.controller.enqueue(encoder.encode(text));
     listener.lastWrite = Date.now();
-    if ((listener.controller.desiredSize ?? 0) < -MAX_QUEUED_BYTES) void this.end(listener, true);
+    if ((listener.controller.desiredSize ?? 0) < -MAX_QUEUED_BYTES) return this.end(listener, true);
   }
 
   /** Removes a stream (closing it when the listener is still there) and frees its slot. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { refuseLiveKey } from '../auth/scopes';
 import type { ApiKeyPrincipal } from '../auth/principal';
-import { withTransaction, type VerbContext } from '../context/verb-context';
+import type { VerbContext } from '../context/verb-context';
 import type { Db } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { eventPosition, newestEventPosition, readEvent } from '../events/store';
@@ -57,6 +57,9 @@ export async function openEventStream(
   });
 }
 
+/** Tries at a slot while another taker of the workspace is counting (each try is a millisecond's statement). */
+const TAKE_TRIES = 40;
+
 /**
  * A slot for the key's new stream (429 beyond its key's or its workspace's bound, whichever
  * process holds the others), then a place in this process (503 when it holds all it may).
@@ -64,24 +67,31 @@ export async function openEventStream(
 async function takePlace(ctx: VerbContext<ApiKeyPrincipal>, hub: EventStreamHub): Promise<string> {
   const { principal } = ctx;
   const leaseId = randomUUID();
-  const outcome = await withTransaction(ctx, (tx) =>
-    takeStreamLease(tx.db, {
-      id: leaseId,
-      apiKeyId: principal.keyId,
-      workspaceId: principal.workspaceId,
-      holder: hub.holder,
-      ttlSeconds: STREAM_LEASE_TTL_SECONDS,
-      perKey: STREAM_LIMITS.perKey,
-      perWorkspace: STREAM_LIMITS.perWorkspace,
-    }),
-  );
-  if (!outcome.granted) {
-    const [holder, most] = outcome.bound === 'key' ? ['This API key', STREAM_LIMITS.perKey] : ['This workspace', STREAM_LIMITS.perWorkspace];
+  const request = {
+    id: leaseId,
+    apiKeyId: principal.keyId,
+    workspaceId: principal.workspaceId,
+    holder: hub.holder,
+    ttlSeconds: STREAM_LEASE_TTL_SECONDS,
+    perKey: STREAM_LIMITS.perKey,
+    perWorkspace: STREAM_LIMITS.perWorkspace,
+  };
+  let taken = await takeStreamLease(ctx.db, request);
+  // Spread out, so that a crowd of listeners reconnecting at once (a restart) takes turns.
+  for (let tries = 1; taken.outcome === 'busy' && tries < TAKE_TRIES; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+    taken = await takeStreamLease(ctx.db, request);
+  }
+  if (taken.outcome === 'key' || taken.outcome === 'workspace') {
+    const [holder, most] = taken.outcome === 'key' ? ['This API key', STREAM_LIMITS.perKey] : ['This workspace', STREAM_LIMITS.perWorkspace];
     throw heldLimitError(
-      `${holder} already has ${outcome.held} event streams open, the most one ${outcome.bound} may hold at once (${most}). Close one, or retry after ${outcome.freesInSeconds} seconds.`,
-      outcome.freesInSeconds,
+      `${holder} already has ${taken.held} event streams open, the most one ${taken.outcome} may hold at once (${most}). Close one, or retry after ${taken.freesInSeconds} seconds.`,
+      taken.freesInSeconds,
       most,
     );
+  }
+  if (taken.outcome === 'busy') {
+    throw new ServiceError('service_unavailable', 'Too many event streams of this workspace are opening at this moment. Retry in a second.', { headers: { 'retry-after': '1' } });
   }
   if (!hub.tryReserve()) {
     await releaseStreamLeases(ctx.db, [leaseId]);

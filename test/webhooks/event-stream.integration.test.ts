@@ -193,6 +193,14 @@ describe('streams open at once', () => {
     expect((await streamOver(tenant.keys.test)).res.status).toBe(429);
   });
 
+  it('holds the bound when a key opens many streams at once', async () => {
+    const tenant = await createTenant();
+    const answers = await Promise.all(Array.from({ length: 12 }, () => streamOver(tenant.keys.test)));
+    expect(answers.filter((a) => a.res.status === 200)).toHaveLength(STREAM_LIMITS.perKey);
+    expect(answers.filter((a) => a.res.status === 429)).toHaveLength(12 - STREAM_LIMITS.perKey);
+    expect(await testDb().eventStreamLease.count({ where: { apiKeyId: tenant.keyIds.test } })).toBe(STREAM_LIMITS.perKey);
+  });
+
   it(`allows ${STREAM_LIMITS.perWorkspace} per workspace, whichever keys hold them`, async () => {
     const tenant = await createTenant();
     const keys = await Promise.all(Array.from({ length: Math.ceil(STREAM_LIMITS.perWorkspace / STREAM_LIMITS.perKey) + 1 }, () => testKey(tenant)));
@@ -258,6 +266,29 @@ describe('streams open at once', () => {
     await stream.next(); // ready
     expect(await stream.next()).toBeNull();
     expect(await testDb().eventStreamLease.count({ where: { apiKeyId: key.principal.keyId } })).toBe(0);
+  });
+
+  it('ends the stream of a listener that leaves 1 MB of events unread, and frees its place', async () => {
+    const tenant = await createTenant();
+    const key = await testKey(tenant);
+    const hub = ownHub();
+    const stream = await openOn(hub, key.principal);
+    const filler = 'x'.repeat(12_000);
+    for (let i = 0; i < 100; i++) {
+      await recordEvent(
+        { db: testDb(), now: new Date() },
+        { type: 'business.branding_updated', workspaceId: tenant.workspaceId, projectId: tenant.projectId, environmentId: tenant.environments.test, data: { filler } },
+      );
+    }
+    await hub.poll();
+    expect(hub.size).toBe(0);
+    expect(await testDb().eventStreamLease.count({ where: { apiKeyId: key.principal.keyId } })).toBe(0);
+    // What was queued still arrives, then the stream ends: the listener reconnects after its last event.
+    let events = 0;
+    await stream.next(); // ready
+    while ((await stream.next())?.event === 'event') events++;
+    expect(events).toBeGreaterThan(80);
+    expect(events).toBeLessThan(100);
   });
 
   it('answers 503 when the process holds all the streams it may', async () => {

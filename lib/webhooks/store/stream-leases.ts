@@ -19,49 +19,36 @@ export type StreamLeaseRequest = {
   perWorkspace: number;
 };
 
-/** Granted, or which bound refused it and when its first slot would run out unless renewed. */
-export type StreamLeaseOutcome = { granted: true } | { granted: false; bound: 'key' | 'workspace'; held: number; freesInSeconds: number };
+/**
+ * Granted; or refused by a bound (how many its key or workspace holds, and when the first of those
+ * runs out unless renewed); or `busy`: another taker of the workspace was counting at that moment.
+ */
+export type StreamLeaseOutcome =
+  | { outcome: 'granted' }
+  | { outcome: 'key' | 'workspace'; held: number; freesInSeconds: number }
+  | { outcome: 'busy' };
 
-// Counting and inserting must see every slot committed before: one workspace's takers queue on a
-// transaction-level advisory lock, and the count runs in the next statement (a fresh snapshot).
-const LOCK_WORKSPACE_SQL = `SELECT count(*)::int AS locked FROM (SELECT pg_advisory_xact_lock(hashtextextended('event_stream_leases:' || $1::text, 0))) AS l`;
+// take_event_stream_lease (its migration, 20261202011643_event_stream_leases) counts and inserts
+// under the workspace's advisory lock, tried and not waited for.
+const TAKE_SQL = `SELECT outcome, of_key, of_workspace, key_frees_in, workspace_frees_in
+  FROM take_event_stream_lease($1::uuid, $2::uuid, $3::uuid, $4::text, $5::int, $6::int, $7::int)`;
 
-const TAKE_SQL = `WITH purged AS (
-     DELETE FROM event_stream_leases WHERE workspace_id = $1::uuid AND expires_at <= now() RETURNING 1
-   ), live AS (
-     SELECT api_key_id, expires_at FROM event_stream_leases WHERE workspace_id = $1::uuid AND expires_at > now()
-   ), counts AS (
-     SELECT count(*) FILTER (WHERE api_key_id = $2::uuid)::int AS of_key, count(*)::int AS of_workspace,
-       min(expires_at) FILTER (WHERE api_key_id = $2::uuid) AS key_frees_at, min(expires_at) AS workspace_frees_at
-     FROM live
-   ), granted AS (
-     INSERT INTO event_stream_leases (id, api_key_id, workspace_id, holder, expires_at)
-     SELECT $3::uuid, $2::uuid, $1::uuid, $4::text, now() + make_interval(secs => $5::int)
-     FROM counts WHERE of_key < $6::int AND of_workspace < $7::int
-     RETURNING 1
-   )
-   SELECT of_key, of_workspace, (SELECT count(*) FROM granted)::int AS granted,
-     COALESCE(ceil(EXTRACT(EPOCH FROM key_frees_at - now())), 0)::int AS key_frees_in,
-     COALESCE(ceil(EXTRACT(EPOCH FROM workspace_frees_at - now())), 0)::int AS workspace_frees_in
-   FROM counts`;
+type TakeRow = { outcome: 'granted' | 'key' | 'workspace' | 'busy'; of_key: number; of_workspace: number; key_frees_in: number; workspace_frees_in: number };
 
-type TakeRow = { of_key: number; of_workspace: number; granted: number; key_frees_in: number; workspace_frees_in: number };
-
-/** Takes a slot when the key and its workspace are under their bounds. Run inside a transaction (`tx`). */
-export async function takeStreamLease(tx: DbOrTx, request: StreamLeaseRequest): Promise<StreamLeaseOutcome> {
-  await sqlRows(tx, LOCK_WORKSPACE_SQL, [request.workspaceId]);
-  const [row] = await sqlRows<TakeRow>(tx, TAKE_SQL, [
-    request.workspaceId,
-    request.apiKeyId,
+/** One try at a slot for a new stream of the key (one statement). */
+export async function takeStreamLease(db: DbOrTx, request: StreamLeaseRequest): Promise<StreamLeaseOutcome> {
+  const [row] = await sqlRows<TakeRow>(db, TAKE_SQL, [
     request.id,
+    request.apiKeyId,
+    request.workspaceId,
     request.holder,
     request.ttlSeconds,
     request.perKey,
     request.perWorkspace,
   ]);
-  if (row.granted > 0) return { granted: true };
-  if (row.of_key >= request.perKey) return { granted: false, bound: 'key', held: row.of_key, freesInSeconds: Math.max(1, row.key_frees_in) };
-  return { granted: false, bound: 'workspace', held: row.of_workspace, freesInSeconds: Math.max(1, row.workspace_frees_in) };
+  if (row.outcome === 'key') return { outcome: 'key', held: row.of_key, freesInSeconds: Math.max(1, row.key_frees_in) };
+  if (row.outcome === 'workspace') return { outcome: 'workspace', held: row.of_workspace, freesInSeconds: Math.max(1, row.workspace_frees_in) };
+  return { outcome: row.outcome };
 }
 
 // A slot is renewed only while it has not run out and its key is still valid (not revoked, not
