@@ -60,14 +60,16 @@ function percentile(sorted: number[], p: number): number {
  * bound, PostgreSQL's transactions per second while idle, how soon the places are free once the
  * listeners leave, and how soon a worker killed with SIGKILL gives its places back.
  */
-async function streamFlood(options: {
-  base: string;
-  db: ReturnType<typeof createDb>;
-  quote: (key: string) => Promise<Response>;
-  servicePid: () => number;
-  seconds: number;
-}) {
+async function streamFlood(options: { base: string; db: ReturnType<typeof createDb>; servicePid: () => number; seconds: number }) {
   const { base, db } = options;
+  // The others: a tenant of its own, with no webhook endpoint (no deliveries to send while idle).
+  const quoter = await createTenant({}, db.prisma);
+  const quote = (key: string) =>
+    fetch(`${base}/v1/quotes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${quoter.keys.test}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ businessId: quoter.businessId, bookId: quoter.bookId, ...demoExample, idempotencyKey: key }),
+    });
   const processes = Number(process.env.WEB_CONCURRENCY ?? os.availableParallelism());
   const total = processes * streamsPerProcess();
   const workspaces = Math.ceil(total / STREAM_LIMITS.perWorkspace);
@@ -90,7 +92,7 @@ async function streamFlood(options: {
       Array.from({ length: 4 }, async (_, c) => {
         for (let i = 0; Date.now() < until; i++) {
           const t = performance.now();
-          const res = await options.quote(`streams-${label}-${c}-${i}-${randomUUID()}`);
+          const res = await quote(`streams-${label}-${c}-${i}-${randomUUID()}`);
           const text = await res.text();
           if (res.status === 201) latencies.push(performance.now() - t);
           else failed[`${res.status} ${text.slice(0, 120)}`] = (failed[`${res.status} ${text.slice(0, 120)}`] ?? 0) + 1;
@@ -471,8 +473,7 @@ async function main() {
     }
 
     if (wants('streams')) {
-      const quote = (key: string) => fetch(`${base}/v1/quotes`, { method: 'POST', headers: quoteHeaders, body: quoteBody(key) });
-      results.streams = await streamFlood({ base, db, quote, servicePid: () => service.process.pid!, seconds: 20 });
+      results.streams = await streamFlood({ base, db, servicePid: () => service.process.pid!, seconds: 20 });
       log(`streams: ${JSON.stringify(results.streams)}`);
     }
   } finally {
