@@ -75,10 +75,6 @@ export class EventStreamHub {
     return true;
   }
 
-  unreserve(): void {
-    this.reserved--;
-  }
-
   /** Opens a reserved stream: `ready` first, then every event of the environment after `afterSeq`, until it ends. */
   attach(start: StreamStart): ReadableStream<Uint8Array> {
     this.reserved--;
@@ -91,6 +87,8 @@ export class EventStreamHub {
           const listeners = this.byEnvironment.get(listener.environmentId) ?? new Set();
           this.byEnvironment.set(listener.environmentId, listeners.add(listener));
           void this.send(listener, start.ready);
+          // Opened while the process was stopping: it ends at once, its listener reconnects elsewhere.
+          if (this.stopped) return void this.end(listener, true);
           this.schedulePoll(STREAM_POLL_MS);
           if (this.options.autoPoll) this.renewTimer ??= setInterval(() => void this.renew(), RENEW_MS).unref();
         },
