@@ -186,26 +186,30 @@ describe('qps listen', () => {
   it('frees a stream’s place when its listener goes away; the bound per key holds across the server’s processes', async () => {
     const { secret, apiKey } = await createApiKey(testContext(iso.db), { projectId: tenant.projectId, environment: 'test', name: 'listeners' });
     const slots = () => iso.db.eventStreamLease.findMany({ where: { apiKeyId: apiKey.id } });
-    const listeners: AbortController[] = [];
-    const open = async () => {
-      const listener = new AbortController();
-      const res = await fetch(`${server.url}/v1/event-stream`, { headers: { authorization: `Bearer ${secret}` }, signal: listener.signal });
-      if (res.ok) listeners.push(listener);
-      return res;
-    };
+    // Each stream on a connection of its own (the server's processes take new connections in
+    // turn), held until the test hangs it up.
+    const listeners: http.ClientRequest[] = [];
+    const open = () =>
+      new Promise<{ status: number; retryAfter: string | undefined }>((resolve, reject) => {
+        const request = http.get(`${server.url}/v1/event-stream`, { agent: false, headers: { authorization: `Bearer ${secret}` } }, (response) => {
+          if (response.statusCode === 200) listeners.push(request);
+          else response.resume();
+          resolve({ status: response.statusCode!, retryAfter: response.headers['retry-after'] });
+        });
+        request.on('error', reject);
+      });
     try {
       for (let i = 0; i < STREAM_LIMITS.perKey; i++) expect((await open()).status).toBe(200);
-      // One connection each, handed to the two processes in turn.
       expect(new Set((await slots()).map((slot) => slot.holder)).size).toBe(2);
       const refused = await open();
       expect(refused.status).toBe(429);
-      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(refused.retryAfter).toMatch(/^\d+$/);
 
-      listeners.shift()!.abort();
+      listeners.shift()!.destroy();
       await eventually(async () => (await slots()).length === STREAM_LIMITS.perKey - 1, 10_000);
       expect((await open()).status).toBe(200);
     } finally {
-      for (const listener of listeners) listener.abort();
+      for (const listener of listeners) listener.destroy();
     }
   });
 
