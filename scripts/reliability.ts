@@ -53,15 +53,21 @@ function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+/** Count, p50, p99 and max of latencies in ms. */
+function summary(latencies: number[]) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { quotes: sorted.length, p50Ms: Math.round(percentile(sorted, 50)), p99Ms: Math.round(percentile(sorted, 99)), maxMs: Math.round(sorted.at(-1) ?? 0) };
+}
+
 /**
- * streams: quotes of a tenant with no event stream, measured with none open, with as many open as
- * the instance allows (STREAM_LIMITS per key and workspace, EVENT_STREAMS_PER_PROCESS per
- * process, spread over enough workspaces and keys), twice, and with none again; the answers
- * beyond each bound, how soon the places are free once the listeners leave, and how soon a worker
- * killed with SIGKILL gives its places back. (One statement per poll for all of a process's
+ * streams: quotes of a tenant with no event stream, measured in turns with none open and with as
+ * many open as the instance allows (STREAM_LIMITS per key and workspace, EVENT_STREAMS_PER_PROCESS
+ * per process, spread over enough workspaces and keys); the answers beyond each bound, how soon
+ * the places are free once the listeners leave, and how soon a worker killed with SIGKILL gives
+ * its places back. (One statement per poll for all of a process's
  * streams is counted by test/webhooks/event-stream.integration.test.ts.)
  */
-async function streamFlood(options: { base: string; db: ReturnType<typeof createDb>; servicePid: () => number; seconds: number }) {
+async function streamFlood(options: { base: string; db: ReturnType<typeof createDb>; servicePid: () => number; seconds: number; cycles: number }) {
   const { base, db } = options;
   // The others: a tenant of its own, with no webhook endpoint (its quotes queue no deliveries).
   const quoter = await createTenant({}, db.prisma);
@@ -76,7 +82,7 @@ async function streamFlood(options: { base: string; db: ReturnType<typeof create
   const workspaces = Math.ceil(total / STREAM_LIMITS.perWorkspace);
   const keysPerWorkspace = Math.ceil(STREAM_LIMITS.perWorkspace / STREAM_LIMITS.perKey);
   log(`streams: ${total} streams (${processes} processes), ${workspaces} workspaces of ${keysPerWorkspace} Test keys`);
-  const tenants = [];
+  const tenants: string[][] = [];
   for (let w = 0; w < workspaces + 1; w++) {
     const tenant = await createTenant({}, db.prisma);
     const keys = [];
@@ -85,6 +91,7 @@ async function streamFlood(options: { base: string; db: ReturnType<typeof create
   }
   const spare = tenants.pop()!;
 
+  /** Quotes from 4 clients for `seconds`: their latencies, and the window's figures. */
   const quotesFor = async (label: string) => {
     const latencies: number[] = [];
     const until = Date.now() + options.seconds * 1000;
@@ -100,18 +107,9 @@ async function streamFlood(options: { base: string; db: ReturnType<typeof create
         }
       }),
     );
-    latencies.sort((a, b) => a - b);
-    const figures = {
-      quotes: latencies.length,
-      failed,
-      p50Ms: Math.round(percentile(latencies, 50)),
-      p99Ms: Math.round(percentile(latencies, 99)),
-      maxMs: Math.round(latencies.at(-1) ?? 0),
-      // The machine's load while measuring (other work on it moves these figures).
-      loadAverage1m: Number(os.loadavg()[0].toFixed(1)),
-    };
+    const figures = { ...summary(latencies), failed, loadAverage1m: Number(os.loadavg()[0].toFixed(1)) };
     log(`streams: quotes with ${label}: ${JSON.stringify(figures)}`);
-    return figures;
+    return { latencies, figures };
   };
   const liveSlots = async () => Number((await db.pool.query(`SELECT count(*) FROM event_stream_leases WHERE expires_at > now()`)).rows[0].count);
 
@@ -147,24 +145,49 @@ async function streamFlood(options: { base: string; db: ReturnType<typeof create
     }
   };
 
-  const results: Record<string, unknown> = { processes, streamsAllowed: total, perKey: STREAM_LIMITS.perKey, perWorkspace: STREAM_LIMITS.perWorkspace };
-  results.noneOpen = await quotesFor('none open');
+  const openAll = async () => {
+    const opening = Date.now();
+    await Promise.all(
+      tenants.map(async (keys) => {
+        for (let k = 0; k < keysPerWorkspace; k++) for (let i = 0; i < STREAM_LIMITS.perKey && listeners.length < total; i++) await openPatiently(keys[k], Date.now() + 60_000);
+      }),
+    );
+    const opened = { streams: listeners.length, seconds: (Date.now() - opening) / 1000, refusedOnTheWay: { ...refusals } };
+    for (const status of Object.keys(refusals)) delete refusals[status];
+    return opened;
+  };
+  /** Every listener hangs up; how soon their places are free. */
+  const closeAll = async () => {
+    const closing = Date.now();
+    for (const l of listeners.splice(0)) l.abort.abort();
+    while ((await liveSlots()) > 0 && Date.now() - closing < 15_000) await sleep(100);
+    return { slotsLeft: await liveSlots(), freedAfterSeconds: (Date.now() - closing) / 1000 };
+  };
 
-  const opening = Date.now();
-  await Promise.all(
-    tenants.map(async (keys) => {
-      for (let k = 0; k < keysPerWorkspace; k++) for (let i = 0; i < STREAM_LIMITS.perKey && listeners.length < total; i++) await openPatiently(keys[k], Date.now() + 60_000);
-    }),
-  );
-  results.opened = { streams: listeners.length, seconds: (Date.now() - opening) / 1000, refusedOnTheWay: { ...refusals } };
-  for (const status of Object.keys(refusals)) delete refusals[status];
+  // None open and all open in turn, so that the machine's other work falls on both alike.
+  const results: Record<string, unknown> = { processes, streamsAllowed: total, perKey: STREAM_LIMITS.perKey, perWorkspace: STREAM_LIMITS.perWorkspace };
+  const pooled = { noneOpen: [] as number[], allOpen: [] as number[] };
+  const cycles = [];
+  for (let cycle = 1; cycle <= options.cycles; cycle++) {
+    const none = await quotesFor(`none open (${cycle})`);
+    const opened = await openAll();
+    const all = await quotesFor(`${listeners.length} open (${cycle})`);
+    pooled.noneOpen.push(...none.latencies);
+    pooled.allOpen.push(...all.latencies);
+    cycles.push({ noneOpen: none.figures, opened, allOpen: all.figures, ...(cycle < options.cycles ? { closed: await closeAll() } : {}) });
+  }
+  results.cycles = cycles;
+  const [none, all] = [summary(pooled.noneOpen), summary(pooled.allOpen)];
+  results.pooled = { noneOpen: none, allOpen: all, p99AllOpenOverNoneOpen: Number((all.p99Ms / none.p99Ms).toFixed(2)) };
+  log(`streams: pooled: ${JSON.stringify(results.pooled)}`);
+
+  // Still all open: one more for a full key, a full workspace, and a new workspace on a full instance.
   results.beyondTheBounds = {
     perKey: (await open(tenants[0][0])).status,
     perWorkspace: (await open(tenants[0][keysPerWorkspace])).status,
     perInstance: (await open(spare[0])).status,
   };
   log(`streams: ${listeners.length} open; beyond the bounds: ${JSON.stringify(results.beyondTheBounds)}`);
-  results.allOpen = await quotesFor(`${listeners.length} open`);
 
   // A worker dies with its streams: their listeners reconnect, and get places once the dead one's run out.
   const worker = processTree(options.servicePid())[1];
@@ -185,17 +208,7 @@ async function streamFlood(options: { base: string; db: ReturnType<typeof create
     refusedOnTheWay: { ...refusals },
   };
   log(`streams: ${JSON.stringify(results.workerKilled)}`);
-  results.allOpenAgain = await quotesFor(`${listeners.length} open again`);
-
-  const closing = Date.now();
-  for (const l of listeners) l.abort.abort();
-  while ((await liveSlots()) > 0 && Date.now() - closing < 15_000) await sleep(100);
-  results.closed = { slotsLeft: await liveSlots(), freedAfterSeconds: (Date.now() - closing) / 1000 };
-  results.noneOpenAgain = await quotesFor('none open again');
-  const p99 = (figures: unknown) => (figures as { p99Ms: number }).p99Ms;
-  const ratio = (open: unknown, none: unknown) => Number((p99(open) / p99(none)).toFixed(2));
-  // Each measure with streams open against the measure with none next to it.
-  results.p99AllOpenOverNoneOpen = { first: ratio(results.allOpen, results.noneOpen), again: ratio(results.allOpenAgain, results.noneOpenAgain) };
+  results.closed = await closeAll();
   return results;
 }
 
@@ -465,7 +478,7 @@ async function main() {
     }
 
     if (wants('streams')) {
-      results.streams = await streamFlood({ base, db, servicePid: () => service.process.pid!, seconds: 20 });
+      results.streams = await streamFlood({ base, db, servicePid: () => service.process.pid!, seconds: 10, cycles: 4 });
       log(`streams: ${JSON.stringify(results.streams)}`);
     }
   } finally {
