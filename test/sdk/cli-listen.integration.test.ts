@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { findFreePort } from '../../lib/db/embedded';
 import { eventually } from '../../lib/testing/eventually';
 import { createApiKey } from '../../lib/keys/create-api-key';
@@ -211,6 +211,29 @@ describe('qps listen', () => {
     } finally {
       for (const listener of listeners) listener.destroy();
     }
+  });
+
+  it('frees the place of a listener that hung up before its stream began', async () => {
+    const { secret, apiKey } = await createApiKey(testContext(iso.db), { projectId: tenant.projectId, environment: 'test', name: 'hasty listener' });
+    const { hostname, port } = new URL(server.url);
+    // The request and the client's FIN together: the server still serves it (half-open connections
+    // are allowed), and the stream begins after the listener has gone.
+    await new Promise<string>((resolve) => {
+      const socket = net.connect({ host: hostname, port: Number(port), allowHalfOpen: true }, () =>
+        socket.end(`GET /v1/event-stream HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${secret}\r\n\r\n`),
+      );
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes('event: ready')) resolve(text);
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', () => undefined);
+      onTestFinished(() => void socket.destroy());
+    });
+    // It was opened (the request log says 200), and its place is free.
+    await eventually(() => iso.db.requestLog.findFirst({ where: { apiKeyId: apiKey.id, path: '/v1/event-stream', status: 200 } }), 5_000);
+    await eventually(async () => (await iso.db.eventStreamLease.count({ where: { apiKeyId: apiKey.id } })) === 0, 5_000);
   });
 
   it('refuses a Live key, before and at the service', async () => {
