@@ -205,8 +205,9 @@ async function listen(options: { baseUrl: string; apiKey: string; forwardTo: str
     if (!response.ok || !response.body) {
       const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
       const why = `The service refused the stream (${response.status}): ${body?.error?.message ?? response.statusText}`;
-      // Too many streams open (one of ours may not be freed yet), or a server full of them: wait as told.
-      if (response.status !== 429 && response.status !== 503) throw new Error(why);
+      // Too many streams open (one of ours may not be freed yet), a server full of them, or a
+      // request the server timed out: wait as told, then try again.
+      if (![408, 429, 503].includes(response.status)) throw new Error(why);
       const seconds = Math.max(1, Number(response.headers.get('retry-after')) || 5);
       console.error(`${time()}  ${why}; trying again in ${seconds} s`);
       await sleep(seconds * 1000);
