@@ -280,10 +280,26 @@ async function streamBody(answer, response) {
   response.writeHead(answer.status);
   const reader = answer.body.getReader();
   let gone = false;
-  response.once('close', () => {
+  const leave = () => {
     gone = true;
     reader.cancel().catch(() => undefined);
-  });
+  };
+  response.once('close', leave);
+  const socket = response.req?.socket;
+  // An event stream's listener never half-closes: its FIN means it went away, before the stream
+  // began too (then 'end' came before anyone listened). Half-open connections are allowed, so
+  // 'close' would otherwise wait for a heartbeat's write to fail.
+  if (socket && /^text\/event-stream/i.test(answer.headers.get('content-type') ?? '')) {
+    const hungUp = () => {
+      response.destroy();
+      leave();
+    };
+    if (socket.destroyed || socket.readableEnded || !socket.writable) hungUp();
+    else {
+      socket.once('end', hungUp);
+      response.once('close', () => socket.off('end', hungUp));
+    }
+  } else if (socket?.destroyed) leave();
   try {
     for (;;) {
       const { done, value } = await reader.read();

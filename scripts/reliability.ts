@@ -1,4 +1,4 @@
-// `npm run reliability [-- --quotes 3000] [--only crash,races,slow,halfclose,oddbytes,acceptance,erasure]`: the figures of
+// `npm run reliability [-- --quotes 3000] [--only crash,races,slow,halfclose,history,streams,oddbytes,acceptance,erasure]`: the figures of
 // docs/reliability.md, measured against the production build on a fresh embedded PostgreSQL with
 // the in-process job runner and a real HTTPS receiver:
 // - crash: quotes from 16 retrying clients while every service process is killed with SIGKILL,
@@ -9,6 +9,7 @@
 // - oddbytes, acceptance, erasure: the request log against odd bytes, the acceptance allowance
 //   under attack, and a search of every table after an erasure (scripts/support/reliability-surfaces.ts).
 // - history: webhook attempt history across kill -9 under load (crashHistory below).
+// - streams: others' quote latency with none and with as many event streams open as the instance allows (streamFlood).
 // Prints a summary and writes test-results/reliability.json.
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -21,9 +22,12 @@ import { demoExample } from '../lib/books/demo-book';
 import { createDb } from '../lib/db/client';
 import { findFreePort, startEmbeddedPostgres } from '../lib/db/embedded';
 import { applyMigrations } from '../lib/db/migrate';
+import { createApiKey } from '../lib/keys/create-api-key';
+import { STREAM_LIMITS } from '../lib/ratelimit/registry';
 import { createPerson, createTenant, testContext } from '../lib/testing/factories';
 import { signedBy, startReceiver } from '../lib/testing/https-receiver';
 import { createEndpoint } from '../lib/webhooks/create-endpoint';
+import { streamsPerProcess } from '../lib/webhooks/event-stream-hub';
 import { ensureBuild, startNextServer, throwawayServiceEnv, type RunningServer } from './support/next-server';
 import { acceptanceAttackCase, erasureSearchCase, oddBytesCase } from './support/reliability-surfaces';
 import { writeTestCertificates } from './support/test-certificates';
@@ -160,6 +164,165 @@ async function crashHistory(c: {
 
 function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Count, p50, p99 and max of latencies in ms. */
+function summary(latencies: number[]) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { quotes: sorted.length, p50Ms: Math.round(percentile(sorted, 50)), p99Ms: Math.round(percentile(sorted, 99)), maxMs: Math.round(sorted.at(-1) ?? 0) };
+}
+
+/**
+ * streams: quotes of a tenant with no event stream, measured in turns with none open and with as
+ * many open as the instance allows (STREAM_LIMITS per key and workspace, EVENT_STREAMS_PER_PROCESS
+ * per process, spread over enough workspaces and keys); the answers beyond each bound, how soon
+ * the places are free once the listeners leave, and how soon a worker killed with SIGKILL gives
+ * its places back. (One statement per poll for all of a process's
+ * streams is counted by test/webhooks/event-stream.integration.test.ts.)
+ */
+async function streamFlood(options: { base: string; db: ReturnType<typeof createDb>; servicePid: () => number; seconds: number; cycles: number }) {
+  const { base, db } = options;
+  // The others: a tenant of its own, with no webhook endpoint (its quotes queue no deliveries).
+  const quoter = await createTenant({}, db.prisma);
+  const quote = (key: string) =>
+    fetch(`${base}/v1/quotes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${quoter.keys.test}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ businessId: quoter.businessId, bookId: quoter.bookId, ...demoExample, idempotencyKey: key }),
+    });
+  const processes = Number(process.env.WEB_CONCURRENCY ?? os.availableParallelism());
+  const total = processes * streamsPerProcess();
+  const workspaces = Math.ceil(total / STREAM_LIMITS.perWorkspace);
+  const keysPerWorkspace = Math.ceil(STREAM_LIMITS.perWorkspace / STREAM_LIMITS.perKey);
+  log(`streams: ${total} streams (${processes} processes), ${workspaces} workspaces of ${keysPerWorkspace} Test keys`);
+  const tenants: string[][] = [];
+  for (let w = 0; w < workspaces + 1; w++) {
+    const tenant = await createTenant({}, db.prisma);
+    const keys = [];
+    for (let k = 0; k < keysPerWorkspace + 1; k++) keys.push((await createApiKey(testContext(db.prisma), { projectId: tenant.projectId, environment: 'test', name: `listener ${k}` })).secret);
+    tenants.push(keys);
+  }
+  const spare = tenants.pop()!;
+
+  /** Quotes from 4 clients for `seconds`: their latencies, and the window's figures. */
+  const quotesFor = async (label: string) => {
+    const latencies: number[] = [];
+    const until = Date.now() + options.seconds * 1000;
+    const failed: Record<string, number> = {};
+    await Promise.all(
+      Array.from({ length: 4 }, async (_, c) => {
+        for (let i = 0; Date.now() < until; i++) {
+          const t = performance.now();
+          const res = await quote(`streams-${label}-${c}-${i}-${randomUUID()}`);
+          const text = await res.text();
+          if (res.status === 201) latencies.push(performance.now() - t);
+          else failed[`${res.status} ${text.slice(0, 120)}`] = (failed[`${res.status} ${text.slice(0, 120)}`] ?? 0) + 1;
+        }
+      }),
+    );
+    const figures = { ...summary(latencies), failed, loadAverage1m: Number(os.loadavg()[0].toFixed(1)) };
+    log(`streams: quotes with ${label}: ${JSON.stringify(figures)}`);
+    return { latencies, figures };
+  };
+  const liveSlots = async () => Number((await db.pool.query(`SELECT count(*) FROM event_stream_leases WHERE expires_at > now()`)).rows[0].count);
+
+  type Listener = { key: string; abort: AbortController; ended: boolean };
+  const listeners: Listener[] = [];
+  const refusals: Record<string, number> = {};
+  const open = async (key: string): Promise<{ status: number; retryAfter: number }> => {
+    const abort = new AbortController();
+    const res = await fetch(`${base}/v1/event-stream`, { headers: { authorization: `Bearer ${key}` }, signal: abort.signal });
+    if (!res.ok) {
+      refusals[res.status] = (refusals[res.status] ?? 0) + 1;
+      await res.text();
+      return { status: res.status, retryAfter: Number(res.headers.get('retry-after') ?? 1) };
+    }
+    const listener: Listener = { key, abort, ended: false };
+    listeners.push(listener);
+    void (async () => {
+      try {
+        for await (const _ of res.body!) void _;
+      } catch {
+        // aborted, or the process went away
+      }
+      listener.ended = true;
+    })();
+    return { status: 200, retryAfter: 0 };
+  };
+  /** Opens a stream for `key` as `qps listen` does: refused, it waits `retry-after` and tries again. */
+  const openPatiently = async (key: string, deadline: number) => {
+    for (;;) {
+      const { status, retryAfter } = await open(key);
+      if (status === 200 || Date.now() > deadline) return status;
+      await sleep(retryAfter * 1000);
+    }
+  };
+
+  const openAll = async () => {
+    const opening = Date.now();
+    await Promise.all(
+      tenants.map(async (keys) => {
+        for (let k = 0; k < keysPerWorkspace; k++) for (let i = 0; i < STREAM_LIMITS.perKey && listeners.length < total; i++) await openPatiently(keys[k], Date.now() + 60_000);
+      }),
+    );
+    const opened = { streams: listeners.length, seconds: (Date.now() - opening) / 1000, refusedOnTheWay: { ...refusals } };
+    for (const status of Object.keys(refusals)) delete refusals[status];
+    return opened;
+  };
+  /** Every listener hangs up; how soon their places are free. */
+  const closeAll = async () => {
+    const closing = Date.now();
+    for (const l of listeners.splice(0)) l.abort.abort();
+    while ((await liveSlots()) > 0 && Date.now() - closing < 15_000) await sleep(100);
+    return { slotsLeft: await liveSlots(), freedAfterSeconds: (Date.now() - closing) / 1000 };
+  };
+
+  // None open and all open in turn, so that the machine's other work falls on both alike.
+  const results: Record<string, unknown> = { processes, streamsAllowed: total, perKey: STREAM_LIMITS.perKey, perWorkspace: STREAM_LIMITS.perWorkspace };
+  const pooled = { noneOpen: [] as number[], allOpen: [] as number[] };
+  const cycles = [];
+  for (let cycle = 1; cycle <= options.cycles; cycle++) {
+    const none = await quotesFor(`none open (${cycle})`);
+    const opened = await openAll();
+    const all = await quotesFor(`${listeners.length} open (${cycle})`);
+    pooled.noneOpen.push(...none.latencies);
+    pooled.allOpen.push(...all.latencies);
+    cycles.push({ noneOpen: none.figures, opened, allOpen: all.figures, ...(cycle < options.cycles ? { closed: await closeAll() } : {}) });
+  }
+  results.cycles = cycles;
+  const [none, all] = [summary(pooled.noneOpen), summary(pooled.allOpen)];
+  results.pooled = { noneOpen: none, allOpen: all, p99AllOpenOverNoneOpen: Number((all.p99Ms / none.p99Ms).toFixed(2)) };
+  log(`streams: pooled: ${JSON.stringify(results.pooled)}`);
+
+  // Still all open: one more for a full key, a full workspace, and a new workspace on a full instance.
+  results.beyondTheBounds = {
+    perKey: (await open(tenants[0][0])).status,
+    perWorkspace: (await open(tenants[0][keysPerWorkspace])).status,
+    perInstance: (await open(spare[0])).status,
+  };
+  log(`streams: ${listeners.length} open; beyond the bounds: ${JSON.stringify(results.beyondTheBounds)}`);
+
+  // A worker dies with its streams: their listeners reconnect, and get places once the dead one's run out.
+  const worker = processTree(options.servicePid())[1];
+  const slotsBefore = await liveSlots();
+  const killedAt = Date.now();
+  process.kill(worker, 'SIGKILL');
+  log(`streams: SIGKILL worker ${worker}`);
+  while (listeners.filter((l) => l.ended).length === 0 && Date.now() - killedAt < 5_000) await sleep(50);
+  await sleep(1000);
+  const lost = listeners.filter((l) => l.ended);
+  for (const l of lost) listeners.splice(listeners.indexOf(l), 1);
+  const reopened = await Promise.all(lost.map((l) => openPatiently(l.key, killedAt + 90_000)));
+  results.workerKilled = {
+    slotsBefore,
+    streamsLost: lost.length,
+    reopened: reopened.filter((s) => s === 200).length,
+    allReopenedAfterSeconds: (Date.now() - killedAt) / 1000,
+    refusedOnTheWay: { ...refusals },
+  };
+  log(`streams: ${JSON.stringify(results.workerKilled)}`);
+  results.closed = await closeAll();
+  return results;
 }
 
 async function main() {
@@ -455,6 +618,10 @@ async function main() {
     if (wants('erasure')) {
       results.erasure = await erasureSearchCase(surfaces);
       log(`erasure: ${JSON.stringify(results.erasure)}`);
+    }
+    if (wants('streams')) {
+      results.streams = await streamFlood({ base, db, servicePid: () => service.process.pid!, seconds: 10, cycles: 4 });
+      log(`streams: ${JSON.stringify(results.streams)}`);
     }
   } finally {
     for (const fn of cleanups.reverse()) await fn().catch((e: unknown) => log(`cleanup: ${String(e)}`));

@@ -79,8 +79,11 @@ if (cluster.isPrimary && workers > 1) {
     // The job runner's own SIGTERM listener (instrumentation.ts) runs in this same emit: after it.
     await new Promise((resolve) => setImmediate(resolve));
     // lib/process/state.ts: the process's state, under one key of globalThis.
-    const jobsStopped = globalThis[Symbol.for('quote-pricing-service.process-state')]?.jobsStopped ?? Promise.resolve();
-    await Promise.race([Promise.all([closed, jobsStopped]), new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
+    const state = globalThis[Symbol.for('quote-pricing-service.process-state')];
+    const jobsStopped = state?.jobsStopped ?? Promise.resolve();
+    // Open event streams end (their listeners reconnect after their last event) and free their places.
+    const streamsStopped = state?.stopEventStreams?.() ?? Promise.resolve();
+    await Promise.race([Promise.all([closed, jobsStopped, streamsStopped]), new Promise((resolve) => setTimeout(resolve, 20_000).unref())]);
     process.exit(0);
   };
   process.on('SIGTERM', close);

@@ -114,15 +114,9 @@ function completed({ receipt_id, receipt_computation, ...event }: EventRowWithRe
   return { ...event, data: completePayload(event.data, receipt_computation, receipt_id) };
 }
 
-const EVENTS_AFTER_SQL = `${SELECT_EVENTS} WHERE e.seq > $2::bigint AND e.environment_id = $1::uuid ORDER BY e.seq LIMIT $3::int`;
 const EVENT_SQL = `${SELECT_EVENTS} WHERE e.id = $1::uuid AND e.environment_id = $2::uuid`;
 const SUBJECTS_EVENTS_SQL = `${SELECT_EVENTS}
   WHERE e.subject_id = ANY($2::uuid[]) AND e.environment_id = $1::uuid AND e.created_at = $3::timestamptz ORDER BY e.seq`;
-
-/** An environment's events after outbox position `afterSeq`, oldest first, their payloads complete. */
-export async function readEventsAfter(db: DbOrTx, environmentId: string, afterSeq: string, limit: number): Promise<StreamedEvent[]> {
-  return (await sqlRows<EventRowWithReceipt>(db, EVENTS_AFTER_SQL, [environmentId, afterSeq, limit])).map(completed);
-}
 
 /** One event of an environment, its payload complete; null when it is not that environment's. */
 export async function readEvent(db: DbOrTx, environmentId: string, eventId: string): Promise<StreamedEvent | null> {
@@ -135,8 +129,49 @@ export async function readEventsOfSubjects(db: DbOrTx, environmentId: string, su
   return (await sqlRows<EventRowWithReceipt>(db, SUBJECTS_EVENTS_SQL, [environmentId, subjectIds, createdAt])).map(completed);
 }
 
-/** The outbox's last position (0 when empty): a stream starts after it. */
-export async function lastEventSeq(db: DbOrTx): Promise<string> {
-  const [row] = await sqlRows<{ seq: string }>(db, 'SELECT COALESCE(MAX(seq), 0)::text AS seq FROM outbox_events', []);
-  return row.seq;
+/** An event's place in the outbox, by which an event stream reads what follows it. */
+export type EventPosition = { id: string; seq: string };
+
+const NEWEST_EVENT_SQL = `SELECT id::text AS id, seq::text AS seq FROM outbox_events WHERE environment_id = $1::uuid ORDER BY seq DESC LIMIT 1`;
+const EVENT_POSITION_SQL = `SELECT id::text AS id, seq::text AS seq FROM outbox_events WHERE id = $1::uuid AND environment_id = $2::uuid`;
+
+/** The newest event of an environment (null when it has none): a stream with no `after` starts after it. */
+export async function newestEventPosition(db: DbOrTx, environmentId: string): Promise<EventPosition | null> {
+  const [row] = await sqlRows<EventPosition>(db, NEWEST_EVENT_SQL, [environmentId]);
+  return row ?? null;
+}
+
+/** Where one event of an environment is; null when the id names no event of that environment. */
+export async function eventPosition(db: DbOrTx, environmentId: string, eventId: string): Promise<EventPosition | null> {
+  const [row] = await sqlRows<EventPosition>(db, EVENT_POSITION_SQL, [eventId, environmentId]);
+  return row ?? null;
+}
+
+/** An event read for the streams of its environment. */
+export type EnvironmentEvent = StreamedEvent & { environmentId: string };
+
+// One statement for every environment a process streams: each one's next `limit` events after its
+// own position (by the index on environment_id, seq), whatever the number of streams.
+const STREAMS_EVENTS_SQL = `SELECT e.environment_id::text AS "environmentId", e.seq::text AS seq, e.id::text AS id, e.type, e.version,
+    e.created_at AS "createdAt", e.business_id::text AS "businessId", e.data, e.receipt_id::text AS receipt_id, r.computation AS receipt_computation
+  FROM unnest($1::uuid[], $2::bigint[]) AS c(environment_id, after)
+  CROSS JOIN LATERAL (
+    SELECT * FROM outbox_events x WHERE x.environment_id = c.environment_id AND x.seq > c.after ORDER BY x.seq LIMIT $3::int
+  ) e
+  LEFT JOIN quote_receipts r ON r.id = e.receipt_id
+  ORDER BY e.seq`;
+
+/** For each environment, its events after its position, oldest first, at most `limit` each, payloads complete. */
+export async function readEventsOfEnvironments(
+  db: DbOrTx,
+  positions: readonly { environmentId: string; afterSeq: string }[],
+  limit: number,
+): Promise<EnvironmentEvent[]> {
+  if (positions.length === 0) return [];
+  const rows = await sqlRows<EventRowWithReceipt & { environmentId: string }>(db, STREAMS_EVENTS_SQL, [
+    positions.map((p) => p.environmentId),
+    positions.map((p) => p.afterSeq),
+    limit,
+  ]);
+  return rows.map((row) => ({ ...completed(row), environmentId: row.environmentId }));
 }

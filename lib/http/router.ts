@@ -102,6 +102,8 @@ export function createRouter(table: Record<string, RouteModule>): Router {
       if (method === 'OPTIONS') return optionsAnswer(allowHeader([...node.handlers.keys()]))(request, context);
       if (method === 'HEAD' && node.handlers.has('GET')) {
         const answer = await node.handlers.get('GET')!(request, context);
+        // A body never read is cancelled, so that what it holds (an event stream's place) is freed.
+        await answer.body?.cancel();
         return new Response(null, { status: answer.status, headers: answer.headers });
       }
       const handler = node.handlers.get(method as HttpMethod);

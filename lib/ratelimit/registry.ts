@@ -24,6 +24,13 @@ export const RATE_LIMITS = {
 
 export type RateLimitName = keyof typeof RATE_LIMITS;
 
+/**
+ * Event streams (GET /v1/event-stream) open at once: slots held while a stream is open, not a
+ * rate. Counted across every process and instance (lib/webhooks/store/stream-leases.ts); beyond
+ * either bound, 429 `rate_limited` with `retry-after`. One `qps listen` needs one.
+ */
+export const STREAM_LIMITS = { perKey: 3, perWorkspace: 30 } as const;
+
 export type RateLimitState = { limit: number; remaining: number; resetSeconds: number };
 
 const limiters = new Map<string, RateLimiterPostgres>();
@@ -78,4 +85,9 @@ export function rateLimitedError(retryAfterSeconds: number, limit?: number): Ser
         : { 'ratelimit-limit': String(limit), 'ratelimit-remaining': '0', 'ratelimit-reset': String(retryAfterSeconds) }),
     },
   });
+}
+
+/** The 429 of a bound on what is held at once (open streams): `message` says which and what to do. */
+export function heldLimitError(message: string, retryAfterSeconds: number, limit: number): ServiceError {
+  return new ServiceError('rate_limited', message, { headers: rateLimitedError(retryAfterSeconds, limit).headers });
 }

@@ -1,65 +1,106 @@
+import { randomUUID } from 'node:crypto';
 import { refuseLiveKey } from '../auth/scopes';
 import type { ApiKeyPrincipal } from '../auth/principal';
+import type { VerbContext } from '../context/verb-context';
 import type { Db } from '../db/client';
 import { ServiceError } from '../errors/service-error';
-import { lastEventSeq, readEvent, readEventsAfter } from '../events/store';
-import { logger } from '../observability/logger';
-import { deliveryBody, deliveryEnvelope, type DeliveryEnvelope } from './envelope';
+import { eventPosition, newestEventPosition, readEvent } from '../events/store';
+import { heldLimitError, STREAM_LIMITS } from '../ratelimit/registry';
+import { deliveryEnvelope, type DeliveryEnvelope } from './envelope';
+import { processEventStreams, STREAM_LEASE_TTL_SECONDS, type EventStreamHub } from './event-stream-hub';
 import { COMPRESSED_RETRY_DELAYS_MS, RETRY_DELAYS_MS } from './retry-schedule';
+import { releaseStreamLeases, takeStreamLease } from './store';
 
-/** How often an open stream looks for new events, and how often it says it is still there. */
-const POLL_MS = 500;
-const HEARTBEAT_MS = 15_000;
-const BATCH = 100;
-
-/** What a listener is told first: where the stream starts, and the retry schedules it may follow. */
-export type StreamReady = { environment: 'test'; after: string; retrySchedule: { standardMs: number[]; compressedMs: number[] } };
+/**
+ * What a listener is told first: the event the stream starts after (an event of its environment,
+ * null when it has none yet), and the retry schedules it may follow.
+ */
+export type StreamReady = { environment: 'test'; after: string | null; retrySchedule: { standardMs: number[]; compressedMs: number[] } };
 
 /**
  * GET /v1/event-stream: a Test environment's events as they happen, as server-sent events, so
  * that a developer's machine can receive them without a public URL (the SDK's `qps listen`
- * forwards them to localhost). Each event is `id: <outbox position>`, `event: event`, and the
- * delivery envelope as data, exactly the body an endpoint would get; the first is `event: ready`.
- * It starts after `after` (the last id a listener saw, so a reconnection misses nothing) or at
- * the newest event, and ends when the listener goes away.
+ * forwards them to localhost). Each event is `id: <event id>`, `event: event`, and the delivery
+ * envelope as data, exactly the body an endpoint would get; the first is `event: ready`. It starts
+ * after `after` (an event of the key's environment: the last one a listener saw, so that a
+ * reconnection misses nothing) or after the environment's newest event, and ends when the
+ * listener goes away. Positions are the environment's own events: nothing tells how many events
+ * other environments have.
+ *
+ * Bounded per key and per workspace (STREAM_LIMITS, counted across processes and instances) and
+ * per process (the hub's places); `hub` is the process's unless a test gives its own.
  */
-export function eventStream(db: Db, { environmentId, after }: { environmentId: string; after: string | null }): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let closed = false;
-  let timer: NodeJS.Timeout | undefined;
-  return new ReadableStream<Uint8Array>({
-    async start(controller) {
-      let cursor = after ?? (await lastEventSeq(db));
-      let lastWrite = Date.now();
-      const send = (text: string) => {
-        if (closed) return;
-        controller.enqueue(encoder.encode(text));
-        lastWrite = Date.now();
-      };
-      const ready: StreamReady = { environment: 'test', after: cursor, retrySchedule: { standardMs: [...RETRY_DELAYS_MS], compressedMs: [...COMPRESSED_RETRY_DELAYS_MS] } };
-      send(`retry: 2000\nevent: ready\ndata: ${JSON.stringify(ready)}\n\n`);
-      const tick = async () => {
-        let full = false;
-        try {
-          const events = await readEventsAfter(db, environmentId, cursor, BATCH);
-          for (const event of events) {
-            send(`id: ${event.seq}\nevent: event\ndata: ${deliveryBody(event)}\n\n`);
-            cursor = event.seq;
-          }
-          full = events.length === BATCH;
-          if (Date.now() - lastWrite >= HEARTBEAT_MS) send(': still here\n\n');
-        } catch (error) {
-          logger.warn({ err: error }, 'event stream: reading events failed; trying again');
-        }
-        if (!closed) timer = setTimeout(tick, full ? 0 : POLL_MS);
-      };
-      timer = setTimeout(tick, 0);
-    },
-    cancel() {
-      closed = true;
-      clearTimeout(timer);
-    },
+export async function openEventStream(
+  ctx: VerbContext<ApiKeyPrincipal>,
+  { after }: { after: string | null },
+  hub: EventStreamHub = processEventStreams(ctx.db),
+): Promise<ReadableStream<Uint8Array>> {
+  const { principal } = ctx;
+  refuseLiveListener(principal);
+  const start = after === null ? await newestEventPosition(ctx.db, principal.environmentId) : await eventPosition(ctx.db, principal.environmentId, after);
+  if (after !== null && !start) {
+    throw new ServiceError('invalid_request', `after: ${after} is not an event of this key's environment.`, {
+      details: { fields: { after: ["not an event of this key's environment"] } },
+    });
+  }
+  const leaseId = await takePlace(ctx, hub);
+  const ready: StreamReady = {
+    environment: 'test',
+    after: start?.id ?? null,
+    retrySchedule: { standardMs: [...RETRY_DELAYS_MS], compressedMs: [...COMPRESSED_RETRY_DELAYS_MS] },
+  };
+  return hub.attach({
+    environmentId: principal.environmentId,
+    afterSeq: start?.seq ?? '0',
+    leaseId,
+    ready: `retry: 2000\nevent: ready\ndata: ${JSON.stringify(ready)}\n\n`,
   });
+}
+
+/** Tries at a slot while another taker of the workspace is counting (each try is a millisecond's statement). */
+const TAKE_TRIES = 40;
+
+/**
+ * A slot for the key's new stream (429 beyond its key's or its workspace's bound, whichever
+ * process holds the others), then a place in this process (503 when it holds all it may).
+ */
+async function takePlace(ctx: VerbContext<ApiKeyPrincipal>, hub: EventStreamHub): Promise<string> {
+  const { principal } = ctx;
+  const leaseId = randomUUID();
+  const request = {
+    id: leaseId,
+    apiKeyId: principal.keyId,
+    workspaceId: principal.workspaceId,
+    holder: hub.holder,
+    ttlSeconds: STREAM_LEASE_TTL_SECONDS,
+    perKey: STREAM_LIMITS.perKey,
+    perWorkspace: STREAM_LIMITS.perWorkspace,
+  };
+  let taken = await takeStreamLease(ctx.db, request);
+  // Spread out, so that a crowd of listeners reconnecting at once (a restart) takes turns.
+  for (let tries = 1; taken.outcome === 'busy' && tries < TAKE_TRIES; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+    taken = await takeStreamLease(ctx.db, request);
+  }
+  if (taken.outcome === 'key' || taken.outcome === 'workspace') {
+    const [holder, most] = taken.outcome === 'key' ? ['This API key', STREAM_LIMITS.perKey] : ['This workspace', STREAM_LIMITS.perWorkspace];
+    throw heldLimitError(
+      `${holder} already has ${taken.held} event streams open, the most one ${taken.outcome} may hold at once (${most}). Close one, or retry after ${taken.freesInSeconds} seconds.`,
+      taken.freesInSeconds,
+      most,
+    );
+  }
+  if (taken.outcome === 'busy') {
+    throw new ServiceError('service_unavailable', 'Too many event streams of this workspace are opening at this moment. Retry in a second.', { headers: { 'retry-after': '1' } });
+  }
+  if (!hub.tryReserve()) {
+    await releaseStreamLeases(ctx.db, [leaseId]);
+    // The connection is closed: a retry on a new one may reach another process of the instance.
+    throw new ServiceError('service_unavailable', `This server process holds all the event streams it may (${hub.options.maxStreams}). Retry in a second.`, {
+      headers: { 'retry-after': '1', connection: 'close' },
+    });
+  }
+  return leaseId;
 }
 
 /** The stream and its events are for Test keys only: Live events go to webhook endpoints. */

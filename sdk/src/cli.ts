@@ -28,7 +28,7 @@ const USAGE = `usage:
                 logs: logs:read), or --api-key
   QPS_BASE_URL  the service, default http://localhost:3000 (or --base-url)`;
 
-type Ready = { after: string; retrySchedule: { standardMs: number[]; compressedMs: number[] } };
+type Ready = { after: string | null; retrySchedule: { standardMs: number[]; compressedMs: number[] } };
 type Envelope = { id: string; type: string };
 
 class UsageError extends Error {}
@@ -204,12 +204,21 @@ async function listen(options: { baseUrl: string; apiKey: string; forwardTo: str
     }
     if (!response.ok || !response.body) {
       const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-      throw new Error(`The service refused the stream (${response.status}): ${body?.error?.message ?? response.statusText}`);
+      const why = `The service refused the stream (${response.status}): ${body?.error?.message ?? response.statusText}`;
+      // Too many streams open (one of ours may not be freed yet), a server full of them, or a
+      // request the server timed out: wait as told, then try again.
+      if (![408, 429, 503].includes(response.status)) throw new Error(why);
+      const seconds = Math.max(1, Number(response.headers.get('retry-after')) || 5);
+      console.error(`${time()}  ${why}; trying again in ${seconds} s`);
+      await sleep(seconds * 1000);
+      continue;
     }
     failures = 0;
     for await (const message of serverSentEvents(response.body)) {
       if (message.event === 'ready') {
         const ready = JSON.parse(message.data) as Ready;
+        // Where the stream starts: a reconnection before any event resumes there too.
+        lastId ??= ready.after;
         schedule = options.compressed ? ready.retrySchedule.compressedMs : ready.retrySchedule.standardMs;
         console.log(
           `${time()}  Ready: forwarding Test events to ${options.forwardTo}; a failed attempt is retried after ${schedule.map(inWords).join(', ')}` +

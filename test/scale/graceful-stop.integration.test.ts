@@ -57,11 +57,22 @@ describe('stopping the service', () => {
     const deliveries = [];
     for (let i = 0; i < 3; i++) deliveries.push(await sendTestEvent(asAdmin(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: endpoint.id }) }));
     await eventually(() => receiver.load.inFlight === 1, 10_000, 20);
+    // A listener's event stream is open too: it must not hold the stop up, nor keep its place.
+    const stream = await fetch(`${server.url}/v1/event-stream`, { headers: { authorization: `Bearer ${tenant.keys.test}` } });
+    expect(stream.status).toBe(200);
+    const streamRead = stream.text().then(
+      (text) => text,
+      () => 'connection lost',
+    );
+    expect(await db.eventStreamLease.count()).toBe(1);
 
     const exited = new Promise<number>((resolve) => primary.once('exit', () => resolve(Date.now())));
     const signalled = Date.now();
     primary.kill('SIGTERM');
     const exitedAt = await exited;
+    // The stream ended (its listener reconnects elsewhere) and its place was freed before the exit.
+    expect(await streamRead).toMatch(/^retry: 2000\nevent: ready\n/);
+    expect(await db.eventStreamLease.count()).toBe(0);
     // Every worker was gone by then, and the send in flight (answered 3 s after it started) was recorded.
     expect(workers.filter(processAlive)).toEqual([]);
     expect(exitedAt - signalled).toBeLessThan(STOP_BOUND_MS);

@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { findFreePort } from '../../lib/db/embedded';
 import { eventually } from '../../lib/testing/eventually';
 import { createApiKey } from '../../lib/keys/create-api-key';
+import { STREAM_LIMITS } from '../../lib/ratelimit/registry';
 import { createPerson, createTenant, quoteRequest, testContext, type Tenant } from '../../lib/testing/factories';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
@@ -180,6 +181,59 @@ describe('qps listen', () => {
     });
     await eventually(() => (/422 {2}POST \/v1\/quotes .*invalid_quote_request/.test(cli.output.text) ? true : undefined), 15_000);
     cli.child.kill('SIGTERM');
+  });
+
+  it('frees a stream’s place when its listener goes away; the bound per key holds across the server’s processes', async () => {
+    const { secret, apiKey } = await createApiKey(testContext(iso.db), { projectId: tenant.projectId, environment: 'test', name: 'listeners' });
+    const slots = () => iso.db.eventStreamLease.findMany({ where: { apiKeyId: apiKey.id } });
+    // Each stream on a connection of its own (the server's processes take new connections in
+    // turn), held until the test hangs it up.
+    const listeners: http.ClientRequest[] = [];
+    const open = () =>
+      new Promise<{ status: number; retryAfter: string | undefined }>((resolve, reject) => {
+        const request = http.get(`${server.url}/v1/event-stream`, { agent: false, headers: { authorization: `Bearer ${secret}` } }, (response) => {
+          if (response.statusCode === 200) listeners.push(request);
+          else response.resume();
+          resolve({ status: response.statusCode!, retryAfter: response.headers['retry-after'] });
+        });
+        request.on('error', reject);
+      });
+    try {
+      for (let i = 0; i < STREAM_LIMITS.perKey; i++) expect((await open()).status).toBe(200);
+      expect(new Set((await slots()).map((slot) => slot.holder)).size).toBe(2);
+      const refused = await open();
+      expect(refused.status).toBe(429);
+      expect(refused.retryAfter).toMatch(/^\d+$/);
+
+      listeners.shift()!.destroy();
+      await eventually(async () => (await slots()).length === STREAM_LIMITS.perKey - 1, 10_000);
+      expect((await open()).status).toBe(200);
+    } finally {
+      for (const listener of listeners) listener.destroy();
+    }
+  });
+
+  it('frees the place of a listener that hung up before its stream began', async () => {
+    const { secret, apiKey } = await createApiKey(testContext(iso.db), { projectId: tenant.projectId, environment: 'test', name: 'hasty listener' });
+    const { hostname, port } = new URL(server.url);
+    // The request and the client's FIN together: the server still serves it (half-open connections
+    // are allowed), and the stream begins after the listener has gone.
+    await new Promise<string>((resolve) => {
+      const socket = net.connect({ host: hostname, port: Number(port), allowHalfOpen: true }, () =>
+        socket.end(`GET /v1/event-stream HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${secret}\r\n\r\n`),
+      );
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes('event: ready')) resolve(text);
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', () => undefined);
+      onTestFinished(() => void socket.destroy());
+    });
+    // It was opened (the request log says 200), and its place is free.
+    await eventually(() => iso.db.requestLog.findFirst({ where: { apiKeyId: apiKey.id, path: '/v1/event-stream', status: 200 } }), 5_000);
+    await eventually(async () => (await iso.db.eventStreamLease.count({ where: { apiKeyId: apiKey.id } })) === 0, 5_000);
   });
 
   it('refuses a Live key, before and at the service', async () => {

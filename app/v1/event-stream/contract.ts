@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
+import { STREAM_LIMITS } from '@/lib/ratelimit/registry';
 
 /** An event as its deliveries send it (docs/events.md). */
 export const streamedEventSchema = z
@@ -12,17 +13,17 @@ export const streamEventsContract = defineContract({
   path: '/v1/event-stream',
   summary: 'The Test environment’s events as they happen, as server-sent events (`events:listen`; Test keys only)',
   description:
-    'For a developer’s machine without a public URL (`qps listen --forward-to …`). The first event is `ready` (where the stream starts, the retry schedules); each next one is `event`, with `id` its outbox position and the delivery envelope as data, exactly the body a webhook endpoint would receive. Reconnect with `Last-Event-ID` (or `after`) to miss nothing. A Live key is refused.',
+    `For a developer’s machine without a public URL (\`qps listen --forward-to …\`). The first event is \`ready\` (\`after\`: the event the stream starts after, the newest of the environment unless \`after\` was given, null when it has none; the retry schedules); each next one is \`event\`, with \`id\` the event’s id and the delivery envelope as data, exactly the body a webhook endpoint would receive. Reconnect with \`Last-Event-ID\` (or \`after\`) to miss nothing. A Live key is refused. At most ${STREAM_LIMITS.perKey} streams per key and ${STREAM_LIMITS.perWorkspace} per workspace are open at once (429 \`rate_limited\` beyond, with \`retry-after\`; a stream’s place is freed when it ends); a server process holding all the streams it may answers 503.`,
   tags: ['Webhooks'],
   auth: 'api_key',
   scope: 'events:listen',
-  query: z.object({ after: z.string().regex(/^\d{1,19}$/).optional().describe('Start after this event id (outbox position) instead of at the newest event.') }),
-  headers: z.object({ 'last-event-id': z.string().regex(/^\d{1,19}$/).optional() }),
+  query: z.object({ after: z.uuid().optional().describe('Start after this event of the key’s environment (its id) instead of after the newest one.') }),
+  headers: z.object({ 'last-event-id': z.uuid().optional().describe('As `after`: the id of the last event received (browsers send it when they reconnect).') }),
   success: {
     status: 200,
     description: 'A stream of server-sent events: `ready`, then one `event` per domain event of the key’s environment.',
     schema: streamedEventSchema,
     mediaType: 'text/event-stream',
   },
-  errors: ['invalid_api_key', 'insufficient_scope', 'invalid_request'],
+  errors: ['invalid_api_key', 'insufficient_scope', 'invalid_request', 'rate_limited', 'service_unavailable'],
 });
