@@ -1,23 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { demoBookArtifact } from '../../lib/books/demo-book';
-import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, testDb } from '../../lib/testing/factories';
 import { expectNoSeriousViolations } from '../support/axe';
-import { appUrl, screenshot, signIn } from '../support/portal';
+import { heldQuote } from '../support/pipeline';
+import { screenshot, signIn } from '../support/portal';
 
 // Approving a held Live quote reaches a real customer and cannot be taken back: the portal asks
 // once, in a dialog a keyboard works (focus on Cancel, Escape cancels, focus back on Approve).
-
-async function heldLiveQuote(tenant: Tenant) {
-  const res = await fetch(`${appUrl()}/v1/accounts/${tenant.projectId}/quotes`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${tenant.keys.live}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-    body: JSON.stringify({ services: [{ service: 'window_cleaning', selections: { home_size: 'medium', storeys: '2', frequency: 'monthly', access: 'easy' } }] }),
-  });
-  const quote = (await res.json()) as { quote_id: string; state: string };
-  expect(quote.state).toBe('awaiting_approval');
-  return quote.quote_id;
-}
 
 async function approveWithKeyboard(page: Page, quoteId: string, who: string, width: number) {
   const approve = page.getByRole('button', { name: /^Approve the quote of/ });
@@ -63,7 +52,7 @@ for (const [width, height] of [
     test(`as ${who}: approving a Live quote asks once, and the keyboard can cancel it, at ${width} px`, async ({ page }) => {
       await page.setViewportSize({ width, height });
       const tenant = await createTenant({ artifact: { ...demoBookArtifact, autonomy: 'approval_first' } });
-      const quoteId = await heldLiveQuote(tenant);
+      const quoteId = await heldQuote(tenant);
       const person = await createPerson(tenant, who === 'owner' ? { businessRole: 'owner' } : { permissions: 'all' });
       await signIn(page, person.email, `/portal/review?business=${tenant.businessId}`);
       await approveWithKeyboard(page, quoteId, who, width);
@@ -73,7 +62,7 @@ for (const [width, height] of [
 
 test('editors and viewers see the held Live quote without Approve, at 1280 and 390 px', async ({ page }) => {
   const tenant = await createTenant({ artifact: { ...demoBookArtifact, autonomy: 'approval_first' } });
-  await heldLiveQuote(tenant);
+  await heldQuote(tenant);
   for (const role of ['editor', 'viewer'] as const) {
     const person = await createPerson(tenant, { businessRole: role });
     await page.context().clearCookies();

@@ -1,29 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { demoBookArtifact } from '../../lib/books/demo-book';
-import { issueFormToken } from '../../lib/leads/form-token';
 import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
 import { expectNoSeriousViolations } from '../support/axe';
-import { appUrl, screenshot, signIn } from '../support/portal';
-
-/** Two Live quotes the integration made, held for review (the book reviews every quote first). */
-async function heldQuotes(tenant: Tenant) {
-  const ids: string[] = [];
-  for (const storeys of ['2', '3']) {
-    const res = await fetch(`${appUrl()}/v1/accounts/${tenant.projectId}/quotes`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tenant.keys.live}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-      body: JSON.stringify({ services: [{ service: 'window_cleaning', selections: { home_size: 'medium', storeys, frequency: 'monthly', access: 'easy' } }] }),
-    });
-    const quote = (await res.json()) as { quote_id: string; state: string };
-    expect(quote.state).toBe('awaiting_approval');
-    ids.push(quote.quote_id);
-  }
-  return ids;
-}
+import { acceptedLead, heldQuote } from '../support/pipeline';
+import { screenshot, signIn } from '../support/portal';
 
 async function reviewBothAs(page: Page, tenant: Tenant, width: number) {
-  const [first, second] = await heldQuotes(tenant);
+  const [first, second] = [await heldQuote(tenant, { storeys: '2' }), await heldQuote(tenant, { storeys: '3' })];
   const owner = await createPerson(tenant, { businessRole: 'owner' });
   await signIn(page, owner.email, `/portal/review?business=${tenant.businessId}`);
   const list = page.getByRole('list', { name: 'Waiting for review' });
@@ -86,7 +69,7 @@ test.describe('on a phone', () => {
 
 test('a viewer sees held quotes read-only', async ({ page }) => {
   const tenant = await createTenant({ artifact: { ...demoBookArtifact, autonomy: 'approval_first' } });
-  await heldQuotes(tenant);
+  [await heldQuote(tenant, { storeys: '2' }), await heldQuote(tenant, { storeys: '3' })];
   const viewer = await createPerson(tenant, { businessRole: 'viewer' });
   await signIn(page, viewer.email, '/portal/review');
   await expect(page.getByText('You can look but not decide')).toBeVisible();
@@ -94,28 +77,6 @@ test('a viewer sees held quotes read-only', async ({ page }) => {
   await expect(page.getByRole('button', { name: /^Approve/ })).toHaveCount(0);
 });
 
-/** A lead: a hosted-page quote the customer accepted (Riley Chen, as the customer). */
-async function acceptedLead(tenant: Tenant): Promise<string> {
-  const quote = await fetch(`${appUrl()}/v1/public_quotes`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ businessId: tenant.businessId, offeringId: 'gutter_cleaning', factors: { home_size: 'medium', storeys: '2', access: 'easy' } }),
-  });
-  const quoteIntentId = ((await quote.json()) as { data: { quoteIntent: { id: string } } }).data.quoteIntent.id;
-  const accepted = await fetch(`${appUrl()}/v1/public_quotes/${quoteIntentId}/acceptance`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      businessId: tenant.businessId,
-      contact: { name: 'Riley Chen', email: 'riley.chen@example.test', phone: '+1 555 0150' },
-      note: 'Mornings are best.',
-      consent: true,
-      formToken: issueFormToken(quoteIntentId, new Date(Date.now() - 5_000)),
-    }),
-  });
-  expect(accepted.status).toBe(201);
-  return quoteIntentId;
-}
 
 for (const width of [1280, 390]) {
   test(`an editor moves a lead to won, at ${width} px`, async ({ page }) => {

@@ -1,28 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { demoBookArtifact } from '../../lib/books/demo-book';
-import { createPerson, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, testDb } from '../../lib/testing/factories';
 import { expectNoSeriousViolations } from '../support/axe';
-import { appUrl, signIn } from '../support/portal';
+import { heldQuote } from '../support/pipeline';
+import { signIn } from '../support/portal';
 
 // Spec 9: member routes use the business's Live connection. Held Test quotes are reviewed from
 // the workspace (/v1/account-quotes) by members with `businesses:manage`; owners see Live only.
 
-async function heldQuote(tenant: Tenant, key: string, storeys: string) {
-  const res = await fetch(`${appUrl()}/v1/accounts/${tenant.projectId}/quotes`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-    body: JSON.stringify({ services: [{ service: 'window_cleaning', selections: { home_size: 'medium', storeys, frequency: 'monthly', access: 'easy' } }] }),
-  });
-  const quote = (await res.json()) as { quote_id: string; state: string };
-  expect(quote.state).toBe('awaiting_approval');
-  return quote.quote_id;
-}
-
 test('a workspace manager reviews a held Test quote; the owner sees only the Live one', async ({ page }) => {
   const tenant = await createTenant({ artifact: { ...demoBookArtifact, autonomy: 'approval_first' } });
-  const testQuote = await heldQuote(tenant, tenant.keys.test, '2');
-  const liveQuote = await heldQuote(tenant, tenant.keys.live, '3');
+  const testQuote = await heldQuote(tenant, { environment: 'test', storeys: '2' });
+  const liveQuote = await heldQuote(tenant, { environment: 'live', storeys: '3' });
   const manager = await createPerson(tenant, { permissions: ['businesses:manage'] });
 
   await signIn(page, manager.email, `/portal/review?business=${tenant.businessId}`);

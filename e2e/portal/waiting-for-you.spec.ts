@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { demoBookArtifact } from '../../lib/books/demo-book';
-import { issueFormToken } from '../../lib/leads/form-token';
 import { createPerson, createTenant, type Tenant } from '../../lib/testing/factories';
-import { appUrl, screenshot, signIn } from '../support/portal';
+import { acceptedLead, heldQuote } from '../support/pipeline';
+import { screenshot, signIn } from '../support/portal';
 
 // The Overview's "Waiting for you" and "Getting started" show each person only what they can act
 // on: held quotes to those who decide them, leads to those who work them, set-up steps to those
@@ -12,31 +11,8 @@ import { appUrl, screenshot, signIn } from '../support/portal';
 let tenant: Tenant;
 test.beforeAll(async () => {
   tenant = await createTenant({ artifact: { ...demoBookArtifact, autonomy: 'approval_first' } });
-  for (const storeys of ['2', '3']) {
-    const res = await fetch(`${appUrl()}/v1/accounts/${tenant.projectId}/quotes`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tenant.keys.live}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-      body: JSON.stringify({ services: [{ service: 'window_cleaning', selections: { home_size: 'medium', storeys, frequency: 'monthly', access: 'easy' } }] }),
-    });
-    expect(((await res.json()) as { state: string }).state).toBe('awaiting_approval');
-  }
-  const quote = await fetch(`${appUrl()}/v1/public_quotes`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ businessId: tenant.businessId, offeringId: 'gutter_cleaning', factors: { home_size: 'medium', storeys: '2', access: 'easy' } }),
-  });
-  const quoteIntentId = ((await quote.json()) as { data: { quoteIntent: { id: string } } }).data.quoteIntent.id;
-  const accepted = await fetch(`${appUrl()}/v1/public_quotes/${quoteIntentId}/acceptance`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      businessId: tenant.businessId,
-      contact: { name: 'Riley Chen', email: 'riley.chen@example.test' },
-      consent: true,
-      formToken: issueFormToken(quoteIntentId, new Date(Date.now() - 5_000)),
-    }),
-  });
-  expect(accepted.status).toBe(201);
+  for (const storeys of ['2', '3']) await heldQuote(tenant, { storeys });
+  await acceptedLead(tenant, { contact: { name: 'Riley Chen', email: 'riley.chen@example.test' } });
 });
 
 const SEES = {
