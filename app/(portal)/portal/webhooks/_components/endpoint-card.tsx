@@ -58,7 +58,7 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
       </div>
       {endpoint.description && <p style={{ margin: '0.25rem 0 0' }}>{endpoint.description}</p>}
       {!enabled && <p className="muted" style={{ margin: '0.25rem 0 0' }}>Disabled: it receives nothing until you enable it again.</p>}
-      {endpoint.targetNote && <p className="muted" style={{ margin: '0.25rem 0 0' }}>{endpoint.targetNote}</p>}
+      {endpoint.targetNote && <p className="muted target-note">{endpoint.targetNote}</p>}
 
       <dl className="facts" style={{ marginTop: '0.75rem' }}>
         <dt>Events</dt>
