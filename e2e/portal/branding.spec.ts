@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { createPerson, createTenant, testDb } from '../../lib/testing/factories';
-import { appUrl, screenshot, signIn } from '../support/portal';
+import { appUrl, expectFitsWidth, screenshot, signIn } from '../support/portal';
 
 const LOGO_URL = 'https://cdn.example.test/sparkle-logo.svg';
 const LOGO_SVG =
@@ -110,7 +110,7 @@ for (const role of ['editor', 'viewer'] as const) {
     await expect(page.getByRole('form', { name: 'Publishing safeguard' })).toContainText(`Ask Test Person (${owner.email}), the owner of this business`);
     await screenshot(page, `branding-read-only-${role}-1280`);
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectFitsWidth(page, 390);
     await screenshot(page, `branding-read-only-${role}-390`);
   });
 }
@@ -146,7 +146,7 @@ test('the owner of a self-run business and a workspace admin can change branding
     await expect(page.getByText('You can look but not change')).toHaveCount(0);
     await screenshot(page, `branding-${who}-1280`);
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectFitsWidth(page, 390);
     await screenshot(page, `branding-${who}-390`);
   }
 });

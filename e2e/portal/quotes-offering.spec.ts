@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { demoExample } from '../../lib/books/demo-book';
 import { createPerson, createTenant, type Tenant } from '../../lib/testing/factories';
-import { appUrl, screenshot, signIn } from '../support/portal';
+import { appUrl, expectFitsWidth, screenshot, signIn } from '../support/portal';
 
 // The Quotes list names every row's service in words, whatever became of the quote (priced, needing
 // answers, none chosen, one the book does not have): never an empty cell or a raw id, and on a
@@ -56,7 +56,7 @@ for (const who of ['owner', 'editor', 'viewer', 'workspaceAdmin'] as const) {
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(offerings.first()).toBeVisible();
     expect(await crowdedCells(page)).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectFitsWidth(page, 390);
     await screenshot(page, `quotes-offering-${who}-390`);
   });
 }

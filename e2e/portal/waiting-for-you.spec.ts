@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { demoBookArtifact } from '../../lib/books/demo-book';
 import { createPerson, createTenant, type Tenant } from '../../lib/testing/factories';
 import { acceptedLead, heldQuote } from '../support/pipeline';
-import { screenshot, signIn } from '../support/portal';
+import { expectFitsWidth, screenshot, signIn } from '../support/portal';
 
 // The Overview's "Waiting for you" and "Getting started" show each person only what they can act
 // on: held quotes to those who decide them, leads to those who work them, set-up steps to those
@@ -52,7 +52,7 @@ for (const who of Object.keys(SEES) as (keyof typeof SEES)[]) {
 
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(steps).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectFitsWidth(page, 390);
     await screenshot(page, `overview-${who}-390`);
   });
 }

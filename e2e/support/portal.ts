@@ -95,3 +95,11 @@ export async function placeJsonCursor(page: Page, text: string) {
     view.focus();
   }, text);
 }
+
+/**
+ * That the page is no wider than `width`: polled, since after a resize a chart or a card takes a
+ * frame or two (ResizeObserver) to lay itself out again.
+ */
+export async function expectFitsWidth(page: Page, width: number): Promise<void> {
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: `the page fits ${width} px` }).toBeLessThanOrEqual(width);
+}
