@@ -253,3 +253,10 @@ export type AccountQuoteView = z.infer<typeof accountQuoteViewSchema>;
 export type SimulationRequest = z.output<typeof simulationRequestSchema>;
 export type Simulation = z.infer<typeof simulationSchema>;
 export type ProducedQuote = z.infer<typeof producedQuoteSchema>;
+
+/** One page of account quotes, as both lists (member and workspace routes) answer it. */
+export const accountQuotesPage = {
+  status: 200,
+  description: 'One page; pass `nextCursor` as `cursor` for the next.',
+  schema: z.object({ quotes: z.array(accountQuoteViewSchema), nextCursor: z.string().nullable() }),
+};

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountQuotesFilterShape, accountQuoteViewSchema, workspaceReviewQuoteRequestSchema } from '@/lib/accounts/account-schemas';
+import { accountQuotesFilterShape, accountQuotesPage, accountQuoteViewSchema, workspaceReviewQuoteRequestSchema } from '@/lib/accounts/account-schemas';
 import { defineContract } from '@/lib/http/contract';
 
 // Workspace routes (DESIGN.md): an integration's quotes in the environment the integrator picks,
@@ -21,11 +21,7 @@ export const listWorkspaceAccountQuotesContract = defineContract({
     environment: z.enum(['test', 'live']).describe('Which environment of the project.'),
     ...accountQuotesFilterShape,
   }),
-  success: {
-    status: 200,
-    description: 'One page; pass `nextCursor` as `cursor` for the next.',
-    schema: z.object({ quotes: z.array(accountQuoteViewSchema), nextCursor: z.string().nullable() }),
-  },
+  success: accountQuotesPage,
   errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
 });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { brandingSchema, businessOverviewSchema, businessSchema } from '@/lib/businesses/schemas';
 import { publishGuardSchema } from '@/lib/books/impact-schemas';
 import { timeIdCursorSchema } from '@/lib/db/cursors';
-import { accountQuotesFilterShape, accountQuoteViewSchema, reviewQuoteRequestSchema } from '@/lib/accounts/account-schemas';
+import { accountQuotesFilterShape, accountQuotesPage, accountQuoteViewSchema, reviewQuoteRequestSchema } from '@/lib/accounts/account-schemas';
 import { defineContract } from '@/lib/http/contract';
 import { LEAD_STATUSES, leadSchema, moveLeadRequestSchema } from '@/lib/leads/schemas';
 import { businessMemberSchema, inviteMemberRequestSchema, updateMemberRequestSchema, workspaceAdminSchema } from '@/lib/members/schemas';
@@ -175,11 +175,7 @@ export const listBusinessAccountQuotesContract = defineContract({
   auth: 'session',
   params: businessParams,
   query: z.strictObject(accountQuotesFilterShape),
-  success: {
-    status: 200,
-    description: 'One page; pass `nextCursor` as `cursor` for the next.',
-    schema: z.object({ quotes: z.array(accountQuoteViewSchema), nextCursor: z.string().nullable() }),
-  },
+  success: accountQuotesPage,
   errors: ['unauthorized', 'not_found', 'invalid_request'],
 });
 

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { AcceptanceState, PublicAcceptance } from '@/lib/leads/schemas';
 import { FIELD_SENTENCES, fieldSentence, refusalSentence } from './acceptance-messages';
 import { LocalTime } from './local-time';
@@ -99,37 +99,48 @@ export function AcceptQuote({ businessId, businessName, quoteIntentId, acceptanc
   );
 }
 
-function AcceptedBefore({ at, businessName }: { at: string; businessName: string }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+/** Where the form was: what became of the acceptance, its heading taking focus so that it is read out. */
+function AcceptanceOutcome({ id, heading, children }: { id: string; heading: ReactNode; children: ReactNode }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => ref.current?.focus(), []);
   return (
-    <section className="accept-done" aria-labelledby="accept-before-heading" role="status">
-      <h3 id="accept-before-heading" ref={heading} tabIndex={-1}>
-        This quote was already accepted
+    <section className="accept-done" aria-labelledby={id} role="status">
+      <h3 id={id} ref={ref} tabIndex={-1}>
+        {heading}
       </h3>
-      <p>
-        It was accepted on <LocalTime iso={at} style={{ dateStyle: 'long', timeStyle: 'short' }} />, with other details than the ones you just gave, so
-        yours were not sent. If that was you and your details have changed, or it was not you, please contact {businessName}.
-      </p>
+      {children}
     </section>
   );
 }
 
-function Accepted({ acceptance, businessName }: { acceptance: PublicAcceptance; businessName: string }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+function AcceptedBefore({ at, businessName }: { at: string; businessName: string }) {
   return (
-    <section className="accept-done" aria-labelledby="accept-done-heading" role="status">
-      <h3 id="accept-done-heading" ref={heading} tabIndex={-1}>
-        <span aria-hidden="true">✓ </span>You accepted this quote
-      </h3>
+    <AcceptanceOutcome id="accept-before-heading" heading="This quote was already accepted">
+      <p>
+        It was accepted on <LocalTime iso={at} style={{ dateStyle: 'long', timeStyle: 'short' }} />, with other details than the ones you just gave, so
+        yours were not sent. If that was you and your details have changed, or it was not you, please contact {businessName}.
+      </p>
+    </AcceptanceOutcome>
+  );
+}
+
+function Accepted({ acceptance, businessName }: { acceptance: PublicAcceptance; businessName: string }) {
+  return (
+    <AcceptanceOutcome
+      id="accept-done-heading"
+      heading={
+        <>
+          <span aria-hidden="true">✓ </span>You accepted this quote
+        </>
+      }
+    >
       <p>
         Accepted on <LocalTime iso={acceptance.acceptedAt} style={{ dateStyle: 'long', timeStyle: 'short' }} />. {businessName} has your details
         and will contact you
         {acceptance.preferredDate ? <> about {formatDay(acceptance.preferredDate)}</> : null}.
       </p>
       <p className="accept-done-note">Keep this page&apos;s link: it brings you back to this quote and its confirmation.</p>
-    </section>
+    </AcceptanceOutcome>
   );
 }
 
