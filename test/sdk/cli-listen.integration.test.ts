@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { findFreePort } from '../../lib/db/embedded';
@@ -36,8 +37,11 @@ const signedWith = (secret: string) => (r: (typeof received)[number]) => {
   }
 };
 
+/** Where the listeners of this file keep their positions (a fresh one per run, as on a new machine). */
+const stateDir = mkdtempSync(path.join(os.tmpdir(), 'qps-listen-state-'));
+
 function runCli(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'sdk/src/cli.ts'), ...args], { cwd: root, env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'sdk/src/cli.ts'), ...args], { cwd: root, env: { ...process.env, QPS_STATE_DIR: stateDir, ...env } });
   children.push(child);
   const output = { text: '' };
   child.stdout.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
@@ -81,7 +85,7 @@ describe('qps listen', () => {
     await eventually(() => (cli.output.text.includes('Ready:') ? true : undefined), 30_000);
     const secret = /Signing forwarded events with (whsec_\S+)/.exec(cli.output.text)?.[1];
     expect(secret).toBeDefined();
-    expect(cli.output.text).toMatch(/retried after 2 s, 5 s, 10 s, 20 s \(compressed/);
+    expect(cli.output.text).toMatch(/retried after 2 seconds, 5 seconds, 10 seconds and 20 seconds \(compressed/);
 
     const quote = await fetch(`${server.url}/v1/quotes`, {
       method: 'POST',
@@ -101,7 +105,7 @@ describe('qps listen', () => {
     }
     // The CLI prints each line once the receiver's answer is read: a moment after the receiver has it.
     await eventually(() => (/quote_intent\.succeeded .*→ 200 .*attempt 2\)/.test(cli.output.text) ? true : undefined), 10_000);
-    expect(cli.output.text).toMatch(/quote_intent\.succeeded .*→ 500 .*attempt 1\); retrying in 2 s/);
+    expect(cli.output.text).toMatch(/quote_intent\.succeeded .*→ 500 .*attempt 1\); retrying in 2 seconds/);
   });
 
   it('sends one signed event with a chosen body', async () => {
@@ -234,6 +238,53 @@ describe('qps listen', () => {
     // It was opened (the request log says 200), and its place is free.
     await eventually(() => iso.db.requestLog.findFirst({ where: { apiKeyId: apiKey.id, path: '/v1/event-stream', status: 200 } }), 5_000);
     await eventually(async () => (await iso.db.eventStreamLease.count({ where: { apiKeyId: apiKey.id } })) === 0, 5_000);
+  });
+
+  it('resumes after a restart where it stopped: an event emitted while it was stopped arrives once', async () => {
+    // A key of its own, so that no other test's listener or quote shares its position or its events.
+    const { secret: key } = await createApiKey(testContext(iso.db), { projectId: tenant.projectId, environment: 'test', name: 'resuming listener' });
+    const hits: string[] = [];
+    const receiver = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (c: Buffer) => (body += c.toString()));
+      request.on('end', () => {
+        hits.push(body);
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => void receiver.close());
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/resume`;
+    const env = { QPS_API_KEY: key, QPS_BASE_URL: server.url };
+    const quote = async () => {
+      const response = await fetch(`${server.url}/v1/quotes`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(quoteRequest(tenant)),
+      });
+      return ((await response.json()) as { data: { quoteIntent: { id: string } } }).data.quoteIntent.id;
+    };
+    const arrived = (quoteId: string) => hits.filter((body) => body.includes(quoteId)).length;
+
+    const first = runCli(['listen', '--forward-to', url, '--secret', 'whsec_resume'], env);
+    await eventually(() => (first.output.text.includes('Ready:') ? true : undefined), 30_000);
+    const before = await quote();
+    await eventually(() => (arrived(before) === 1 ? true : undefined), 15_000);
+    await eventually(() => (/→ 204/.test(first.output.text) ? true : undefined), 5_000);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(first.output.text).toMatch(/Stopped\. The next start resumes after event [0-9a-f-]{36}/);
+
+    const missed = await quote();
+    const second = runCli(['listen', '--forward-to', url, '--secret', 'whsec_resume'], env);
+    await eventually(() => (arrived(missed) === 1 ? true : undefined), 30_000);
+    expect(second.output.text).toMatch(/Resuming after event [0-9a-f-]{36} \(saved \d\d:\d\d:\d\d\)\./);
+    // Nothing forwarded twice: the event of the first run is not sent again, the missed one once.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(arrived(before)).toBe(1);
+    expect(arrived(missed)).toBe(1);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
   });
 
   it('refuses a Live key, before and at the service', async () => {

@@ -10,7 +10,7 @@ export type ListenPosition = { after: string; savedAt: string };
 type StateFile = { version: 1; listen: Record<string, Record<string, ListenPosition>> };
 
 /** $QPS_STATE_DIR, else $XDG_STATE_HOME/qps, else ~/.local/state/qps. */
-export function stateDirectory(env: NodeJS.ProcessEnv = process.env): string {
+export function stateDirectory(env: Record<string, string | undefined> = process.env): string {
   if (env.QPS_STATE_DIR) return env.QPS_STATE_DIR;
   return path.join(env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state'), 'qps');
 }
