@@ -6,6 +6,7 @@ import exitHook from 'async-exit-hook';
 import path from 'node:path';
 import { ensureBuild, startNextServer } from './support/next-server';
 import { prepareService, printWelcome } from './support/service-setup';
+import { jobRunnerText, progressLine } from './support/start-output';
 
 const root = path.resolve(import.meta.dirname, '..');
 const port = Number(process.env.PORT ?? 3000);
@@ -15,8 +16,13 @@ async function main() {
   const { database, demo, demoFile, env } = await prepareService(root, port);
   let server;
   try {
-    ensureBuild(root);
+    const started = Date.now();
+    const build = ensureBuild(root);
+    const took = `${Math.round((Date.now() - started) / 1000)} s`;
+    console.log(progressLine('Build', build === 'up to date' ? 'up to date, skipped (.next is newer than every source)' : build === 'built' ? `built in ${took}` : `API router bundled in ${took}`));
     server = await startNextServer({ root, port, hostname, env });
+    console.log(progressLine('Server', `answering on http://localhost:${port}`));
+    console.log(progressLine('Job runner', jobRunnerText(process.env.JOB_RUNNER)));
   } catch (error) {
     await database.stop();
     throw error;

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveDataRoot, startEmbeddedPostgres } from '../../lib/db/embedded';
 import { applyMigrations } from '../../lib/db/migrate';
+import { migrationsText, progressLine } from './start-output';
 
 export type ServiceDatabase = { url: string; embedded: boolean; stop(): Promise<void> };
 
@@ -12,18 +13,23 @@ export type ServiceDatabase = { url: string; embedded: boolean; stop(): Promise<
  */
 export async function openServiceDatabase(root: string): Promise<ServiceDatabase> {
   let database: ServiceDatabase;
+  let where = 'DATABASE_URL';
   if (process.env.DATABASE_URL) {
     database = { url: process.env.DATABASE_URL, embedded: false, stop: async () => undefined };
   } else {
-    const dataRoot = resolveDataRoot(root);
+    const dataDir = path.join(resolveDataRoot(root), 'pg');
+    where = `embedded PostgreSQL (${path.relative(root, dataDir).startsWith('..') ? dataDir : path.relative(root, dataDir)})`;
     const embedded = await startEmbeddedPostgres({
-      dataDir: path.join(dataRoot, 'pg'),
+      dataDir,
       port: process.env.EMBEDDED_PG_PORT ? Number(process.env.EMBEDDED_PG_PORT) : undefined,
     });
     database = { url: embedded.url, embedded: true, stop: () => embedded.stop() };
   }
-  const { applied } = await applyMigrations(database.url, path.join(root, 'prisma/migrations'));
-  if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`);
+  console.log(progressLine('Database', where));
+  const migrations = path.join(root, 'prisma/migrations');
+  const { applied } = await applyMigrations(database.url, migrations);
+  const total = readdirSync(migrations).filter((name) => existsSync(path.join(migrations, name, 'migration.sql'))).length;
+  console.log(progressLine('Migrations', migrationsText(applied.length, total)));
   return database;
 }
 

@@ -35,15 +35,19 @@ export function throwawayServiceEnv(options: { databaseUrl: string; webhookKey: 
   };
 }
 
-/** Runs `next build` unless the last build is newer than every source file, then bundles the API router. */
-export function ensureBuild(root: string): void {
+/**
+ * Runs `next build` unless the last build is newer than every source file, then bundles the API
+ * router; says which it did: `up to date`, `built` (a production build: about two minutes), `bundled`.
+ */
+export function ensureBuild(root: string): 'up to date' | 'built' | 'bundled' {
   const buildId = path.join(root, '.next', 'BUILD_ID');
   const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
   const changedAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));
   const router = path.join(root, '.next', 'api-router.mjs');
-  if (builtAt > changedAt && existsSync(router) && statSync(router).mtimeMs >= builtAt) return;
-  if (!(builtAt > changedAt)) {
-    console.log('Building the service (next build)…');
+  if (builtAt > changedAt && existsSync(router) && statSync(router).mtimeMs >= builtAt) return 'up to date';
+  const build = !(builtAt > changedAt);
+  if (build) {
+    console.log(`Building the portal and API (next build, a production build: about two minutes${builtAt ? ', since sources changed' : ' the first time'})…`);
     const result = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
       cwd: root,
       stdio: 'inherit',
@@ -53,6 +57,7 @@ export function ensureBuild(root: string): void {
   }
   const bundled = spawnSync(process.execPath, [path.join(root, 'scripts/build-api-router.mjs')], { cwd: root, stdio: 'inherit' });
   if (bundled.status !== 0) throw new Error(`bundling the API router failed with exit code ${bundled.status}`);
+  return build ? 'built' : 'bundled';
 }
 
 export type RunningServer = { url: string; port: number; process: ChildProcess; stop(): Promise<void> };

@@ -12,6 +12,7 @@ import { seedDemoPipeline } from '../../prisma/demo-pipeline';
 import { seedDemo } from '../../prisma/seed';
 import { configuredSealingKey } from '../../lib/sealing/sealing-key';
 import { embeddedSealingKey, openServiceDatabase, type ServiceDatabase } from './database';
+import { progressLine, welcomeLines } from './start-output';
 
 export type Demo = Record<string, unknown> & { businessId: string; keys: { test: string; live: string } };
 
@@ -33,7 +34,10 @@ export async function prepareService(root: string, port: number): Promise<{ data
   const database = await openServiceDatabase(root);
   const env: Record<string, string> = { DATABASE_URL: database.url, ...serviceEnvironment(root, port, database.embedded) };
   const demoFile = path.join(root, '.data', 'demo.json');
-  if (!(database.embedded || process.env.SEED_DEMO === 'true')) return { database, demo: null, demoFile, env };
+  if (!(database.embedded || process.env.SEED_DEMO === 'true')) {
+    console.log(progressLine('Demo data', 'not seeded (DATABASE_URL without SEED_DEMO=true)'));
+    return { database, demo: null, demoFile, env };
+  }
   const { prisma, close } = createDb(database.url);
   const now = new Date();
   const tenant = await seedDemo(prisma, now);
@@ -60,6 +64,7 @@ export async function prepareService(root: string, port: number): Promise<{ data
   };
   mkdirSync(path.dirname(demoFile), { recursive: true });
   writeFileSync(demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+  console.log(progressLine('Demo data', `a home-services business, its book, people and keys (${path.relative(root, demoFile)})`));
   return { database, demo, demoFile, env };
 }
 
@@ -78,18 +83,8 @@ function serviceEnvironment(root: string, port: number, embedded: boolean): Reco
   };
 }
 
-/** What a start prints for a person: where the service is, and the demo's keys on the embedded database. */
+/** What a start prints for a person once it serves: where the service, the demo and the docs are (scripts/support/start-output.ts). */
 export function printWelcome(url: string, database: ServiceDatabase, demo: Demo | null, demoFile: string): void {
-  console.log(`\nQuote Pricing Service is running at ${url}`);
-  console.log(`Database: ${database.embedded ? 'embedded PostgreSQL' : 'DATABASE_URL'}`);
-  if (!demo) return;
-  console.log(`Demo data and keys: ${demoFile}`);
-  // Keys are printed only for the local embedded database: elsewhere stdout may be collected.
-  if (database.embedded) {
-    console.log(`  Test key: ${demo.keys.test}`);
-    console.log(`  Live key: ${demo.keys.live}`);
-  }
-  console.log(`  Portal: ${url}/portal (development sign-in as ${DEMO_PEOPLE.workspaceAdmin.email}, or any demo person)`);
-  console.log(`  Try: curl -s ${url}/v1/public_quotes -H 'content-type: application/json' \\`);
-  console.log(`         -d '${JSON.stringify({ businessId: demo.businessId, ...demoExample })}'`);
+  const shown = path.relative(process.cwd(), demoFile) || demoFile;
+  console.log(welcomeLines({ url, embedded: database.embedded, demo, demoFile: shown.startsWith('..') ? demoFile : shown }).join('\n'));
 }
