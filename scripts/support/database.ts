@@ -9,9 +9,11 @@ export type ServiceDatabase = { url: string; embedded: boolean; stop(): Promise<
 
 /**
  * The database the service runs on: DATABASE_URL when set, otherwise an embedded
- * PostgreSQL in the git-ignored data folder. Migrations are applied either way.
+ * PostgreSQL in the git-ignored data folder. Migrations are applied either way; `progress`
+ * prints a line for each (npm start, npm run dev).
  */
-export async function openServiceDatabase(root: string): Promise<ServiceDatabase> {
+export async function openServiceDatabase(root: string, options: { progress?: boolean } = {}): Promise<ServiceDatabase> {
+  const say = (line: string) => options.progress && console.log(line);
   let database: ServiceDatabase;
   let where = 'DATABASE_URL';
   if (process.env.DATABASE_URL) {
@@ -25,11 +27,13 @@ export async function openServiceDatabase(root: string): Promise<ServiceDatabase
     });
     database = { url: embedded.url, embedded: true, stop: () => embedded.stop() };
   }
-  console.log(progressLine('Database', where));
+  say(progressLine('Database', where));
   const migrations = path.join(root, 'prisma/migrations');
   const { applied } = await applyMigrations(database.url, migrations);
   const total = readdirSync(migrations).filter((name) => existsSync(path.join(migrations, name, 'migration.sql'))).length;
-  console.log(progressLine('Migrations', migrationsText(applied.length, total)));
+  say(progressLine('Migrations', migrationsText(applied.length, total)));
+  // Other scripts (keys, audits) print their own output: a line only when something was applied.
+  if (!options.progress && applied.length > 0) console.error(`Migrations: ${migrationsText(applied.length, total)}`);
   return database;
 }
 

@@ -31,7 +31,7 @@ function previousDemo(file: string, projectId: string): DemoKeys | null {
  * demo written to .data/demo.json (or null) and the service's environment for this port.
  */
 export async function prepareService(root: string, port: number): Promise<{ database: ServiceDatabase; demo: Demo | null; demoFile: string; env: Record<string, string> }> {
-  const database = await openServiceDatabase(root);
+  const database = await openServiceDatabase(root, { progress: true });
   const env: Record<string, string> = { DATABASE_URL: database.url, ...serviceEnvironment(root, port, database.embedded) };
   const demoFile = path.join(root, '.data', 'demo.json');
   if (!(database.embedded || process.env.SEED_DEMO === 'true')) {
