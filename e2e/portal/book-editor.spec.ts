@@ -239,7 +239,8 @@ test('a person without books:edit reads the book and tries prices, but changes n
   const tenant = await createTenant();
   const person = await createPerson(tenant, { permissions: ['logs:read'] });
   await signIn(page, person.email, `/portal/books/${tenant.bookId}`);
-  await expect(page.getByText('Changing it is for workspace members allowed to edit price books.')).toBeVisible();
+  // The editor's first paint on a loaded CI machine has taken over 10 s (the stop of 2 December).
+  await expect(page.getByText('Changing it is for workspace members allowed to edit price books.')).toBeVisible({ timeout: 30_000 });
   // Told what they read, never that they are editing.
   await expect(page.getByText('There is no draft: this is version 1.')).toBeVisible();
   await expect(page.getByText(/You are editing|Saving it creates/)).toHaveCount(0);

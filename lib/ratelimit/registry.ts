@@ -75,9 +75,12 @@ export async function consumeRateLimit(pool: pg.Pool, name: RateLimitName, key: 
   }
 }
 
+/** `1 second`, `30 seconds`: how a message says when to come back. */
+export const secondsInWords = (seconds: number): string => `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
+
 /** The 429 of a spent quota, as every route answers it (and Test-Fault `rate_limited` imitates). */
 export function rateLimitedError(retryAfterSeconds: number, limit?: number): ServiceError {
-  return new ServiceError('rate_limited', `Too many requests. Retry after ${retryAfterSeconds} seconds.`, {
+  return new ServiceError('rate_limited', `Too many requests. Retry after ${secondsInWords(retryAfterSeconds)}.`, {
     headers: {
       'retry-after': String(retryAfterSeconds),
       ...(limit === undefined

@@ -5,7 +5,7 @@ import type { VerbContext } from '../context/verb-context';
 import type { Db } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { eventPosition, newestEventPosition, readEvent } from '../events/store';
-import { heldLimitError, STREAM_LIMITS } from '../ratelimit/registry';
+import { heldLimitError, secondsInWords, STREAM_LIMITS } from '../ratelimit/registry';
 import { deliveryEnvelope, type DeliveryEnvelope } from './envelope';
 import { processEventStreams, STREAM_LEASE_TTL_SECONDS, type EventStreamHub } from './event-stream-hub';
 import { COMPRESSED_RETRY_DELAYS_MS, RETRY_DELAYS_MS } from './retry-schedule';
@@ -85,7 +85,7 @@ async function takePlace(ctx: VerbContext<ApiKeyPrincipal>, hub: EventStreamHub)
   if (taken.outcome === 'key' || taken.outcome === 'workspace') {
     const [holder, most] = taken.outcome === 'key' ? ['This API key', STREAM_LIMITS.perKey] : ['This workspace', STREAM_LIMITS.perWorkspace];
     throw heldLimitError(
-      `${holder} already has ${taken.held} event streams open, the most one ${taken.outcome} may hold at once (${most}). Close one, or retry after ${taken.freesInSeconds} seconds.`,
+      `${holder} already has ${taken.held} event streams open, the most one ${taken.outcome} may hold at once (${most}). Close one, or retry after ${secondsInWords(taken.freesInSeconds)}.`,
       taken.freesInSeconds,
       most,
     );

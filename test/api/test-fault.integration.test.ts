@@ -27,7 +27,7 @@ describe('Test-Fault: failures on demand in Test', () => {
     const before = await quotesOf();
     const res = await api('POST', '/v1/quotes', { key: tenant.keys.test, headers: { 'test-fault': 'rate_limited', 'idempotency-key': crypto.randomUUID() }, body: quoteRequest(tenant) });
     expect(res.status).toBe(429);
-    expect(res.body.error).toMatchObject({ code: 'rate_limited', message: 'Too many requests. Retry after 1 seconds.' });
+    expect(res.body.error).toMatchObject({ code: 'rate_limited', message: 'Too many requests. Retry after 1 second.' });
     expect(res.headers.get('retry-after')).toBe('1');
     expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(await quotesOf()).toBe(before);

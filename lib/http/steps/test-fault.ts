@@ -54,7 +54,7 @@ export function injectedFailure(fault: TestFault & { kind: 'rate_limited' | 'ser
     case 'server_error':
       return internalError(requestId);
     case 'unavailable':
-      return new ServiceError('service_unavailable', 'The service is briefly unavailable. Retry after 1 seconds.', { headers: { 'retry-after': '1' } });
+      return new ServiceError('service_unavailable', 'The service is briefly unavailable. Retry after 1 second.', { headers: { 'retry-after': '1' } });
   }
 }
 
