@@ -201,7 +201,7 @@ describe('GET /v1/accounts/{id}/quotes and /{quoteId} (account surface)', () => 
   });
 
   it('lists the account’s quotes of the key’s environment, newest first, in the surface’s list envelope', async () => {
-    const produced = [];
+    const produced: { quote_id: string; state: string }[] = [];
     for (let i = 0; i < 3; i++) produced.push(await produce(tenant, 'test'));
     const liveQuote = await produce(tenant, 'live');
     await produce(other, 'test');
