@@ -4,6 +4,8 @@ import {
   confirmCommitmentContract,
   createAccountQuoteContract,
   currentAccountContract,
+  getAccountQuoteContract,
+  listAccountQuotesContract,
   getAccountContract,
   listAccountsContract,
   quoteSpecContract,
@@ -60,7 +62,7 @@ import {
   eraseLeadContract,
 } from './businesses/contract';
 import { acceptQuoteContract, createPublicQuoteContract, getAcceptanceStateContract, getPublicQuoteContract } from './public_quotes/contract';
-import { createApiQuoteContract } from './quotes/contract';
+import { createApiQuoteContract, getQuoteContract, listQuotesContract } from './quotes/contract';
 import { openApiContract } from './openapi.json/contract';
 import { statusContract } from './status/contract';
 import { readinessContract } from './status/ready/contract';
@@ -83,6 +85,8 @@ export const contracts: RouteContract[] = [
   getAcceptanceStateContract,
   acceptQuoteContract,
   createApiQuoteContract,
+  listQuotesContract,
+  getQuoteContract,
   listBusinessesContract,
   listMembersContract,
   inviteMemberContract,
@@ -144,6 +148,8 @@ export const contracts: RouteContract[] = [
   quoteSpecContract,
   simulateContract,
   createAccountQuoteContract,
+  listAccountQuotesContract,
+  getAccountQuoteContract,
   confirmCommitmentContract,
   accountRequestLogsContract,
 ] as RouteContract[];

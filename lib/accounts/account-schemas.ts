@@ -260,3 +260,29 @@ export const accountQuotesPage = {
   description: 'One page; pass `nextCursor` as `cursor` for the next.',
   schema: z.object({ quotes: z.array(accountQuoteViewSchema), nextCursor: z.string().nullable() }),
 };
+
+/**
+ * A produced quote read back on the account surface (GET /v1/accounts/{id}/quotes): `quote` is
+ * the signed quote exactly as first answered (its signature verifies), beside what became of it
+ * since, unsigned, as the `account_quote.approved` event carries it: `state`, `review`, `commitment`.
+ */
+export const accountQuoteRecordSchema = z
+  .object({
+    object: z.literal('account_quote'),
+    id: z.string(),
+    /** The state now (a held quote the business approved reads `quoted`; `quote.state` is as answered). */
+    state: z.enum(QUOTE_STATES),
+    /** The price's validity (`quote.expires_at`) has passed: it can no longer be committed. */
+    expired: z.boolean(),
+    review: z.object({ decision: z.enum(REVIEW_DECISIONS), reason: z.string().nullable(), reviewed_at: z.iso.datetime(), reviewed_by: z.string() }).nullable(),
+    commitment: z.object({ commitment_id: z.string(), external_ref: z.string(), confirmed_at: z.iso.datetime() }).nullable(),
+    created: z.iso.datetime(),
+    quote: producedQuoteSchema,
+  })
+  .meta({ id: 'AccountQuoteRecord' });
+
+export const accountQuoteListSchema = z
+  .object({ object: z.literal('list'), data: z.array(accountQuoteRecordSchema), has_more: z.boolean(), next_cursor: z.string().nullable() })
+  .meta({ id: 'AccountQuoteList' });
+
+export type AccountQuoteRecordView = z.infer<typeof accountQuoteRecordSchema>;

@@ -3,7 +3,8 @@ import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { canonicalHash } from '../hash/canonical-hash';
 import { bookArtifactSchema } from '../pricing';
-import type { BookSummary } from './schemas';
+import type { z } from 'zod';
+import type { BookSummary, draftArtifactSchema } from './schemas';
 import { findBookDetail, findVersion, listBooksOfMember, type BookSummaryRow } from './store';
 
 /**
@@ -46,7 +47,8 @@ export async function getBook({ db }: VerbContext, { bookId }: { bookId: string 
   const row = await findBookDetail(db, bookId);
   return {
     ...toSummary(row),
-    draft: row.draft,
+    // Only ever saved from the request's draftArtifactSchema (a JSON object) or cleared.
+    draft: row.draft as z.infer<typeof draftArtifactSchema> | null,
     versions: row.versions.map((v) => ({ ...v, createdAt: v.createdAt.toISOString() })),
   };
 }

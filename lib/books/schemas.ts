@@ -29,8 +29,11 @@ export const bookVersionSummarySchema = z
   })
   .meta({ id: 'BookVersionSummary' });
 
+/** A draft as saved and read back: a JSON object, validated as an artifact when it is published, not when it is saved. */
+export const draftArtifactSchema = z.record(z.string(), z.unknown());
+
 export const bookDetailSchema = bookSummarySchema
-  .extend({ draft: z.unknown().nullable(), versions: z.array(bookVersionSummarySchema) })
+  .extend({ draft: draftArtifactSchema.nullable(), versions: z.array(bookVersionSummarySchema) })
   .meta({ id: 'BookDetail' });
 
 export const bookVersionSchema = bookVersionSummarySchema

@@ -6,13 +6,18 @@ import { z } from 'zod';
  * too, not by id alone: rows written in batches by several processes get their ids in the
  * order the batches land, not the order of their times.
  */
+const EARLIEST = Date.parse('0001-01-01T00:00:00Z');
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+
 function timeCursorSchema(isId: (id: string | undefined) => boolean) {
   return z
     .string()
     .max(200)
     .refine((value) => {
       const [time, id] = value.split('|');
-      return !Number.isNaN(Date.parse(time)) && isId(id);
+      const at = Date.parse(time);
+      // Years 1 to 9999: JavaScript reads times PostgreSQL refuses (e.g. 200000 BC), which would be a 500.
+      return at >= EARLIEST && at <= LATEST && isId(id);
     }, 'a cursor from a previous page');
 }
 

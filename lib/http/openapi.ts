@@ -113,6 +113,8 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
       title: 'Quote Pricing Service',
       version: '1.0.0',
       description: 'Deterministic quotes against published, versioned price books, with immutable receipts.',
+      // Not open source: an SPDX reference of our own (LicenseRef-), as OpenAPI 3.1's `identifier` allows.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     // Paths are absolute from the service's origin, wherever it runs: the document is served by the service itself.
     servers: [{ url: '/', description: 'The service that serves this document' }],
@@ -145,7 +147,9 @@ function errorResponses(contract: RouteContract) {
   const rateLimitErrors: ErrorCode[] = contract.rateLimits?.length ? ['rate_limited'] : [];
   // Test-Fault: a Test key may ask for these (and a Live key that sends it gets 400).
   const testFaultErrors: ErrorCode[] = takesApiKey(contract) ? ['invalid_request', 'rate_limited', 'service_unavailable'] : [];
-  for (const code of new Set<ErrorCode>([...contract.errors, ...idempotencyErrors, ...timeoutErrors, ...rateLimitErrors, ...testFaultErrors, 'internal_error'])) {
+  // Headers over the limit are refused by the server's edge for every route, in the route's envelope (scripts/http-edge.mjs).
+  const edgeErrors: ErrorCode[] = ['headers_too_large'];
+  for (const code of new Set<ErrorCode>([...contract.errors, ...idempotencyErrors, ...timeoutErrors, ...rateLimitErrors, ...testFaultErrors, ...edgeErrors, 'internal_error'])) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }

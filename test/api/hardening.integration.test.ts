@@ -205,7 +205,8 @@ describe('hardening: every /v1 answer is in the envelope, with an x-request-id',
   it('answers OPTIONS with the methods the path has, and a request id', async () => {
     const tenant = await createTenant();
     for (const [path, allow] of [
-      ['/v1/quotes', 'POST, OPTIONS'],
+      ['/v1/quotes', 'GET, HEAD, POST, OPTIONS'],
+      ['/v1/public_quotes', 'POST, OPTIONS'],
       [`/v1/books/${tenant.bookId}`, 'GET, HEAD, OPTIONS'],
       ['/v1/webhook-endpoints/00000000-0000-4000-8000-000000000000', 'GET, HEAD, PATCH, DELETE, OPTIONS'],
     ]) {

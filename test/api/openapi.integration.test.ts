@@ -43,8 +43,9 @@ describe('OpenAPI document', () => {
     const res = await api('GET', '/v1/openapi.json');
     const post = res.body.paths['/v1/public_quotes'].post;
     // 408: a body that stops arriving is answered by the route when the server's request timeout runs out;
-    // 503: an instance that cannot sign receipts (no usable sealing key) does not quote.
-    expect(Object.keys(post.responses).sort()).toEqual(['201', '404', '408', '409', '413', '422', '429', '500', '503']);
+    // 503: an instance that cannot sign receipts (no usable sealing key) does not quote;
+    // 431: headers over the limit, refused by the server's edge for every route.
+    expect(Object.keys(post.responses).sort()).toEqual(['201', '404', '408', '409', '413', '422', '429', '431', '500', '503']);
     expect(post.responses['429'].description).toContain('rate_limited');
   });
 
@@ -67,5 +68,36 @@ describe('OpenAPI document', () => {
       expect(Object.keys(simulation.responses[status].headers)).toEqual(expect.arrayContaining(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']));
     }
     expect(Object.keys(simulation.responses['429'].headers)).toContain('retry-after');
+  });
+
+  // What `redocly lint --extends recommended` asks (docs: the lint in issue 40's note), held here
+  // without the tool: a license, a 4xx on every operation, no composition with a match-anything branch.
+  it('has a license, a 4xx answer on every operation, and no empty schema in anyOf, oneOf or allOf', async () => {
+    const document = (await api('GET', '/v1/openapi.json')).body;
+    expect(document.info.license).toEqual({ name: expect.any(String), identifier: expect.stringMatching(/^LicenseRef-/) });
+
+    const without4xx = Object.entries(document.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>).flatMap(([p, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => !Object.keys(op.responses).some((status) => /^4\d\d$/.test(status)))
+        .map(([m]) => `${m.toUpperCase()} ${p}`),
+    );
+    expect(without4xx).toEqual([]);
+
+    const emptyBranches: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (Array.isArray(node)) return node.forEach((child, i) => walk(child, `${at}/${i}`));
+      if (!node || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries(node)) {
+        if (['anyOf', 'oneOf', 'allOf'].includes(key) && Array.isArray(value)) {
+          value.forEach((branch, i) => {
+            const constraining = Object.keys(branch ?? {}).filter((k) => !['description', 'title', 'examples'].includes(k));
+            if (constraining.length === 0) emptyBranches.push(`${at}/${key}/${i}`);
+          });
+        }
+        walk(value, `${at}/${key}`);
+      }
+    };
+    walk(document, '#');
+    expect(emptyBranches).toEqual([]);
   });
 });

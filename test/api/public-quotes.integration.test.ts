@@ -197,7 +197,7 @@ describe('GET /v1/status and unknown paths', () => {
   });
 
   it('answers a method a route does not have with 405 in the envelope, an Allow header and a request id', async () => {
-    const res = await serviceFetch('/v1/quotes', { method: 'GET' });
+    const res = await serviceFetch('/v1/public_quotes', { method: 'GET' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST, OPTIONS');
     const body = await res.json();

@@ -54,14 +54,19 @@ describe('the router at the edges of its table', () => {
     const head = await book('', 'HEAD');
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
+    // GET /v1/quotes lists the key's quotes, so HEAD answers there too; the public route has POST only.
     const quoteHead = await quote('/v1/quotes', 'HEAD');
-    expect(quoteHead.status).toBe(405);
-    expect(quoteHead.headers.get('allow')).toBe('POST, OPTIONS');
+    expect(quoteHead.status).toBe(200);
+    expect(await quoteHead.text()).toBe('');
+    const publicHead = await quote('/v1/public_quotes', 'HEAD');
+    expect(publicHead.status).toBe(405);
+    expect(publicHead.headers.get('allow')).toBe('POST, OPTIONS');
   });
 
   it('answers OPTIONS with the methods of the path', async () => {
     for (const [res, allow] of [
-      [await quote('/v1/quotes', 'OPTIONS'), 'POST, OPTIONS'],
+      [await quote('/v1/quotes', 'OPTIONS'), 'GET, HEAD, POST, OPTIONS'],
+      [await quote('/v1/public_quotes', 'OPTIONS'), 'POST, OPTIONS'],
       [await book('', 'OPTIONS'), 'GET, HEAD, OPTIONS'],
     ] as const) {
       expect(res.status).toBe(204);
@@ -71,17 +76,17 @@ describe('the router at the edges of its table', () => {
   });
 
   it('answers an unknown path with 404 and a wrong method with 405 and allow, in each surface’s envelope; both are logged', async () => {
-    const unknown = await expectError(await quote('/v1/quotes/extra'), 404, 'not_found');
+    const unknown = await expectError(await quote('/v1/quotes/extra/more'), 404, 'not_found');
     await expectError(await book('/nothing'), 404, 'not_found');
     await expectError(await serviceFetch('/v1/accounts/current/nothing'), 404, 'not_found', 'account');
-    const wrong = await quote('/v1/quotes', 'GET');
+    const wrong = await quote('/v1/public_quotes', 'GET');
     await expectError(wrong, 405, 'method_not_allowed');
     expect(wrong.headers.get('allow')).toBe('POST, OPTIONS');
     const deleteBook = await book('', 'DELETE');
     await expectError(deleteBook, 405, 'method_not_allowed');
     expect(deleteBook.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     const row = await eventually(() => testDb().requestLog.findFirst({ where: { requestId: unknown } }), 3000, 50);
-    expect(row).toMatchObject({ status: 404, errorCode: 'not_found', path: '/v1/quotes/extra' });
+    expect(row).toMatchObject({ status: 404, errorCode: 'not_found', path: '/v1/quotes/extra/more' });
   });
 
   it('answers a malformed percent-encoding with 400, not 500', async () => {

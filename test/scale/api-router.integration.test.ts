@@ -46,7 +46,7 @@ describe('the API router in a production process', () => {
     expect((await get(`/v1/books/${tenant.bookId}`)).status).toBe(401);
     expect((await get('/v1/quotes', { method: 'OPTIONS' })).status).toBe(204);
     expect((await get('/v1/status', { method: 'HEAD' })).status).toBe(200);
-    expect((await get('/v1/quotes')).status).toBe(405);
+    expect((await get('/v1/public_quotes')).status).toBe(405);
     expect((await get('/v1/nothing-here')).status).toBe(404);
     expect((await get('/v1/quotes/', { redirect: 'manual' })).status).toBe(308);
     // Next's own pages: the probe sees them load, so it would see a route module too.

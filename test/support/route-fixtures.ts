@@ -192,6 +192,9 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     as: (w) => w.keys.test,
     foreign: { status: 404, code: 'quote_scope_not_found' },
   },
+  // Any valid key reads its environment's quotes (no scope): the world's quote is the public one, in Live.
+  'GET /v1/quotes': { path: () => '/v1/quotes', as: (w) => w.keys.live, foreign: 'own rows only', badQuery: '?status=priced' },
+  'GET /v1/quotes/{id}': { path: (w) => `/v1/quotes/${w.quoteIntentId}`, as: (w) => w.keys.live, foreign: notFound },
   'GET /v1/businesses': { path: () => '/v1/businesses', as: admin, foreign: 'own rows only' },
   'GET /v1/businesses/{businessId}/members': {
     path: (w) => `/v1/businesses/${w.tenant.businessId}/members`,
@@ -503,6 +506,19 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     body: services,
     headers: () => ({ 'idempotency-key': randomUUID() }),
     as: (w) => w.keys.test,
+    lacking: lackingScope,
+    foreign: accountNotFound,
+  },
+  'GET /v1/accounts/{id}/quotes': {
+    path: (w) => `/v1/accounts/${w.tenant.projectId}/quotes`,
+    as: (w) => w.keys.test,
+    lacking: lackingScope,
+    foreign: accountNotFound,
+    badQuery: '?state=priced',
+  },
+  'GET /v1/accounts/{id}/quotes/{quoteId}': {
+    path: (w) => `/v1/accounts/${w.tenant.projectId}/quotes/${w.accountQuoteId}`,
+    as: (w) => w.keys.live,
     lacking: lackingScope,
     foreign: accountNotFound,
   },

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   accountListSchema,
+  accountQuoteListSchema,
+  accountQuoteRecordSchema,
   accountRequestLogListSchema,
   accountSchema,
   commitmentRequestSchema,
@@ -11,7 +13,7 @@ import {
   simulationSchema,
 } from '@/lib/accounts/account-schemas';
 import { accountQuota, defineContract } from '@/lib/http/contract';
-import { timeSequenceCursorSchema } from '@/lib/db/cursors';
+import { timeIdCursorSchema, timeSequenceCursorSchema } from '@/lib/db/cursors';
 
 const tags = ['Account surface'];
 const accountParams = z.object({ id: z.string().max(100) });
@@ -114,6 +116,49 @@ export const createAccountQuoteContract = defineContract({
   body: simulationRequestSchema,
   success: { status: 201, description: 'The produced quote.', schema: producedQuoteSchema, enveloped: false },
   errors: [...common, 'insufficient_scope', 'not_found', 'invalid_request', 'idempotency_conflict', 'payload_too_large'],
+});
+
+// Not in spec 4.3 (ours, issue 40): reading back the quotes a key's account produced. The scope
+// is the one that produces them, `quotes:write` (write implies read, as in Stripe's restricted
+// keys): `accounts:read` is for the account itself (spec 5.3), not what was made in it.
+const READ_BACK =
+  'Not in the spec (an addition). Scope `quotes:write`, the scope that produces them (write implies read). Quotes of the key’s environment only. Each is `{ object: "account_quote", id, state, expired, review, commitment, created, quote }`: `quote` is the signed quote exactly as `POST …/quotes` answered it (its signature verifies); `state`, `review` and `commitment` say what became of it since.';
+
+export const listAccountQuotesContract = defineContract({
+  operationId: 'listAccountQuotes',
+  method: 'GET',
+  path: '/v1/accounts/{id}/quotes',
+  summary: 'The quotes this account produced in the key’s environment, newest first (`quotes:write`)',
+  description: READ_BACK,
+  tags,
+  auth: 'api_key',
+  surface: 'account',
+  rateLimits: [accountQuota],
+  scope: 'quotes:write',
+  params: accountParams,
+  query: z.strictObject({
+    state: accountQuoteRecordSchema.shape.state.optional().describe('Only quotes in this state now.'),
+    limit: z.coerce.number().int().min(1).max(100).default(25),
+    cursor: timeIdCursorSchema.optional().describe('`next_cursor` of the previous page.'),
+  }),
+  success: { status: 200, description: 'One page; pass `next_cursor` as `cursor` for the next.', schema: accountQuoteListSchema, enveloped: false },
+  errors: [...common, 'insufficient_scope', 'not_found', 'invalid_request'],
+});
+
+export const getAccountQuoteContract = defineContract({
+  operationId: 'getAccountQuote',
+  method: 'GET',
+  path: '/v1/accounts/{id}/quotes/{quoteId}',
+  summary: 'One quote this account produced in the key’s environment (`quotes:write`)',
+  description: `${READ_BACK} A quote of another environment or account answers 404 \`not_found\`.`,
+  tags,
+  auth: 'api_key',
+  surface: 'account',
+  rateLimits: [accountQuota],
+  scope: 'quotes:write',
+  params: z.object({ id: z.string().max(100), quoteId: z.uuid() }),
+  success: { status: 200, description: 'The quote.', schema: accountQuoteRecordSchema, enveloped: false },
+  errors: [...common, 'insufficient_scope', 'not_found'],
 });
 
 export const confirmCommitmentContract = defineContract({

@@ -1,8 +1,9 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { createApiQuote } from '@/lib/quotes/create-api-quote';
+import { listEnvironmentQuotes } from '@/lib/quotes/list-environment-quotes';
 import { quoteIdempotencyKey } from '@/lib/quotes/quote-idempotency-key';
 import { authenticateQuoteKey } from '@/lib/quotes/store';
-import { createApiQuoteContract } from './contract';
+import { createApiQuoteContract, listQuotesContract } from './contract';
 
 export const POST = defineRoute(createApiQuoteContract, {
   // The key may come from memory: the quote's insert re-checks it (lib/quotes/store.ts).
@@ -15,4 +16,8 @@ export const POST = defineRoute(createApiQuoteContract, {
     annotate({ businessId: scope.businessId });
     return { data: result, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
   },
+});
+
+export const GET = defineRoute(listQuotesContract, {
+  handle: async (ctx) => ({ data: await listEnvironmentQuotes(ctx, ctx.query) }),
 });

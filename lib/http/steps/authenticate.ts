@@ -25,6 +25,8 @@ export async function authenticate(contract: RouteContract, request: Request, db
       return { principal: await authenticateApiKey(db, request.headers.get('authorization'), now, revokedCode) };
     }
     case 'session':
+      // An API key where a person is expected: say which credential this route takes, and where keys go.
+      if (isApiKeyBearer(request)) throw new ServiceError('unauthorized', MEMBER_ROUTE_WITH_API_KEY);
       return { principal: await authenticateSession(request, db, now) };
     case 'session_or_api_key':
       return isApiKeyBearer(request)
@@ -32,6 +34,9 @@ export async function authenticate(contract: RouteContract, request: Request, db
         : { principal: await authenticateSession(request, db, now) };
   }
 }
+
+export const MEMBER_ROUTE_WITH_API_KEY =
+  'This route is for workspace members: send a member\'s session token (Authorization: Bearer <session token>) or sign in. API keys are for /v1/quotes and /v1/accounts/….';
 
 /**
  * A member's session, from `Authorization: Bearer <session token>` (a caller's own server) or

@@ -87,6 +87,63 @@ export async function listQuotesOfBusiness(db: DbOrTx, businessId: string, query
   return timeIdPage(rows, query.limit);
 }
 
+export type EnvironmentQuotesQuery = {
+  status?: BusinessQuote['status'];
+  offeringId?: string;
+  /** ISO times, both ends included (as the request log's `from` and `to`). */
+  from?: string;
+  to?: string;
+  limit: number;
+  cursor?: string;
+};
+
+type EnvironmentQuotesBindings = {
+  q: { environmentId: string; status: string | null; offeringId: string | null; from: Date | null; to: Date | null; cursorTime: Date | null; cursorId: string | null; take: number; now: Date };
+};
+
+const LIST_OF_ENVIRONMENT = new Statement<EnvironmentQuotesBindings>((sql) => {
+  const now = sql.param('q', 'now', 'timestamptz');
+  // The intent's status as it reads at `now`, swept or not (expire-quote-intents.ts: asOf).
+  const status = `CASE WHEN qi.status IN (${EXPIRING_STATUSES.map((s) => `'${s}'`).join(', ')}) AND qi.expires_at <= ${now}
+    THEN 'expired' ELSE qi.status::text END`;
+  const cursorTime = sql.param('q', 'cursorTime', 'timestamptz');
+  return `${SELECT_QUOTE}
+     WHERE qi.environment_id = ${sql.param('q', 'environmentId', 'uuid')}
+       AND (${sql.param('q', 'status', 'text')} IS NULL OR ${status} = ${sql.param('q', 'status', 'text')})
+       AND (${sql.param('q', 'offeringId', 'text')} IS NULL OR qi.inputs->>'offeringId' = ${sql.param('q', 'offeringId', 'text')})
+       AND (${sql.param('q', 'from', 'timestamptz')} IS NULL OR qi.created_at >= ${sql.param('q', 'from', 'timestamptz')})
+       AND (${sql.param('q', 'to', 'timestamptz')} IS NULL OR qi.created_at <= ${sql.param('q', 'to', 'timestamptz')})
+       AND (${cursorTime} IS NULL OR (qi.created_at, qi.id) < (${cursorTime}, ${sql.param('q', 'cursorId', 'uuid')}))
+     ORDER BY qi.created_at DESC, qi.id DESC
+     LIMIT ${sql.param('q', 'take', 'int')}`;
+});
+
+/**
+ * An environment's quotes with their receipts, newest first, keyset-paginated by (created_at,
+ * id) on the (environment_id, created_at, id) index. Statuses read as of `now`, as `findQuote`'s
+ * callers read them (asOf).
+ */
+export async function listQuotesOfEnvironment(db: DbOrTx, environmentId: string, query: EnvironmentQuotesQuery, now: Date) {
+  const [cursorTime, cursorId] = query.cursor ? query.cursor.split('|') : [null, null];
+  const at = (time: string | null | undefined) => (time ? new Date(time) : null);
+  const bindings = {
+    q: {
+      environmentId,
+      status: query.status ?? null,
+      offeringId: query.offeringId ?? null,
+      from: at(query.from),
+      to: at(query.to),
+      cursorTime: at(cursorTime),
+      cursorId,
+      take: query.limit + 1,
+      now,
+    },
+  };
+  const rows = await sqlRows<QuoteJoinRow>(db, LIST_OF_ENVIRONMENT.text, LIST_OF_ENVIRONMENT.values(bindings));
+  const { page, nextCursor } = timeIdPage(rows, query.limit);
+  return { page: page.map((row) => toStoredQuote(row)!), nextCursor };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Expiry (docs/quote-lifecycle.md)
 

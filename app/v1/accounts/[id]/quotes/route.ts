@@ -1,7 +1,8 @@
 import { createAccountQuote } from '@/lib/accounts/create-account-quote';
+import { listAccountSurfaceQuotes } from '@/lib/accounts/list-account-quotes';
 import { requireAccount } from '@/lib/accounts/require-account';
 import { defineRoute } from '@/lib/http/define-route';
-import { createAccountQuoteContract } from '../../contract';
+import { createAccountQuoteContract, listAccountQuotesContract } from '../../contract';
 
 export const POST = defineRoute(createAccountQuoteContract, {
   authorize: (ctx) => requireAccount(ctx, { accountId: ctx.params.id }),
@@ -9,4 +10,9 @@ export const POST = defineRoute(createAccountQuoteContract, {
     const { quote, replayed } = await createAccountQuote(ctx, { idempotencyKey: ctx.headers['idempotency-key'], request: ctx.body });
     return { data: quote, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
   },
+});
+
+export const GET = defineRoute(listAccountQuotesContract, {
+  authorize: (ctx) => requireAccount(ctx, { accountId: ctx.params.id }),
+  handle: async (ctx) => ({ data: await listAccountSurfaceQuotes(ctx, ctx.query) }),
 });
