@@ -126,7 +126,16 @@ export const commitmentSchema = z
 export const quoteSpecSchema = z
   .object({
     object: z.literal('quote_spec'),
-    book: z.object({ key: z.string(), version: z.number().int(), currency: z.string(), artifact_hash: z.string() }),
+    book: z.object({
+      id: z.uuid().describe('The book to name in `POST /v1/quotes` (`bookId`). Not in the spec: an addition.'),
+      key: z.string(),
+      version: z.number().int(),
+      currency: z.string(),
+      artifact_hash: z.string(),
+    }),
+    businesses: z
+      .array(z.object({ id: z.uuid(), name: z.string() }))
+      .describe('The businesses connected to this account, whose quotes `POST /v1/quotes` makes (`businessId`). Not in the spec: an addition.'),
     autonomy: z.enum(['autonomous', 'approval_first', 'observe']),
     services: z.array(
       z.object({

@@ -1,15 +1,17 @@
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { VerbContext } from '../context/verb-context';
 import { requireAccountBook } from './account-book';
+import { listConnectedBusinesses } from './store';
 
 /** GET /v1/accounts/{id}/quote-spec: what can be asked, by id and label, for the published version. */
 export async function getQuoteSpec(ctx: VerbContext<ApiKeyPrincipal>) {
-  const book = await requireAccountBook(ctx);
+  const [book, businesses] = await Promise.all([requireAccountBook(ctx), listConnectedBusinesses(ctx.db, ctx.principal.projectId)]);
   const { artifact } = book.version.book;
   const factors = new Map(artifact.factors.map((f) => [f.id, f]));
   return {
     object: 'quote_spec' as const,
-    book: { key: book.key, version: book.version.number, currency: artifact.currency, artifact_hash: book.version.artifactHash },
+    book: { id: book.version.bookId, key: book.key, version: book.version.number, currency: artifact.currency, artifact_hash: book.version.artifactHash },
+    businesses,
     autonomy: artifact.autonomy,
     services: artifact.offerings.map((o) => ({
       service: o.id,

@@ -92,6 +92,16 @@ export async function findAccountBookVersion(
   return row ?? null;
 }
 
+const CONNECTED_BUSINESSES_SQL = `SELECT b.id::text AS id, b.name
+  FROM connections c JOIN businesses b ON b.id = c.business_id
+  WHERE c.project_id = $1::uuid AND c.status = 'active'
+  ORDER BY b.name, b.id`;
+
+/** The businesses an account (project) quotes for: its active connections' businesses. */
+export async function listConnectedBusinesses(db: DbOrTx, projectId: string): Promise<{ id: string; name: string }[]> {
+  return sqlRows<{ id: string; name: string }>(db, CONNECTED_BUSINESSES_SQL, [projectId]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Account quotes and their column map
 

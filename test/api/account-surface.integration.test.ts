@@ -5,7 +5,7 @@ import { createBookVersion } from '../../lib/books/create-book-version';
 import { publishBookVersion } from '../../lib/books/publish-book-version';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { api, type ApiResponse } from '../../lib/testing/api-client';
-import { createPerson, createTenant, testDb, type Tenant, testContext } from '../../lib/testing/factories';
+import { createPerson, createTenant, quoteRequest, testDb, type Tenant, testContext } from '../../lib/testing/factories';
 import { eventually } from '../../lib/testing/eventually';
 
 const priced = { service: 'window_cleaning', selections: { home_size: 'medium', storeys: '2', frequency: 'monthly', access: 'difficult' } };
@@ -251,7 +251,11 @@ describe('account-scoped surface (spec 4.3)', () => {
 
   it('reads the published specification and the account’s own request log', async () => {
     const spec = await api('GET', `/v1/accounts/${tenant.projectId}/quote-spec`, { key: tenant.keys.live });
-    expect(spec.body).toMatchObject({ object: 'quote_spec', autonomy: 'autonomous', book: { version: 1, currency: 'USD' } });
+    expect(spec.body).toMatchObject({ object: 'quote_spec', autonomy: 'autonomous', book: { id: tenant.bookId, version: 1, currency: 'USD' } });
+    // What POST /v1/quotes takes: this account's own book and its connected business, no other tenant's.
+    expect(spec.body.businesses).toEqual([{ id: tenant.businessId, name: expect.any(String) }]);
+    const quoted = await api('POST', '/v1/quotes', { key: tenant.keys.live, body: quoteRequest({ businessId: spec.body.businesses[0].id, bookId: spec.body.book.id }) });
+    expect(quoted.status).toBe(201);
     expect(spec.body.services.map((s: { service: string }) => s.service)).toEqual(['window_cleaning', 'gutter_cleaning', 'solar_panel_cleaning']);
     expect(JSON.stringify(spec.body)).not.toContain('basePriceMinor');
     const made = await api('GET', '/v1/accounts/current', { key: tenant.keys.live });

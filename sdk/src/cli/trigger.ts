@@ -17,15 +17,7 @@ type ServiceTriggered = (typeof SERVICE_TRIGGERED)[number];
  * Exits 0 when the event asked for was emitted, 1 when the service made another, 2 when it cannot be triggered.
  */
 export async function trigger(client: QuotePricingClient, type: string, scope: { businessId?: string; bookId?: string; endpointId?: string }): Promise<number> {
-  if ((SERVICE_TRIGGERED as readonly string[]).includes(type)) {
-    if (type === 'book_version.published' && !scope.bookId) throw new UsageError(`${type} needs the book to publish again: --book (or QPS_BOOK_ID).`, 'trigger');
-    if (type === 'webhook.test' && !scope.endpointId) throw new UsageError(`${type} needs the endpoint to send to: --endpoint <id>.`, 'trigger');
-    const { events } = await client.triggerEvent({ body: { type: type as ServiceTriggered, bookId: scope.bookId, endpointId: scope.endpointId } });
-    console.log(`Triggered ${type}: ${plural(events.length, 'event')}.`);
-    for (const event of events) console.log(`  ${event.id}  ${event.type}`);
-    return 0;
-  }
-  if (!QUOTE_TYPES.includes(type)) {
+  if (!(SERVICE_TRIGGERED as readonly string[]).includes(type) && !QUOTE_TYPES.includes(type)) {
     console.error(
       `${type} cannot be triggered with a Test key: it happens in Live, or needs a person's decision (members, branding, reviews, a customer's acceptance). ` +
         `Send its catalogue example to your app instead: qps send --type ${type} --example --forward-to <url> --secret <whsec_…>. ` +
@@ -33,23 +25,37 @@ export async function trigger(client: QuotePricingClient, type: string, scope: {
     );
     return 2;
   }
-  if (type.startsWith('quote_intent.') && (!scope.businessId || !scope.bookId)) {
-    throw new UsageError(`${type} needs the business and book to quote: --business and --book (or QPS_BUSINESS_ID, QPS_BOOK_ID; .data/demo.json has the demo's).`, 'trigger');
+  if (type === 'webhook.test' && !scope.endpointId) throw new UsageError(`${type} needs the endpoint to send to: --endpoint <id>.`, 'trigger');
+  // What the key's account quotes (its book, its businesses), unless named: the quote spec says.
+  const needsSpec = QUOTE_TYPES.includes(type) || (type === 'book_version.published' && !scope.bookId);
+  const account = needsSpec ? await client.getCurrentAccount() : null;
+  const spec = account ? await client.getQuoteSpec({ path: { id: account.id } }) : null;
+  const bookId = scope.bookId ?? spec?.book.id;
+  if ((SERVICE_TRIGGERED as readonly string[]).includes(type)) {
+    const { events } = await client.triggerEvent({ body: { type: type as ServiceTriggered, bookId, endpointId: scope.endpointId } });
+    console.log(`Triggered ${type}: ${plural(events.length, 'event')}.`);
+    for (const event of events) console.log(`  ${event.id}  ${event.type}`);
+    return 0;
   }
-  const account = await client.getCurrentAccount();
-  const spec = await client.getQuoteSpec({ path: { id: account.id } });
-  const service = spec.services[0];
+  const service = spec!.services[0];
   if (!service) throw new Error('The account’s book has no service to quote.');
   const selections = Object.fromEntries(service.selections.map((s) => [s.selection, (s.options.find((o) => !o.requires_inspection) ?? s.options[0]).value]));
   if (type === 'account_quote.created') {
-    const produced = await client.createAccountQuote({ path: { id: account.id }, body: { services: [{ service: service.service, selections }], context: {} } });
+    const produced = await client.createAccountQuote({ path: { id: account!.id }, body: { services: [{ service: service.service, selections }], context: {} } });
     console.log(`Triggered ${type}: account quote ${produced.quote_id} (${produced.state}).`);
     return 0;
   }
+  const business = scope.businessId ? { id: scope.businessId, name: null } : spec!.businesses[0];
+  if (!business) {
+    throw new UsageError(`${type} needs a business to quote for, and no business is connected to ${account!.name}: connect one in the portal, or name one with --business (QPS_BUSINESS_ID).`, 'trigger');
+  }
+  if (!scope.businessId && spec!.businesses.length > 1) {
+    console.log(`Quoting for ${business.name} (the first of ${plural(spec!.businesses.length, 'connected business', 'connected businesses')}; --business chooses another).`);
+  }
   const quote = await client.createQuote({
     body: {
-      businessId: scope.businessId!,
-      bookId: scope.bookId!,
+      businessId: business.id,
+      bookId: bookId!,
       offeringId: type === 'quote_intent.failed' ? 'qps_trigger_no_such_offering' : service.service,
       factors: type === 'quote_intent.requires_input' ? {} : selections,
     },

@@ -18,7 +18,8 @@ export const COMMANDS = {
   trigger: `qps trigger <event type> [--business <id>] [--book <id>] [--endpoint <id>]
   Makes the service do something real in Test that emits the event.
   quote_intent.*: the business and book to quote (or QPS_BUSINESS_ID, QPS_BOOK_ID; by default the
-  account's own); book_version.published: the book (or QPS_BOOK_ID); webhook.test: the endpoint.`,
+  account's book and its first connected business); book_version.published: the book (by default the
+  account's); webhook.test: the endpoint.`,
   send: `qps send --type <event type> (--data <file.json> | --example) --forward-to <url> --secret whsec_…
   Sends one signed event with a body of your choosing (or the catalogue's example) to a URL.`,
   resend: `qps resend <event id> --forward-to <url> --secret whsec_…
