@@ -17,6 +17,9 @@ import { releaseStreamLeases, takeStreamLease } from './store';
  */
 export type StreamReady = { environment: 'test'; after: string | null; retrySchedule: { standardMs: number[]; compressedMs: number[] } };
 
+/** `after` for a stream from the environment's first event: a listener that began before there was any comes back with it. */
+export const STREAM_FROM_BEGINNING = 'beginning';
+
 /**
  * GET /v1/event-stream: a Test environment's events as they happen, as server-sent events, so
  * that a developer's machine can receive them without a public URL (the SDK's `qps listen`
@@ -37,8 +40,13 @@ export async function openEventStream(
 ): Promise<ReadableStream<Uint8Array>> {
   const { principal } = ctx;
   refuseLiveListener(principal);
-  const start = after === null ? await newestEventPosition(ctx.db, principal.environmentId) : await eventPosition(ctx.db, principal.environmentId, after);
-  if (after !== null && !start) {
+  const start =
+    after === STREAM_FROM_BEGINNING
+      ? null
+      : after === null
+        ? await newestEventPosition(ctx.db, principal.environmentId)
+        : await eventPosition(ctx.db, principal.environmentId, after);
+  if (after !== null && after !== STREAM_FROM_BEGINNING && !start) {
     throw new ServiceError('invalid_request', `after: ${after} is not an event of this key's environment.`, {
       details: { fields: { after: ["not an event of this key's environment"] } },
     });

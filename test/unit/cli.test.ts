@@ -182,6 +182,13 @@ describe('qps listen state', () => {
     expect(mark.start(EVENT(3))).toBe(false);
     expect(mark.current).toBe(EVENT(2));
   });
+
+  it('keeps an environment without events as `beginning`, so what comes while it is stopped is forwarded next time', () => {
+    const mark = new Watermark(null);
+    expect(mark.start(null)).toBe(true);
+    expect(mark.current).toBe('beginning');
+    expect(startingPoint(null, { after: 'beginning', savedAt: new Date().toISOString() })).toMatchObject({ after: 'beginning', source: 'saved', line: expect.stringMatching(/^Resuming from the first event/) });
+  });
 });
 
 describe('qps logs tail', () => {

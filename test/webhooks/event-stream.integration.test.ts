@@ -137,6 +137,30 @@ describe('where a stream starts', () => {
     expect(streamQuiet.pending()).toBe('');
   });
 
+  it('starts from the first event of its environment with `beginning`: a listener that began before there was any misses nothing', async () => {
+    const [a, b] = await Promise.all([createTenant(), createTenant()]);
+    const foreign = await testEvent(b, 1);
+    const first = await testEvent(a, 1);
+    const second = await testEvent(a, 2);
+    const ofA = (await testDb().outboxEvent.findMany({ where: { environmentId: a.environments.test }, orderBy: { seq: 'asc' }, select: { id: true } })).map((e) => e.id);
+    expect(ofA.slice(-2)).toEqual([first, second]);
+    for (const via of [{ query: '?after=beginning' }, { query: '', lastEventId: 'beginning' }]) {
+      const headers: Record<string, string> = { authorization: `Bearer ${a.keys.test}` };
+      if (via.lastEventId) headers['last-event-id'] = via.lastEventId;
+      const res = await serviceFetch(`/v1/event-stream${via.query}`, { headers });
+      expect(res.status).toBe(200);
+      const stream = sse(res.body!);
+      open.push(stream);
+      expect((await readyOf(stream)).after).toBeNull();
+      await processHub().poll();
+      // Every event of its environment since the first (the tenant's own making included), in order; none of another's.
+      const got: string[] = [];
+      while (got.length < ofA.length) got.push((await stream.next())!.id!);
+      expect(got).toEqual(ofA);
+      expect(got).not.toContain(foreign);
+    }
+  });
+
   it('resumes after an event of its environment; another environment’s event or an unknown id reveals nothing', async () => {
     const [a, b] = await Promise.all([createTenant(), createTenant()]);
     const first = await testEvent(a, 1);

@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
 import { STREAM_LIMITS } from '@/lib/ratelimit/registry';
+import { STREAM_FROM_BEGINNING } from '@/lib/webhooks/event-stream';
 
 /** An event as its deliveries send it (docs/events.md). */
 export const streamedEventSchema = z
   .object({ id: z.uuid(), type: z.string(), version: z.number().int(), created: z.iso.datetime(), businessId: z.uuid().optional(), data: z.record(z.string(), z.unknown()) })
   .meta({ id: 'StreamedEvent', description: 'An event in its delivery envelope: the data of an `event` of the stream.' });
+
+/** Where a stream starts: after an event (its id), or `beginning`, before the environment's first. */
+const streamPositionSchema = z.union([z.uuid(), z.literal(STREAM_FROM_BEGINNING)]);
 
 export const streamEventsContract = defineContract({
   operationId: 'streamEvents',
@@ -17,8 +21,8 @@ export const streamEventsContract = defineContract({
   tags: ['Webhooks'],
   auth: 'api_key',
   scope: 'events:listen',
-  query: z.object({ after: z.uuid().optional().describe('Start after this event of the key’s environment (its id) instead of after the newest one.') }),
-  headers: z.object({ 'last-event-id': z.uuid().optional().describe('As `after`: the id of the last event received (browsers send it when they reconnect).') }),
+  query: z.object({ after: streamPositionSchema.optional().describe('Start after this event of the key’s environment (its id) instead of after the newest one; `beginning`: from the environment’s first event (a listener that began before there was any).') }),
+  headers: z.object({ 'last-event-id': streamPositionSchema.optional().describe('As `after`: the id of the last event received (browsers send it when they reconnect).') }),
   success: {
     status: 200,
     description: 'A stream of server-sent events: `ready`, then one `event` per domain event of the key’s environment.',

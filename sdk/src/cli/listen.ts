@@ -2,7 +2,7 @@ import { QuotePricingError } from '../index.js';
 import { cannotReachService } from './explain.js';
 import { forward, sleep } from './forward.js';
 import { serverSentEvents } from './sse.js';
-import { Watermark, type ListenPosition, type ListenState } from './state.js';
+import { FROM_BEGINNING, Watermark, type ListenPosition, type ListenState } from './state.js';
 import { clock, duration, listed } from './words.js';
 
 type Ready = { after: string | null; retrySchedule: { standardMs: number[]; compressedMs: number[] } };
@@ -29,6 +29,7 @@ export function savedAt(position: ListenPosition, now = new Date()): string {
 /** Where a listener starts: `--after`, else the saved position, else the newest event. */
 export function startingPoint(after: string | null, saved: ListenPosition | null): { after: string | null; source: 'flag' | 'saved' | 'newest'; line: string } {
   if (after) return { after, source: 'flag', line: `Starting after event ${after} (--after).` };
+  if (saved?.after === FROM_BEGINNING) return { after: saved.after, source: 'saved', line: `Resuming from the first event (there was none when this listener last ran; saved ${savedAt(saved)}).` };
   if (saved) return { after: saved.after, source: 'saved', line: `Resuming after event ${saved.after} (saved ${savedAt(saved)}).` };
   return { after: null, source: 'newest', line: 'Starting after the newest event (no saved position for this key and URL).' };
 }
@@ -67,7 +68,7 @@ export async function listen(options: ListenOptions): Promise<number> {
     const inFlight = watermark.inFlight;
     console.log(
       `\n${clock()}  Stopped.` +
-        (watermark.current ? ` The next start resumes after event ${watermark.current}` : ' Nothing was saved') +
+        (watermark.current === FROM_BEGINNING ? ' The next start begins at the first event' : watermark.current ? ` The next start resumes after event ${watermark.current}` : ' Nothing was saved') +
         (inFlight > 0 ? ` (${inFlight} still being retried will be forwarded again).` : '.'),
     );
     process.exit(0);
@@ -117,7 +118,7 @@ export async function listen(options: ListenOptions): Promise<number> {
       if (message.event === 'ready') {
         const ready = JSON.parse(message.data) as Ready;
         // Where the stream starts: a reconnection, and the next start, resume there until an event comes.
-        lastId ??= ready.after;
+        lastId ??= ready.after ?? FROM_BEGINNING;
         if (watermark.start(ready.after)) keep();
         // Once the service has accepted it, a position from --after is as good as a saved one.
         if (source !== 'newest' || ready.after) source = 'saved';

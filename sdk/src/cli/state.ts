@@ -84,6 +84,9 @@ export class ListenState {
  * every event before it (in stream order) are settled, acknowledged or given up. An event still
  * being retried holds the position back, so a restart sends it again rather than losing it.
  */
+/** The position before an environment's first event (the service's `after=beginning`). */
+export const FROM_BEGINNING = 'beginning';
+
 export class Watermark {
   private readonly pending: { id: string; settled: boolean }[] = [];
 
@@ -97,10 +100,15 @@ export class Watermark {
     return this.pending.filter((entry) => !entry.settled).length;
   }
 
-  /** The stream said where it starts (its `ready.after`): the position, when nothing is pending. */
+  /**
+   * The stream said where it starts (its `ready.after`): the position, when nothing is pending.
+   * An environment with no event yet is kept as `beginning`, so that what comes while the
+   * listener is stopped is forwarded at its next start.
+   */
   start(after: string | null): boolean {
-    if (this.pending.length > 0 || after === null || after === this.position) return false;
-    this.position = after;
+    const position = after ?? this.position ?? FROM_BEGINNING;
+    if (this.pending.length > 0 || position === this.position) return false;
+    this.position = position;
     return true;
   }
 
