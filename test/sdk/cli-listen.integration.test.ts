@@ -121,7 +121,8 @@ describe('qps listen', () => {
   });
 
   it('triggers a real Test event of every type Test has: quotes, keys, a republished book, a test event', async () => {
-    const env = { QPS_API_KEY: tenant.keys.test, QPS_BASE_URL: server.url, QPS_BUSINESS_ID: tenant.businessId, QPS_BOOK_ID: tenant.bookId };
+    // No --business or --book: the key's account names its book and business (the quote spec).
+    const env = { QPS_API_KEY: tenant.keys.test, QPS_BASE_URL: server.url };
     for (const type of ['quote_intent.succeeded', 'quote_intent.requires_input', 'quote_intent.failed', 'account_quote.created']) {
       const before = await iso.db.outboxEvent.count({ where: { type, environmentId: tenant.environments.test } });
       const cli = runCli(['trigger', type], env);
