@@ -22,6 +22,7 @@ const HTTP_ONLY = [
   'test/webhooks/runner.integration.test.ts',
   'test/webhooks/inngest.integration.test.ts',
   'test/sdk/*.integration.test.ts',
+  'test/docs/*.integration.test.ts',
 ];
 
 /** True when the command line names the project (`--project pgbouncer` or `--project=pgbouncer`). */
