@@ -166,7 +166,7 @@ export function resourceTable(document: Document): ResourceTable {
       segments.splice(0, 2);
     }
     if (scopes.length > 1) throw new Error(`${operation.operationId}: ${template} is scoped twice; the SDK scopes one level (\`qps.${scopes[0].resource}(id).${resource}\`).`);
-    const [verb, ...rest] = words(operation.operationId);
+    const [verb = '', ...rest] = words(operation.operationId);
     const redundant = new Set([...words(tag), ...scopes.flatMap((scope) => words(scope.resource)), ROOT_SCOPE_NOUN].map((word) => singular(capitalize(word))));
     const name = (METHOD_VERBS[verb] ?? verb) + rest.filter((word) => !redundant.has(singular(capitalize(word)))).map(capitalize).join('');
     const scope = scopes[0];
