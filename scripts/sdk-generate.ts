@@ -1,8 +1,10 @@
 // `npm run sdk:generate`: writes the SDK's generated part (sdk/src/generated/) from the OpenAPI
 // document the service serves at /v1/openapi.json: its types with openapi-typescript (pinned, run
 // through npx: it needs TypeScript 5's compiler API, which this project's TypeScript 7 does not
-// have), and a table of its operations (method, path, idempotency key, envelope, pagination)
-// read from the same document. Nothing in sdk/src/generated/ is written by hand. Each file names
+// have), a table of its operations (method, path, idempotency key, envelope, pagination, error
+// codes) read from the same document, the resource table (`qps.quotes.create`, made by one rule
+// from the tags and operation ids: `resourceTable`), and the webhook event union from the event
+// catalogue. Nothing in sdk/src/generated/ is written by hand. Each file names
 // the sha256 of the document it was made from: test/unit/sdk-generated.test.ts fails when the
 // document has changed since (no generator needed to tell).
 import { execFileSync } from 'node:child_process';
@@ -12,13 +14,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contracts } from '../app/v1/contracts';
+import { EVENT_CATALOGUE, EVENT_TYPES, exampleEnvelope } from '../lib/events/catalogue';
 import { buildOpenApiDocument } from '../lib/http/openapi';
 
 const OPENAPI_TYPESCRIPT = 'openapi-typescript@7.13.0';
 
-type Schema = { $ref?: string; type?: string | string[]; properties?: Record<string, Schema> };
+type Schema = { $ref?: string; type?: string | string[]; properties?: Record<string, Schema>; allOf?: Schema[]; enum?: string[] };
 type Parameter = { name: string; in: string };
-type Operation = { operationId: string; parameters?: Parameter[]; responses: Record<string, { content?: Record<string, { schema?: Schema }> }> };
+type Operation = {
+  operationId: string;
+  tags?: string[];
+  parameters?: Parameter[];
+  requestBody?: unknown;
+  responses: Record<string, { content?: Record<string, { schema?: Schema }> }>;
+};
 type Document = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -46,6 +55,12 @@ export type OperationEntry = {
   surface: 'standard' | 'account';
   /** A cursor-paginated list: the array that holds a page's items and the field with the next cursor. */
   page: { items: string; nextCursor: string } | null;
+  /** Its path parameters, in the path's order. */
+  pathParams: string[];
+  /** What the one params object of a resource method is: the JSON body, the query, or nothing. */
+  params: 'body' | 'query' | null;
+  /** Every error code the document says it can answer (each error response's `code` enum). */
+  errors: string[];
 };
 
 function resolve(document: Document, schema: Schema | undefined): Schema | undefined {
@@ -69,6 +84,10 @@ export function operationTable(document: Document): Record<string, OperationEntr
       const nextCursor = ['nextCursor', 'next_cursor'].find((name) => name in fields);
       const items = Object.keys(fields).find((name) => resolve(document, fields[name])?.type === 'array');
       const paginated = parameters.some((p) => p.in === 'query' && p.name === 'cursor') && nextCursor && items;
+      if (operation.requestBody && parameters.some((p) => p.in === 'query')) throw new Error(`${operation.operationId} takes a body and a query: a resource method takes one params object.`);
+      const errors = Object.entries(operation.responses)
+        .filter(([status]) => !status.startsWith('2'))
+        .flatMap(([, response]) => (response.content?.['application/json']?.schema?.allOf ?? []).flatMap((part) => part.properties?.error?.properties?.code?.enum ?? []));
       table[operation.operationId] = {
         method: method.toUpperCase(),
         path: template,
@@ -76,6 +95,9 @@ export function operationTable(document: Document): Record<string, OperationEntr
         enveloped,
         surface: template.startsWith('/v1/accounts') ? 'account' : 'standard',
         page: paginated ? { items: items!, nextCursor: nextCursor! } : null,
+        pathParams: [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]),
+        params: operation.requestBody ? 'body' : parameters.some((p) => p.in === 'query') ? 'query' : null,
+        errors: [...new Set(errors)].sort(),
       };
     }
   }
@@ -91,12 +113,144 @@ export function operationsFile(document: Document, sha256: string): string {
   );
 }
 
+/** One method of a resource: the operation it calls, the path parameters it takes positionally. */
+export type ResourceMethod = { operation: string; args: string[] };
+/** `qps.<resource>.<method>` and `qps.<resource>(id).<child>.<method>`: the scope's path parameter, and its children. */
+export type ResourceTable = {
+  resources: Record<string, Record<string, ResourceMethod>>;
+  scoped: Record<string, { param: string; children: Record<string, Record<string, ResourceMethod>> }>;
+};
+
+/** Resource methods say `retrieve` and `del` where operation ids say `get` and `delete` (as Stripe's do); other verbs stay. */
+const METHOD_VERBS: Record<string, string> = { get: 'retrieve', delete: 'del' };
+/** Every path without a scope is the caller's workspace's: the word says nothing inside a resource. */
+const ROOT_SCOPE_NOUN = 'Workspace';
+
+const words = (text: string) => text.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+/g) ?? [];
+const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase();
+const singular = (word: string) => word.replace(/ies$/, 'y').replace(/(ss|x|ch|sh)es$/, '$1').replace(/([^s])s$/, '$1');
+/** `Webhook endpoints` / `webhook-endpoints` / `public_quotes` → `webhookEndpoints`, `publicQuotes`. */
+const resourceName = (text: string) =>
+  text
+    .split(/[\s_-]+/)
+    .map((word, i) => (i === 0 ? word.toLowerCase() : capitalize(word)))
+    .join('');
+
+/**
+ * The SDK's resources, by one rule: an operation belongs to the resource its (first) tag names
+ * (`Webhook endpoints` → `webhookEndpoints`); the leading `/<resource>/{param}` pairs of its path
+ * that name another tag's resource scope it (`/v1/accounts/{id}/quotes` → `accounts(id).quotes`);
+ * its other path parameters are the method's positional arguments; the method is the operation
+ * id's verb (`get` → `retrieve`, `delete` → `del`) followed by what is left of the id once the
+ * words naming the resource and its scope are dropped (`createBookVersion` → `books.createVersion`).
+ * A document this rule cannot map cleanly (a name taken twice, a deeper scope) fails here, to be
+ * fixed at its contract.
+ */
+export function resourceTable(document: Document): ResourceTable {
+  const operations = Object.entries(document.paths).flatMap(([template, item]) =>
+    METHODS.filter((method) => item[method]).map((method) => ({ template, operation: item[method]! })),
+  );
+  const tagOf = (operation: Operation) => {
+    if (!operation.tags?.[0]) throw new Error(`${operation.operationId} has no tag: the tag names its SDK resource.`);
+    return operation.tags[0];
+  };
+  const resourceNames = new Set(operations.map(({ operation }) => resourceName(tagOf(operation))));
+  const table: ResourceTable = { resources: {}, scoped: {} };
+  for (const { template, operation } of operations) {
+    const tag = tagOf(operation);
+    const resource = resourceName(tag);
+    const segments = template.split('/').slice(2);
+    const scopes: { resource: string; param: string }[] = [];
+    while (segments.length >= 2 && /^\{\w+\}$/.test(segments[1]) && resourceNames.has(resourceName(segments[0])) && resourceName(segments[0]) !== resource) {
+      scopes.push({ resource: resourceName(segments[0]), param: segments[1].slice(1, -1) });
+      segments.splice(0, 2);
+    }
+    if (scopes.length > 1) throw new Error(`${operation.operationId}: ${template} is scoped twice; the SDK scopes one level (\`qps.${scopes[0].resource}(id).${resource}\`).`);
+    const [verb = '', ...rest] = words(operation.operationId);
+    const redundant = new Set([...words(tag), ...scopes.flatMap((scope) => words(scope.resource)), ROOT_SCOPE_NOUN].map((word) => singular(capitalize(word))));
+    const name = (METHOD_VERBS[verb] ?? verb) + rest.filter((word) => !redundant.has(singular(capitalize(word)))).map(capitalize).join('');
+    const scope = scopes[0];
+    const args = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).filter((param) => param !== scope?.param);
+    let methods: Record<string, ResourceMethod>;
+    if (scope) {
+      const scoped = (table.scoped[scope.resource] ??= { param: scope.param, children: {} });
+      if (scoped.param !== scope.param) throw new Error(`${operation.operationId}: \`${scope.resource}\` is scoped by {${scoped.param}} elsewhere, {${scope.param}} here.`);
+      methods = scoped.children[resource] ??= {};
+    } else methods = table.resources[resource] ??= {};
+    if (methods[name]) throw new Error(`${operation.operationId} and ${methods[name].operation} are both ${scope ? `${scope.resource}(…).` : ''}${resource}.${name}: rename one at its contract.`);
+    methods[name] = { operation: operation.operationId, args };
+  }
+  const sorted = <T>(record: Record<string, T>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    resources: sorted(Object.fromEntries(Object.entries(table.resources).map(([name, methods]) => [name, sorted(methods)]))),
+    scoped: sorted(
+      Object.fromEntries(
+        Object.entries(table.scoped).map(([name, scoped]) => [
+          name,
+          { param: scoped.param, children: sorted(Object.fromEntries(Object.entries(scoped.children).map(([child, methods]) => [child, sorted(methods)]))) },
+        ]),
+      ),
+    ),
+  };
+}
+
+/** sdk/src/generated/resources.ts for this document. */
+export function resourcesFile(document: Document, sha256: string): string {
+  const { resources, scoped } = resourceTable(document);
+  return (
+    `${generatedHeader(sha256)}/** The SDK's resources: \`qps.<resource>.<method>(...args, params, options)\`, each calling one operation (scripts/sdk-generate.ts, \`resourceTable\`). */\n` +
+    `export const RESOURCES = ${JSON.stringify(resources, null, 2)} as const;\n\n` +
+    `/** Resources under another's id: \`qps.<resource>(id).<child>.<method>(...)\`. */\n` +
+    `export const SCOPED_RESOURCES = ${JSON.stringify(scoped, null, 2)} as const;\n`
+  );
+}
+
+/** A TypeScript type for a JSON value of the catalogue's examples: its shape, `null` read as "a value or null". */
+function typeOfExample(value: unknown, indent: string): string {
+  if (value === null) return 'unknown | null';
+  if (Array.isArray(value)) {
+    const items = [...new Set(value.map((item) => typeOfExample(item, indent)))];
+    return items.length === 0 ? 'unknown[]' : items.length === 1 ? `Array<${items[0]}>` : `Array<${items.join(' | ')}>`;
+  }
+  if (typeof value === 'object') {
+    const inner = indent + '  ';
+    const fields = Object.entries(value as Record<string, unknown>).map(([key, field]) => `${inner}${JSON.stringify(key)}: ${typeOfExample(field, inner)};`);
+    return fields.length ? `{\n${fields.join('\n')}\n${indent}}` : 'Record<string, never>';
+  }
+  return typeof value;
+}
+
+/**
+ * sdk/src/generated/events.ts: every event type of the catalogue (lib/events/catalogue.ts) in its
+ * delivery envelope, `type` its discriminant. The catalogue holds an example of each type's
+ * `data`, not a schema: the types are the examples' shapes.
+ */
+export function eventsFile(sha256: string): string {
+  const members = EVENT_TYPES.map((type) => {
+    const envelope = exampleEnvelope(type);
+    return (
+      `  /** ${EVENT_CATALOGUE[type].meaning.replace(/\*\//g, '*\\/')} (${EVENT_CATALOGUE[type].environment} endpoints). */\n` +
+      `  ${JSON.stringify(type)}: {\n    id: string;\n    type: ${JSON.stringify(type)};\n    version: 1;\n    created: string;\n` +
+      `    ${'businessId' in envelope ? 'businessId: string' : 'businessId?: string'};\n    data: ${typeOfExample(envelope.data, '    ')};\n  };`
+    );
+  });
+  return (
+    `${generatedHeader(sha256)}/** Every event a webhook delivers, by type (docs/events.md). */\n` +
+    `export interface WebhookEventsByType {\n${members.join('\n')}\n}\n\n` +
+    `/** A delivery's body: \`switch (event.type)\` narrows \`event.data\`. */\n` +
+    `export type WebhookEvent = WebhookEventsByType[keyof WebhookEventsByType];\n\n` +
+    `export type WebhookEventType = WebhookEvent['type'];\n\n` +
+    `export const WEBHOOK_EVENT_TYPES = ${JSON.stringify(EVENT_TYPES)} as const;\n`
+  );
+}
+
 /** sdk/src/generated/openapi.ts: openapi-typescript's types for the document. */
 function typesFile(text: string, sha256: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sdk-generate-'));
   try {
     writeFileSync(path.join(dir, 'openapi.json'), text);
-    execFileSync('npx', ['--yes', OPENAPI_TYPESCRIPT, path.join(dir, 'openapi.json'), '--alphabetize', '-o', path.join(dir, 'openapi.ts')], { stdio: 'inherit' });
+    // A default makes a field optional in a request (the document's `required` says so): not required in the types.
+    execFileSync('npx', ['--yes', OPENAPI_TYPESCRIPT, path.join(dir, 'openapi.json'), '--alphabetize', '--default-non-nullable=false', '-o', path.join(dir, 'openapi.ts')], { stdio: 'inherit' });
     return generatedHeader(sha256) + readFileSync(path.join(dir, 'openapi.ts'), 'utf8');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -106,7 +260,12 @@ function typesFile(text: string, sha256: string): string {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const { document, text, sha256 } = sdkSourceDocument();
-  const files = { 'sdk/src/generated/openapi.ts': typesFile(text, sha256), 'sdk/src/generated/operations.ts': operationsFile(document, sha256) };
+  const files = {
+    'sdk/src/generated/openapi.ts': typesFile(text, sha256),
+    'sdk/src/generated/operations.ts': operationsFile(document, sha256),
+    'sdk/src/generated/resources.ts': resourcesFile(document, sha256),
+    'sdk/src/generated/events.ts': eventsFile(sha256),
+  };
   for (const [file, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), content);

@@ -20,6 +20,12 @@ const accountErrorSchema = z
   .object({ error: z.object({ code: z.string(), message: z.string(), param: z.string(), request_id: z.string() }) })
   .meta({ id: 'AccountError' });
 
+/** An error response's body: the envelope, its `code` one of the codes this status carries for this operation (clients type errors by it). */
+function errorBodySchema(surface: RouteContract['surface'], codes: [ErrorCode, ...ErrorCode[]]) {
+  const narrowed = z.looseObject({ error: z.looseObject({ code: z.enum(codes) }) });
+  return z.intersection(surface === 'account' ? accountErrorSchema : standardErrorSchema, narrowed);
+}
+
 type HeaderObject = { description: string; schema: { type: 'string' | 'integer' } };
 const header = (description: string, type: 'string' | 'integer' = 'string'): HeaderObject => ({ description, schema: { type } });
 const requestIdHeader = { 'x-request-id': header('The id of this request.') };
@@ -137,7 +143,6 @@ function headerParams(contract: RouteContract): { header?: z.ZodObject } {
 }
 
 function errorResponses(contract: RouteContract) {
-  const schema = contract.surface === 'account' ? accountErrorSchema : standardErrorSchema;
   const byStatus = new Map<number, ErrorCode[]>();
   // An idempotent write can also refuse its key: malformed, used for another request, or still running.
   const idempotencyErrors: ErrorCode[] = idempotencyOf(contract) === 'wrapper' ? [contract.validationCode ?? 'invalid_request', 'idempotency_conflict', 'conflict'] : [];
@@ -164,7 +169,7 @@ function errorResponses(contract: RouteContract) {
           // 429: when to retry; 409 on an idempotent write: the first request is still running.
           ...(status === 429 || status === 503 || (status === 409 && idempotencyOf(contract) === 'wrapper') ? retryAfterHeader : {}),
         },
-        content: { 'application/json': { schema } },
+        content: { 'application/json': { schema: errorBodySchema(contract.surface, codes as [ErrorCode, ...ErrorCode[]]) } },
       },
     ]),
   );

@@ -3,13 +3,14 @@ import { QuotePricingConnectionError, QuotePricingError } from './errors.js';
 import type { operations, paths } from './generated/openapi.js';
 import { OPERATIONS, type OperationId } from './generated/operations.js';
 import { cachedKeySet, type KeySetSource, type ReceiptKeySet } from './receipts.js';
+import { buildResources, type Resources } from './resources.js';
 
 export const SDK_VERSION = '0.1.0';
 
 export type ClientOptions = {
   /** The service's origin, e.g. `https://quotes.example.com` (no `/v1`). */
   baseUrl: string;
-  /** An API key (`qps_test_…`, `qps_live_…`) or a member's session token: sent as `Authorization: Bearer …`. */
+  /** An API key (`sk_test_…`, `sk_live_…`) or a member's session token: sent as `Authorization: Bearer …`. */
   apiKey?: string;
   /** Retries after the first attempt (default 2): 429s, and 5xx and network errors where a replay is safe. */
   maxRetries?: number;
@@ -22,8 +23,8 @@ export type ClientOptions = {
 type Operation<K extends OperationId> = operations[K];
 type ParametersOf<K extends OperationId> = Operation<K> extends { parameters: infer P } ? P : never;
 type PathParams<K extends OperationId> = ParametersOf<K> extends { path?: infer T } ? NonNullable<T> : never;
-type QueryParams<K extends OperationId> = ParametersOf<K> extends { query?: infer T } ? NonNullable<T> : never;
-type RequestBody<K extends OperationId> = Operation<K> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+export type QueryParams<K extends OperationId> = ParametersOf<K> extends { query?: infer T } ? NonNullable<T> : never;
+export type RequestBody<K extends OperationId> = Operation<K> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 type SuccessStatus = 200 | 201 | 202 | 204;
 type JsonOf<R> = R extends { content: { 'application/json': infer J } } ? J : undefined;
 type SuccessBody<K extends OperationId> = JsonOf<Operation<K>['responses'][Extract<keyof Operation<K>['responses'], SuccessStatus>]>;
@@ -71,9 +72,10 @@ const REPLAY_SAFE_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 const RETRIED_STATUSES = new Set([500, 502, 503, 504]);
 
 /**
- * The API's client. Every operation of the OpenAPI document is a method named by its operation
- * id (`client.createQuote({ body })`, `client.listMembers({ path: { businessId } })`); `request`
- * answers with the status, headers and request id too, and `paginate` walks a list's pages.
+ * The API's client. Its resources (`qps.quotes.create(params)`, `qps.webhookEndpoints.retrieve(id)`,
+ * `qps.businesses(id).members.list()`) are generated from the document's tags and operation ids;
+ * underneath, every operation is also a flat method named by its id (`qps.createQuote({ body })`),
+ * `request` answers with the status, headers and request id too, and `paginate` walks a list's pages.
  */
 export class QuotePricingClient {
   /** The openapi-fetch client underneath, typed by path, for calls by URL. */
@@ -94,6 +96,7 @@ export class QuotePricingClient {
         ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
       },
     });
+    Object.assign(this, buildResources((operationId, init) => this.request(operationId, init as never)));
     this.receiptKeys = cachedKeySet(async () => (await this.request('listReceiptSigningKeys')).data as ReceiptKeySet);
   }
 
@@ -145,7 +148,7 @@ export class QuotePricingClient {
           attempts: attempt,
         };
       }
-      const error = new QuotePricingError(response.status, body, response.headers, operation.surface);
+      const error = new QuotePricingError(response.status, body, response.headers, operation.surface, operationId);
       const wait = this.retryWait(error, attempt, replaySafe);
       if (wait === null) throw error;
       await sleep(wait);
@@ -178,7 +181,7 @@ export class QuotePricingClient {
   }
 }
 
-export interface QuotePricingClient extends OperationMethods {}
+export interface QuotePricingClient extends OperationMethods, Resources {}
 
 for (const operationId of Object.keys(OPERATIONS) as OperationId[]) {
   Object.defineProperty(QuotePricingClient.prototype, operationId, {

@@ -1,11 +1,14 @@
 export { createClient, QuotePricingClient, SDK_VERSION, type CallInit, type CallResult, type ClientOptions, type OperationData, type PageItem, type PaginatedOperationId } from './client.js';
-export { QuotePricingConnectionError, QuotePricingError } from './errors.js';
+export { isQuotePricingError, QuotePricingConnectionError, QuotePricingError, type ErrorCode, type ErrorCodeOf } from './errors.js';
+export { type ListPromise, type ParamsOf, type RequestOptions, type Resources } from './resources.js';
+export { RESOURCES, SCOPED_RESOURCES } from './generated/resources.js';
+export { WEBHOOK_EVENT_TYPES, type WebhookEvent, type WebhookEventsByType, type WebhookEventType } from './generated/events.js';
 export { OPERATIONS, type OperationId } from './generated/operations.js';
 export type { components, operations, paths } from './generated/openapi.js';
 import { cachedKeySet, verifyReceipt } from './receipts.js';
 import { signWebhook, verifyWebhook } from './webhooks.js';
 export { type KeySetSource, type ReceiptCheck, type ReceiptKeySet, type ReceiptSigningKey, type SignedDocument } from './receipts.js';
-export { SIGNATURE_HEADER, WebhookVerificationError, type WebhookEvent, type WebhookVerificationFailure } from './webhooks.js';
+export { SIGNATURE_HEADER, WebhookVerificationError, type WebhookVerificationFailure } from './webhooks.js';
 
 /** Deliveries: `webhooks.verify(rawBody, headers, secret, { toleranceSeconds })`. */
 export const webhooks = { verify: verifyWebhook, sign: signWebhook };

@@ -1,5 +1,5 @@
 import { createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { canonicalJson } from './canonical-json.js';
 
 /** One of the service's receipt signing keys, as GET /v1/receipt-signing-keys lists it (a JWK, RFC 8037). */
 export type ReceiptSigningKey = { kty: string; crv: string; x: string; kid: string; alg?: string; use?: string; activeFrom?: string; activeUntil?: string | null };
@@ -46,7 +46,7 @@ export async function verifyReceipt(document: SignedDocument, keys: ReceiptKeySe
   if (!key && source) key = findKey(await source.refresh(), signature.kid);
   if (!key) return { status: 'unknown_kid', kid: signature.kid };
   const { signature: _signature, ...signed } = document;
-  const input = Buffer.from(canonicalize(signed) ?? '', 'utf8');
+  const input = Buffer.from(canonicalJson(signed), 'utf8');
   const value = Buffer.from(signature.value, 'base64url');
   const valid = value.length === 64 && verifySignature(null, input, key, value);
   return valid ? { status: 'verified', kid: signature.kid } : { status: 'bad_signature', kid: signature.kid };

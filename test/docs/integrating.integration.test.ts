@@ -81,29 +81,34 @@ function shell(env: Record<string, string> = {}) {
   return { child, output, exited, type, seen, end: () => child.stdin!.end() };
 }
 
-/** Values the TypeScript snippets take as given (an app's own ids, a request as a framework hands it). */
-function snippetPrelude(secret: string): string {
+/** What a TypeScript snippet takes as given: an app's own ids, a delivery as its framework hands it over. */
+const SNIPPET_SECRET = 'whsec_doc_snippet';
+function snippetPrelude(): string {
   const body = JSON.stringify({ id: 'evt_doc', type: 'webhook.test', version: 1, created: new Date().toISOString(), data: {} });
   return [
     `const businessId = ${JSON.stringify(tenant.businessId)};`,
     `const bookId = ${JSON.stringify(tenant.bookId)};`,
     `const offeringId = ${JSON.stringify(demoExample.offeringId)};`,
     `const factors = ${JSON.stringify(demoExample.factors)};`,
-    `const endpointSecret = ${JSON.stringify(secret)};`,
+    `const orderId = 'order-${Date.now()}';`,
     `const rawBody = ${JSON.stringify(body)};`,
-    `const request = { headers: { 'service-signature': ${JSON.stringify(webhooks.sign(body, secret))} } };`,
-    `process.env.QPS_TEST_KEY ??= ${JSON.stringify(tenant.keys.test)};`,
+    `const request = { headers: { 'service-signature': ${JSON.stringify(webhooks.sign(body, SNIPPET_SECRET))} } };`,
     '',
   ].join('\n');
 }
 
-/** A TypeScript block type-checked and run as a reader's file would be, importing the SDK by its name. */
+/** A TypeScript block type-checked and run as a reader's file would be, importing the SDK by its name; its output. */
 function runTypeScript(block: Block): string {
   const file = path.join(work, `snippet-${block.line}.ts`);
-  const prelude = snippetPrelude('whsec_doc_snippet');
-  writeFileSync(file, `${prelude}${onThisRun(block.text)}\nexport {};\n`);
-  execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['--noEmit', '-p', work], { cwd: work, encoding: 'utf8', stdio: 'pipe' });
-  return execFileSync(process.execPath, ['--import', 'tsx', file], { cwd: work, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, QPS_TEST_KEY: tenant.keys.test } });
+  writeFileSync(file, `${snippetPrelude()}${onThisRun(block.text)}\nexport {};\n`);
+  const env = { ...process.env, QPS_API_KEY: tenant.keys.test, QPS_WEBHOOK_SECRET: SNIPPET_SECRET };
+  try {
+    execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['--noEmit', '-p', work], { cwd: work, encoding: 'utf8', stdio: 'pipe' });
+    return execFileSync(process.execPath, ['--import', 'tsx', file], { cwd: work, encoding: 'utf8', stdio: 'pipe', env });
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string };
+    throw new Error(`The block at line ${block.line} failed:\n${failed.stdout ?? ''}${failed.stderr ?? ''}`);
+  }
 }
 
 const runners: Record<string, (block: Block) => Promise<void>> = {
@@ -143,7 +148,12 @@ const runners: Record<string, (block: Block) => Promise<void>> = {
   },
   /** SDK snippets: type-checked and run. */
   sdk: async (block) => {
-    runTypeScript(block);
+    const printed = runTypeScript(block).split('\n');
+    // The request log walked, then the key's succeeded quotes, newest first.
+    const quotes = await iso.db.quoteIntent.findMany({ where: { environmentId: tenant.environments.test, status: 'succeeded' }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true } });
+    const printedQuotes = printed.filter((line) => quotes.some((q) => q.id === line));
+    expect(printedQuotes).toEqual(quotes.map((q) => q.id));
+    expect(printed.length - printedQuotes.length).toBeGreaterThan(1);
   },
   /** A Test-Fault request with curl: the injected 429, in the envelope. */
   'test-fault-curl': async (block) => {

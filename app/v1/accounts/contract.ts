@@ -15,7 +15,7 @@ import {
 import { accountQuota, defineContract } from '@/lib/http/contract';
 import { timeIdCursorSchema, timeSequenceCursorSchema } from '@/lib/db/cursors';
 
-const tags = ['Account surface'];
+const tags = ['Accounts'];
 const accountParams = z.object({ id: z.string().max(100) });
 const common = ['invalid_api_key', 'revoked_api_key'] as const;
 const NOTHING_PUBLISHED = 'With no price book published in the key’s environment it answers 404 `not_found`.';
@@ -86,7 +86,7 @@ export const simulateContract = defineContract({
   path: '/v1/accounts/{id}/quote-simulations',
   summary: 'Price services against the published book without storing anything (`simulations:write`)',
   description: NOTHING_PUBLISHED,
-  tags,
+  tags: ['Quotes'],
   auth: 'api_key',
   surface: 'account',
   rateLimits: [accountQuota],
@@ -105,7 +105,7 @@ export const createAccountQuoteContract = defineContract({
   path: '/v1/accounts/{id}/quotes',
   summary: 'Produce a persisted quote and dispose of it per the book’s autonomy mode (`quotes:write`)',
   description: `Requires the \`Idempotency-Key\` header (at most 200 characters): the same key and body replay the answer; another body answers 409. ${NOTHING_PUBLISHED} Nothing is stored then.`,
-  tags,
+  tags: ['Quotes'],
   auth: 'api_key',
   surface: 'account',
   rateLimits: [accountQuota],
@@ -130,7 +130,7 @@ export const listAccountQuotesContract = defineContract({
   path: '/v1/accounts/{id}/quotes',
   summary: 'The quotes this account produced in the key’s environment, newest first (`quotes:write`)',
   description: READ_BACK,
-  tags,
+  tags: ['Quotes'],
   auth: 'api_key',
   surface: 'account',
   rateLimits: [accountQuota],
@@ -151,7 +151,7 @@ export const getAccountQuoteContract = defineContract({
   path: '/v1/accounts/{id}/quotes/{quoteId}',
   summary: 'One quote this account produced in the key’s environment (`quotes:write`)',
   description: `${READ_BACK} A quote of another environment or account answers 404 \`not_found\`.`,
-  tags,
+  tags: ['Quotes'],
   auth: 'api_key',
   surface: 'account',
   rateLimits: [accountQuota],
@@ -168,7 +168,7 @@ export const confirmCommitmentContract = defineContract({
   summary: 'Confirm a commitment on a quoted quote (Live keys only; `commitments:write`)',
   description:
     'Only a `quoted` quote whose price still holds: a declined one answers 409 `quote_declined`, an expired one 409 `quote_expired`. With `receipt_signature` or `expected_total`, a quote that is not the one the customer saw answers 409 `receipt_mismatch` naming the difference.',
-  tags,
+  tags: ['Quotes'],
   auth: 'api_key',
   surface: 'account',
   rateLimits: [accountQuota],
@@ -184,7 +184,7 @@ export const accountRequestLogsContract = defineContract({
   method: 'GET',
   path: '/v1/accounts/{id}/request-logs',
   summary: 'This account’s API requests in the key’s environment, newest first (`logs:read`)',
-  tags,
+  tags: ['Request logs'],
   auth: 'api_key',
   surface: 'account',
   rateLimits: [accountQuota],

@@ -40,7 +40,7 @@ export const listMembersContract = defineContract({
   method: 'GET',
   path: '/v1/businesses/{businessId}/members',
   summary: 'The business’s roster (any active member)',
-  tags,
+  tags: ['Members'],
   auth: 'session',
   params: businessParams,
   success: { status: 200, description: 'Active and invited members.', schema: z.object({ members: z.array(businessMemberSchema) }) },
@@ -53,7 +53,7 @@ export const inviteMemberContract = defineContract({
   path: '/v1/businesses/{businessId}/members',
   summary: 'Invite a person by email with a role (business owner only)',
   description: 'The membership is `invited` until the person first signs in with that email; then it is `active`.',
-  tags,
+  tags: ['Members'],
   auth: 'session',
   params: businessParams,
   body: inviteMemberRequestSchema,
@@ -66,7 +66,7 @@ export const updateMemberContract = defineContract({
   method: 'PATCH',
   path: '/v1/businesses/{businessId}/members/{membershipId}',
   summary: 'Change a member’s role (business owner only)',
-  tags,
+  tags: ['Members'],
   auth: 'session',
   params: membershipParams,
   body: updateMemberRequestSchema,
@@ -79,7 +79,7 @@ export const removeMemberContract = defineContract({
   method: 'DELETE',
   path: '/v1/businesses/{businessId}/members/{membershipId}',
   summary: 'Remove a member (business owner only); their access ends at once',
-  tags,
+  tags: ['Members'],
   auth: 'session',
   params: membershipParams,
   success: { status: 200, description: 'The removed membership.', schema: z.object({ member: businessMemberSchema }) },
@@ -130,7 +130,7 @@ export const listBusinessQuotesContract = defineContract({
 });
 
 export const createMemberQuoteContract = defineContract({
-  operationId: 'createMemberQuote',
+  operationId: 'createBusinessQuote',
   // Quotes: the trace (or the stored quote) holds request and answer; the request log keeps failures only.
   logSuccessBodies: false,
   method: 'POST',

@@ -18,7 +18,7 @@ export const streamEventsContract = defineContract({
   summary: 'The Test environment’s events as they happen, as server-sent events (`events:listen`; Test keys only)',
   description:
     `For a developer’s machine without a public URL (\`qps listen --forward-to …\`). The first event is \`ready\` (\`after\`: the event the stream starts after, the newest of the environment unless \`after\` was given, null when it has none; the retry schedules); each next one is \`event\`, with \`id\` the event’s id and the delivery envelope as data, exactly the body a webhook endpoint would receive. Reconnect with \`Last-Event-ID\` (or \`after\`) to miss nothing. A Live key is refused. At most ${STREAM_LIMITS.perKey} streams per key and ${STREAM_LIMITS.perWorkspace} per workspace are open at once (429 \`rate_limited\` beyond, with \`retry-after\`; a stream’s place is freed when it ends); a server process holding all the streams it may answers 503.`,
-  tags: ['Webhooks'],
+  tags: ['Events'],
   auth: 'api_key',
   scope: 'events:listen',
   query: z.object({ after: streamPositionSchema.optional().describe('Start after this event of the key’s environment (its id) instead of after the newest one; `beginning`: from the environment’s first event (a listener that began before there was any).') }),

@@ -10,7 +10,7 @@ export const triggerEventContract = defineContract({
   summary: 'Make an event happen in Test on purpose (`events:trigger`; Test keys only)',
   description:
     'What `qps trigger <type>` calls for the events no ordinary Test call causes. `api_key.*`: a key named after the trigger is made (its secret never shown), rotated without grace for `api_key.rotated`, and revoked. `book_version.published`: the book’s Test version is published to Test again (prices unchanged). `webhook.test`: a test event to one of the environment’s endpoints. The events name the key that triggered them (`triggeredBy`) instead of a person. Quotes (`quote_intent.*`, `account_quote.created`) are triggered by quoting. A Live key is refused.',
-  tags: ['Webhooks'],
+  tags: ['Events'],
   auth: 'api_key',
   scope: 'events:trigger',
   body: z.strictObject({

@@ -7,7 +7,7 @@ export const listEventTypesContract = defineContract({
   method: 'GET',
   path: '/v1/event-types',
   summary: 'Every event type webhooks deliver, when it is sent, and an example delivery',
-  tags: ['Webhooks'],
+  tags: ['Event types'],
   auth: 'anonymous',
   success: {
     status: 200,

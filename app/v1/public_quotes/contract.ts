@@ -12,7 +12,7 @@ export const createPublicQuoteContract = defineContract({
   summary: 'Create a quote as an anonymous end customer',
   description:
     "Resolves the Business's active connection, its Live environment and primary book, pins the published version and evaluates it.",
-  tags: ['Quotes'],
+  tags: ['Public quotes'],
   auth: 'anonymous',
   headers: quoteIdempotencyHeaders,
   idempotent: { ownKey: 'the key (body field or header) is stored with the quote it made: a retry replays that quote, another request under it is 409' },
@@ -29,7 +29,7 @@ export const getPublicQuoteContract = defineContract({
   method: 'GET',
   path: '/v1/public_quotes/{quoteIntentId}',
   summary: 'Retrieve a quote created on the public route',
-  tags: ['Quotes'],
+  tags: ['Public quotes'],
   auth: 'anonymous',
   params: z.object({ quoteIntentId: z.uuid() }),
   success: { status: 200, description: 'The Quote Intent and its Receipt.', schema: quoteResultSchema },
@@ -45,7 +45,7 @@ export const getAcceptanceStateContract = defineContract({
   summary: 'Whether the customer accepted this quote, and if not, the form to accept it with',
   description:
     'Anonymous, for quotes made on the hosted page. `form` carries a token to send with the acceptance (valid from 2 seconds to 24 hours after it is issued) and the business\'s consent sentence; it is null when the quote is accepted already, not priced or expired (`refusal` says which). Contact details are never shown here.',
-  tags: ['Quotes'],
+  tags: ['Public quotes'],
   auth: 'anonymous',
   params: quoteParams,
   success: { status: 200, description: 'The acceptance, or how to accept.', schema: acceptanceStateSchema },
@@ -60,7 +60,7 @@ export const acceptQuoteContract = defineContract({
   summary: 'Accept a priced quote from the hosted page, leaving how to be reached',
   description:
     'Anonymous. Binds the acceptance to the receipt the customer saw (its id and signature) and sends `quote_intent.accepted` to the business\'s Live endpoints. Accepting again with the same details answers the first acceptance (`idempotent-replayed: true`); with other details, 409 `quote_already_accepted` with `details.acceptedAt` (never the first person\'s details). New acceptances count against the business of the quote (30 a minute, 10 of them from one client address); refused and repeated posts count against nothing. Contact details are personal data: the request log keeps no value of an acceptance body, they are never logged, and shown only to the business.',
-  tags: ['Quotes'],
+  tags: ['Public quotes'],
   auth: 'anonymous',
   params: quoteParams,
   body: acceptQuoteRequestSchema,

@@ -49,7 +49,7 @@ export const traceQuoteContract = defineContract({
   path: '/v1/quote-intents/{id}/trace',
   summary: 'Trace a quote: intent, receipt, book version, creating request, events and deliveries',
   description: '`id` is a quote intent id, or the id of the request that created the quote.',
-  tags: ['Observability'],
+  tags: ['Quotes'],
   auth: 'session',
   params: z.object({ id: z.uuid() }),
   success: { status: 200, description: 'The trace.', schema: quoteTraceSchema },
@@ -63,7 +63,7 @@ export const verifyQuoteContract = defineContract({
   summary: 'Verify a quote: check its receipt’s signature and price it again from its stored inputs',
   description:
     'The recompute proof (docs/receipts.md): the signature is checked against the published keys, and the stored inputs are priced again against the pinned book version. `verified` when both hold; otherwise the answer says why, down to the first derivation step where the recomputation parts from the receipt. A member of the quote’s business, a workspace member with `logs:read`, or an API key of the quote’s environment.',
-  tags: ['Receipts'],
+  tags: ['Quotes'],
   auth: 'session_or_api_key',
   params: z.object({ id: z.uuid() }),
   success: { status: 200, description: 'The verification.', schema: quoteVerificationSchema },
@@ -79,7 +79,7 @@ export const compareQuotesContract = defineContract({
     'Quote `id` is A, quote `with` is B; every difference reads B minus A, and the steps\' `deltaChangeMinor` add up to exactly '
     + '`totalB - totalA`. A member of the quotes\' business or a workspace member with `logs:read`, or an API key of the quotes\' environment. When either quote is not '
     + 'priced, or the two are in different currencies, the answer says so and explains no steps.',
-  tags: ['Observability'],
+  tags: ['Quotes'],
   auth: 'session_or_api_key',
   params: z.object({ id: z.uuid() }),
   query: z.object({ with: z.uuid().meta({ description: 'The other quote intent (B).' }) }),

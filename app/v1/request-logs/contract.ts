@@ -7,7 +7,7 @@ export const searchRequestLogsContract = defineContract({
   method: 'GET',
   path: '/v1/request-logs',
   summary: 'Search the request log of your workspaces (`logs:read`), newest first',
-  tags: ['Observability'],
+  tags: ['Request logs'],
   auth: 'session',
   query: requestLogQuerySchema,
   success: {
@@ -23,7 +23,7 @@ export const getRequestLogContract = defineContract({
   method: 'GET',
   path: '/v1/request-logs/{requestId}',
   summary: 'One request of the log (`logs:read`): caller, address, user agent, and the redacted bodies of a write or failure',
-  tags: ['Observability'],
+  tags: ['Request logs'],
   auth: 'session',
   params: z.object({ requestId: z.string().min(1).max(100) }),
   success: { status: 200, description: 'The request.', schema: z.object({ log: requestLogDetailSchema }) },

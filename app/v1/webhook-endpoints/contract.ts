@@ -11,7 +11,7 @@ import {
   updateEndpointRequestSchema,
 } from '@/lib/webhooks/schemas';
 
-const tags = ['Webhooks'];
+const tags = ['Webhook endpoints'];
 const endpointParams = z.object({ id: z.uuid() });
 const deliveryParams = z.object({ deliveryId: z.uuid() });
 const withSecret = z.object({ endpoint: endpointViewSchema, secret: shownOnceSecret });
@@ -110,7 +110,7 @@ export const listDeliveriesContract = defineContract({
   method: 'GET',
   path: '/v1/webhook-deliveries',
   summary: 'Webhook deliveries with their attempts, newest first (filter by endpoint, event, type, status)',
-  tags,
+  tags: ['Webhook deliveries'],
   auth: 'session',
   query: deliveryListQuerySchema,
   success: {
@@ -126,7 +126,7 @@ export const getDeliveryContract = defineContract({
   method: 'GET',
   path: '/v1/webhook-deliveries/{deliveryId}',
   summary: 'One delivery with its attempt history',
-  tags,
+  tags: ['Webhook deliveries'],
   auth: 'session',
   params: deliveryParams,
   success: { status: 200, description: 'The delivery.', schema: z.object({ delivery: deliveryViewSchema }) },
@@ -138,7 +138,7 @@ export const replayDeliveryContract = defineContract({
   method: 'POST',
   path: '/v1/webhook-deliveries/{deliveryId}/replay',
   summary: 'A new pending delivery of the same payload, linked to the original',
-  tags,
+  tags: ['Webhook deliveries'],
   auth: 'session',
   params: deliveryParams,
   success: { status: 201, description: 'The new delivery.', schema: z.object({ delivery: deliveryViewSchema }) },

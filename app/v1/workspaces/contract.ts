@@ -63,7 +63,7 @@ export const meContract = defineContract({
   method: 'GET',
   path: '/v1/me',
   summary: 'The signed-in person',
-  tags: ['Workspaces'],
+  tags: ['Me'],
   auth: 'session',
   success: {
     status: 200,
@@ -82,7 +82,7 @@ export const inboxContract = defineContract({
   summary: 'What waits for you: held Live quotes you may review and new leads, per business',
   description:
     '`heldQuotes` counts Live account quotes awaiting review in businesses you may review (their owner, or `businesses:manage`); `newLeads` counts leads still `new` in businesses you can read. The portal shows them beside Review and Leads.',
-  tags: ['Workspaces'],
+  tags: ['Me'],
   auth: 'session',
   success: {
     status: 200,

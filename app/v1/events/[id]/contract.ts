@@ -8,7 +8,7 @@ export const getEventContract = defineContract({
   path: '/v1/events/{id}',
   summary: 'One event of the Test environment, as its deliveries send it (`events:listen`; Test keys only)',
   description: 'What `qps resend <event id>` sends again to a local URL. A Live key is refused; an event of another environment is not found.',
-  tags: ['Webhooks'],
+  tags: ['Events'],
   auth: 'api_key',
   scope: 'events:listen',
   params: z.object({ id: z.uuid() }),
