@@ -9,7 +9,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRouter } from '../../app/api-router';
 import { demoExample } from '../../lib/books/demo-book';
-import { createTenant, type Tenant } from '../../lib/testing/factories';
+import { createTenant, requestLogEntry, testDb, type Tenant } from '../../lib/testing/factories';
+import { insertRequestLogs } from '../../lib/requestlog/store';
 // @ts-expect-error: plain JavaScript, shared with scripts/serve.mjs
 import { ApiServerResponse, answeredAtEdge, configureServer, httpTimeouts, serveApi } from '../../scripts/http-edge.mjs';
 
@@ -123,6 +124,9 @@ function project(kind: 'esm' | 'cjs'): string {
 
 beforeAll(async () => {
   tenant = await createTenant();
+  // The program walks 3 pages of one row of its account's request log: rows there already, so
+  // that the walk does not race the log writer's batch of the program's own requests.
+  await insertRequestLogs(testDb(), [1, 2, 3].map((n) => requestLogEntry(tenant, { requestId: `sdk-package-${n}-${tenant.projectId}`, apiKeyId: tenant.keyIds.test, environmentId: tenant.environments.test })));
   server = http.createServer({ ServerResponse: ApiServerResponse }, (request, response) => {
     if (!answeredAtEdge(request, response)) void serveApi(apiRouter, request, response);
   });

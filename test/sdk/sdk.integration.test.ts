@@ -220,6 +220,10 @@ describe('the SDK against the service', () => {
   it('packs as an npm package with its types', () => {
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts=false'], { cwd: path.join(root, 'sdk'), encoding: 'utf8' });
     const files = (JSON.parse(out.slice(out.indexOf('['))) as { files: { path: string }[] }[])[0].files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'package.json', 'README.md']));
+    expect(files).toEqual(
+      expect.arrayContaining(['dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/package.json', 'dist/esm/cli.js', 'package.json', 'README.md']),
+    );
+    // The CLI is an ESM program (top-level await): only the ESM build has it.
+    expect(files.filter((file) => file.startsWith('dist/cjs/cli/') || file.startsWith('dist/cjs/cli.'))).toEqual([]);
   }, 120_000);
 });
