@@ -3,10 +3,10 @@
 // through npx: it needs TypeScript 5's compiler API, which this project's TypeScript 7 does not
 // have), a table of its operations (method, path, idempotency key, envelope, pagination, error
 // codes) read from the same document, the resource table (`qps.quotes.create`, made by one rule
-// from the tags and operation ids: `resourceTable`), and the webhook event union from the event
-// catalogue. Nothing in sdk/src/generated/ is written by hand. Each file names
-// the sha256 of the document it was made from: test/unit/sdk-generated.test.ts fails when the
-// document has changed since (no generator needed to tell).
+// from the tags and operation ids: `resourceTable`), and the webhook event union from the
+// document's `webhooks` (the event catalogue's schemas). Nothing in sdk/src/generated/ is written
+// by hand. Each file names the sha256 of the document it was made from:
+// test/unit/sdk-generated.test.ts fails when the document has changed since (no generator needed to tell).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { contracts } from '../app/v1/contracts';
-import { EVENT_CATALOGUE, EVENT_TYPES, exampleEnvelope } from '../lib/events/catalogue';
+import { EVENT_CATALOGUE, EVENT_TYPES } from '../lib/events/catalogue';
 import { buildOpenApiDocument } from '../lib/http/openapi';
 
 const OPENAPI_TYPESCRIPT = 'openapi-typescript@7.13.0';
@@ -205,37 +205,23 @@ export function resourcesFile(document: Document, sha256: string): string {
   );
 }
 
-/** A TypeScript type for a JSON value of the catalogue's examples: its shape, `null` read as "a value or null". */
-function typeOfExample(value: unknown, indent: string): string {
-  if (value === null) return 'unknown | null';
-  if (Array.isArray(value)) {
-    const items = [...new Set(value.map((item) => typeOfExample(item, indent)))];
-    return items.length === 0 ? 'unknown[]' : items.length === 1 ? `Array<${items[0]}>` : `Array<${items.join(' | ')}>`;
-  }
-  if (typeof value === 'object') {
-    const inner = indent + '  ';
-    const fields = Object.entries(value as Record<string, unknown>).map(([key, field]) => `${inner}${JSON.stringify(key)}: ${typeOfExample(field, inner)};`);
-    return fields.length ? `{\n${fields.join('\n')}\n${indent}}` : 'Record<string, never>';
-  }
-  return typeof value;
-}
-
 /**
  * sdk/src/generated/events.ts: every event type of the catalogue (lib/events/catalogue.ts) in its
- * delivery envelope, `type` its discriminant. The catalogue holds an example of each type's
- * `data`, not a schema: the types are the examples' shapes.
+ * delivery envelope, `type` its discriminant: the body of its entry in the document's `webhooks`,
+ * whose schema is the catalogue's (openapi-typescript's `webhooks` in openapi.ts). Nothing here
+ * is typed twice.
  */
 export function eventsFile(sha256: string): string {
-  const members = EVENT_TYPES.map((type) => {
-    const envelope = exampleEnvelope(type);
-    return (
+  const members = EVENT_TYPES.map(
+    (type) =>
       `  /** ${EVENT_CATALOGUE[type].meaning.replace(/\*\//g, '*\\/')} (${EVENT_CATALOGUE[type].environment} endpoints). */\n` +
-      `  ${JSON.stringify(type)}: {\n    id: string;\n    type: ${JSON.stringify(type)};\n    version: 1;\n    created: string;\n` +
-      `    ${'businessId' in envelope ? 'businessId: string' : 'businessId?: string'};\n    data: ${typeOfExample(envelope.data, '    ')};\n  };`
-    );
-  });
+      `  ${JSON.stringify(type)}: DeliveryOf<${JSON.stringify(type)}>;`,
+  );
   return (
-    `${generatedHeader(sha256)}/** Every event a webhook delivers, by type (docs/events.md). */\n` +
+    `${generatedHeader(sha256)}import type { webhooks } from './openapi.js';\n\n` +
+    `/** The body a delivery of the type sends: its request body in the document's \`webhooks\`. */\n` +
+    `type DeliveryOf<Type extends keyof webhooks> = webhooks[Type]['post'] extends { requestBody: { content: { 'application/json': infer Body } } } ? Body : never;\n\n` +
+    `/** Every event a webhook delivers, by type (docs/events.md). */\n` +
     `export interface WebhookEventsByType {\n${members.join('\n')}\n}\n\n` +
     `/** A delivery's body: \`switch (event.type)\` narrows \`event.data\`. */\n` +
     `export type WebhookEvent = WebhookEventsByType[keyof WebhookEventsByType];\n\n` +

@@ -1,7 +1,17 @@
+import { z } from 'zod';
+import { accountQuoteRecordSchema, commitmentSchema, producedQuoteSchema } from '../accounts/account-schemas';
+import { businessSchema } from '../businesses/schemas';
+import { apiKeyViewSchema } from '../keys/schemas';
+import { leadSchema } from '../leads/schemas';
+import { businessMemberSchema } from '../members/schemas';
+import { quoteComputationSchema } from '../pricing/computation-schema';
+import { quoteIntentSchema, quoteReceiptSchema } from '../quotes/schemas';
+
 /**
- * Every event type the service emits, with when it is emitted and an example of its `data`: the
- * one source for docs/events.md, GET /v1/event-types and the portal's event catalogue. A test
- * checks each example has the fields real events of its type have.
+ * Every event type the service emits, with when it is emitted, the schema of its `data` and an
+ * example of it: the one source for docs/events.md, GET /v1/event-types, the portal's event
+ * catalogue, the OpenAPI document's `webhooks` and the SDK's `WebhookEvent`. Tests parse each
+ * example, and one real event of every type, with its schema.
  */
 export const EVENT_TYPES = [
   'quote_intent.succeeded',
@@ -30,9 +40,42 @@ export type EventDescription = {
   environment: 'the quote’s' | 'the publication’s' | 'the key’s' | 'Live' | 'the endpoint’s';
   /** What happened, in a business's words. */
   meaning: string;
+  /** The schema of the event's `data`: the API's own schemas wherever it answers with the same object. */
+  data: z.ZodType;
   /** An example of the event's `data`. */
   example: Record<string, unknown>;
+  /** Its envelope names the business (`businessId`); other events' envelopes have none. */
+  businessScoped?: true;
 };
+
+// The schemas of the events' `data` the API answers with nowhere else.
+
+/** Who changed a key, when nobody did: the Test key that triggered the event (POST /v1/event-triggers). */
+const triggeredBySchema = z
+  .strictObject({ apiKeyId: z.uuid() })
+  .meta({ id: 'EventTrigger', description: 'The Test key that triggered the event on purpose (POST /v1/event-triggers): no person did it.' });
+
+/** A key event's data: with the person who did it under `field`, or the Test key that triggered it. */
+function byPersonOrTrigger<Shape extends z.ZodRawShape, Field extends string>(shape: Shape, field: Field) {
+  const person = { [field]: z.uuid().meta({ description: 'The user who did it.' }) } as { [K in Field]: z.ZodUUID };
+  return z.union([z.strictObject({ ...shape, ...person }), z.strictObject({ ...shape, triggeredBy: triggeredBySchema })]);
+}
+
+/**
+ * A quote's outcome event: the quote as the API answers it (`QuoteResult`), narrowed to the
+ * outcome (the receipt's `computation` is there exactly when it succeeded, `failure` when it failed).
+ */
+function quoteOutcomeSchema<Outcome extends 'succeeded' | 'requires_input' | 'failed'>(outcome: Outcome, receipt: z.ZodRawShape) {
+  return z.strictObject({
+    quoteIntent: z.intersection(quoteIntentSchema, z.looseObject({ status: z.literal(outcome) })),
+    quoteReceipt: z.intersection(quoteReceiptSchema, z.looseObject({ outcome: z.literal(outcome), ...receipt })),
+  });
+}
+
+/** A held account quote's review as the event carries it: the record's (`AccountQuoteRecord`), its decision the event's. */
+const review = accountQuoteRecordSchema.shape.review.unwrap();
+/** The signed quote as first answered, its state now, the review, and until when its price holds. */
+const reviewedQuoteShape = { quote: producedQuoteSchema, expires_at: producedQuoteSchema.shape.expires_at.unwrap() };
 
 const IDS = {
   workspace: '2f7c5e0a-91d4-4b8e-a3a1-6c0d2b9e4f11',
@@ -134,6 +177,8 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
   'quote_intent.succeeded': {
     environment: 'the quote’s',
     meaning: 'A quote was priced (any surface)',
+    businessScoped: true,
+    data: quoteOutcomeSchema('succeeded', { computation: quoteComputationSchema, failure: z.null() }),
     example: {
       quoteIntent: quoteIntent('succeeded'),
       quoteReceipt: quoteReceipt('succeeded', {
@@ -158,11 +203,15 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
   'quote_intent.requires_input': {
     environment: 'the quote’s',
     meaning: 'A quote needs more answers',
+    businessScoped: true,
+    data: quoteOutcomeSchema('requires_input', { computation: z.null() }),
     example: { quoteIntent: quoteIntent('requires_input', '2026-11-26T16:45:48.423Z'), quoteReceipt: quoteReceipt('requires_input', { missingInputs: ['factors.storeys'] }) },
   },
   'quote_intent.failed': {
     environment: 'the quote’s',
     meaning: 'A quote could not be priced',
+    businessScoped: true,
+    data: quoteOutcomeSchema('failed', { computation: z.null(), failure: quoteReceiptSchema.shape.failure.unwrap() }),
     example: {
       quoteIntent: quoteIntent('failed'),
       quoteReceipt: quoteReceipt('failed', { failure: { code: 'unknown_factor_option', message: '"huge" is not an option of factor "home_size".' } }),
@@ -171,26 +220,62 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
   'book_version.published': {
     environment: 'the publication’s',
     meaning: 'A price book version was published to Test or Live',
+    data: z.strictObject({
+      bookId: z.uuid(),
+      bookVersionId: z.uuid(),
+      number: z.number().int().min(1),
+      artifactHash: z.string().meta({ description: 'sha256 (hex) of the version’s artifact.' }),
+      environment: z.enum(['test', 'live']).meta({ description: 'Where it was published.' }),
+    }),
     example: { bookId: IDS.book, bookVersionId: IDS.version, number: 3, artifactHash: '4f1c…a9 (sha256 hex)', environment: 'live' },
   },
-  'api_key.created': { environment: 'the key’s', meaning: 'An API key was created (never its secret)', example: { apiKey: apiKey(IDS.key, 'active'), createdBy: IDS.user } },
+  'api_key.created': {
+    environment: 'the key’s',
+    meaning: 'An API key was created (never its secret)',
+    data: byPersonOrTrigger({ apiKey: apiKeyViewSchema }, 'createdBy'),
+    example: { apiKey: apiKey(IDS.key, 'active'), createdBy: IDS.user } },
   'api_key.rotated': {
     environment: 'the key’s',
     meaning: 'An API key was rotated',
+    data: byPersonOrTrigger(
+      { apiKey: apiKeyViewSchema, successor: apiKeyViewSchema, graceMinutes: z.number().int().min(0).meta({ description: 'How long the old key keeps working.' }) },
+      'rotatedBy',
+    ),
     example: { apiKey: apiKey(IDS.key, 'rotating', '2026-11-26T16:45:48.423Z'), successor: apiKey(IDS.successor, 'active'), graceMinutes: 1440, rotatedBy: IDS.user },
   },
   'api_key.revoked': {
     environment: 'the key’s',
     meaning:
       'An API key stopped working. `reason`: "revoked" (at once), "rotated_without_grace", or "rotation_grace_ended" (then there is no `revokedBy`: nobody did it just now)',
+    data: z.union([
+      ...byPersonOrTrigger({ apiKey: apiKeyViewSchema, reason: z.enum(['revoked', 'rotated_without_grace']) }, 'revokedBy').options,
+      z.strictObject({ apiKey: apiKeyViewSchema, reason: z.literal('rotation_grace_ended') }),
+    ]),
     example: { apiKey: apiKey(IDS.key, 'revoked', AT), reason: 'revoked', revokedBy: IDS.user },
   },
-  'business_member.invited': { environment: 'Live', meaning: 'An owner invited a person to the business', example: { member: member('editor', 'invited'), invitedBy: IDS.user } },
-  'business_member.updated': { environment: 'Live', meaning: 'An owner changed a member’s role', example: { member: member('viewer', 'active'), changedBy: IDS.user } },
-  'business_member.removed': { environment: 'Live', meaning: 'An owner removed a member', example: { member: member('viewer', 'removed'), changedBy: IDS.user } },
+  'business_member.invited': {
+    environment: 'Live',
+    meaning: 'An owner invited a person to the business',
+    businessScoped: true,
+    data: z.strictObject({ member: businessMemberSchema, invitedBy: z.uuid() }),
+    example: { member: member('editor', 'invited'), invitedBy: IDS.user } },
+  'business_member.updated': {
+    environment: 'Live',
+    meaning: 'An owner changed a member’s role',
+    businessScoped: true,
+    data: z.strictObject({ member: businessMemberSchema, changedBy: z.uuid() }),
+    example: { member: member('viewer', 'active'), changedBy: IDS.user } },
+  'business_member.removed': {
+    environment: 'Live',
+    meaning: 'An owner removed a member',
+    businessScoped: true,
+    data: z.strictObject({ member: businessMemberSchema, changedBy: z.uuid() }),
+    example: { member: member('viewer', 'removed'), changedBy: IDS.user } },
   'business.branding_updated': {
     environment: 'Live',
     meaning: 'The hosted quote page’s branding changed',
+    businessScoped: true,
+    data: z.strictObject({ businessId: z.uuid(), branding: businessSchema.shape.branding, changedBy: z.uuid() }),
     example: {
       businessId: IDS.business,
       branding: {
@@ -208,6 +293,7 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
   'account_quote.created': {
     environment: 'the key’s',
     meaning: 'An integration stored a quote on the account surface (POST /v1/accounts/{id}/quotes)',
+    data: z.strictObject({ quote: producedQuoteSchema }),
     example: {
       quote: {
         object: 'quote',
@@ -230,6 +316,8 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
   'account_quote.approved': {
     environment: 'the quote’s',
     meaning: 'The business approved a held account quote: it is `quoted` now and can be sent on and committed',
+    businessScoped: true,
+    data: z.strictObject({ ...reviewedQuoteShape, state: z.literal('quoted'), review: review.extend({ decision: z.literal('approved') }) }),
     example: {
       quote: heldQuote,
       state: 'quoted',
@@ -240,6 +328,8 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
   'account_quote.declined': {
     environment: 'the quote’s',
     meaning: 'The business declined a held account quote, with its reason: it cannot be committed',
+    businessScoped: true,
+    data: z.strictObject({ ...reviewedQuoteShape, state: z.literal('awaiting_approval'), review: review.extend({ decision: z.literal('declined'), reason: z.string() }) }),
     example: {
       quote: heldQuote,
       state: 'awaiting_approval',
@@ -250,6 +340,14 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
   'quote_intent.accepted': {
     environment: 'Live',
     meaning: 'A customer accepted a priced quote on the hosted page: a new lead, with how to reach them (personal data: erased on request)',
+    businessScoped: true,
+    data: z.strictObject({
+      // The lead's fields (`Lead`) as accepted; an erasure empties `contact` and `note` and sets `erasedAt`.
+      acceptance: leadSchema
+        .pick({ id: true, quoteIntentId: true, receiptId: true, receiptSignature: true, total: true, contact: true, note: true, preferredDate: true, consentText: true, createdAt: true })
+        .extend({ erasedAt: z.iso.datetime().optional().meta({ description: 'Set when the personal data was erased (`contact` and `note` are null then).' }) })
+        .strict(),
+    }),
     example: {
       acceptance: {
         id: 'f6e5d4c3-b2a1-40f9-8e7d-6c5b4a3f2e1d',
@@ -268,6 +366,7 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
   'commitment.confirmed': {
     environment: 'Live',
     meaning: 'A commitment was confirmed on a quoted quote',
+    data: z.strictObject({ commitment: commitmentSchema }),
     example: {
       commitment: {
         object: 'commitment',
@@ -282,20 +381,32 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
   'webhook.test': {
     environment: 'the endpoint’s',
     meaning: 'A test event you sent to one endpoint',
+    data: z.strictObject({ endpointId: z.uuid(), environment: z.enum(['test', 'live']), message: z.string() }),
     example: { endpointId: IDS.endpoint, environment: 'live', message: 'This is a test event.' },
   },
 };
 
 /** An example delivery of the type, in the envelope every delivery has. */
 export function exampleEnvelope(type: EventType) {
-  const businessScoped =
-    type.startsWith('business') || type.startsWith('quote_intent') || type === 'commitment.confirmed' || type === 'account_quote.approved' || type === 'account_quote.declined';
   return {
     id: '0e1d2c3b-4a59-4687-a5b4-c3d2e1f0a9b8',
     type,
     version: 1 as const,
     created: AT,
-    ...(businessScoped ? { businessId: IDS.business } : {}),
+    ...(EVENT_CATALOGUE[type].businessScoped ? { businessId: IDS.business } : {}),
     data: EVENT_CATALOGUE[type].example,
   };
+}
+
+/** A delivery of the type as its body is (lib/webhooks/envelope.ts): the envelope, `data` by the type's schema. */
+export function deliverySchema(type: EventType) {
+  const { data, businessScoped } = EVENT_CATALOGUE[type];
+  return z.strictObject({
+    id: z.uuid().meta({ description: 'The event’s id, the same in every delivery of it (also sent as `Service-Event-Id`): deduplicate on it.' }),
+    type: z.literal(type),
+    version: z.literal(1),
+    created: z.iso.datetime().meta({ description: 'When the event happened.' }),
+    ...(businessScoped ? { businessId: z.uuid().meta({ description: 'The business the event is about.' }) } : {}),
+    data,
+  });
 }

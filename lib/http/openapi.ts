@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { createDocument, createSchema, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_STATUS, type ErrorCode } from '../errors/service-error';
+import { deliverySchema, EVENT_CATALOGUE, EVENT_TYPES } from '../events/catalogue';
 import { idempotencyKeyHeaderSchema, idempotencyOf, reportsQuota, type RouteContract } from './contract';
 import { MAX_TEST_DELAY_MS, takesApiKey, TEST_FAULT_HEADER, TEST_FAULTS } from './steps/test-fault';
 import { NDJSON } from './envelope';
@@ -113,7 +114,7 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
     };
     (paths[contract.path] ??= {})[contract.method.toLowerCase() as 'get'] = operation;
   }
-  return createDocument({
+  const document = createDocument({
     openapi: '3.1.0',
     info: {
       title: 'Quote Pricing Service',
@@ -132,6 +133,58 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
       },
     },
   });
+  const { components, ...rest } = document;
+  const schemas = { ...components?.schemas };
+  // `webhooks` after `paths`, where readers look for them.
+  return { ...rest, webhooks: buildWebhooks(schemas), components: { ...components, schemas } };
+}
+
+type SchemaObjects = Record<string, unknown>;
+
+/** The request headers every delivery carries (docs/webhooks.md). */
+const DELIVERY_HEADERS = [
+  { name: 'service-signature', description: '`t=<unix seconds>,v1=<hex>[,v1=<hex>]`: each `v1` the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the endpoint’s secret (docs/webhooks.md).' },
+  { name: 'service-event-id', description: 'The event’s id (the body’s `id`): deduplicate on it.' },
+  { name: 'service-delivery-id', description: 'This delivery (a replay has its own).' },
+  { name: 'service-attempt', description: 'The attempt’s number: the attempts started so far, this one included.' },
+].map((h) => ({ in: 'header' as const, required: true, schema: { type: 'string' as const }, ...h }));
+
+/**
+ * OpenAPI 3.1 `webhooks`: every event type of the catalogue (lib/events/catalogue.ts) as the
+ * `POST` its deliveries make, the body its delivery envelope with `data` by the type's schema.
+ * A body the service sends is its output, as a response is: zod-openapi renders request bodies
+ * as input (where `QuoteIntent` would read otherwise and be renamed), so each body is rendered
+ * here as output, its components the routes' own by $ref. A component the routes render
+ * differently would be a second meaning for one name: that throws.
+ */
+function buildWebhooks(schemas: SchemaObjects) {
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => {
+      const { schema, components } = createSchema(deliverySchema(type), { io: 'output', openapiVersion: '3.1.0' });
+      for (const [id, component] of Object.entries(components ?? {})) {
+        if (schemas[id] !== undefined && JSON.stringify(schemas[id]) !== JSON.stringify(component)) {
+          throw new Error(`Component ${id} of the ${type} event differs from the routes' ${id}.`);
+        }
+        schemas[id] = component;
+      }
+      const { meaning, environment } = EVENT_CATALOGUE[type];
+      const post = {
+        operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Event`,
+        summary: `\`${type}\`: ${meaning}`,
+        description: `Delivered to ${environment} endpoints that accept it, signed (docs/webhooks.md). Answer any 2xx within 10 seconds; anything else, or no answer, is retried.`,
+        tags: ['Webhook events'],
+        // No credential is sent: the receiver checks `service-signature` against its endpoint's secret.
+        security: [],
+        parameters: DELIVERY_HEADERS,
+        requestBody: { required: true, content: { 'application/json': { schema } } },
+        responses: {
+          '2XX': { description: 'Received: the delivery succeeded.' },
+          '4XX': { description: 'Refused: the delivery failed, and is retried on the schedule.' },
+        },
+      };
+      return [type, { post }];
+    }),
+  );
 }
 
 /** The request headers a route documents: its own, the idempotency key, and Test-Fault. */

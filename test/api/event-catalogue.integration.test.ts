@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
-import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../../lib/events/catalogue';
+import { deliverySchema, EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../../lib/events/catalogue';
+import { readEvent } from '../../lib/events/store';
 import { api } from '../../lib/testing/api-client';
 import { issueFormToken } from '../../lib/leads/form-token';
 import { createPerson, createTenant, quoteRequest, testDb } from '../../lib/testing/factories';
+import { deliveryEnvelope } from '../../lib/webhooks/envelope';
 
 /** The fields of a value, two levels down: what a receiver's code reads. */
 function shapeOf(value: unknown, depth = 2): unknown {
@@ -26,7 +28,7 @@ describe('the event catalogue', () => {
     for (const e of res.body.data.eventTypes) expect(e.example).toMatchObject({ type: e.type, version: 1 });
   });
 
-  it('gives each example the fields real events of its type carry', async () => {
+  it('gives each type a schema real events of it parse with, and an example with their fields', async () => {
     const tenant = await createTenant();
     const admin = await createPerson(tenant, { permissions: 'all', businessRole: 'owner' });
     const viewer = await createPerson(tenant, { businessRole: 'viewer' });
@@ -83,6 +85,13 @@ describe('the event catalogue', () => {
     const seen = new Set<EventType>();
     for (const event of events) {
       const type = event.type as EventType;
+      // The body its deliveries send: the quote's computation back in place, the envelope around it.
+      const stored = await readEvent(testDb(), event.environmentId!, event.id);
+      const delivery = deliveryEnvelope(stored!);
+      const parsed = deliverySchema(type).safeParse(delivery);
+      expect(parsed.error?.issues ?? [], `${type}: the real event parses with its schema`).toEqual([]);
+      // Nothing the schema does not name (a schema drops such fields as it parses), nothing defaulted.
+      expect(parsed.data, `${type}: the schema names every field of the real event`).toEqual(delivery);
       // api_key.revoked at the end of a rotation's grace says why instead of who: not made here.
       expect(keysOf(event.data), `${type}: the example has the real fields`).toEqual(keysOf(EVENT_CATALOGUE[type].example));
       seen.add(type);

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../../lib/events/catalogue';
 import { api } from '../../lib/testing/api-client';
 
 const V1 = path.resolve(import.meta.dirname, '../../app/v1');
@@ -68,6 +69,19 @@ describe('OpenAPI document', () => {
       expect(Object.keys(simulation.responses[status].headers)).toEqual(expect.arrayContaining(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']));
     }
     expect(Object.keys(simulation.responses['429'].headers)).toContain('retry-after');
+  });
+
+  it('has every event type as a webhook: the POST of its delivery, data by the catalogue’s schema, the routes’ components by $ref', async () => {
+    const { webhooks, components } = (await api('GET', '/v1/openapi.json')).body;
+    expect(Object.keys(webhooks)).toEqual([...EVENT_TYPES]);
+    for (const type of EVENT_TYPES) {
+      const body = webhooks[type].post.requestBody.content['application/json'].schema;
+      expect(body.properties.type, type).toEqual({ type: 'string', const: type });
+      expect(body.required, type).toEqual(expect.arrayContaining(['id', 'type', 'version', 'created', 'data']));
+    }
+    const succeeded = webhooks['quote_intent.succeeded'].post.requestBody.content['application/json'].schema.properties.data;
+    expect(succeeded.properties.quoteReceipt.allOf[0]).toEqual({ $ref: '#/components/schemas/QuoteReceipt' });
+    expect(components.schemas.QuoteReceipt).toBeDefined();
   });
 
   // What `redocly lint --extends recommended` asks (docs: the lint in issue 40's note), held here

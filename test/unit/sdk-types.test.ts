@@ -34,12 +34,46 @@ async function typed() {
   }
 }
 
+// The union is the OpenAPI document's `webhooks`, whose schemas are the event catalogue's: each
+// type's `data` as precise as the API's own types (enums, nullable fields, records), not an example's shape.
 function narrowed(event: WebhookEvent) {
   switch (event.type) {
     case 'api_key.rotated':
       return event.data.graceMinutes satisfies number;
+    case 'api_key.revoked':
+      expectTypeOf(event.data.reason).toEqualTypeOf<'revoked' | 'rotated_without_grace' | 'rotation_grace_ended'>();
+      expectTypeOf(event.data.apiKey.status).toEqualTypeOf<'active' | 'rotating' | 'revoked'>();
+      // Who did it, when someone did: a person, or the Test key that triggered it.
+      if ('revokedBy' in event.data) expectTypeOf(event.data.revokedBy).toEqualTypeOf<string>();
+      else if ('triggeredBy' in event.data) expectTypeOf(event.data.triggeredBy.apiKeyId).toEqualTypeOf<string>();
+      else expectTypeOf(event.data.reason).toEqualTypeOf<'rotation_grace_ended'>();
+      return event.data.apiKey.revokedAt;
     case 'quote_intent.succeeded':
+      expectTypeOf(event.data.quoteReceipt.computation.totalMinor).toEqualTypeOf<number>();
+      expectTypeOf(event.data.quoteReceipt.outcome).toEqualTypeOf<'succeeded'>();
+      // Nullable fields are the value or null, records any key: not an example's shape.
+      expectTypeOf(event.data.quoteIntent.expiresAt).toEqualTypeOf<string | null>();
+      expectTypeOf(event.data.quoteIntent.bookVersionId).toEqualTypeOf<string | null>();
+      expectTypeOf(event.data.quoteIntent.inputs.factors['any_factor']).toEqualTypeOf<string | null>();
+      expectTypeOf(event.data.quoteReceipt.signature).toEqualTypeOf<{ alg: 'Ed25519'; kid: string; value: string } | null>();
+      expectTypeOf(event.businessId).toEqualTypeOf<string>();
       return event.data.quoteReceipt.computation.totalMinor satisfies number;
+    case 'quote_intent.failed':
+      expectTypeOf(event.data.quoteReceipt.failure.code).toEqualTypeOf<string>();
+      // @ts-expect-error: a failed quote has no computation
+      return event.data.quoteReceipt.computation.totalMinor;
+    case 'account_quote.declined':
+      expectTypeOf(event.data.state).toEqualTypeOf<'awaiting_approval'>();
+      return event.data.review.reason satisfies string;
+    case 'account_quote.approved':
+      expectTypeOf(event.data.review.reason).toEqualTypeOf<string | null>();
+      return event.data.quote.total.low_cents satisfies number;
+    case 'quote_intent.accepted':
+      expectTypeOf(event.data.acceptance.contact).toEqualTypeOf<{ email: string | null; name: string; phone: string | null } | null>();
+      return event.data.acceptance.erasedAt satisfies string | undefined;
+    case 'commitment.confirmed':
+      // @ts-expect-error: its envelope names no business
+      return event.businessId;
     default:
       // @ts-expect-error: data is narrowed by type, and not every type has it
       return event.data.graceMinutes;
