@@ -86,7 +86,7 @@ describe('the funnel of a business', () => {
     // Failed: an offering the book lacks.
     expect((await apiQuote(tenant, { offeringId: 'no_such_offering', factors: demoExample.factors })).quoteReceipt.outcome).toBe('failed');
     // On the hosted page: three priced, two accepted, one of those won.
-    const hosted = [];
+    const hosted: string[] = [];
     for (const factors of [demoExample.factors, { ...demoExample.factors, home_size: 'small' }, demoExample.factors]) {
       const made = await hostedQuote(tenant, window(factors));
       pricedTotals.push(made.quoteReceipt.computation.totalMinor);
