@@ -19,3 +19,4 @@ export * from './store/keys';
 export * from './store/audit';
 export * from './store/write';
 export * from './store/rollup';
+export * from './store/funnel-rollup';

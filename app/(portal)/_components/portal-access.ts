@@ -12,10 +12,11 @@ import { useBusinesses, useWorkspaces } from './queries';
 /** How a person may use a page: change things, only read, or not at all (not in the navigation). */
 export type Access = 'use' | 'read' | null;
 
-export type PortalPage = 'overview' | 'quotes' | 'review' | 'leads' | 'members' | 'branding' | 'apiKeys' | 'webhooks' | 'books' | 'requestLog' | 'traces';
+export type PortalPage = 'overview' | 'funnel' | 'quotes' | 'review' | 'leads' | 'members' | 'branding' | 'apiKeys' | 'webhooks' | 'books' | 'requestLog' | 'traces';
 
 export const PAGES: readonly { page: PortalPage; href: string; label: string }[] = [
   { page: 'overview', href: '/portal', label: 'Overview' },
+  { page: 'funnel', href: '/portal/funnel', label: 'Funnel' },
   { page: 'quotes', href: '/portal/quotes', label: 'Quotes' },
   { page: 'review', href: '/portal/review', label: 'Review' },
   { page: 'leads', href: '/portal/leads', label: 'Leads' },
@@ -100,6 +101,7 @@ function pageAccess(workspaces: readonly Workspace[], businesses: readonly Busin
   const inWorkspace = workspaces.length > 0;
   return {
     overview: 'use',
+    funnel: readable.length > 0 ? 'use' : null,
     quotes: readable.length > 0 ? 'use' : null,
     review: readable.length === 0 ? null : readable.some((b) => mayReviewQuotes(b, workspaces)) ? 'use' : 'read',
     leads: readable.length === 0 ? null : readable.some((b) => mayWorkLeads(b, workspaces)) ? 'use' : 'read',

@@ -4,6 +4,7 @@ import { publishGuardSchema } from '@/lib/books/impact-schemas';
 import { timeIdCursorSchema } from '@/lib/db/cursors';
 import { accountQuotesFilterShape, accountQuotesPage, accountQuoteViewSchema, reviewQuoteRequestSchema } from '@/lib/accounts/account-schemas';
 import { defineContract } from '@/lib/http/contract';
+import { businessFunnelSchema, funnelQueryShape } from '@/lib/funnel/schemas';
 import { LEAD_STATUSES, leadSchema, moveLeadRequestSchema } from '@/lib/leads/schemas';
 import { businessMemberSchema, inviteMemberRequestSchema, updateMemberRequestSchema, workspaceAdminSchema } from '@/lib/members/schemas';
 import { businessQuotesFilterShape, businessQuotesPage, memberQuoteRequestSchema, quoteIdempotencyHeaders, quoteResultSchema } from '@/lib/quotes/schemas';
@@ -162,6 +163,21 @@ export const businessOverviewContract = defineContract({
     schema: z.object({ overview: businessOverviewSchema }),
   },
   errors: ['unauthorized', 'not_found'],
+});
+
+export const businessFunnelContract = defineContract({
+  operationId: 'getBusinessFunnel',
+  method: 'GET',
+  path: '/v1/businesses/{businessId}/funnel',
+  summary: 'The business\'s Live quotes as a funnel, per ISO week and in total: made, priced, needing answers, accepted, committed, won',
+  description:
+    'Whoever may read the business\'s Overview (any member of the business, or `businesses:manage`). Live only, like the Overview: a member route has no parameter that switches environment. Weeks are ISO weeks in UTC, oldest first, this one (so far) last. Quote counts, priced totals and unanswered questions come from daily rollups a minute job keeps, plus the quotes made since it last ran. Percentiles are nearest-rank over the priced totals in the most common currency.',
+  tags,
+  auth: 'session',
+  params: businessParams,
+  query: z.strictObject(funnelQueryShape),
+  success: { status: 200, description: 'The funnel.', schema: z.object({ funnel: businessFunnelSchema }) },
+  errors: ['unauthorized', 'not_found', 'invalid_request'],
 });
 
 export const listBusinessAccountQuotesContract = defineContract({
