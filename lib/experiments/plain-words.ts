@@ -46,14 +46,17 @@ function howMuchMore(c: Comparison, { control: a, variant: b }: ArmLabels): stri
   if (!m) return 'too little variation to tell how many more quotes are needed';
   const [x, y] = [about(m.control), about(m.variant)];
   if (x === y) return `about ${count(x)} more quotes per arm`;
+  if (y === 0) return `about ${count(x)} more quotes for ${a}`;
+  if (x === 0) return `about ${count(y)} more quotes for ${b}`;
   return `about ${count(x)} more quotes for ${a} and ${count(y)} for ${b}`;
 }
 
-function soFar(c: Comparison, { variant: b }: ArmLabels, noun: string, range: string): string {
+function soFar(c: Comparison, { control: a, variant: b }: ArmLabels, noun: string, range: string): string {
   if (!c.relative) return '';
   const e = c.relative.estimate;
-  const direction = e >= 0 ? 'more' : 'less';
-  return ` (so far ${b} brings ${percent(Math.abs(e))} ${direction} ${noun}${range.replace(/^ \(/, ', ').replace(/\)$/, '')})`;
+  const interval = range.replace(/^ \(/, ', ').replace(/\)$/, '');
+  if (percent(Math.abs(e)) === '0%') return ` (so far ${b} and ${a} bring the same ${noun}${interval})`;
+  return ` (so far ${b} brings ${percent(Math.abs(e))} ${e > 0 ? 'more' : 'less'} ${noun}${interval})`;
 }
 
 /** Two significant figures, rounded up: "about 4,800", never "about 4,731". */

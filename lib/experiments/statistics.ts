@@ -202,7 +202,8 @@ export function compareArms(control: ArmTotals, variant: ArmTotals, metric: Metr
   const seRel = muA !== 0 ? Math.sqrt(vB / b.n / (muA * muA) + (muB * muB * vA) / a.n / muA ** 4) : null;
   const relative = seRel !== null && Number.isFinite(seRel) ? interval(diff / muA, k * seRel) : null;
 
-  const ready = a.n >= o.minQuotesPerArm && b.n >= o.minQuotesPerArm && seAbs > 0;
+  const burnedIn = a.n >= o.minQuotesPerArm && b.n >= o.minQuotesPerArm;
+  const ready = burnedIn && seAbs > 0;
   let verdict: Verdict = 'not_enough_data';
   if (ready) {
     if (absolute.lower > 0 && (relative === null || relative.lower > 0)) verdict = 'better';
@@ -225,7 +226,7 @@ export function compareArms(control: ArmTotals, variant: ArmTotals, metric: Metr
   }
   const moreQuotes =
     needed === null
-      ? ready
+      ? burnedIn
         ? null
         : { control: burnIn(a.n), variant: burnIn(b.n) }
       : {
