@@ -167,7 +167,7 @@ function resolve(options: StatisticsOptions): Resolved {
  * One metric, one variant against the control, at level `alpha` (as given: `compareExperiment`
  * splits the experiment's α across its variants before calling this).
  */
-export function compareArms(control: ArmTotals, variant: ArmTotals, metric: MetricId, options: StatisticsOptions = {}, confidenceLevel?: number): Comparison {
+export function compareArms(control: ArmTotals, variant: ArmTotals, metric: MetricId, options: StatisticsOptions = {}): Comparison {
   checkArm(control);
   checkArm(variant);
   const o = resolve(options);
@@ -179,7 +179,7 @@ export function compareArms(control: ArmTotals, variant: ArmTotals, metric: Metr
     metric,
     control: { quotes: a.n, mean: muA },
     variant: { quotes: b.n, mean: muB },
-    confidenceLevel: confidenceLevel ?? 1 - o.alpha,
+    confidenceLevel: 1 - o.alpha,
     alpha: o.alpha,
     minimumEffect: o.minimumEffect,
   };
@@ -250,7 +250,10 @@ export function compareExperiment(control: ArmTotals, variants: Record<string, A
     variants: keys.map((key) => ({
       key,
       summary: summarizeArm(variants[key]),
-      comparisons: Object.fromEntries(METRICS.map((m) => [m, compareArms(control, variants[key], m, perVariant, 1 - o.alpha)])) as Record<MetricId, Comparison>,
+      comparisons: Object.fromEntries(
+        // Each comparison at α / variants; the reader is told the experiment's level.
+        METRICS.map((m) => [m, { ...compareArms(control, variants[key], m, perVariant), confidenceLevel: 1 - o.alpha }]),
+      ) as Record<MetricId, Comparison>,
     })),
   };
 }
