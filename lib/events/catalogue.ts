@@ -107,6 +107,8 @@ const quoteReceipt = (outcome: string, more: Record<string, unknown>) => ({
   requestCorrelationId: IDS.request,
   latencyMs: 4,
   createdAt: AT,
+  // Receipt format 2: the experiment arm the quote was priced with, null outside one (docs/experiments.md).
+  experiment: null,
   // Over the receipt as it stands (docs/receipts.md); this example's value is made up.
   signature: EXAMPLE_SIGNATURE,
   ...more,

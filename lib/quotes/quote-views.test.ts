@@ -26,6 +26,7 @@ describe('receipt views', () => {
     signatureKid: 'rsk_x',
     signature: 'c2ln',
     formatVersion: CURRENT_RECEIPT_FORMAT,
+    experiment: null,
   });
 
   it('write every key in canonical order, for every outcome, fresh or read back from storage', () => {
