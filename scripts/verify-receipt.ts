@@ -1,9 +1,13 @@
-// `npm run verify-receipt -- <receipt.json>… [--keys <jwks.json | https://…/v1/receipt-signing-keys>]`
+// `npm run verify-receipt -- <receipt.json>… [--keys <jwks.json | https://…/v1/receipt-signing-keys>]
+//   [--experiment <definition.json> --subject <subject>]`
 // Verifies signed receipts offline: no database, and no network when --keys names a file. A file
 // may hold a receipt, a quote ({ quoteIntent, quoteReceipt }), an API answer ({ data: … }), a
 // webhook payload or an account-surface quote. Exit 0 when every receipt verifies, 1 when one
 // does not (forged, altered or signed by an unknown key), 3 when one is unsigned (older than
 // signing), 2 on bad usage. docs/receipts.md.
+// With --experiment (GET /v1/books/{bookId}/experiments/{id} as saved) and --subject, it also
+// recomputes the arm each receipt records from the definition and the subject, offline, and fails
+// (1) when it differs: docs/experiments.md, "Assignment and the receipt".
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
@@ -14,20 +18,27 @@ import {
   type SignedDocument,
 } from '../lib/receipts/receipt-signature';
 import { receiptSigningKeySetSchema, type ReceiptSigningKeySet } from '../lib/receipts/schemas';
+import { checkReceiptAssignment, isValidSplit, type AssignmentDefinition, type ReceiptExperiment } from '../lib/experiments/assignment';
 
-const usage = 'usage: npm run verify-receipt -- <receipt.json>… [--keys <jwks.json | URL>]  (default URL: http://localhost:$PORT/v1/receipt-signing-keys)';
+const usage =
+  'usage: npm run verify-receipt -- <receipt.json>… [--keys <jwks.json | URL>] [--experiment <definition.json> --subject <subject>]  (default URL: http://localhost:$PORT/v1/receipt-signing-keys)';
 
 class UsageError extends Error {}
 
 async function main(): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ allowPositionals: true, options: { keys: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: { keys: { type: 'string' }, experiment: { type: 'string' }, subject: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n${usage}`);
   }
   const { positionals, values } = parsed;
   if (values.help || positionals.length === 0) throw new UsageError(usage);
+  if ((values.experiment === undefined) !== (values.subject === undefined)) throw new UsageError(`--experiment and --subject go together.\n${usage}`);
+  const experiment = values.experiment === undefined ? null : definitionIn(readJson(values.experiment), values.experiment);
   const keySet = await loadKeySet(values.keys ?? `http://localhost:${process.env.PORT ?? 3000}/v1/receipt-signing-keys`);
   const ring = keyRingOf(keySet);
   let failed = false;
@@ -36,6 +47,7 @@ async function main(): Promise<number> {
     const document = signedDocumentIn(readJson(file), file);
     const label = `${file}: ${'quoteIntentId' in document ? `receipt ${String(document.id)}` : `quote ${String(document.quote_id ?? document.id)}`}`;
     const check = checkSignature(document, ring);
+    if (experiment && !assignmentHolds(label, document, experiment, values.subject!)) failed = true;
     if (check.status === 'verified') {
       const key = ring.get(check.kid)!.jwk;
       console.log(`✓ ${label}: verified, signed by ${check.kid} (signing from ${key.activeFrom}${key.activeUntil ? ` until ${key.activeUntil}` : ', current'}).`);
@@ -57,6 +69,43 @@ async function main(): Promise<number> {
     else failed = true;
   }
   return failed ? 1 : unsigned ? 3 : 0;
+}
+
+/** Recomputes the receipt's arm from the definition and the subject; prints what it found. */
+function assignmentHolds(label: string, document: SignedDocument, definition: AssignmentDefinition, subject: string): boolean {
+  const check = checkReceiptAssignment(document as { experiment?: ReceiptExperiment | null }, definition, subject);
+  switch (check.status) {
+    case 'matches':
+      console.log(`✓ ${label}: arm "${check.arm}" (bucket ${check.bucket}) of experiment ${definition.id} recomputes from the definition and the subject.`);
+      return true;
+    case 'no_experiment':
+      console.log(`✗ ${label}: records no experiment (priced outside one, or a receipt older than format 2).`);
+      return false;
+    case 'other_experiment':
+      console.log(`✗ ${label}: records experiment ${check.experimentId}, not ${definition.id}.`);
+      return false;
+    case 'other_subject':
+      console.log(`✗ ${label}: the subject's sha256 is not the subjectDigest the receipt records: it was assigned for another subject.`);
+      return false;
+    case 'mismatch':
+      console.log(`✗ ${label}: records arm "${check.recorded.arm}" (bucket ${check.recorded.bucket}); the definition and subject give "${check.expected.arm}" (bucket ${check.expected.bucket}).`);
+      return false;
+  }
+}
+
+/** The experiment's definition in what a person saved: the GET answer, `{ experiment }` or the experiment. */
+function definitionIn(value: unknown, file: string): AssignmentDefinition {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  for (let inner = value; isObject(inner); inner = inner.data) {
+    const candidate = isObject(inner.experiment) ? inner.experiment : inner;
+    const arms = candidate.arms;
+    if (typeof candidate.id === 'string' && typeof candidate.salt === 'string' && Array.isArray(arms)) {
+      const split = arms.map((arm) => ({ name: String((arm as { name?: unknown }).name), basisPoints: Number((arm as { basisPoints?: unknown }).basisPoints) }));
+      if (!isValidSplit(split)) throw new UsageError(`${file}: the experiment's arms do not split 10,000 basis points.`);
+      return { id: candidate.id, salt: candidate.salt, arms: split };
+    }
+  }
+  throw new UsageError(`${file} holds no experiment definition: expected GET /v1/books/{bookId}/experiments/{id}'s answer (id, salt, arms).`);
 }
 
 async function loadKeySet(source: string): Promise<ReceiptSigningKeySet> {

@@ -42,6 +42,13 @@ import {
   listPublicationsContract,
   saveDraftContract,
 } from './books/contract';
+import {
+  createExperimentContract,
+  getExperimentContract,
+  listExperimentsContract,
+  startExperimentContract,
+  stopExperimentContract,
+} from './books/[bookId]/experiments/contract';
 import { createApiKeyContract, listApiKeysContract, revokeApiKeyContract, rotateApiKeyContract } from './api-keys/contract';
 import {
   createMemberQuoteContract,
@@ -121,6 +128,11 @@ export const contracts: RouteContract[] = [
   getVersionContract,
   publishContract,
   listPublicationsContract,
+  createExperimentContract,
+  listExperimentsContract,
+  getExperimentContract,
+  startExperimentContract,
+  stopExperimentContract,
   searchRequestLogsContract,
   getRequestLogContract,
   listQuoteIntentsContract,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { accountQuoteRecordSchema, commitmentSchema, producedQuoteSchema } from '../accounts/account-schemas';
 import { businessSchema } from '../businesses/schemas';
+import { experimentSchema } from '../experiments/schemas';
 import { apiKeyViewSchema } from '../keys/schemas';
 import { leadSchema } from '../leads/schemas';
 import { businessMemberSchema } from '../members/schemas';
@@ -18,6 +19,8 @@ export const EVENT_TYPES = [
   'quote_intent.requires_input',
   'quote_intent.failed',
   'book_version.published',
+  'experiment.started',
+  'experiment.stopped',
   'api_key.created',
   'api_key.rotated',
   'api_key.revoked',
@@ -92,6 +95,8 @@ const IDS = {
   user: '6e5d4c3b-2a19-4807-b6f5-e4d3c2b1a098',
   member: '3a2b1c0d-9e8f-47a6-b5c4-d3e2f1a0b9c8',
   endpoint: '0a9b8c7d-6e5f-4a3b-8c1d-0e9f8a7b6c5d',
+  experiment: '4d3c2b1a-0f9e-4d8c-b7a6-958473625140',
+  variant: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d',
 };
 const AT = '2026-11-25T16:45:48.423Z';
 
@@ -109,6 +114,24 @@ const quoteIntent = (status: string, expiresAt: string | null = null) => ({
   inputs: { offeringId: 'window_cleaning', factors: { home_size: 'medium', storeys: '2', access: 'difficult' } },
   expiresAt,
   createdAt: AT,
+});
+const experiment = (state: string, startedAt: string, stoppedAt: string | null) => ({
+  id: IDS.experiment,
+  bookId: IDS.book,
+  environment: 'live',
+  name: 'Spring prices',
+  state,
+  primaryMetric: 'revenue_per_quote',
+  salt: '5c0f3e9a7b214d6e8f90a1b2c3d4e5f6',
+  weightUnit: 'percent',
+  arms: [
+    { name: 'control', versionId: IDS.version, weight: 90, basisPoints: 9000 },
+    { name: 'variant_1', versionId: IDS.variant, weight: 10, basisPoints: 1000 },
+  ],
+  offeringIds: null,
+  createdAt: AT,
+  startedAt,
+  stoppedAt,
 });
 const EXAMPLE_SIGNATURE = {
   alg: 'Ed25519',
@@ -128,6 +151,8 @@ const quoteReceipt = (outcome: string, more: Record<string, unknown>) => ({
   requestCorrelationId: IDS.request,
   latencyMs: 4,
   createdAt: AT,
+  // Receipt format 2: the experiment arm the quote was priced with, null outside one (docs/experiments.md).
+  experiment: null,
   // Over the receipt as it stands (docs/receipts.md); this example's value is made up.
   signature: EXAMPLE_SIGNATURE,
   ...more,
@@ -228,6 +253,19 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
       environment: z.enum(['test', 'live']).meta({ description: 'Where it was published.' }),
     }),
     example: { bookId: IDS.book, bookVersionId: IDS.version, number: 3, artifactHash: '4f1c…a9 (sha256 hex)', environment: 'live' },
+  },
+  'experiment.started': {
+    environment: 'the publication’s',
+    meaning:
+      'An experiment started on a book: quotes in its environment (for its offerings) are priced with the arm their subject falls in, and the control is pinned to the version published at that moment',
+    data: z.strictObject({ experiment: experimentSchema, startedBy: z.uuid().meta({ description: 'The person who started it.' }) }),
+    example: { experiment: experiment('running', AT, null), startedBy: IDS.user },
+  },
+  'experiment.stopped': {
+    environment: 'the publication’s',
+    meaning: 'An experiment stopped: from now on every quote is priced with the publication again; quotes already made keep their arm',
+    data: z.strictObject({ experiment: experimentSchema, stoppedBy: z.uuid().meta({ description: 'The person who stopped it.' }) }),
+    example: { experiment: experiment('stopped', '2026-11-25T16:45:48.423Z', '2026-12-02T09:00:00.000Z'), stoppedBy: IDS.user },
   },
   'api_key.created': {
     environment: 'the key’s',

@@ -4,13 +4,14 @@ import type { publicQuoteRequestSchema } from './schemas';
 import type { z } from 'zod';
 
 /** POST /v1/public_quotes: an anonymous quote against the business's Live publication. */
-export async function createPublicQuote(ctx: QuoteContext, request: z.output<typeof publicQuoteRequestSchema>) {
+export async function createPublicQuote(ctx: QuoteContext, request: z.output<typeof publicQuoteRequestSchema>, visitorId?: string) {
   return createQuote(ctx, {
     resolveScope: publicQuoteScope(ctx.db, request.businessId, request.idempotencyKey),
     source: 'hosted',
     idempotencyScope: `public:${request.businessId}`,
     inputs: { offeringId: request.offeringId, factors: request.factors },
     idempotencyKey: request.idempotencyKey,
+    subject: visitorId,
     payload: { businessId: request.businessId, offeringId: request.offeringId, factors: request.factors },
     whenUnpublished: 'surface_unavailable',
   });

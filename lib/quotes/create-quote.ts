@@ -7,6 +7,7 @@ import type { EventType } from '../events/catalogue';
 import { outboxEventRow } from '../events/record-event';
 import { payloadWithoutComputation, type OutboxEventRow } from '../events/store';
 import { ServiceError } from '../errors/service-error';
+import { assignQuote } from '../experiments/running-experiment';
 import { createOnce } from '../idempotency/create-once';
 import type { QuoteInputs } from '../pricing';
 import { CURRENT_RECEIPT_FORMAT } from '../receipts/receipt-format';
@@ -37,6 +38,11 @@ export type CreateQuoteInput = {
   payload: Record<string, unknown>;
   /** The caller's API key: the insert re-checks it when authentication took it from memory. */
   apiKey?: ApiKeyPrincipal;
+  /**
+   * Who is priced, for experiments (docs/experiments.md): the API's `Quote-Subject` header, the
+   * hosted page's visitor id. Absent: the quote's idempotency key. Only its digest is kept.
+   */
+  subject?: string;
   /** The public route answers 404 when nothing is published; the others record a failed receipt. */
   whenUnpublished: 'failed_receipt' | 'surface_unavailable';
 };
@@ -78,6 +84,8 @@ export async function createQuote(
         const written = await insertQuote(ctx.db, quote, outcomeEvent(quote, result, ctx.now), {
           apiKey: input.apiKey ?? null,
           bookMustBePrimary: scope.bookMustBePrimary,
+          publishedVersionId: scope.publishedVersionId,
+          experimentId: scope.experiment === undefined ? undefined : (scope.experiment?.id ?? null),
         });
         if (written === 'key_refused') throw new ServiceError('invalid_api_key', 'This API key is no longer valid.');
         if (written === 'inserted') return { created: result };
@@ -101,15 +109,20 @@ export async function createQuote(
   return { result: answer, replayed, scope };
 }
 
-/** Prices the request against the scope's published version: the intent and receipt to write. */
+/**
+ * Prices the request against the scope's published version, or, when an experiment running on
+ * that publication covers the offering, against the version of the subject's arm (assigned from
+ * the scope's memory: no table is read). The intent and receipt to write.
+ */
 async function price(
   ctx: QuoteContext,
   input: CreateQuoteInput,
   scope: QuoteScope,
   { idempotencyKey, fingerprint }: { idempotencyKey: string; fingerprint: string },
 ): Promise<StoredQuote> {
-  const versionId = scope.publishedVersionId;
-  if (!versionId && input.whenUnpublished === 'surface_unavailable') throw surfaceUnavailable();
+  if (!scope.publishedVersionId && input.whenUnpublished === 'surface_unavailable') throw surfaceUnavailable();
+  const assignment = assignQuote(scope.experiment ?? null, input.inputs.offeringId, input.subject ?? idempotencyKey);
+  const versionId = assignment?.versionId ?? scope.publishedVersionId;
   const book = versionId ? await compiled(ctx.db, versionId) : null;
   const outcome = priceQuote(book, input.inputs);
   const { now, requestId } = ctx;
@@ -150,6 +163,10 @@ async function price(
     signatureKid: null,
     signature: null,
     formatVersion: CURRENT_RECEIPT_FORMAT,
+    // Keys in canonical order (the receipt's JSON is its canonical JSON).
+    experiment: assignment
+      ? { arm: assignment.arm, bucket: assignment.bucket, experimentId: assignment.experimentId, subjectDigest: assignment.subjectDigest }
+      : null,
   };
   return { intent, receipt };
 }

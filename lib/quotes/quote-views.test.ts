@@ -26,6 +26,7 @@ describe('receipt views', () => {
     signatureKid: 'rsk_x',
     signature: 'c2ln',
     formatVersion: CURRENT_RECEIPT_FORMAT,
+    experiment: null,
   });
 
   it('write every key in canonical order, for every outcome, fresh or read back from storage', () => {
@@ -62,5 +63,16 @@ describe('receipt views', () => {
   it('show exactly the current format’s fields: a field added to the view without a new format fails here', () => {
     const view = toReceiptView(row(pricedFields(priceQuote(compileBook(bookArtifactSchema.parse(demoBookArtifact)), { offeringId: 'window_cleaning', factors: {} }))));
     expect(Object.keys(view).filter((key) => key !== 'signature')).toEqual([...RECEIPT_FORMATS[CURRENT_RECEIPT_FORMAT]]);
+  });
+
+  it('show a format-1 receipt without `experiment`, and a format-2 one with it, in canonical order', () => {
+    const fields = pricedFields(priceQuote(compileBook(bookArtifactSchema.parse(demoBookArtifact)), { offeringId: 'window_cleaning', factors: {} }));
+    const old = toReceiptView({ ...row(fields), formatVersion: 1 });
+    expect('experiment' in old).toBe(false);
+    expect(Object.keys(old).filter((key) => key !== 'signature')).toEqual([...RECEIPT_FORMATS[1]]);
+    const experiment = { arm: 'variant_1', bucket: 4242, experimentId: '4d3c2b1a-0f9e-4d8c-b7a6-958473625140', subjectDigest: 'ab'.repeat(32) };
+    const current = toReceiptView({ ...row(fields), experiment });
+    expect(current.experiment).toEqual(experiment);
+    expect(inCanonicalOrder(current)).toBe(true);
   });
 });

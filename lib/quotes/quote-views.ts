@@ -42,6 +42,7 @@ export function everyReceiptField(receipt: QuoteReceiptRow): QuoteReceiptView {
     bookVersionId: receipt.bookVersionId,
     computation: (receipt.computation as QuoteComputation | null) ?? null,
     createdAt: receipt.createdAt.toISOString(),
+    experiment: receipt.experiment ?? null,
     failure: (receipt.failure as QuoteReceiptView['failure']) ?? null,
     id: receipt.id,
     idempotencyKey: receipt.idempotencyKey,

@@ -1,6 +1,7 @@
 import type { ApiKeyPrincipal } from '../auth/principal';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
+import { parseRunningExperiment, type RunningExperiment } from '../experiments/running-experiment';
 import { readApiScope, readPublicScope, rememberedScope } from './store';
 
 /** Where a quote is computed and stored: resolved by the service, never chosen by a parameter. */
@@ -12,6 +13,12 @@ export type QuoteScope = {
   businessId: string;
   /** The version the (book, environment) publication points at now; null when none. */
   publishedVersionId: string | null;
+  /**
+   * The experiment running on that publication (read with it, remembered with the scope): quotes
+   * it covers are priced with their subject's arm. null: none runs. Undefined: the surface takes
+   * no part in experiments (members' quotes), and the insert does not re-check it.
+   */
+  experiment?: RunningExperiment | null;
   /** An intent already stored under the request's idempotency key (undefined: not looked up). */
   existingIntentId?: string | null;
   /** The public surface serves the project's primary book only; the insert re-checks it. */
@@ -62,7 +69,7 @@ async function resolveApiQuoteScope(
         : `Business ${request.businessId} is not connected to this API key's project.`,
     );
   }
-  return { ...read, bookId, bookMustBePrimary: false };
+  return { ...read, bookId, experiment: parseRunningExperiment(read.experiment), bookMustBePrimary: false };
 }
 
 /**
@@ -73,7 +80,7 @@ export async function resolvePublicQuoteScope(db: DbOrTx, businessId: string, id
   const read = await readPublicScope(db, businessId, idempotencyKey);
   if (!read?.bookId) throw surfaceUnavailable();
   const { connected: _connected, bookId, ...scope } = read;
-  return { ...scope, bookId, bookMustBePrimary: true };
+  return { ...scope, bookId, experiment: parseRunningExperiment(scope.experiment), bookMustBePrimary: true };
 }
 
 export function surfaceUnavailable() {

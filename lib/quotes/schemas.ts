@@ -71,6 +71,20 @@ export const quoteIntentSchema = z
   })
   .meta({ id: 'QuoteIntent' });
 
+/** Receipt format 2: the experiment arm a quote was priced with. */
+export const receiptExperimentSchema = z
+  .object({
+    arm: z.string().meta({ description: '`control` or `variant_<n>`, as the experiment’s definition names its arms.' }),
+    bucket: z.number().int().min(0).max(9999).meta({ description: 'The subject’s bucket, 0–9999 (docs/experiments.md).' }),
+    experimentId: z.uuid(),
+    subjectDigest: z.string().meta({ description: 'sha256 (hex) of the subject: the subject itself is never stored.' }),
+  })
+  .meta({
+    id: 'ReceiptExperiment',
+    description:
+      'Format 2 receipts: the experiment arm the quote was priced with (null outside any experiment; absent from format 1 receipts). Recompute it offline from the experiment’s definition and the subject: `npm run verify-receipt -- <receipt> --experiment <definition.json> --subject <subject>`.',
+  });
+
 export const quoteReceiptSchema = z
   .object({
     id: z.uuid(),
@@ -85,6 +99,7 @@ export const quoteReceiptSchema = z
     requestCorrelationId: z.string(),
     latencyMs: z.number().int().min(0),
     createdAt: z.iso.datetime(),
+    experiment: receiptExperimentSchema.nullable().optional(),
     signature: receiptSignatureSchema.nullable(),
   })
   .meta({ id: 'QuoteReceipt' });

@@ -23,12 +23,28 @@ export const RECEIPT_FORMATS = {
     'requestCorrelationId',
     'source',
   ],
+  /** Adds `experiment`: the arm of a running experiment the quote was priced with (docs/experiments.md). */
+  2: [
+    'bookVersionId',
+    'computation',
+    'createdAt',
+    'experiment',
+    'failure',
+    'id',
+    'idempotencyKey',
+    'latencyMs',
+    'missingInputs',
+    'outcome',
+    'quoteIntentId',
+    'requestCorrelationId',
+    'source',
+  ],
 } as const satisfies Record<number, readonly string[]>;
 
 export type ReceiptFormat = keyof typeof RECEIPT_FORMATS;
 
 /** The format new receipts are written in. */
-export const CURRENT_RECEIPT_FORMAT: ReceiptFormat = 1;
+export const CURRENT_RECEIPT_FORMAT: ReceiptFormat = 2;
 
 /**
  * The receipt as its format shows it: only that format's fields, in their order, and the

@@ -15,3 +15,14 @@ export const webhooks = { verify: verifyWebhook, sign: signWebhook };
 
 /** Receipts: `receipts.verify(receipt, keySet | client.receiptKeys)`, offline once the keys are known. */
 export const receipts = { verify: verifyReceipt, cachedKeySet };
+
+export {
+  ASSIGNMENT_BUCKETS,
+  assignArm,
+  checkReceiptAssignment,
+  subjectDigestOf,
+  type AssignmentArm,
+  type AssignmentDefinition,
+  type ExperimentCheck,
+  type ReceiptExperiment,
+} from './experiments.js';

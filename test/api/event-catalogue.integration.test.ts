@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { demoExample } from '../../lib/books/demo-book';
+import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { deliverySchema, EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../../lib/events/catalogue';
 import { readEvent } from '../../lib/events/store';
 import { api } from '../../lib/testing/api-client';
@@ -80,6 +80,15 @@ describe('the event catalogue', () => {
     expect(accepted.status).toBe(201);
     const endpoint = await api('POST', '/v1/webhook-endpoints', { ...as, body: { projectId: tenant.projectId, environment: 'live', url: 'https://hooks.example.test/e' } });
     await api('POST', `/v1/webhook-endpoints/${endpoint.body.data.endpoint.id}/test-events`, as);
+    // An experiment started and stopped on the book's Test publication.
+    const variant = await api('POST', `/v1/books/${tenant.bookId}/versions`, { ...as, body: { artifact: demoBookArtifact } });
+    const experiment = await api('POST', `/v1/books/${tenant.bookId}/experiments`, {
+      ...as,
+      body: { environment: 'test', name: 'Events', controlWeight: 50, variants: [{ versionId: variant.body.data.version.id, weight: 50 }] },
+    });
+    for (const action of ['start', 'stop']) {
+      expect((await api('POST', `/v1/books/${tenant.bookId}/experiments/${experiment.body.data.experiment.id}/${action}`, as)).status).toBe(200);
+    }
 
     const events = await testDb().outboxEvent.findMany({ where: { workspaceId: tenant.workspaceId }, orderBy: { seq: 'asc' } });
     const seen = new Set<EventType>();

@@ -99,7 +99,7 @@ describe('npm run audit-receipts', () => {
     const computation = structuredClone(fields.computation) as { totalMinor: number };
     computation.totalMinor += 1;
     const forged = await db.quoteIntent.create({
-      data: { ...intent, inputs: intent.inputs as object, idempotencyKey: `forged-${randomUUID()}`, receipt: { create: { ...fields, computation, failure: undefined } } },
+      data: { ...intent, inputs: intent.inputs as object, idempotencyKey: `forged-${randomUUID()}`, receipt: { create: { ...fields, computation, failure: undefined, experiment: undefined } } },
     });
     const { status, out } = audit();
     expect(status).toBe(1);

@@ -22,6 +22,8 @@ export type World = {
   /** A workspace member without any permission. */
   member: Person;
   versionId: string;
+  /** A draft experiment on the book's Test publication, which the suite may start, then stop. */
+  experimentId: string;
   endpointId: string;
   /** An endpoint the suite may delete or rotate. */
   spareEndpointId: string;
@@ -94,6 +96,11 @@ export async function createWorld(): Promise<World> {
   });
   const version = await db.bookVersion.findFirstOrThrow({ where: { bookId: tenant.bookId }, select: { id: true } });
   for (const res of [delivery, quote, accountQuote, heldQuote, testHeldQuote, accepted, acceptance]) if (res.status !== 201) throw new Error(`world: ${res.status} ${res.text}`);
+  const experiment = await api('POST', `/v1/books/${tenant.bookId}/experiments`, {
+    key: admin.token,
+    body: { environment: 'test', name: 'Suite experiment', controlWeight: 50, variants: [{ versionId: version.id, weight: 50 }] },
+  });
+  if (experiment.status !== 201) throw new Error(`world: ${experiment.status} ${experiment.text}`);
   const lead = await db.quoteAcceptance.findUniqueOrThrow({ where: { quoteIntentId: accepted.body.data.quoteIntent.id }, select: { id: true } });
   return {
     tenant,
@@ -102,6 +109,7 @@ export async function createWorld(): Promise<World> {
     spareViewer,
     member,
     versionId: version.id,
+    experimentId: experiment.body.data.experiment.id,
     endpointId,
     spareEndpointId,
     deliveryId: delivery.body.data.delivery.id,
@@ -381,6 +389,33 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     as: admin,
     foreign: notFound,
     badQuery: '?limit=0',
+  },
+  'POST /v1/books/{bookId}/experiments': {
+    path: (w) => `/v1/books/${w.tenant.bookId}/experiments`,
+    body: (w) => ({ environment: 'live', name: 'Suite', controlWeight: 90, variants: [{ versionId: w.versionId, weight: 10 }] }),
+    as: admin,
+    lacking: member,
+    foreign: notFound,
+    badBody: { environment: 'live', name: 'Suite', controlWeight: 90, variants: [{ versionId: randomUUID(), weight: 20 }] },
+  },
+  'GET /v1/books/{bookId}/experiments': { path: (w) => `/v1/books/${w.tenant.bookId}/experiments`, as: admin, foreign: notFound },
+  'GET /v1/books/{bookId}/experiments/{experimentId}': {
+    path: (w) => `/v1/books/${w.tenant.bookId}/experiments/${w.experimentId}`,
+    as: admin,
+    foreign: notFound,
+  },
+  // Started, then stopped: the registry lists start before stop.
+  'POST /v1/books/{bookId}/experiments/{experimentId}/start': {
+    path: (w) => `/v1/books/${w.tenant.bookId}/experiments/${w.experimentId}/start`,
+    as: admin,
+    lacking: member,
+    foreign: notFound,
+  },
+  'POST /v1/books/{bookId}/experiments/{experimentId}/stop': {
+    path: (w) => `/v1/books/${w.tenant.bookId}/experiments/${w.experimentId}/stop`,
+    as: admin,
+    lacking: member,
+    foreign: notFound,
   },
   'GET /v1/request-logs/{requestId}': {
     path: (w) => `/v1/request-logs/${w.quoteRequestId}`,

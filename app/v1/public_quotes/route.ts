@@ -2,6 +2,7 @@ import { tenancyOfBusiness } from '@/lib/businesses/business-tenancy';
 import { defineRoute } from '@/lib/http/define-route';
 import { createPublicQuote } from '@/lib/quotes/create-public-quote';
 import { quoteIdempotencyKey } from '@/lib/quotes/quote-idempotency-key';
+import { visitorIdOf } from '@/lib/quotes/visitor-id';
 import { createPublicQuoteContract } from './contract';
 
 export const POST = defineRoute(createPublicQuoteContract, {
@@ -14,8 +15,13 @@ export const POST = defineRoute(createPublicQuoteContract, {
     const { headers, body, annotate } = ctx;
     annotate({ businessId: body.businessId });
     const request = { ...body, idempotencyKey: quoteIdempotencyKey(body, headers) };
-    const { result, replayed, scope } = await createPublicQuote(ctx, request);
+    // The hosted page's visitor: the subject experiments assign by (set when the browser has none).
+    const { visitorId, setCookie } = visitorIdOf(ctx.request);
+    const { result, replayed, scope } = await createPublicQuote(ctx, request, visitorId);
     annotate(scope);
-    return { data: result, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
+    const answerHeaders: Record<string, string> = {};
+    if (replayed) answerHeaders['idempotent-replayed'] = 'true';
+    if (setCookie) answerHeaders['set-cookie'] = setCookie;
+    return { data: result, headers: Object.keys(answerHeaders).length > 0 ? answerHeaders : undefined };
   },
 });

@@ -11,7 +11,7 @@ export const POST = defineRoute(createApiQuoteContract, {
   handle: async (ctx) => {
     const { headers, body, annotate } = ctx;
     const request = { ...body, idempotencyKey: quoteIdempotencyKey(body, headers) };
-    const { result, replayed, scope } = await createApiQuote(ctx, request);
+    const { result, replayed, scope } = await createApiQuote(ctx, request, headers['quote-subject']);
     // Filed under the business once the scope is found in the key's project, never as merely named.
     annotate({ businessId: scope.businessId });
     return { data: result, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };

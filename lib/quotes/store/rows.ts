@@ -1,4 +1,5 @@
 import { Table } from '../../db/statement';
+import type { ReceiptExperiment } from '../../experiments/assignment';
 import type { QuoteIntentView, QuoteReceiptView } from '../schemas';
 
 // The quotes' store (lib/quotes/store.ts): rows and their column maps.
@@ -44,6 +45,8 @@ export type QuoteReceiptRow = {
   signature: string | null;
   /** The format it was written and signed in (lib/receipts/receipt-format.ts): what it shows. */
   formatVersion: number;
+  /** Format 2: the experiment arm the quote was priced with; null outside any experiment. */
+  experiment: ReceiptExperiment | null;
 };
 
 export type StoredQuote = { intent: QuoteIntentRow; receipt: QuoteReceiptRow };
@@ -85,4 +88,5 @@ export const quoteReceipts = new Table<QuoteReceiptRow>('quote_receipts', {
   signatureKid: ['signature_kid', 'text'],
   signature: ['signature', 'text'],
   formatVersion: ['format_version', 'int'],
+  experiment: ['experiment', 'json'],
 });

@@ -14,6 +14,8 @@ export type ScopeRead = {
   businessId: string;
   connected: boolean;
   publishedVersionId: string | null;
+  /** The experiment running on the publication (its definition, as `publications.experiment` holds it), if any. */
+  experiment: unknown;
   existingIntentId: string | null;
 };
 
@@ -24,17 +26,17 @@ export async function readApiScope(
   request: { businessId: string; bookId: string },
   idempotency: { scope: string; key: string | undefined },
 ): Promise<ScopeRead> {
-  const [row] = await sqlRows<{ bookId: string | null; connected: boolean; publishedVersionId: string | null; existingIntentId: string | null }>(
+  const [row] = await sqlRows<{ bookId: string | null; connected: boolean; publishedVersionId: string | null; experiment: unknown; existingIntentId: string | null }>(
     db,
     `SELECT b.id::text AS "bookId",
        EXISTS (SELECT 1 FROM connections c WHERE c.business_id = $1::uuid
                AND c.project_id = $2::uuid AND c.status = 'active') AS connected,
-       (SELECT p.book_version_id::text FROM publications p
-         WHERE p.book_id = b.id AND p.environment_id = $3::uuid) AS "publishedVersionId",
+       p.book_version_id::text AS "publishedVersionId", p.experiment,
        (SELECT qi.id::text FROM quote_intents qi WHERE qi.environment_id = $3::uuid
          AND qi.idempotency_scope = $4::text AND qi.idempotency_key = $5::text) AS "existingIntentId"
      FROM (SELECT 1) AS one
-     LEFT JOIN books b ON b.id = $6::uuid AND b.project_id = $2::uuid`,
+     LEFT JOIN books b ON b.id = $6::uuid AND b.project_id = $2::uuid
+     LEFT JOIN publications p ON p.book_id = b.id AND p.environment_id = $3::uuid`,
     [request.businessId, principal.projectId, principal.environmentId, idempotency.scope, idempotency.key ?? null, request.bookId],
   );
   return { ...row, workspaceId: principal.workspaceId, projectId: principal.projectId, environmentId: principal.environmentId, businessId: request.businessId };
@@ -45,7 +47,7 @@ export async function readPublicScope(db: DbOrTx, businessId: string, idempotenc
   const [row] = await sqlRows<Omit<ScopeRead, 'businessId' | 'connected'>>(
     db,
     `SELECT pr.id::text AS "projectId", pr.workspace_id::text AS "workspaceId", e.id::text AS "environmentId",
-       pr.primary_book_id::text AS "bookId", pub.book_version_id::text AS "publishedVersionId",
+       pr.primary_book_id::text AS "bookId", pub.book_version_id::text AS "publishedVersionId", pub.experiment,
        (SELECT qi.id::text FROM quote_intents qi WHERE qi.environment_id = e.id
          AND qi.idempotency_scope = $1::text AND qi.idempotency_key = $2::text) AS "existingIntentId"
      FROM connections c

@@ -15,19 +15,23 @@ export type QuoteGuards = {
   apiKey: ApiKeyPrincipal | null;
   /** The public surface serves the project's primary book only. */
   bookMustBePrimary: boolean;
+  /** The version the scope found published: the quote is written only while it still is. */
+  publishedVersionId: string | null;
+  /** The experiment the scope found running (null: none); undefined: not re-checked (members' quotes). */
+  experimentId?: string | null;
 };
 
 type InsertBindings = {
   intent: QuoteIntentRow;
   receipt: QuoteReceiptRow;
   event: OutboxEventRow;
-  guard: { apiKeyId: string | null; bookMustBePrimary: boolean };
+  guard: { apiKeyId: string | null; bookMustBePrimary: boolean; publishedVersionId: string | null; checkExperiment: boolean; experimentId: string | null };
 };
 
 /**
  * Intents, receipts, outcome events and their webhook deliveries of a batch of quotes in one
  * statement, each quote written only while its API key (when taken from memory) and its scope
- * still hold: what the memories above rely on. One row out per quote, in the batch's order.
+ * (the publication's version and running experiment, as the scope found them) still hold: what the memories above rely on. One row out per quote, in the batch's order.
  */
 const INSERT_QUOTES = new BatchStatement<InsertBindings>((sql) => {
   const intent = (field: keyof QuoteIntentRow & string, type: Parameters<typeof sql.param>[2]) => sql.param('intent', field, type);
@@ -41,7 +45,10 @@ const INSERT_QUOTES = new BatchStatement<InsertBindings>((sql) => {
        WHERE EXISTS (SELECT 1 FROM connections c WHERE c.business_id = ${intent('businessId', 'uuid')}
            AND c.project_id = ${intent('projectId', 'uuid')} AND c.status = 'active')
          AND (SELECT p.book_version_id FROM publications p WHERE p.book_id = ${intent('bookId', 'uuid')}
-           AND p.environment_id = ${intent('environmentId', 'uuid')}) IS NOT DISTINCT FROM ${intent('bookVersionId', 'uuid')}
+           AND p.environment_id = ${intent('environmentId', 'uuid')}) IS NOT DISTINCT FROM ${sql.param('guard', 'publishedVersionId', 'uuid')}
+         AND (NOT ${sql.param('guard', 'checkExperiment', 'boolean')}
+           OR (SELECT p.experiment_id FROM publications p WHERE p.book_id = ${intent('bookId', 'uuid')}
+             AND p.environment_id = ${intent('environmentId', 'uuid')}) IS NOT DISTINCT FROM ${sql.param('guard', 'experimentId', 'uuid')})
          AND (NOT ${sql.param('guard', 'bookMustBePrimary', 'boolean')}
            OR EXISTS (SELECT 1 FROM projects pr WHERE pr.id = ${intent('projectId', 'uuid')} AND pr.primary_book_id = ${intent('bookId', 'uuid')}))
      ), signer_holds AS (
@@ -103,7 +110,13 @@ export async function insertQuote(db: DbOrTx, quote: StoredQuote, event: OutboxE
   const written = await quoteWriter(db)({
     ...quote,
     event,
-    guard: { apiKeyId: keyCheck ? guards.apiKey!.keyId : null, bookMustBePrimary: guards.bookMustBePrimary },
+    guard: {
+      apiKeyId: keyCheck ? guards.apiKey!.keyId : null,
+      bookMustBePrimary: guards.bookMustBePrimary,
+      publishedVersionId: guards.publishedVersionId,
+      checkExperiment: guards.experimentId !== undefined,
+      experimentId: guards.experimentId ?? null,
+    },
   });
   if (!written.key_holds) return 'key_refused';
   if (!written.scope_holds) return 'scope_changed';

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { assignArm, type Assignment } from './assignment';
+import { WEIGHT_UNITS, type ExperimentView } from './schemas';
+import type { ExperimentRow } from './store';
+
+/**
+ * A running experiment as its publication carries it (`publications.experiment`), read with the
+ * publication into the quote's scope and remembered with it: what the quote path assigns with,
+ * without reading any other table. Its id is the stamp the quote's insert re-checks.
+ */
+export const runningExperimentSchema = z.object({
+  id: z.string(),
+  salt: z.string(),
+  arms: z.array(z.object({ name: z.string(), versionId: z.string(), basisPoints: z.number().int() })).min(1),
+  /** null: every offering takes part. */
+  offeringIds: z.array(z.string()).nullable(),
+});
+export type RunningExperiment = z.infer<typeof runningExperimentSchema>;
+
+/** What a receipt records of the arm it was priced with (receipt format 2). */
+export type ExperimentAssignment = Assignment & { experimentId: string; versionId: string };
+
+const toBasisPoints = (row: Pick<ExperimentRow, 'weightUnit'>, weight: number) => (weight * WEIGHT_UNITS.basis_points) / WEIGHT_UNITS[row.weightUnit];
+
+/** The arms in assignment order: the control, then the variants as given. */
+export function armsOf(row: ExperimentRow): ExperimentView['arms'] {
+  return [
+    { name: 'control', versionId: row.controlVersionId, weight: row.controlWeight, basisPoints: toBasisPoints(row, row.controlWeight) },
+    ...row.variants.map((v) => ({ name: v.name, versionId: v.versionId, weight: v.weight, basisPoints: toBasisPoints(row, v.weight) })),
+  ];
+}
+
+/** The definition a publication carries once the experiment starts with its control pinned. */
+export function runningDefinition(row: ExperimentRow, controlVersionId: string): RunningExperiment {
+  return {
+    id: row.id,
+    salt: row.salt,
+    arms: armsOf({ ...row, controlVersionId }).map(({ name, versionId, basisPoints }) => ({ name, versionId: versionId!, basisPoints })),
+    offeringIds: row.offeringIds.length > 0 ? row.offeringIds : null,
+  };
+}
+
+/**
+ * The arm a quote for `offeringId` by `subject` is priced with, or null when the experiment does
+ * not cover the offering (then the publication prices it). Pure: the scope's memory holds the
+ * definition.
+ */
+export function assignQuote(experiment: RunningExperiment | null, offeringId: string, subject: string): ExperimentAssignment | null {
+  if (!experiment) return null;
+  if (experiment.offeringIds && !experiment.offeringIds.includes(offeringId)) return null;
+  const assignment = assignArm(experiment, { subject });
+  const arm = experiment.arms.find((a) => a.name === assignment.arm)!;
+  return { ...assignment, experimentId: experiment.id, versionId: arm.versionId };
+}
+
+/** The stored definition from the publication's column (null when nothing runs). */
+export function parseRunningExperiment(value: unknown): RunningExperiment | null {
+  return value == null ? null : runningExperimentSchema.parse(value);
+}
+
+export function toExperimentView(row: ExperimentRow): ExperimentView {
+  return {
+    id: row.id,
+    bookId: row.bookId,
+    environment: row.environment,
+    name: row.name,
+    state: row.state,
+    primaryMetric: row.primaryMetric,
+    salt: row.salt,
+    weightUnit: row.weightUnit,
+    arms: armsOf(row),
+    offeringIds: row.offeringIds.length > 0 ? row.offeringIds : null,
+    createdAt: row.createdAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
+    stoppedAt: row.stoppedAt?.toISOString() ?? null,
+  };
+}
