@@ -247,6 +247,7 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     badBody: { changePercent: 0, sharePercent: 10 },
   },
   'GET /v1/businesses/{businessId}/overview': { path: (w) => `/v1/businesses/${w.tenant.businessId}/overview`, as: admin, foreign: notFound },
+  'GET /v1/businesses/{businessId}/funnel': { path: (w) => `/v1/businesses/${w.tenant.businessId}/funnel`, as: admin, foreign: notFound },
   'GET /v1/businesses/{businessId}/quotes': {
     path: (w) => `/v1/businesses/${w.tenant.businessId}/quotes`,
     as: admin,
