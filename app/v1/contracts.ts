@@ -45,6 +45,7 @@ import {
 import {
   createExperimentContract,
   getExperimentContract,
+  getExperimentResultsContract,
   listExperimentsContract,
   startExperimentContract,
   stopExperimentContract,
@@ -131,6 +132,7 @@ export const contracts: RouteContract[] = [
   createExperimentContract,
   listExperimentsContract,
   getExperimentContract,
+  getExperimentResultsContract,
   startExperimentContract,
   stopExperimentContract,
   searchRequestLogsContract,

@@ -74,3 +74,43 @@ export const experimentSchema = z
   })
   .meta({ id: 'Experiment', description: 'An A/B test of versions of one book in one environment.' });
 export type ExperimentView = z.infer<typeof experimentSchema>;
+
+const intervalSchema = z
+  .object({ estimate: z.number(), lower: z.number(), upper: z.number() })
+  .meta({ id: 'ExperimentInterval', description: 'An estimate with its anytime-valid interval (docs/experiments.md, "The statistics").' });
+
+export const experimentResultsSchema = z
+  .object({
+    experimentId: z.uuid(),
+    state: z.enum(EXPERIMENT_STATES),
+    metric: z.enum(EXPERIMENT_METRICS).meta({ description: 'The primary metric: the one the decision is made on.' }),
+    asOf: z.iso.datetime(),
+    arms: z.array(
+      z.object({
+        name: z.string(),
+        versionId: z.uuid().nullable(),
+        quotes: z.number().int().meta({ description: 'Priced quotes made in the arm.' }),
+        acceptances: z.number().int().meta({ description: 'Of those, accepted by the customer on the hosted page.' }),
+        commitments: z.number().int().meta({ description: 'Of those, committed. Account quotes take no part in experiments, so 0 for now.' }),
+        wonLeads: z.number().int().meta({ description: 'Acceptances whose lead is `won` now.' }),
+        acceptedRevenueMinor: z.number().int().meta({ description: 'The accepted quotes’ totals summed, in minor units.' }),
+        revenuePerQuoteMinor: z.number().nullable().meta({ description: 'Accepted revenue per quote (minor units, fractional); null without quotes.' }),
+        acceptanceRate: z.number().nullable().meta({ description: 'Acceptances per quote (a fraction); null without quotes.' }),
+        averagePriceMinor: z.number().nullable().meta({ description: 'The average quoted price (minor units, fractional); null without quotes.' }),
+        currency: z.string().nullable().meta({ description: 'The arm’s currency; null without quotes.' }),
+      }),
+    ),
+    comparisons: z.array(
+      z.object({
+        arm: z.string().meta({ description: 'The variant compared with the control.' }),
+        metric: z.enum(EXPERIMENT_METRICS),
+        verdict: z.enum(['better', 'worse', 'same', 'not_enough_data']),
+        absolute: intervalSchema.nullable().meta({ description: 'Variant − control per quote (minor units, or a rate); null without data.' }),
+        relative: intervalSchema.nullable().meta({ description: '(Variant − control) / control, a fraction; null when the control’s mean is 0 or unknown.' }),
+        moreQuotesPerArm: z.number().int().nullable().meta({ description: 'For `not_enough_data`: about how many more quotes each arm needs; null otherwise or when it cannot be told.' }),
+        sentence: z.string().meta({ description: 'The comparison in words, with its 95% interval.' }),
+      }),
+    ),
+  })
+  .meta({ id: 'ExperimentResults', description: 'Each variant against the control on the primary metric and the two others, from totals counted off the quote path.' });
+export type ExperimentResultsView = z.infer<typeof experimentResultsSchema>;

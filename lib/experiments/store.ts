@@ -1,6 +1,13 @@
 import type { EnvironmentName } from '../auth/principal';
 import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
+import {
+  EXPERIMENT_ACCEPTANCE_COLUMNS,
+  EXPERIMENT_ACCEPTANCES_MARK,
+  EXPERIMENT_QUOTE_COLUMNS,
+  EXPERIMENT_QUOTE_WHERE,
+  EXPERIMENT_QUOTES_MARK,
+} from '../quotes/store';
 import type { RunningExperiment } from './running-experiment';
 import type { WeightUnit } from './schemas';
 
@@ -119,4 +126,58 @@ export async function markStarted(
 export async function markStopped(db: DbOrTx, experiment: { id: string; at: Date }): Promise<void> {
   await sqlRows(db, `UPDATE experiments SET state = 'stopped', stopped_at = $2, updated_at = $2 WHERE id = $1::uuid RETURNING id`, [experiment.id, experiment.at]);
   await sqlRows(db, `UPDATE publications SET experiment_id = NULL, experiment = NULL WHERE experiment_id = $1::uuid RETURNING id`, [experiment.id]);
+}
+
+/** One arm's totals in one currency as SQL sums them: sums as text (numeric can pass 2^53). */
+export type ArmTotalsRow = {
+  arm: string;
+  currency: string;
+  quotes: string;
+  quotedPriceSum: string;
+  acceptances: string;
+  acceptedRevenueSum: string;
+  acceptedRevenueSumOfSquares: string;
+  wonLeads: string;
+};
+
+// Per arm and currency: the rollup's rows (experiment_arm_daily, by its primary key), the priced
+// quotes and the acceptances made since their marks (a few minutes of them: the book's quotes by
+// (book, environment, time); acceptances by BRIN on time), and the won leads, read from the leads
+// themselves (a status moves after the fact) by a partial index on won leads of the environment
+// since the start. Parameters: $1 experiment, $2 book, $3 environment, $4 the start.
+const ARM_TOTALS_SQL = `WITH qmark AS (SELECT through FROM rollup_marks WHERE name = '${EXPERIMENT_QUOTES_MARK}'),
+  amark AS (SELECT through FROM rollup_marks WHERE name = '${EXPERIMENT_ACCEPTANCES_MARK}'),
+  counted AS (
+    SELECT arm, currency, quotes, quoted_price_sum, acceptances, accepted_revenue_sum, accepted_revenue_sum_of_squares, 0 AS won
+      FROM experiment_arm_daily WHERE experiment_id = $1::uuid
+    UNION ALL
+    SELECT q.arm, q.currency, 1, q.total_minor, 0, 0, 0, 0 FROM (
+      SELECT ${EXPERIMENT_QUOTE_COLUMNS}
+        FROM qmark, quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id
+       WHERE qi.book_id = $2::uuid AND qi.environment_id = $3::uuid AND qi.created_at >= greatest(qmark.through, $4::timestamptz)
+         AND ${EXPERIMENT_QUOTE_WHERE}) q
+     WHERE q.experiment_id = $1::uuid
+    UNION ALL
+    SELECT a.arm, a.currency, 0, 0, 1, a.total_minor, a.total_minor * a.total_minor, 0 FROM (
+      SELECT ${EXPERIMENT_ACCEPTANCE_COLUMNS}
+        FROM amark, quote_acceptances qa JOIN quote_receipts r ON r.quote_intent_id = qa.quote_intent_id
+       WHERE qa.environment_id = $3::uuid AND qa.created_at >= greatest(amark.through, $4::timestamptz) AND json_typeof(r.experiment) = 'object') a
+     WHERE a.experiment_id = $1::uuid
+    UNION ALL
+    SELECT r.experiment->>'arm', qa.currency, 0, 0, 0, 0, 0, 1
+      FROM quote_acceptances qa JOIN quote_receipts r ON r.quote_intent_id = qa.quote_intent_id
+     WHERE qa.status = 'won' AND qa.environment_id = $3::uuid AND qa.created_at >= $4::timestamptz
+       AND json_typeof(r.experiment) = 'object' AND r.experiment->>'experimentId' = $1::text
+  )
+  SELECT arm, currency, sum(quotes)::text AS quotes, sum(quoted_price_sum)::text AS "quotedPriceSum",
+    sum(acceptances)::text AS acceptances, sum(accepted_revenue_sum)::text AS "acceptedRevenueSum",
+    sum(accepted_revenue_sum_of_squares)::text AS "acceptedRevenueSumOfSquares", sum(won)::text AS "wonLeads"
+  FROM counted GROUP BY arm, currency ORDER BY arm, currency`;
+
+/** The experiment's totals per arm and currency since it started; arms without quotes are absent. */
+export async function readArmTotals(
+  db: DbOrTx,
+  experiment: { id: string; bookId: string; environmentId: string; startedAt: Date },
+): Promise<ArmTotalsRow[]> {
+  return sqlRows<ArmTotalsRow>(db, ARM_TOTALS_SQL, [experiment.id, experiment.bookId, experiment.environmentId, experiment.startedAt]);
 }

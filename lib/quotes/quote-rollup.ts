@@ -1,5 +1,5 @@
 import type { VerbContext } from '../context/verb-context';
-import { rollUpQuoteFunnel, rollUpQuoteOutcomes } from './store';
+import { rollUpExperimentAcceptances, rollUpExperimentQuotes, rollUpQuoteFunnel, rollUpQuoteOutcomes } from './store';
 
 /**
  * The minute job behind the Overview's quotes per day: adds the quotes made since its mark (up to
@@ -8,10 +8,13 @@ import { rollUpQuoteFunnel, rollUpQuoteOutcomes } from './store';
  * The Overview adds the quotes made since the mark from the quotes themselves (a few minutes of
  * them), so a quote shows at once. The same run counts them into the funnel's daily rollups
  * (outcomes, priced totals, unanswered questions per offering: lib/funnel/), from a mark of their
- * own. Returns how many quotes it counted into the Overview's rollup.
+ * own, and the experiments' priced quotes and acceptances per arm (experiment_arm_daily, behind
+ * experiment results) from two more. Returns how many quotes it counted into the Overview's rollup.
  */
 export async function rollUpQuotes({ db }: VerbContext): Promise<number> {
   const counted = await rollUpQuoteOutcomes(db);
   await rollUpQuoteFunnel(db);
+  await rollUpExperimentQuotes(db);
+  await rollUpExperimentAcceptances(db);
   return counted;
 }

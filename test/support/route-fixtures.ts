@@ -405,6 +405,11 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     as: admin,
     foreign: notFound,
   },
+  'GET /v1/books/{bookId}/experiments/{experimentId}/results': {
+    path: (w) => `/v1/books/${w.tenant.bookId}/experiments/${w.experimentId}/results`,
+    as: admin,
+    foreign: notFound,
+  },
   // Started, then stopped: the registry lists start before stop.
   'POST /v1/books/{bookId}/experiments/{experimentId}/start': {
     path: (w) => `/v1/books/${w.tenant.bookId}/experiments/${w.experimentId}/start`,

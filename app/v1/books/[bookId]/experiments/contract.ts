@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
-import { createExperimentRequestSchema, experimentSchema } from '@/lib/experiments/schemas';
+import { createExperimentRequestSchema, experimentResultsSchema, experimentSchema } from '@/lib/experiments/schemas';
 
 // Experiments on a book (docs/experiments.md): members only. Reading needs what reading the book
 // does; creating, starting and stopping need `books:publish`, the permission that changes prices.
@@ -73,4 +73,19 @@ export const stopExperimentContract = defineContract({
   params: experimentParams,
   success: { status: 200, description: 'The stopped experiment.', schema: one },
   errors: ['unauthorized', 'forbidden', 'not_found', 'conflict'],
+});
+
+export const getExperimentResultsContract = defineContract({
+  operationId: 'getExperimentResults',
+  method: 'GET',
+  path: '/v1/books/{bookId}/experiments/{experimentId}/results',
+  summary: 'The experiment’s results: each arm’s quotes, acceptances and revenue, and each variant against the control with its 95% interval and verdict',
+  description:
+    'Counted since the start: priced quotes by the arm their receipt records, acceptances of those quotes, leads now `won`. ' +
+    'Intervals are anytime-valid, so results may be read as often as one likes (docs/experiments.md, "Results").',
+  tags,
+  auth: 'session',
+  params: experimentParams,
+  success: { status: 200, description: 'The results.', schema: z.object({ results: experimentResultsSchema }) },
+  errors: ['unauthorized', 'not_found'],
 });

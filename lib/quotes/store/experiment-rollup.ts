@@ -1,0 +1,87 @@
+import type { DbOrTx } from '../../db/client';
+import { sqlRows } from '../../db/sql';
+import { QUOTE_ROLLUP_SETTLE_MS } from './rollup';
+
+// The quotes' store (lib/quotes/store.ts): the daily rollup behind experiment results
+// (GET /v1/books/{bookId}/experiments/{id}/results): per experiment, arm, UTC day and currency,
+// the priced quotes and the acceptances, each counted from a mark of its own.
+
+/** The experiment rollup's marks in rollup_marks: quotes (by their time) and acceptances (by theirs). */
+export const EXPERIMENT_QUOTES_MARK = 'experiment-quotes';
+export const EXPERIMENT_ACCEPTANCES_MARK = 'experiment-acceptances';
+
+/**
+ * One row per priced quote of an experiment, from `quote_intents qi JOIN quote_receipts r`: the
+ * rollup and the results' read of the quotes made since the mark (lib/experiments/store.ts) share
+ * it. Only priced quotes count (n of the statistics); the arm is the one the receipt records.
+ */
+export const EXPERIMENT_QUOTE_COLUMNS = `(r.experiment->>'experimentId')::uuid AS experiment_id, r.experiment->>'arm' AS arm,
+    (qi.created_at AT TIME ZONE 'UTC')::date AS day, r.computation->>'currency' AS currency, (r.computation->>'totalMinor')::numeric AS total_minor`;
+export const EXPERIMENT_QUOTE_WHERE = `json_typeof(r.experiment) = 'object' AND r.outcome = 'succeeded'
+    AND r.computation->>'currency' IS NOT NULL AND r.computation->>'totalMinor' IS NOT NULL`;
+
+/** One row per acceptance of an experiment's quote, from `quote_acceptances qa JOIN quote_receipts r`. */
+export const EXPERIMENT_ACCEPTANCE_COLUMNS = `(r.experiment->>'experimentId')::uuid AS experiment_id, r.experiment->>'arm' AS arm,
+    (qa.created_at AT TIME ZONE 'UTC')::date AS day, qa.currency, qa.total_minor::numeric AS total_minor`;
+
+// Like the outcomes' rollup (store/rollup.ts): adds what was made from the mark up to the
+// database's now less the settle time and moves the mark, in one statement, under the mark's row
+// lock. Quotes and acceptances are two statements: one INSERT … ON CONFLICT may not touch a row twice.
+const MARK = (name: string) => `mark AS (
+    SELECT through AS since, now() - make_interval(secs => $1::int / 1000.0) AS until
+      FROM rollup_marks WHERE name = '${name}' FOR UPDATE
+  )`;
+const MOVE = (name: string) => `moved AS (
+    UPDATE rollup_marks m SET through = mark.until FROM mark WHERE m.name = '${name}' AND mark.until > mark.since RETURNING 1
+  )`;
+
+const ROLL_UP_QUOTES_SQL = `WITH ${MARK(EXPERIMENT_QUOTES_MARK)}, rows AS (
+    SELECT ${EXPERIMENT_QUOTE_COLUMNS}
+      FROM mark, quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id
+     WHERE mark.until > mark.since AND qi.created_at >= mark.since AND qi.created_at < mark.until AND ${EXPERIMENT_QUOTE_WHERE}
+  ), added AS (
+    INSERT INTO experiment_arm_daily (experiment_id, arm, day, currency, quotes, quoted_price_sum)
+    SELECT experiment_id, arm, day, currency, count(*), sum(total_minor) FROM rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+    ON CONFLICT (experiment_id, arm, day, currency) DO UPDATE
+      SET quotes = experiment_arm_daily.quotes + EXCLUDED.quotes, quoted_price_sum = experiment_arm_daily.quoted_price_sum + EXCLUDED.quoted_price_sum
+    RETURNING 1
+  ), ${MOVE(EXPERIMENT_QUOTES_MARK)}
+  SELECT (SELECT count(*) FROM mark)::int AS marks, (SELECT count(*) FROM rows)::int AS counted`;
+
+const ROLL_UP_ACCEPTANCES_SQL = `WITH ${MARK(EXPERIMENT_ACCEPTANCES_MARK)}, rows AS (
+    SELECT ${EXPERIMENT_ACCEPTANCE_COLUMNS}
+      FROM mark, quote_acceptances qa JOIN quote_receipts r ON r.quote_intent_id = qa.quote_intent_id
+     WHERE mark.until > mark.since AND qa.created_at >= mark.since AND qa.created_at < mark.until AND json_typeof(r.experiment) = 'object'
+  ), added AS (
+    INSERT INTO experiment_arm_daily (experiment_id, arm, day, currency, acceptances, accepted_revenue_sum, accepted_revenue_sum_of_squares)
+    SELECT experiment_id, arm, day, currency, count(*), sum(total_minor), sum(total_minor * total_minor) FROM rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+    ON CONFLICT (experiment_id, arm, day, currency) DO UPDATE
+      SET acceptances = experiment_arm_daily.acceptances + EXCLUDED.acceptances,
+          accepted_revenue_sum = experiment_arm_daily.accepted_revenue_sum + EXCLUDED.accepted_revenue_sum,
+          accepted_revenue_sum_of_squares = experiment_arm_daily.accepted_revenue_sum_of_squares + EXCLUDED.accepted_revenue_sum_of_squares
+    RETURNING 1
+  ), ${MOVE(EXPERIMENT_ACCEPTANCES_MARK)}
+  SELECT (SELECT count(*) FROM mark)::int AS marks, (SELECT count(*) FROM rows)::int AS counted`;
+
+async function rollUp(db: DbOrTx, sql: string, mark: string, settleMs: number): Promise<number> {
+  const [row] = await sqlRows<{ marks: number; counted: number }>(db, sql, [settleMs]);
+  if (row.marks !== 1) throw new Error(`rollup_marks has no '${mark}' row: run the migrations`);
+  return row.counted;
+}
+
+/**
+ * Counts the experiments' priced quotes made since their mark, up to `settleMs` before the
+ * database's now, into experiment_arm_daily; returns how many quotes it added.
+ */
+export async function rollUpExperimentQuotes(db: DbOrTx, settleMs = QUOTE_ROLLUP_SETTLE_MS): Promise<number> {
+  return rollUp(db, ROLL_UP_QUOTES_SQL, EXPERIMENT_QUOTES_MARK, settleMs);
+}
+
+/**
+ * Counts the acceptances of experiments' quotes made since their mark into experiment_arm_daily;
+ * returns how many it added. An acceptance's existence and amount never change (erasure nulls
+ * contact details only), so it is counted once; its lead's status is read at results time.
+ */
+export async function rollUpExperimentAcceptances(db: DbOrTx, settleMs = QUOTE_ROLLUP_SETTLE_MS): Promise<number> {
+  return rollUp(db, ROLL_UP_ACCEPTANCES_SQL, EXPERIMENT_ACCEPTANCES_MARK, settleMs);
+}
