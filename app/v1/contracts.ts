@@ -48,6 +48,7 @@ import {
   listExperimentsContract,
   startExperimentContract,
   stopExperimentContract,
+  promoteExperimentContract,
 } from './books/[bookId]/experiments/contract';
 import { createApiKeyContract, listApiKeysContract, revokeApiKeyContract, rotateApiKeyContract } from './api-keys/contract';
 import {
@@ -133,6 +134,7 @@ export const contracts: RouteContract[] = [
   getExperimentContract,
   startExperimentContract,
   stopExperimentContract,
+  promoteExperimentContract,
   searchRequestLogsContract,
   getRequestLogContract,
   listQuoteIntentsContract,

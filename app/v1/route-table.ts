@@ -20,59 +20,60 @@ import * as route15 from './books/[bookId]/route';
 import * as route16 from './books/[bookId]/draft/route';
 import * as route17 from './books/[bookId]/experiments/route';
 import * as route18 from './books/[bookId]/experiments/[experimentId]/route';
-import * as route19 from './books/[bookId]/experiments/[experimentId]/start/route';
-import * as route20 from './books/[bookId]/experiments/[experimentId]/stop/route';
-import * as route21 from './books/[bookId]/impact/route';
-import * as route22 from './books/[bookId]/preview/route';
-import * as route23 from './books/[bookId]/publications/route';
-import * as route24 from './books/[bookId]/versions/route';
-import * as route25 from './books/[bookId]/versions/[versionId]/route';
-import * as route26 from './businesses/route';
-import * as route27 from './businesses/[businessId]/account-quotes/route';
-import * as route28 from './businesses/[businessId]/account-quotes/[quoteId]/route';
-import * as route29 from './businesses/[businessId]/account-quotes/[quoteId]/review/route';
-import * as route30 from './businesses/[businessId]/branding/route';
-import * as route31 from './businesses/[businessId]/funnel/route';
-import * as route32 from './businesses/[businessId]/leads/route';
-import * as route33 from './businesses/[businessId]/leads/[leadId]/route';
-import * as route34 from './businesses/[businessId]/leads/[leadId]/erasure/route';
-import * as route35 from './businesses/[businessId]/members/route';
-import * as route36 from './businesses/[businessId]/members/[membershipId]/route';
-import * as route37 from './businesses/[businessId]/overview/route';
-import * as route38 from './businesses/[businessId]/publish-guard/route';
-import * as route39 from './businesses/[businessId]/quotes/route';
-import * as route40 from './event-stream/route';
-import * as route41 from './event-triggers/route';
-import * as route42 from './event-types/route';
-import * as route43 from './events/[id]/route';
-import * as route44 from './me/route';
-import * as route45 from './me/inbox/route';
-import * as route46 from './openapi.json/route';
-import * as route47 from './public_quotes/route';
-import * as route48 from './public_quotes/[quoteIntentId]/route';
-import * as route49 from './public_quotes/[quoteIntentId]/acceptance/route';
-import * as route50 from './quote-intents/route';
-import * as route51 from './quote-intents/[id]/comparison/route';
-import * as route52 from './quote-intents/[id]/trace/route';
-import * as route53 from './quote-intents/[id]/verification/route';
-import * as route54 from './quotes/route';
-import * as route55 from './quotes/[id]/route';
-import * as route56 from './receipt-signing-keys/route';
-import * as route57 from './request-logs/route';
-import * as route58 from './request-logs/[requestId]/route';
-import * as route59 from './status/route';
-import * as route60 from './status/ready/route';
-import * as route61 from './webhook-deliveries/route';
-import * as route62 from './webhook-deliveries/[deliveryId]/route';
-import * as route63 from './webhook-deliveries/[deliveryId]/replay/route';
-import * as route64 from './webhook-endpoints/route';
-import * as route65 from './webhook-endpoints/[id]/route';
-import * as route66 from './webhook-endpoints/[id]/replays/route';
-import * as route67 from './webhook-endpoints/[id]/secret-rotation/route';
-import * as route68 from './webhook-endpoints/[id]/stats/route';
-import * as route69 from './webhook-endpoints/[id]/test-events/route';
-import * as route70 from './workspaces/route';
-import * as route71 from './workspaces/[workspaceId]/route';
+import * as route19 from './books/[bookId]/experiments/[experimentId]/promote/route';
+import * as route20 from './books/[bookId]/experiments/[experimentId]/start/route';
+import * as route21 from './books/[bookId]/experiments/[experimentId]/stop/route';
+import * as route22 from './books/[bookId]/impact/route';
+import * as route23 from './books/[bookId]/preview/route';
+import * as route24 from './books/[bookId]/publications/route';
+import * as route25 from './books/[bookId]/versions/route';
+import * as route26 from './books/[bookId]/versions/[versionId]/route';
+import * as route27 from './businesses/route';
+import * as route28 from './businesses/[businessId]/account-quotes/route';
+import * as route29 from './businesses/[businessId]/account-quotes/[quoteId]/route';
+import * as route30 from './businesses/[businessId]/account-quotes/[quoteId]/review/route';
+import * as route31 from './businesses/[businessId]/branding/route';
+import * as route32 from './businesses/[businessId]/funnel/route';
+import * as route33 from './businesses/[businessId]/leads/route';
+import * as route34 from './businesses/[businessId]/leads/[leadId]/route';
+import * as route35 from './businesses/[businessId]/leads/[leadId]/erasure/route';
+import * as route36 from './businesses/[businessId]/members/route';
+import * as route37 from './businesses/[businessId]/members/[membershipId]/route';
+import * as route38 from './businesses/[businessId]/overview/route';
+import * as route39 from './businesses/[businessId]/publish-guard/route';
+import * as route40 from './businesses/[businessId]/quotes/route';
+import * as route41 from './event-stream/route';
+import * as route42 from './event-triggers/route';
+import * as route43 from './event-types/route';
+import * as route44 from './events/[id]/route';
+import * as route45 from './me/route';
+import * as route46 from './me/inbox/route';
+import * as route47 from './openapi.json/route';
+import * as route48 from './public_quotes/route';
+import * as route49 from './public_quotes/[quoteIntentId]/route';
+import * as route50 from './public_quotes/[quoteIntentId]/acceptance/route';
+import * as route51 from './quote-intents/route';
+import * as route52 from './quote-intents/[id]/comparison/route';
+import * as route53 from './quote-intents/[id]/trace/route';
+import * as route54 from './quote-intents/[id]/verification/route';
+import * as route55 from './quotes/route';
+import * as route56 from './quotes/[id]/route';
+import * as route57 from './receipt-signing-keys/route';
+import * as route58 from './request-logs/route';
+import * as route59 from './request-logs/[requestId]/route';
+import * as route60 from './status/route';
+import * as route61 from './status/ready/route';
+import * as route62 from './webhook-deliveries/route';
+import * as route63 from './webhook-deliveries/[deliveryId]/route';
+import * as route64 from './webhook-deliveries/[deliveryId]/replay/route';
+import * as route65 from './webhook-endpoints/route';
+import * as route66 from './webhook-endpoints/[id]/route';
+import * as route67 from './webhook-endpoints/[id]/replays/route';
+import * as route68 from './webhook-endpoints/[id]/secret-rotation/route';
+import * as route69 from './webhook-endpoints/[id]/stats/route';
+import * as route70 from './webhook-endpoints/[id]/test-events/route';
+import * as route71 from './workspaces/route';
+import * as route72 from './workspaces/[workspaceId]/route';
 
 /** Every route file of the API, by its path template. */
 export const ROUTE_TABLE: Record<string, RouteModule> = {
@@ -95,57 +96,58 @@ export const ROUTE_TABLE: Record<string, RouteModule> = {
   '/v1/books/{bookId}/draft': route16,
   '/v1/books/{bookId}/experiments': route17,
   '/v1/books/{bookId}/experiments/{experimentId}': route18,
-  '/v1/books/{bookId}/experiments/{experimentId}/start': route19,
-  '/v1/books/{bookId}/experiments/{experimentId}/stop': route20,
-  '/v1/books/{bookId}/impact': route21,
-  '/v1/books/{bookId}/preview': route22,
-  '/v1/books/{bookId}/publications': route23,
-  '/v1/books/{bookId}/versions': route24,
-  '/v1/books/{bookId}/versions/{versionId}': route25,
-  '/v1/businesses': route26,
-  '/v1/businesses/{businessId}/account-quotes': route27,
-  '/v1/businesses/{businessId}/account-quotes/{quoteId}': route28,
-  '/v1/businesses/{businessId}/account-quotes/{quoteId}/review': route29,
-  '/v1/businesses/{businessId}/branding': route30,
-  '/v1/businesses/{businessId}/funnel': route31,
-  '/v1/businesses/{businessId}/leads': route32,
-  '/v1/businesses/{businessId}/leads/{leadId}': route33,
-  '/v1/businesses/{businessId}/leads/{leadId}/erasure': route34,
-  '/v1/businesses/{businessId}/members': route35,
-  '/v1/businesses/{businessId}/members/{membershipId}': route36,
-  '/v1/businesses/{businessId}/overview': route37,
-  '/v1/businesses/{businessId}/publish-guard': route38,
-  '/v1/businesses/{businessId}/quotes': route39,
-  '/v1/event-stream': route40,
-  '/v1/event-triggers': route41,
-  '/v1/event-types': route42,
-  '/v1/events/{id}': route43,
-  '/v1/me': route44,
-  '/v1/me/inbox': route45,
-  '/v1/openapi.json': route46,
-  '/v1/public_quotes': route47,
-  '/v1/public_quotes/{quoteIntentId}': route48,
-  '/v1/public_quotes/{quoteIntentId}/acceptance': route49,
-  '/v1/quote-intents': route50,
-  '/v1/quote-intents/{id}/comparison': route51,
-  '/v1/quote-intents/{id}/trace': route52,
-  '/v1/quote-intents/{id}/verification': route53,
-  '/v1/quotes': route54,
-  '/v1/quotes/{id}': route55,
-  '/v1/receipt-signing-keys': route56,
-  '/v1/request-logs': route57,
-  '/v1/request-logs/{requestId}': route58,
-  '/v1/status': route59,
-  '/v1/status/ready': route60,
-  '/v1/webhook-deliveries': route61,
-  '/v1/webhook-deliveries/{deliveryId}': route62,
-  '/v1/webhook-deliveries/{deliveryId}/replay': route63,
-  '/v1/webhook-endpoints': route64,
-  '/v1/webhook-endpoints/{id}': route65,
-  '/v1/webhook-endpoints/{id}/replays': route66,
-  '/v1/webhook-endpoints/{id}/secret-rotation': route67,
-  '/v1/webhook-endpoints/{id}/stats': route68,
-  '/v1/webhook-endpoints/{id}/test-events': route69,
-  '/v1/workspaces': route70,
-  '/v1/workspaces/{workspaceId}': route71,
+  '/v1/books/{bookId}/experiments/{experimentId}/promote': route19,
+  '/v1/books/{bookId}/experiments/{experimentId}/start': route20,
+  '/v1/books/{bookId}/experiments/{experimentId}/stop': route21,
+  '/v1/books/{bookId}/impact': route22,
+  '/v1/books/{bookId}/preview': route23,
+  '/v1/books/{bookId}/publications': route24,
+  '/v1/books/{bookId}/versions': route25,
+  '/v1/books/{bookId}/versions/{versionId}': route26,
+  '/v1/businesses': route27,
+  '/v1/businesses/{businessId}/account-quotes': route28,
+  '/v1/businesses/{businessId}/account-quotes/{quoteId}': route29,
+  '/v1/businesses/{businessId}/account-quotes/{quoteId}/review': route30,
+  '/v1/businesses/{businessId}/branding': route31,
+  '/v1/businesses/{businessId}/funnel': route32,
+  '/v1/businesses/{businessId}/leads': route33,
+  '/v1/businesses/{businessId}/leads/{leadId}': route34,
+  '/v1/businesses/{businessId}/leads/{leadId}/erasure': route35,
+  '/v1/businesses/{businessId}/members': route36,
+  '/v1/businesses/{businessId}/members/{membershipId}': route37,
+  '/v1/businesses/{businessId}/overview': route38,
+  '/v1/businesses/{businessId}/publish-guard': route39,
+  '/v1/businesses/{businessId}/quotes': route40,
+  '/v1/event-stream': route41,
+  '/v1/event-triggers': route42,
+  '/v1/event-types': route43,
+  '/v1/events/{id}': route44,
+  '/v1/me': route45,
+  '/v1/me/inbox': route46,
+  '/v1/openapi.json': route47,
+  '/v1/public_quotes': route48,
+  '/v1/public_quotes/{quoteIntentId}': route49,
+  '/v1/public_quotes/{quoteIntentId}/acceptance': route50,
+  '/v1/quote-intents': route51,
+  '/v1/quote-intents/{id}/comparison': route52,
+  '/v1/quote-intents/{id}/trace': route53,
+  '/v1/quote-intents/{id}/verification': route54,
+  '/v1/quotes': route55,
+  '/v1/quotes/{id}': route56,
+  '/v1/receipt-signing-keys': route57,
+  '/v1/request-logs': route58,
+  '/v1/request-logs/{requestId}': route59,
+  '/v1/status': route60,
+  '/v1/status/ready': route61,
+  '/v1/webhook-deliveries': route62,
+  '/v1/webhook-deliveries/{deliveryId}': route63,
+  '/v1/webhook-deliveries/{deliveryId}/replay': route64,
+  '/v1/webhook-endpoints': route65,
+  '/v1/webhook-endpoints/{id}': route66,
+  '/v1/webhook-endpoints/{id}/replays': route67,
+  '/v1/webhook-endpoints/{id}/secret-rotation': route68,
+  '/v1/webhook-endpoints/{id}/stats': route69,
+  '/v1/webhook-endpoints/{id}/test-events': route70,
+  '/v1/workspaces': route71,
+  '/v1/workspaces/{workspaceId}': route72,
 };

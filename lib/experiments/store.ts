@@ -28,14 +28,18 @@ export type ExperimentRow = {
   createdAt: Date;
   startedAt: Date | null;
   stoppedAt: Date | null;
+  concludedAt: Date | null;
+  winnerArm: string | null;
+  winnerVersionId: string | null;
 };
 
 const COLUMNS = `x.id::text AS id, x.book_id::text AS "bookId", x.environment_id::text AS "environmentId", e.kind::text AS environment,
   x.name, x.state::text AS state, x.salt, x.primary_metric::text AS "primaryMetric", x.weight_unit AS "weightUnit",
   x.control_weight AS "controlWeight", x.variants, x.offering_ids AS "offeringIds", x.control_version_id::text AS "controlVersionId",
-  x.created_at AS "createdAt", x.started_at AS "startedAt", x.stopped_at AS "stoppedAt"`;
+  x.created_at AS "createdAt", x.started_at AS "startedAt", x.stopped_at AS "stoppedAt",
+  x.concluded_at AS "concludedAt", x.winner_arm AS "winnerArm", x.winner_version_id::text AS "winnerVersionId"`;
 
-export type NewExperiment = Omit<ExperimentRow, 'id' | 'environment' | 'state' | 'controlVersionId' | 'startedAt' | 'stoppedAt'> & { createdBy: string };
+export type NewExperiment = Omit<ExperimentRow, 'id' | 'environment' | 'state' | 'controlVersionId' | 'startedAt' | 'stoppedAt' | 'concludedAt' | 'winnerArm' | 'winnerVersionId'> & { createdBy: string };
 
 export async function insertExperiment(db: DbOrTx, experiment: NewExperiment): Promise<string> {
   const [row] = await sqlRows<{ id: string }>(
@@ -60,6 +64,9 @@ export async function insertExperiment(db: DbOrTx, experiment: NewExperiment): P
   );
   return row.id;
 }
+
+/** An experiment's id and name as JSON, for a statement that reads it with other things (the quote's trace). */
+export const experimentNameJson = (alias: string) => `json_build_object('id', ${alias}.id, 'name', ${alias}.name)`;
 
 /** One experiment of the book; null when the book has none by that id. */
 export async function findExperiment(db: DbOrTx, bookId: string, experimentId: string, options: { lock?: boolean } = {}): Promise<ExperimentRow | null> {
@@ -118,5 +125,23 @@ export async function markStarted(
 /** Marks the experiment stopped and takes it off its publication: quotes price with the publication again. */
 export async function markStopped(db: DbOrTx, experiment: { id: string; at: Date }): Promise<void> {
   await sqlRows(db, `UPDATE experiments SET state = 'stopped', stopped_at = $2, updated_at = $2 WHERE id = $1::uuid RETURNING id`, [experiment.id, experiment.at]);
+  await sqlRows(db, `UPDATE publications SET experiment_id = NULL, experiment = NULL WHERE experiment_id = $1::uuid RETURNING id`, [experiment.id]);
+}
+
+/**
+ * Marks the experiment concluded with its winner and takes it off its publication (as stopping
+ * does; a stopped one is off already). `stopped_at` is kept, or set now when it was running.
+ */
+export async function markConcluded(
+  db: DbOrTx,
+  experiment: { id: string; winnerArm: string; winnerVersionId: string | null; concludedBy: string; at: Date },
+): Promise<void> {
+  await sqlRows(
+    db,
+    `UPDATE experiments SET state = 'concluded', stopped_at = COALESCE(stopped_at, $5), concluded_at = $5, winner_arm = $2,
+            winner_version_id = $3::uuid, concluded_by = $4, updated_at = $5
+      WHERE id = $1::uuid RETURNING id`,
+    [experiment.id, experiment.winnerArm, experiment.winnerVersionId, experiment.concludedBy, experiment.at],
+  );
   await sqlRows(db, `UPDATE publications SET experiment_id = NULL, experiment = NULL WHERE experiment_id = $1::uuid RETURNING id`, [experiment.id]);
 }
