@@ -49,6 +49,7 @@ import {
   listExperimentsContract,
   startExperimentContract,
   stopExperimentContract,
+  promoteExperimentContract,
 } from './books/[bookId]/experiments/contract';
 import { createApiKeyContract, listApiKeysContract, revokeApiKeyContract, rotateApiKeyContract } from './api-keys/contract';
 import {
@@ -135,6 +136,7 @@ export const contracts: RouteContract[] = [
   getExperimentResultsContract,
   startExperimentContract,
   stopExperimentContract,
+  promoteExperimentContract,
   searchRequestLogsContract,
   getRequestLogContract,
   listQuoteIntentsContract,

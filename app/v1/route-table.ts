@@ -20,60 +20,61 @@ import * as route15 from './books/[bookId]/route';
 import * as route16 from './books/[bookId]/draft/route';
 import * as route17 from './books/[bookId]/experiments/route';
 import * as route18 from './books/[bookId]/experiments/[experimentId]/route';
-import * as route19 from './books/[bookId]/experiments/[experimentId]/results/route';
-import * as route20 from './books/[bookId]/experiments/[experimentId]/start/route';
-import * as route21 from './books/[bookId]/experiments/[experimentId]/stop/route';
-import * as route22 from './books/[bookId]/impact/route';
-import * as route23 from './books/[bookId]/preview/route';
-import * as route24 from './books/[bookId]/publications/route';
-import * as route25 from './books/[bookId]/versions/route';
-import * as route26 from './books/[bookId]/versions/[versionId]/route';
-import * as route27 from './businesses/route';
-import * as route28 from './businesses/[businessId]/account-quotes/route';
-import * as route29 from './businesses/[businessId]/account-quotes/[quoteId]/route';
-import * as route30 from './businesses/[businessId]/account-quotes/[quoteId]/review/route';
-import * as route31 from './businesses/[businessId]/branding/route';
-import * as route32 from './businesses/[businessId]/funnel/route';
-import * as route33 from './businesses/[businessId]/leads/route';
-import * as route34 from './businesses/[businessId]/leads/[leadId]/route';
-import * as route35 from './businesses/[businessId]/leads/[leadId]/erasure/route';
-import * as route36 from './businesses/[businessId]/members/route';
-import * as route37 from './businesses/[businessId]/members/[membershipId]/route';
-import * as route38 from './businesses/[businessId]/overview/route';
-import * as route39 from './businesses/[businessId]/publish-guard/route';
-import * as route40 from './businesses/[businessId]/quotes/route';
-import * as route41 from './event-stream/route';
-import * as route42 from './event-triggers/route';
-import * as route43 from './event-types/route';
-import * as route44 from './events/[id]/route';
-import * as route45 from './me/route';
-import * as route46 from './me/inbox/route';
-import * as route47 from './openapi.json/route';
-import * as route48 from './public_quotes/route';
-import * as route49 from './public_quotes/[quoteIntentId]/route';
-import * as route50 from './public_quotes/[quoteIntentId]/acceptance/route';
-import * as route51 from './quote-intents/route';
-import * as route52 from './quote-intents/[id]/comparison/route';
-import * as route53 from './quote-intents/[id]/trace/route';
-import * as route54 from './quote-intents/[id]/verification/route';
-import * as route55 from './quotes/route';
-import * as route56 from './quotes/[id]/route';
-import * as route57 from './receipt-signing-keys/route';
-import * as route58 from './request-logs/route';
-import * as route59 from './request-logs/[requestId]/route';
-import * as route60 from './status/route';
-import * as route61 from './status/ready/route';
-import * as route62 from './webhook-deliveries/route';
-import * as route63 from './webhook-deliveries/[deliveryId]/route';
-import * as route64 from './webhook-deliveries/[deliveryId]/replay/route';
-import * as route65 from './webhook-endpoints/route';
-import * as route66 from './webhook-endpoints/[id]/route';
-import * as route67 from './webhook-endpoints/[id]/replays/route';
-import * as route68 from './webhook-endpoints/[id]/secret-rotation/route';
-import * as route69 from './webhook-endpoints/[id]/stats/route';
-import * as route70 from './webhook-endpoints/[id]/test-events/route';
-import * as route71 from './workspaces/route';
-import * as route72 from './workspaces/[workspaceId]/route';
+import * as route19 from './books/[bookId]/experiments/[experimentId]/promote/route';
+import * as route20 from './books/[bookId]/experiments/[experimentId]/results/route';
+import * as route21 from './books/[bookId]/experiments/[experimentId]/start/route';
+import * as route22 from './books/[bookId]/experiments/[experimentId]/stop/route';
+import * as route23 from './books/[bookId]/impact/route';
+import * as route24 from './books/[bookId]/preview/route';
+import * as route25 from './books/[bookId]/publications/route';
+import * as route26 from './books/[bookId]/versions/route';
+import * as route27 from './books/[bookId]/versions/[versionId]/route';
+import * as route28 from './businesses/route';
+import * as route29 from './businesses/[businessId]/account-quotes/route';
+import * as route30 from './businesses/[businessId]/account-quotes/[quoteId]/route';
+import * as route31 from './businesses/[businessId]/account-quotes/[quoteId]/review/route';
+import * as route32 from './businesses/[businessId]/branding/route';
+import * as route33 from './businesses/[businessId]/funnel/route';
+import * as route34 from './businesses/[businessId]/leads/route';
+import * as route35 from './businesses/[businessId]/leads/[leadId]/route';
+import * as route36 from './businesses/[businessId]/leads/[leadId]/erasure/route';
+import * as route37 from './businesses/[businessId]/members/route';
+import * as route38 from './businesses/[businessId]/members/[membershipId]/route';
+import * as route39 from './businesses/[businessId]/overview/route';
+import * as route40 from './businesses/[businessId]/publish-guard/route';
+import * as route41 from './businesses/[businessId]/quotes/route';
+import * as route42 from './event-stream/route';
+import * as route43 from './event-triggers/route';
+import * as route44 from './event-types/route';
+import * as route45 from './events/[id]/route';
+import * as route46 from './me/route';
+import * as route47 from './me/inbox/route';
+import * as route48 from './openapi.json/route';
+import * as route49 from './public_quotes/route';
+import * as route50 from './public_quotes/[quoteIntentId]/route';
+import * as route51 from './public_quotes/[quoteIntentId]/acceptance/route';
+import * as route52 from './quote-intents/route';
+import * as route53 from './quote-intents/[id]/comparison/route';
+import * as route54 from './quote-intents/[id]/trace/route';
+import * as route55 from './quote-intents/[id]/verification/route';
+import * as route56 from './quotes/route';
+import * as route57 from './quotes/[id]/route';
+import * as route58 from './receipt-signing-keys/route';
+import * as route59 from './request-logs/route';
+import * as route60 from './request-logs/[requestId]/route';
+import * as route61 from './status/route';
+import * as route62 from './status/ready/route';
+import * as route63 from './webhook-deliveries/route';
+import * as route64 from './webhook-deliveries/[deliveryId]/route';
+import * as route65 from './webhook-deliveries/[deliveryId]/replay/route';
+import * as route66 from './webhook-endpoints/route';
+import * as route67 from './webhook-endpoints/[id]/route';
+import * as route68 from './webhook-endpoints/[id]/replays/route';
+import * as route69 from './webhook-endpoints/[id]/secret-rotation/route';
+import * as route70 from './webhook-endpoints/[id]/stats/route';
+import * as route71 from './webhook-endpoints/[id]/test-events/route';
+import * as route72 from './workspaces/route';
+import * as route73 from './workspaces/[workspaceId]/route';
 
 /** Every route file of the API, by its path template. */
 export const ROUTE_TABLE: Record<string, RouteModule> = {
@@ -96,58 +97,59 @@ export const ROUTE_TABLE: Record<string, RouteModule> = {
   '/v1/books/{bookId}/draft': route16,
   '/v1/books/{bookId}/experiments': route17,
   '/v1/books/{bookId}/experiments/{experimentId}': route18,
-  '/v1/books/{bookId}/experiments/{experimentId}/results': route19,
-  '/v1/books/{bookId}/experiments/{experimentId}/start': route20,
-  '/v1/books/{bookId}/experiments/{experimentId}/stop': route21,
-  '/v1/books/{bookId}/impact': route22,
-  '/v1/books/{bookId}/preview': route23,
-  '/v1/books/{bookId}/publications': route24,
-  '/v1/books/{bookId}/versions': route25,
-  '/v1/books/{bookId}/versions/{versionId}': route26,
-  '/v1/businesses': route27,
-  '/v1/businesses/{businessId}/account-quotes': route28,
-  '/v1/businesses/{businessId}/account-quotes/{quoteId}': route29,
-  '/v1/businesses/{businessId}/account-quotes/{quoteId}/review': route30,
-  '/v1/businesses/{businessId}/branding': route31,
-  '/v1/businesses/{businessId}/funnel': route32,
-  '/v1/businesses/{businessId}/leads': route33,
-  '/v1/businesses/{businessId}/leads/{leadId}': route34,
-  '/v1/businesses/{businessId}/leads/{leadId}/erasure': route35,
-  '/v1/businesses/{businessId}/members': route36,
-  '/v1/businesses/{businessId}/members/{membershipId}': route37,
-  '/v1/businesses/{businessId}/overview': route38,
-  '/v1/businesses/{businessId}/publish-guard': route39,
-  '/v1/businesses/{businessId}/quotes': route40,
-  '/v1/event-stream': route41,
-  '/v1/event-triggers': route42,
-  '/v1/event-types': route43,
-  '/v1/events/{id}': route44,
-  '/v1/me': route45,
-  '/v1/me/inbox': route46,
-  '/v1/openapi.json': route47,
-  '/v1/public_quotes': route48,
-  '/v1/public_quotes/{quoteIntentId}': route49,
-  '/v1/public_quotes/{quoteIntentId}/acceptance': route50,
-  '/v1/quote-intents': route51,
-  '/v1/quote-intents/{id}/comparison': route52,
-  '/v1/quote-intents/{id}/trace': route53,
-  '/v1/quote-intents/{id}/verification': route54,
-  '/v1/quotes': route55,
-  '/v1/quotes/{id}': route56,
-  '/v1/receipt-signing-keys': route57,
-  '/v1/request-logs': route58,
-  '/v1/request-logs/{requestId}': route59,
-  '/v1/status': route60,
-  '/v1/status/ready': route61,
-  '/v1/webhook-deliveries': route62,
-  '/v1/webhook-deliveries/{deliveryId}': route63,
-  '/v1/webhook-deliveries/{deliveryId}/replay': route64,
-  '/v1/webhook-endpoints': route65,
-  '/v1/webhook-endpoints/{id}': route66,
-  '/v1/webhook-endpoints/{id}/replays': route67,
-  '/v1/webhook-endpoints/{id}/secret-rotation': route68,
-  '/v1/webhook-endpoints/{id}/stats': route69,
-  '/v1/webhook-endpoints/{id}/test-events': route70,
-  '/v1/workspaces': route71,
-  '/v1/workspaces/{workspaceId}': route72,
+  '/v1/books/{bookId}/experiments/{experimentId}/promote': route19,
+  '/v1/books/{bookId}/experiments/{experimentId}/results': route20,
+  '/v1/books/{bookId}/experiments/{experimentId}/start': route21,
+  '/v1/books/{bookId}/experiments/{experimentId}/stop': route22,
+  '/v1/books/{bookId}/impact': route23,
+  '/v1/books/{bookId}/preview': route24,
+  '/v1/books/{bookId}/publications': route25,
+  '/v1/books/{bookId}/versions': route26,
+  '/v1/books/{bookId}/versions/{versionId}': route27,
+  '/v1/businesses': route28,
+  '/v1/businesses/{businessId}/account-quotes': route29,
+  '/v1/businesses/{businessId}/account-quotes/{quoteId}': route30,
+  '/v1/businesses/{businessId}/account-quotes/{quoteId}/review': route31,
+  '/v1/businesses/{businessId}/branding': route32,
+  '/v1/businesses/{businessId}/funnel': route33,
+  '/v1/businesses/{businessId}/leads': route34,
+  '/v1/businesses/{businessId}/leads/{leadId}': route35,
+  '/v1/businesses/{businessId}/leads/{leadId}/erasure': route36,
+  '/v1/businesses/{businessId}/members': route37,
+  '/v1/businesses/{businessId}/members/{membershipId}': route38,
+  '/v1/businesses/{businessId}/overview': route39,
+  '/v1/businesses/{businessId}/publish-guard': route40,
+  '/v1/businesses/{businessId}/quotes': route41,
+  '/v1/event-stream': route42,
+  '/v1/event-triggers': route43,
+  '/v1/event-types': route44,
+  '/v1/events/{id}': route45,
+  '/v1/me': route46,
+  '/v1/me/inbox': route47,
+  '/v1/openapi.json': route48,
+  '/v1/public_quotes': route49,
+  '/v1/public_quotes/{quoteIntentId}': route50,
+  '/v1/public_quotes/{quoteIntentId}/acceptance': route51,
+  '/v1/quote-intents': route52,
+  '/v1/quote-intents/{id}/comparison': route53,
+  '/v1/quote-intents/{id}/trace': route54,
+  '/v1/quote-intents/{id}/verification': route55,
+  '/v1/quotes': route56,
+  '/v1/quotes/{id}': route57,
+  '/v1/receipt-signing-keys': route58,
+  '/v1/request-logs': route59,
+  '/v1/request-logs/{requestId}': route60,
+  '/v1/status': route61,
+  '/v1/status/ready': route62,
+  '/v1/webhook-deliveries': route63,
+  '/v1/webhook-deliveries/{deliveryId}': route64,
+  '/v1/webhook-deliveries/{deliveryId}/replay': route65,
+  '/v1/webhook-endpoints': route66,
+  '/v1/webhook-endpoints/{id}': route67,
+  '/v1/webhook-endpoints/{id}/replays': route68,
+  '/v1/webhook-endpoints/{id}/secret-rotation': route69,
+  '/v1/webhook-endpoints/{id}/stats': route70,
+  '/v1/webhook-endpoints/{id}/test-events': route71,
+  '/v1/workspaces': route72,
+  '/v1/workspaces/{workspaceId}': route73,
 };

@@ -9,7 +9,7 @@ import {
   type Impact,
   type ImpactSummary,
 } from './impact-schemas';
-import { publishBookVersion } from './publish-book-version';
+import { publishBookVersion, type PublishInput } from './publish-book-version';
 import { getBook } from './read-books';
 import { runImpact } from './run-impact';
 
@@ -31,6 +31,20 @@ export async function publishWithSafeguard(
   ctx: VerbContext<SessionPrincipal>,
   { book, request }: { book: { id: string; projectId: string }; request: PublishRequest },
 ) {
+  const approved = await checkPublishSafeguard(ctx, { book, request });
+  await publishBookVersion(ctx, approved);
+  return getBook(ctx, { bookId: book.id });
+}
+
+/**
+ * The safeguard alone: measures the impact and asks for the typed confirmation (the refusals
+ * above), and answers what `publishBookVersion` records. Promoting an experiment's arm publishes
+ * through it too, so a promotion is refused exactly as the publication would be.
+ */
+export async function checkPublishSafeguard(
+  ctx: VerbContext<SessionPrincipal>,
+  { book, request }: { book: { id: string; projectId: string }; request: PublishRequest },
+): Promise<PublishInput> {
   const { principal, now } = ctx;
   const asOf = impactAsOf(request.impactAsOf, now);
   const measured = await runImpact(ctx, {
@@ -54,15 +68,14 @@ export async function publishWithSafeguard(
       param: 'confirmation',
     });
   }
-  await publishBookVersion(ctx, {
+  return {
     bookId: book.id,
     versionId: request.versionId,
     environment: request.environment,
     publishedBy: principal.email,
     impact: summaryOf(impact),
     confirmation: request.confirmation?.trim() || undefined,
-  });
-  return getBook(ctx, { bookId: book.id });
+  };
 }
 
 function impactAsOf(value: string | undefined, now: Date): Date {

@@ -21,6 +21,7 @@ export const EVENT_TYPES = [
   'book_version.published',
   'experiment.started',
   'experiment.stopped',
+  'experiment.concluded',
   'api_key.created',
   'api_key.rotated',
   'api_key.revoked',
@@ -115,7 +116,7 @@ const quoteIntent = (status: string, expiresAt: string | null = null) => ({
   expiresAt,
   createdAt: AT,
 });
-const experiment = (state: string, startedAt: string, stoppedAt: string | null) => ({
+const experiment = (state: string, startedAt: string, stoppedAt: string | null, winner: { arm: string; versionId: string } | null = null) => ({
   id: IDS.experiment,
   bookId: IDS.book,
   environment: 'live',
@@ -132,6 +133,8 @@ const experiment = (state: string, startedAt: string, stoppedAt: string | null) 
   createdAt: AT,
   startedAt,
   stoppedAt,
+  concludedAt: winner ? stoppedAt : null,
+  winner,
 });
 const EXAMPLE_SIGNATURE = {
   alg: 'Ed25519',
@@ -266,6 +269,21 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
     meaning: 'An experiment stopped: from now on every quote is priced with the publication again; quotes already made keep their arm',
     data: z.strictObject({ experiment: experimentSchema, stoppedBy: z.uuid().meta({ description: 'The person who stopped it.' }) }),
     example: { experiment: experiment('stopped', '2026-11-25T16:45:48.423Z', '2026-12-02T09:00:00.000Z'), stoppedBy: IDS.user },
+  },
+  'experiment.concluded': {
+    environment: 'the publication’s',
+    meaning:
+      'An experiment was concluded by promoting an arm: a variant’s version was published (its `book_version.published` comes with it), the control’s was not; quotes are priced with the publication, outside any experiment, from now on',
+    data: z.strictObject({
+      experiment: experimentSchema,
+      winner: z.strictObject({ arm: z.string().meta({ description: '`control`, `variant_1`…' }), versionId: z.uuid().meta({ description: 'The version that arm priced with.' }) }),
+      concludedBy: z.uuid().meta({ description: 'The person who promoted it.' }),
+    }),
+    example: {
+      experiment: experiment('concluded', AT, '2026-12-02T09:00:00.000Z', { arm: 'variant_1', versionId: IDS.variant }),
+      winner: { arm: 'variant_1', versionId: IDS.variant },
+      concludedBy: IDS.user,
+    },
   },
   'api_key.created': {
     environment: 'the key’s',

@@ -73,5 +73,7 @@ export function toExperimentView(row: ExperimentRow): ExperimentView {
     createdAt: row.createdAt.toISOString(),
     startedAt: row.startedAt?.toISOString() ?? null,
     stoppedAt: row.stoppedAt?.toISOString() ?? null,
+    concludedAt: row.concludedAt?.toISOString() ?? null,
+    winner: row.winnerArm && row.winnerVersionId ? { arm: row.winnerArm, versionId: row.winnerVersionId } : null,
   };
 }

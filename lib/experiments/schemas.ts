@@ -71,6 +71,14 @@ export const experimentSchema = z
     createdAt: z.iso.datetime(),
     startedAt: z.iso.datetime().nullable(),
     stoppedAt: z.iso.datetime().nullable(),
+    concludedAt: z.iso.datetime().nullable().meta({ description: 'When it was promoted (state `concluded`).' }),
+    winner: z
+      .object({
+        arm: z.string().meta({ description: 'The arm promoted: `control`, `variant_1`…' }),
+        versionId: z.uuid().meta({ description: 'The version that arm priced with: a variant’s is published by the promotion; the control’s (pinned at start) is not published again.' }),
+      })
+      .nullable()
+      .meta({ description: 'The arm promoted; null until the experiment is concluded.' }),
   })
   .meta({ id: 'Experiment', description: 'An A/B test of versions of one book in one environment.' });
 export type ExperimentView = z.infer<typeof experimentSchema>;
@@ -114,3 +122,21 @@ export const experimentResultsSchema = z
   })
   .meta({ id: 'ExperimentResults', description: 'Each variant against the control on the primary metric and the two others, from totals counted off the quote path.' });
 export type ExperimentResultsView = z.infer<typeof experimentResultsSchema>;
+export const promoteExperimentRequestSchema = z
+  .strictObject({
+    arm: z
+      .string()
+      .regex(/^(control|variant_[1-9])$/, 'an arm of the experiment: control, variant_1…')
+      .meta({ description: 'The arm to promote: a variant’s version is published (with the publishing safeguard); `control` concludes without publishing anything.' }),
+    impactAsOf: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .meta({ description: 'As for publishing: the end of the 7-day impact window shown to the member (at most 15 minutes old); now when omitted.' }),
+    confirmation: z
+      .string()
+      .max(100)
+      .optional()
+      .meta({ description: 'As for publishing: needed on Live when the safeguard asks for it, `publish v<number>` of the arm’s version.' }),
+  })
+  .meta({ id: 'PromoteExperimentRequest' });
+export type PromoteExperimentRequest = z.output<typeof promoteExperimentRequestSchema>;

@@ -35,14 +35,18 @@ export type ExperimentRow = {
   createdAt: Date;
   startedAt: Date | null;
   stoppedAt: Date | null;
+  concludedAt: Date | null;
+  winnerArm: string | null;
+  winnerVersionId: string | null;
 };
 
 const COLUMNS = `x.id::text AS id, x.book_id::text AS "bookId", x.environment_id::text AS "environmentId", e.kind::text AS environment,
   x.name, x.state::text AS state, x.salt, x.primary_metric::text AS "primaryMetric", x.weight_unit AS "weightUnit",
   x.control_weight AS "controlWeight", x.variants, x.offering_ids AS "offeringIds", x.control_version_id::text AS "controlVersionId",
-  x.created_at AS "createdAt", x.started_at AS "startedAt", x.stopped_at AS "stoppedAt"`;
+  x.created_at AS "createdAt", x.started_at AS "startedAt", x.stopped_at AS "stoppedAt",
+  x.concluded_at AS "concludedAt", x.winner_arm AS "winnerArm", x.winner_version_id::text AS "winnerVersionId"`;
 
-export type NewExperiment = Omit<ExperimentRow, 'id' | 'environment' | 'state' | 'controlVersionId' | 'startedAt' | 'stoppedAt'> & { createdBy: string };
+export type NewExperiment = Omit<ExperimentRow, 'id' | 'environment' | 'state' | 'controlVersionId' | 'startedAt' | 'stoppedAt' | 'concludedAt' | 'winnerArm' | 'winnerVersionId'> & { createdBy: string };
 
 export async function insertExperiment(db: DbOrTx, experiment: NewExperiment): Promise<string> {
   const [row] = await sqlRows<{ id: string }>(
@@ -67,6 +71,9 @@ export async function insertExperiment(db: DbOrTx, experiment: NewExperiment): P
   );
   return row.id;
 }
+
+/** An experiment's id and name as JSON, for a statement that reads it with other things (the quote's trace). */
+export const experimentNameJson = (alias: string) => `json_build_object('id', ${alias}.id, 'name', ${alias}.name)`;
 
 /** One experiment of the book; null when the book has none by that id. */
 export async function findExperiment(db: DbOrTx, bookId: string, experimentId: string, options: { lock?: boolean } = {}): Promise<ExperimentRow | null> {
@@ -145,7 +152,8 @@ export type ArmTotalsRow = {
 // (book, environment, time); acceptances by BRIN on time), and the won leads, read from the leads
 // themselves (a status moves after the fact) by a partial index on won leads of the environment
 // since the start. Parameters: $1 experiment, $2 book, $3 environment, $4 the start.
-const ARM_TOTALS_SQL = `WITH qmark AS (SELECT through FROM rollup_marks WHERE name = '${EXPERIMENT_QUOTES_MARK}'),
+// Built on first use: lib/quotes/store's fragments are not yet defined while the modules of an import cycle load.
+const armTotalsSql = () => `WITH qmark AS (SELECT through FROM rollup_marks WHERE name = '${EXPERIMENT_QUOTES_MARK}'),
   amark AS (SELECT through FROM rollup_marks WHERE name = '${EXPERIMENT_ACCEPTANCES_MARK}'),
   counted AS (
     SELECT arm, currency, quotes, quoted_price_sum, acceptances, accepted_revenue_sum, accepted_revenue_sum_of_squares, 0 AS won
@@ -179,5 +187,23 @@ export async function readArmTotals(
   db: DbOrTx,
   experiment: { id: string; bookId: string; environmentId: string; startedAt: Date },
 ): Promise<ArmTotalsRow[]> {
-  return sqlRows<ArmTotalsRow>(db, ARM_TOTALS_SQL, [experiment.id, experiment.bookId, experiment.environmentId, experiment.startedAt]);
+  return sqlRows<ArmTotalsRow>(db, armTotalsSql(), [experiment.id, experiment.bookId, experiment.environmentId, experiment.startedAt]);
+}
+
+/**
+ * Marks the experiment concluded with its winner and takes it off its publication (as stopping
+ * does; a stopped one is off already). `stopped_at` is kept, or set now when it was running.
+ */
+export async function markConcluded(
+  db: DbOrTx,
+  experiment: { id: string; winnerArm: string; winnerVersionId: string | null; concludedBy: string; at: Date },
+): Promise<void> {
+  await sqlRows(
+    db,
+    `UPDATE experiments SET state = 'concluded', stopped_at = COALESCE(stopped_at, $5), concluded_at = $5, winner_arm = $2,
+            winner_version_id = $3::uuid, concluded_by = $4, updated_at = $5
+      WHERE id = $1::uuid RETURNING id`,
+    [experiment.id, experiment.winnerArm, experiment.winnerVersionId, experiment.concludedBy, experiment.at],
+  );
+  await sqlRows(db, `UPDATE publications SET experiment_id = NULL, experiment = NULL WHERE experiment_id = $1::uuid RETURNING id`, [experiment.id]);
 }

@@ -3,13 +3,15 @@ import type { SessionPrincipal } from '../auth/principal';
 import { readFresh, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { shownSinceOfWorkspace } from '../requestlog/retention';
+import { ASSIGNMENT_BUCKETS } from '../experiments/assignment';
 import { asOf } from './expire-quote-intents';
 import { toQuoteResult } from './quote-views';
 import { findQuote, readTraceOf } from './store';
 
 /**
  * Everything that explains one quote: the intent and receipt, the pinned book version, the
- * request that created it, and the events it caused with their webhook deliveries.
+ * experiment arm that priced it (format 2 receipts), the request that created it, and the events
+ * it caused with their webhook deliveries.
  * `id` may be the quote intent's id or the id of the request that created it. Workspace members
  * trace any quote of the workspace, active members of a business the quotes of that business.
  * The quote and what explains it come from the read replica when there is one (from the primary
@@ -26,13 +28,15 @@ export async function traceQuote(ctx: VerbContext<SessionPrincipal>, { id }: { i
   if (!ofTheirBusiness) await requireWorkspaceMember(db, principal, stored.workspaceId, undefined, notFound);
 
   const requestShownSince = await shownSinceOfWorkspace(db, stored.workspaceId, now);
-  const { version, book, request, environment, events } = await readTraceOf(source, stored, requestShownSince);
+  const assignment = found.receipt?.experiment ?? null;
+  const { version, book, request, environment, experiment, events } = await readTraceOf(source, stored, requestShownSince, assignment?.experimentId ?? null);
   return {
     ...toQuoteResult(asOf(found.intent, now), found.receipt),
     businessId: stored.businessId,
     environment: environment!.kind,
     book: book!,
     bookVersion: version,
+    experiment: assignment && { id: assignment.experimentId, name: experiment?.name ?? null, arm: assignment.arm, bucket: assignment.bucket, buckets: ASSIGNMENT_BUCKETS },
     request: request
       ? {
           requestId: request.requestId,

@@ -7,13 +7,21 @@ export { OPERATIONS, type OperationId } from './generated/operations.js';
 export type { components, operations, paths } from './generated/openapi.js';
 import { cachedKeySet, verifyReceipt } from './receipts.js';
 import { signWebhook, verifyWebhook } from './webhooks.js';
-export { type KeySetSource, type ReceiptCheck, type ReceiptKeySet, type ReceiptSigningKey, type SignedDocument } from './receipts.js';
+export {
+  type KeySetSource,
+  type ReceiptCheck,
+  type ReceiptCheckWithExperiment,
+  type ReceiptKeySet,
+  type ReceiptSigningKey,
+  type SignedDocument,
+  type VerifyReceiptOptions,
+} from './receipts.js';
 export { SIGNATURE_HEADER, WebhookVerificationError, type WebhookVerificationFailure } from './webhooks.js';
 
 /** Deliveries: `webhooks.verify(rawBody, headers, secret, { toleranceSeconds })`. */
 export const webhooks = { verify: verifyWebhook, sign: signWebhook };
 
-/** Receipts: `receipts.verify(receipt, keySet | client.receiptKeys)`, offline once the keys are known. */
+/** Receipts: `receipts.verify(receipt, keySet | client.receiptKeys, { experiment, subject }?)`, offline once the keys are known. */
 export const receipts = { verify: verifyReceipt, cachedKeySet };
 
 export {

@@ -1,5 +1,6 @@
 import { createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
+import { checkReceiptAssignment, type AssignmentDefinition, type ExperimentCheck, type ReceiptExperiment } from './experiments.js';
 
 /** One of the service's receipt signing keys, as GET /v1/receipt-signing-keys lists it (a JWK, RFC 8037). */
 export type ReceiptSigningKey = { kty: string; crv: string; x: string; kid: string; alg?: string; use?: string; activeFrom?: string; activeUntil?: string | null };
@@ -33,11 +34,36 @@ export function cachedKeySet(fetchKeySet: () => Promise<ReceiptKeySet>): KeySetS
 }
 
 /**
+ * What else to check: the experiment arm a format-2 receipt records, recomputed from the
+ * experiment's published definition (`GET /v1/books/{bookId}/experiments/{id}`: its `id`, `salt`
+ * and `arms`) and the subject the quote was asked for (`Quote-Subject`, else its idempotency key).
+ */
+export type VerifyReceiptOptions = { experiment: AssignmentDefinition; subject: string };
+
+/** The signature's check, and the arm's: `experiment.status` is `matches` when the receipt's arm is the one the definition gives the subject. */
+export type ReceiptCheckWithExperiment = ReceiptCheck & { experiment: ExperimentCheck };
+
+/**
  * Verifies a receipt offline: Ed25519 over the RFC 8785 canonical JSON of the document without
  * its `signature` (docs/receipts.md). Give it a key set (a file you keep) or a source such as
  * `client.receiptKeys`, which is asked again once when the receipt names a key it does not know.
+ * With `{ experiment, subject }` it also recomputes the receipt's experiment arm; trust that
+ * answer only when `status` is `verified` (the arm is part of what is signed).
  */
-export async function verifyReceipt(document: SignedDocument, keys: ReceiptKeySet | KeySetSource): Promise<ReceiptCheck> {
+export async function verifyReceipt(document: SignedDocument, keys: ReceiptKeySet | KeySetSource): Promise<ReceiptCheck>;
+export async function verifyReceipt(document: SignedDocument, keys: ReceiptKeySet | KeySetSource, options: VerifyReceiptOptions): Promise<ReceiptCheckWithExperiment>;
+export async function verifyReceipt(
+  document: SignedDocument,
+  keys: ReceiptKeySet | KeySetSource,
+  options?: VerifyReceiptOptions,
+): Promise<ReceiptCheck | ReceiptCheckWithExperiment> {
+  const check = await verifySignatureOf(document, keys);
+  if (!options) return check;
+  const experiment = checkReceiptAssignment(document as { experiment?: ReceiptExperiment | null }, options.experiment, options.subject);
+  return { ...check, experiment };
+}
+
+async function verifySignatureOf(document: SignedDocument, keys: ReceiptKeySet | KeySetSource): Promise<ReceiptCheck> {
   const signature = document.signature;
   if (signature === undefined || signature === null) return { status: 'unsigned' };
   if (signature.alg !== 'Ed25519') return { status: 'unsupported_alg', alg: String(signature.alg) };

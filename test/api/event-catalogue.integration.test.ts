@@ -80,7 +80,7 @@ describe('the event catalogue', () => {
     expect(accepted.status).toBe(201);
     const endpoint = await api('POST', '/v1/webhook-endpoints', { ...as, body: { projectId: tenant.projectId, environment: 'live', url: 'https://hooks.example.test/e' } });
     await api('POST', `/v1/webhook-endpoints/${endpoint.body.data.endpoint.id}/test-events`, as);
-    // An experiment started and stopped on the book's Test publication.
+    // An experiment started, stopped and concluded on the book's Test publication.
     const variant = await api('POST', `/v1/books/${tenant.bookId}/versions`, { ...as, body: { artifact: demoBookArtifact } });
     const experiment = await api('POST', `/v1/books/${tenant.bookId}/experiments`, {
       ...as,
@@ -89,6 +89,9 @@ describe('the event catalogue', () => {
     for (const action of ['start', 'stop']) {
       expect((await api('POST', `/v1/books/${tenant.bookId}/experiments/${experiment.body.data.experiment.id}/${action}`, as)).status).toBe(200);
     }
+    // …then concluded by promoting its control.
+    const promoted = await api('POST', `/v1/books/${tenant.bookId}/experiments/${experiment.body.data.experiment.id}/promote`, { ...as, body: { arm: 'control' } });
+    expect(promoted.status, promoted.text).toBe(200);
 
     const events = await testDb().outboxEvent.findMany({ where: { workspaceId: tenant.workspaceId }, orderBy: { seq: 'asc' } });
     const seen = new Set<EventType>();

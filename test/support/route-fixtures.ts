@@ -22,7 +22,7 @@ export type World = {
   /** A workspace member without any permission. */
   member: Person;
   versionId: string;
-  /** A draft experiment on the book's Test publication, which the suite may start, then stop. */
+  /** A draft experiment on the book's Test publication, which the suite may start, stop, then promote. */
   experimentId: string;
   endpointId: string;
   /** An endpoint the suite may delete or rotate. */
@@ -422,6 +422,15 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     as: admin,
     lacking: member,
     foreign: notFound,
+  },
+  // Then promoted: the control, which publishes nothing (the registry lists promote after stop).
+  'POST /v1/books/{bookId}/experiments/{experimentId}/promote': {
+    path: (w) => `/v1/books/${w.tenant.bookId}/experiments/${w.experimentId}/promote`,
+    body: () => ({ arm: 'control' }),
+    as: admin,
+    lacking: member,
+    foreign: notFound,
+    badBody: { arm: 'winner' },
   },
   'GET /v1/request-logs/{requestId}': {
     path: (w) => `/v1/request-logs/${w.quoteRequestId}`,

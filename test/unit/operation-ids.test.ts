@@ -3,7 +3,7 @@ import { contracts } from '../../app/v1/contracts';
 
 // What generated clients call each operation (openapi-typescript, the SDK): names a person would
 // call, declared in each contract, never derived from the path.
-const VERBS = ['accept', 'stream', 'compare', 'confirm', 'create', 'delete', 'erase', 'get', 'invite', 'list', 'measure', 'move', 'preview', 'publish', 'remove', 'replay', 'review', 'revoke', 'rotate', 'save', 'send', 'set', 'simulate', 'start', 'stop', 'trace', 'trigger', 'update', 'verify'];
+const VERBS = ['accept', 'stream', 'compare', 'confirm', 'create', 'delete', 'erase', 'get', 'invite', 'list', 'measure', 'move', 'preview', 'promote', 'publish', 'remove', 'replay', 'review', 'revoke', 'rotate', 'save', 'send', 'set', 'simulate', 'start', 'stop', 'trace', 'trigger', 'update', 'verify'];
 
 describe('operation ids', () => {
   const ids = contracts.map((c) => c.operationId);

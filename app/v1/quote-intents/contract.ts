@@ -27,6 +27,16 @@ export const quoteTraceSchema = z
     environment: z.enum(['test', 'live']),
     book: z.object({ id: z.uuid(), key: z.string(), name: z.string() }),
     bookVersion: z.object({ id: z.uuid(), number: z.number().int(), artifactHash: z.string() }).nullable(),
+    experiment: z
+      .object({
+        id: z.uuid(),
+        name: z.string().nullable().meta({ description: 'The experiment’s name; null if it can no longer be read.' }),
+        arm: z.string().meta({ description: '`control` or `variant_<n>`.' }),
+        bucket: z.number().int().meta({ description: 'The subject’s bucket (docs/experiments.md).' }),
+        buckets: z.number().int().meta({ description: 'Of how many buckets: 10,000.' }),
+      })
+      .nullable()
+      .meta({ description: 'The experiment arm that priced the quote, from its receipt (format 2); null outside any experiment.' }),
     request: z
       .object({
         requestId: z.string(),

@@ -3,6 +3,7 @@ import type { EnvironmentKind, WebhookDeliveryStatus } from '../../db/generated/
 import { sqlRows } from '../../db/sql';
 import { Statement } from '../../db/statement';
 import { versionSummaryJson } from '../../books/store/versions';
+import { experimentNameJson } from '../../experiments/store';
 import { tracedRequestFromJson, tracedRequestJson } from '../../requestlog/store';
 import { type QuoteIntentRow } from './rows';
 
@@ -19,6 +20,8 @@ type TraceKey = {
   requestUntil: Date;
   /** The workspace's request log shows nothing older (its retention); null: all it keeps. */
   requestShownSince: Date | null;
+  /** The experiment the receipt names (format 2), else null. */
+  experimentId: string | null;
 };
 
 /** What a trace shows besides the quote, in one statement: a trace is a page load, and each statement a round trip. */
@@ -34,6 +37,7 @@ const READ_TRACE = new Statement<{ key: TraceKey }>((sql) => {
           AND (${shownSince} IS NULL OR r.created_at >= ${shownSince})
         LIMIT 1) AS request,
       (SELECT json_build_object('kind', e.kind) FROM environments e WHERE e.id = ${key('environmentId', 'uuid')}) AS environment,
+      (SELECT ${experimentNameJson('x')} FROM experiments x WHERE x.id = ${key('experimentId', 'uuid')}) AS experiment,
       (SELECT coalesce(json_agg(json_build_object('id', ev.id, 'type', ev.type, 'createdAt', ev.created_at,
            'deliveries', (SELECT coalesce(json_agg(json_build_object('id', d.id, 'endpointId', d.endpoint_id,
                 'endpoint', json_build_object('url', w.url, 'deletedAt', w.deleted_at), 'status', d.status,
@@ -49,6 +53,7 @@ type TraceRow = {
   book: { id: string; key: string; name: string } | null;
   request: Record<string, unknown> | null;
   environment: { kind: EnvironmentKind } | null;
+  experiment: { id: string; name: string } | null;
   events: {
     id: string;
     type: string;
@@ -71,9 +76,10 @@ const atOrNull = (text: string | null) => (text === null ? null : new Date(text)
 
 /**
  * The quote's pinned version, book, creating request (when its workspace's request log still
- * shows it: `requestShownSince`), environment, and its events with their deliveries.
+ * shows it: `requestShownSince`), environment, the experiment its receipt names (its name), and
+ * its events with their deliveries.
  */
-export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow, requestShownSince: Date | null) {
+export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow, requestShownSince: Date | null, experimentId: string | null = null) {
   const key: TraceKey = {
     bookVersionId: stored.bookVersionId,
     bookId: stored.bookId,
@@ -83,6 +89,7 @@ export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow, requestSho
     requestFrom: new Date(stored.createdAt.getTime() - 60_000),
     requestUntil: new Date(stored.createdAt.getTime() + 60_000),
     requestShownSince,
+    experimentId,
   };
   const [row] = await sqlRows<TraceRow>(db, READ_TRACE.text, READ_TRACE.values({ key }));
   const request = row.request && tracedRequestFromJson(row.request);
@@ -96,7 +103,7 @@ export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow, requestSho
       createdAt: at(d.createdAt),
     })),
   }));
-  return { version: row.version, book: row.book, request, environment: row.environment, events };
+  return { version: row.version, book: row.book, request, environment: row.environment, experiment: row.experiment, events };
 }
 
 /** The book a member quotes against, in the connected project, with its Live publication: one read. */

@@ -10,7 +10,7 @@ import { CausedEvents } from './caused-events';
 import { CompareWith } from './compare-with';
 import { ReceiptOutcome } from './receipt-outcome';
 import { ReceiptProof } from './receipt-proof';
-import { CreatingRequest, PinnedBookVersion, QuoteInputs } from './trace-facts';
+import { CreatingRequest, ExperimentArm, PinnedBookVersion, QuoteInputs } from './trace-facts';
 import { TraceHeader } from './trace-header';
 import type { QuoteTrace } from './use-quote-trace';
 
@@ -52,6 +52,7 @@ export function QuoteTraceView({ trace }: { trace: QuoteTrace }) {
       <div className="grid two" style={{ marginTop: '1.5rem' }}>
         <section className="card" aria-labelledby="book-heading">
           <h2 id="book-heading">Pinned book version</h2>
+          <ExperimentArm experiment={trace.experiment} />
           <PinnedBookVersion book={trace.book} version={trace.bookVersion} />
         </section>
         <section className="card" aria-labelledby="request-heading">

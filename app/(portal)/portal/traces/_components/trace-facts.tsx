@@ -108,6 +108,17 @@ export function PinnedBookVersion({ book, version }: { book: QuoteTrace['book'];
   );
 }
 
+/** The experiment arm that priced the quote (receipt format 2): why this version and not the publication. */
+export function ExperimentArm({ experiment }: { experiment: QuoteTrace['experiment'] }) {
+  if (!experiment) return null;
+  return (
+    <p data-testid="trace-experiment">
+      Priced by experiment {experiment.name === null ? <code>{experiment.id}</code> : `‘${experiment.name}’`}, arm <code>{experiment.arm}</code> (bucket{' '}
+      {experiment.bucket} of {experiment.buckets})
+    </p>
+  );
+}
+
 /** The API call that created the quote, and the way back to it in the request log. */
 export function CreatingRequest({ request, requestId, canSearchLog }: { request: QuoteTrace['request']; requestId: string; canSearchLog: boolean }) {
   const inLog = `/portal/request-logs?requestId=${encodeURIComponent(requestId)}`;

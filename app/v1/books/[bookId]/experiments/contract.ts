@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
-import { createExperimentRequestSchema, experimentResultsSchema, experimentSchema } from '@/lib/experiments/schemas';
+import { createExperimentRequestSchema, experimentResultsSchema, experimentSchema, promoteExperimentRequestSchema } from '@/lib/experiments/schemas';
 
 // Experiments on a book (docs/experiments.md): members only. Reading needs what reading the book
-// does; creating, starting and stopping need `books:publish`, the permission that changes prices.
+// does; creating, starting, stopping and promoting need `books:publish`, the permission that changes prices.
 
 const tags = ['Experiments'];
 const bookParams = z.object({ bookId: z.uuid() });
@@ -88,4 +88,22 @@ export const getExperimentResultsContract = defineContract({
   params: experimentParams,
   success: { status: 200, description: 'The results.', schema: z.object({ results: experimentResultsSchema }) },
   errors: ['unauthorized', 'not_found'],
+});
+
+export const promoteExperimentContract = defineContract({
+  operationId: 'promoteExperiment',
+  method: 'POST',
+  path: '/v1/books/{bookId}/experiments/{experimentId}/promote',
+  summary: 'Promote an arm of a running or stopped experiment and conclude it (`books:publish`)',
+  description:
+    'A variant’s version is published in the experiment’s environment as `POST /v1/books/{bookId}/publications` publishes: its impact is measured and kept in the publication record, ' +
+    'and on Live, when the safeguard asks, the answer is 400 with `details.fields.confirmation`, `details.impact` and `details.confirmationPhrase` until the request carries that phrase as `confirmation` (nothing changes until then). ' +
+    'Promoting `control` publishes nothing. Either way the experiment is `concluded` with its `winner`, no quote is priced by it any more, and `experiment.concluded` is emitted, all in one commit. ' +
+    '409 `conflict` when the experiment is a draft or already concluded.',
+  tags,
+  auth: 'session',
+  params: experimentParams,
+  body: promoteExperimentRequestSchema,
+  success: { status: 200, description: 'The concluded experiment.', schema: one },
+  errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request', 'conflict'],
 });
