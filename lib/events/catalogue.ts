@@ -129,6 +129,8 @@ const experiment = (state: string, startedAt: string, stoppedAt: string | null) 
     { name: 'variant_1', versionId: IDS.variant, weight: 10, basisPoints: 1000 },
   ],
   offeringIds: null,
+  maxPriceDifferencePercent: 20,
+  pauseWhenAcceptanceDropsPoints: 5,
   createdAt: AT,
   startedAt,
   stoppedAt,

@@ -9,7 +9,8 @@ import type { WeightUnit } from './schemas';
  * publication carries (the quote path reads that with the publication, never this table).
  */
 
-export type StoredVariant = { name: string; versionId: string; weight: number };
+/** A variant as stored; `pausedAt` (ISO) and `pauseReason` once the acceptance guardrail paused it. */
+export type StoredVariant = { name: string; versionId: string; weight: number; pausedAt?: string; pauseReason?: string };
 
 export type ExperimentRow = {
   id: string;
@@ -25,6 +26,9 @@ export type ExperimentRow = {
   variants: StoredVariant[];
   offeringIds: string[];
   controlVersionId: string | null;
+  maxPriceDifferencePercent: number;
+  /** Percentage points; null: never pause. */
+  pauseWhenAcceptanceDropsPoints: number | null;
   createdAt: Date;
   startedAt: Date | null;
   stoppedAt: Date | null;
@@ -33,6 +37,7 @@ export type ExperimentRow = {
 const COLUMNS = `x.id::text AS id, x.book_id::text AS "bookId", x.environment_id::text AS "environmentId", e.kind::text AS environment,
   x.name, x.state::text AS state, x.salt, x.primary_metric::text AS "primaryMetric", x.weight_unit AS "weightUnit",
   x.control_weight AS "controlWeight", x.variants, x.offering_ids AS "offeringIds", x.control_version_id::text AS "controlVersionId",
+  x.max_price_difference_percent AS "maxPriceDifferencePercent", x.pause_when_acceptance_drops_points AS "pauseWhenAcceptanceDropsPoints",
   x.created_at AS "createdAt", x.started_at AS "startedAt", x.stopped_at AS "stoppedAt"`;
 
 export type NewExperiment = Omit<ExperimentRow, 'id' | 'environment' | 'state' | 'controlVersionId' | 'startedAt' | 'stoppedAt'> & { createdBy: string };
@@ -41,8 +46,8 @@ export async function insertExperiment(db: DbOrTx, experiment: NewExperiment): P
   const [row] = await sqlRows<{ id: string }>(
     db,
     `INSERT INTO experiments (id, book_id, environment_id, name, salt, primary_metric, weight_unit, control_weight, variants, offering_ids,
-                              created_by, created_at, updated_at)
-     VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3, $4, $5::"ExperimentMetric", $6, $7, $8::jsonb, $9::text[], $10, $11, $11)
+                              max_price_difference_percent, pause_when_acceptance_drops_points, created_by, created_at, updated_at)
+     VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3, $4, $5::"ExperimentMetric", $6, $7, $8::jsonb, $9::text[], $12, $13, $10, $11, $11)
      RETURNING id::text AS id`,
     [
       experiment.bookId,
@@ -56,6 +61,8 @@ export async function insertExperiment(db: DbOrTx, experiment: NewExperiment): P
       experiment.offeringIds,
       experiment.createdBy,
       experiment.createdAt,
+      experiment.maxPriceDifferencePercent,
+      experiment.pauseWhenAcceptanceDropsPoints,
     ],
   );
   return row.id;
