@@ -21,6 +21,7 @@ export const EVENT_TYPES = [
   'book_version.published',
   'experiment.started',
   'experiment.stopped',
+  'experiment.paused',
   'api_key.created',
   'api_key.rotated',
   'api_key.revoked',
@@ -268,6 +269,34 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
     meaning: 'An experiment stopped: from now on every quote is priced with the publication again; quotes already made keep their arm',
     data: z.strictObject({ experiment: experimentSchema, stoppedBy: z.uuid().meta({ description: 'The person who stopped it.' }) }),
     example: { experiment: experiment('stopped', '2026-11-25T16:45:48.423Z', '2026-12-02T09:00:00.000Z'), stoppedBy: IDS.user },
+  },
+  'experiment.paused': {
+    environment: 'the publication’s',
+    meaning:
+      'A guardrail paused a variant of a running experiment: its acceptance rate was shown to be lower than the control’s by more than the experiment’s margin, so its subjects are priced with the control from the arm’s pausedAt on (quotes made before keep the arm)',
+    data: z.strictObject({
+      experiment: experimentSchema,
+      arm: z.string().meta({ description: 'The paused arm (`variant_<n>`); its pausedAt and pauseReason are on it in `experiment.arms`.' }),
+      reason: z.string().meta({ description: 'Why, in plain words.' }),
+    }),
+    example: {
+      experiment: {
+        ...experiment('running', AT, null),
+        arms: [
+          { name: 'control', versionId: IDS.version, weight: 90, basisPoints: 9000 },
+          {
+            name: 'variant_1',
+            versionId: IDS.variant,
+            weight: 10,
+            basisPoints: 1000,
+            pausedAt: '2026-11-28T10:01:00.000Z',
+            pauseReason: "Pause variant_1: its acceptance rate is more than 5 points below the control's (95%: at least 7.4 points below)",
+          },
+        ],
+      },
+      arm: 'variant_1',
+      reason: "Pause variant_1: its acceptance rate is more than 5 points below the control's (95%: at least 7.4 points below)",
+    },
   },
   'api_key.created': {
     environment: 'the key’s',

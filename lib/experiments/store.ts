@@ -127,3 +127,58 @@ export async function markStopped(db: DbOrTx, experiment: { id: string; at: Date
   await sqlRows(db, `UPDATE experiments SET state = 'stopped', stopped_at = $2, updated_at = $2 WHERE id = $1::uuid RETURNING id`, [experiment.id, experiment.at]);
   await sqlRows(db, `UPDATE publications SET experiment_id = NULL, experiment = NULL WHERE experiment_id = $1::uuid RETURNING id`, [experiment.id]);
 }
+
+/** A running experiment the acceptance guardrail watches, with what its events need of the book. */
+export type GuardedExperiment = ExperimentRow & { workspaceId: string; projectId: string };
+
+/** The running experiments with an acceptance margin (at most `limit`, oldest start first). */
+export async function runningExperimentsWithMargin(db: DbOrTx, limit = 500): Promise<GuardedExperiment[]> {
+  return sqlRows<GuardedExperiment>(
+    db,
+    `SELECT ${COLUMNS}, p.workspace_id::text AS "workspaceId", p.id::text AS "projectId"
+       FROM experiments x JOIN environments e ON e.id = x.environment_id JOIN books b ON b.id = x.book_id JOIN projects p ON p.id = b.project_id
+      WHERE x.state = 'running' AND x.pause_when_acceptance_drops_points IS NOT NULL
+      ORDER BY x.started_at, x.id LIMIT $1::int`,
+    [limit],
+  );
+}
+
+/** Per arm: quotes priced (succeeded) and of those, accepted by their customer. */
+export type ArmAcceptances = { arm: string; quotes: number; acceptances: number };
+
+/**
+ * The experiment's priced quotes and acceptances per arm, as the receipts record the arm.
+ * Bounded by the quote intents' (book, environment, created_at) index from the start on.
+ */
+export async function armAcceptances(db: DbOrTx, experiment: Pick<ExperimentRow, 'id' | 'bookId' | 'environmentId' | 'startedAt'>): Promise<ArmAcceptances[]> {
+  return sqlRows<ArmAcceptances>(
+    db,
+    `SELECT r.experiment->>'arm' AS arm, count(*)::int AS quotes, count(a.id)::int AS acceptances
+       FROM quote_intents i
+       JOIN quote_receipts r ON r.quote_intent_id = i.id
+       LEFT JOIN quote_acceptances a ON a.quote_intent_id = i.id
+      WHERE i.book_id = $1::uuid AND i.environment_id = $2::uuid AND i.created_at >= $3::timestamptz
+        AND r.outcome = 'succeeded' AND r.experiment->>'experimentId' = $4::text
+      GROUP BY 1`,
+    [experiment.bookId, experiment.environmentId, experiment.startedAt, experiment.id],
+  );
+}
+
+/**
+ * Pauses a variant: records `pausedAt` and the reason on it, and republishes the definition its
+ * publication carries (so the quote path, which re-checks the definition's pauses, sees it).
+ */
+export async function markArmPaused(
+  db: DbOrTx,
+  experiment: { id: string; variants: StoredVariant[]; definition: RunningExperiment; at: Date },
+): Promise<void> {
+  await sqlRows(db, `UPDATE experiments SET variants = $2::jsonb, updated_at = $3 WHERE id = $1::uuid RETURNING id`, [
+    experiment.id,
+    JSON.stringify(experiment.variants),
+    experiment.at,
+  ]);
+  await sqlRows(db, `UPDATE publications SET experiment = $2::jsonb WHERE experiment_id = $1::uuid RETURNING id`, [
+    experiment.id,
+    JSON.stringify(experiment.definition),
+  ]);
+}
