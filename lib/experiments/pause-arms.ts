@@ -32,7 +32,7 @@ const totals = (counts: { quotes: number; acceptances: number } | undefined): Ar
  * the project serves when SMTP is set. Idempotent: a paused arm is never paused again.
  * Answers how many arms it paused.
  */
-export async function pauseLosingArms(ctx: VerbContext): Promise<number> {
+export async function pauseLosingArms(ctx: VerbContext, options: { takesEffectAfterMs?: number } = {}): Promise<number> {
   let paused = 0;
   for (const experiment of await runningExperimentsWithMargin(ctx.db)) {
     const live = experiment.variants.filter((v) => !v.pausedAt);
@@ -47,7 +47,7 @@ export async function pauseLosingArms(ctx: VerbContext): Promise<number> {
       });
       if (!check.breached) continue;
       const reason = describeGuardrail(check, { control: 'the control', variant: variant.name });
-      if (await pauseArm(ctx, experiment, variant.name, reason)) paused++;
+      if (await pauseArm(ctx, experiment, variant.name, reason, options)) paused++;
     }
   }
   return paused;
@@ -62,13 +62,14 @@ export async function pauseArm(
   experiment: Pick<GuardedExperiment, 'id' | 'bookId' | 'workspaceId' | 'projectId'>,
   arm: string,
   reason: string,
+  { takesEffectAfterMs = PAUSE_TAKES_EFFECT_MS }: { takesEffectAfterMs?: number } = {},
 ): Promise<boolean> {
   return withTransaction(ctx, async ({ db, now }) => {
     const row = await findExperiment(db, experiment.bookId, experiment.id, { lock: true });
     if (!row || row.state !== 'running' || !row.controlVersionId) return false;
     const variant = row.variants.find((v) => v.name === arm);
     if (!variant || variant.pausedAt) return false; // paused already: never twice
-    const pausedAt = new Date(now.getTime() + PAUSE_TAKES_EFFECT_MS).toISOString();
+    const pausedAt = new Date(now.getTime() + takesEffectAfterMs).toISOString();
     const variants = row.variants.map((v) => (v.name === arm ? { ...v, pausedAt, pauseReason: reason } : v));
     const updated = { ...row, variants };
     await markArmPaused(db, { id: row.id, variants, definition: runningDefinition(updated, row.controlVersionId), at: now });
