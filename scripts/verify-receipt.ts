@@ -73,7 +73,7 @@ async function main(): Promise<number> {
 
 /** Recomputes the receipt's arm from the definition and the subject; prints what it found. */
 function assignmentHolds(label: string, document: SignedDocument, definition: AssignmentDefinition, subject: string): boolean {
-  const check = checkReceiptAssignment(document as { experiment?: ReceiptExperiment | null }, definition, subject);
+  const check = checkReceiptAssignment(document as { experiment?: ReceiptExperiment | null; createdAt?: string }, definition, subject);
   switch (check.status) {
     case 'matches':
       console.log(`✓ ${label}: arm "${check.arm}" (bucket ${check.bucket}) of experiment ${definition.id} recomputes from the definition and the subject.`);
@@ -100,7 +100,11 @@ function definitionIn(value: unknown, file: string): AssignmentDefinition {
     const candidate = isObject(inner.experiment) ? inner.experiment : inner;
     const arms = candidate.arms;
     if (typeof candidate.id === 'string' && typeof candidate.salt === 'string' && Array.isArray(arms)) {
-      const split = arms.map((arm) => ({ name: String((arm as { name?: unknown }).name), basisPoints: Number((arm as { basisPoints?: unknown }).basisPoints) }));
+      const split = arms.map((arm) => {
+        const { name, basisPoints, pausedAt } = arm as { name?: unknown; basisPoints?: unknown; pausedAt?: unknown };
+        // An arm a guardrail paused: receipts made from then on name the control (docs/experiments.md, "Guardrails").
+        return { name: String(name), basisPoints: Number(basisPoints), ...(typeof pausedAt === 'string' ? { pausedAt } : {}) };
+      });
       if (!isValidSplit(split)) throw new UsageError(`${file}: the experiment's arms do not split 10,000 basis points.`);
       return { id: candidate.id, salt: candidate.salt, arms: split };
     }

@@ -22,6 +22,7 @@ export const EVENT_TYPES = [
   'experiment.started',
   'experiment.stopped',
   'experiment.concluded',
+  'experiment.paused',
   'api_key.created',
   'api_key.rotated',
   'api_key.revoked',
@@ -130,6 +131,8 @@ const experiment = (state: string, startedAt: string, stoppedAt: string | null, 
     { name: 'variant_1', versionId: IDS.variant, weight: 10, basisPoints: 1000 },
   ],
   offeringIds: null,
+  maxPriceDifferencePercent: 20,
+  pauseWhenAcceptanceDropsPoints: 5,
   createdAt: AT,
   startedAt,
   stoppedAt,
@@ -283,6 +286,34 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
       experiment: experiment('concluded', AT, '2026-12-02T09:00:00.000Z', { arm: 'variant_1', versionId: IDS.variant }),
       winner: { arm: 'variant_1', versionId: IDS.variant },
       concludedBy: IDS.user,
+    },
+  },
+  'experiment.paused': {
+    environment: 'the publication’s',
+    meaning:
+      'A guardrail paused a variant of a running experiment: its acceptance rate was shown to be lower than the control’s by more than the experiment’s margin, so its subjects are priced with the control from the arm’s pausedAt on (quotes made before keep the arm)',
+    data: z.strictObject({
+      experiment: experimentSchema,
+      arm: z.string().meta({ description: 'The paused arm (`variant_<n>`); its pausedAt and pauseReason are on it in `experiment.arms`.' }),
+      reason: z.string().meta({ description: 'Why, in plain words.' }),
+    }),
+    example: {
+      experiment: {
+        ...experiment('running', AT, null),
+        arms: [
+          { name: 'control', versionId: IDS.version, weight: 90, basisPoints: 9000 },
+          {
+            name: 'variant_1',
+            versionId: IDS.variant,
+            weight: 10,
+            basisPoints: 1000,
+            pausedAt: '2026-11-28T10:01:00.000Z',
+            pauseReason: "Pause variant_1: its acceptance rate is more than 5 points below the control's (95%: at least 7.4 points below)",
+          },
+        ],
+      },
+      arm: 'variant_1',
+      reason: "Pause variant_1: its acceptance rate is more than 5 points below the control's (95%: at least 7.4 points below)",
     },
   },
   'api_key.created': {

@@ -87,3 +87,27 @@ describe('experiment assignment', () => {
     expect(checkReceiptAssignment(forged, definition, 'customer-7').status).toBe('mismatch');
   });
 });
+
+describe('a paused arm', () => {
+  const arms = [
+    { name: 'control', basisPoints: 5000 },
+    { name: 'variant_1', basisPoints: 5000, pausedAt: '2026-12-01T12:00:00.000Z' },
+  ];
+  const definition = { id: ID, salt: SALT, arms };
+  const inVariant = Array.from({ length: 50 }, (_, i) => `s-${i}`).find((s) => assignArm({ ...definition, arms: arms.map(({ name, basisPoints }) => ({ name, basisPoints })) }, { subject: s }).arm === 'variant_1')!;
+
+  it('sends its subjects to the control from pausedAt on, in the same bucket; quotes made before keep the arm', () => {
+    const before = assignArm(definition, { subject: inVariant }, { at: '2026-12-01T11:59:59.999Z' });
+    const after = assignArm(definition, { subject: inVariant }, { at: new Date('2026-12-01T12:00:00.000Z') });
+    expect(before.arm).toBe('variant_1');
+    expect(after).toEqual({ ...before, arm: 'control' });
+    expect(assignArm(definition, { subject: inVariant }).arm).toBe('control'); // now
+  });
+
+  it('checks a receipt at its createdAt', () => {
+    const made = assignArm(definition, { subject: inVariant }, { at: '2026-12-01T11:00:00.000Z' });
+    const receipt = { createdAt: '2026-12-01T11:00:00.000Z', experiment: { arm: made.arm, bucket: made.bucket, experimentId: ID, subjectDigest: made.subjectDigest } };
+    expect(checkReceiptAssignment(receipt, definition, inVariant)).toEqual({ status: 'matches', arm: 'variant_1', bucket: made.bucket });
+    expect(checkReceiptAssignment({ ...receipt, createdAt: '2026-12-01T13:00:00.000Z' }, definition, inVariant).status).toBe('mismatch');
+  });
+});

@@ -11,7 +11,8 @@ import type { ExperimentRow } from './store';
 export const runningExperimentSchema = z.object({
   id: z.string(),
   salt: z.string(),
-  arms: z.array(z.object({ name: z.string(), versionId: z.string(), basisPoints: z.number().int() })).min(1),
+  /** `pausedAt` (ISO) on an arm the acceptance guardrail paused: from then on its subjects are priced with the control. */
+  arms: z.array(z.object({ name: z.string(), versionId: z.string(), basisPoints: z.number().int(), pausedAt: z.string().optional() })).min(1),
   /** null: every offering takes part. */
   offeringIds: z.array(z.string()).nullable(),
 });
@@ -26,7 +27,13 @@ const toBasisPoints = (row: Pick<ExperimentRow, 'weightUnit'>, weight: number) =
 export function armsOf(row: ExperimentRow): ExperimentView['arms'] {
   return [
     { name: 'control', versionId: row.controlVersionId, weight: row.controlWeight, basisPoints: toBasisPoints(row, row.controlWeight) },
-    ...row.variants.map((v) => ({ name: v.name, versionId: v.versionId, weight: v.weight, basisPoints: toBasisPoints(row, v.weight) })),
+    ...row.variants.map((v) => ({
+      name: v.name,
+      versionId: v.versionId,
+      weight: v.weight,
+      basisPoints: toBasisPoints(row, v.weight),
+      ...(v.pausedAt ? { pausedAt: v.pausedAt, pauseReason: v.pauseReason ?? '' } : {}),
+    })),
   ];
 }
 
@@ -35,20 +42,25 @@ export function runningDefinition(row: ExperimentRow, controlVersionId: string):
   return {
     id: row.id,
     salt: row.salt,
-    arms: armsOf({ ...row, controlVersionId }).map(({ name, versionId, basisPoints }) => ({ name, versionId: versionId!, basisPoints })),
+    arms: armsOf({ ...row, controlVersionId }).map(({ name, versionId, basisPoints, pausedAt }) => ({
+      name,
+      versionId: versionId!,
+      basisPoints,
+      ...(pausedAt ? { pausedAt } : {}),
+    })),
     offeringIds: row.offeringIds.length > 0 ? row.offeringIds : null,
   };
 }
 
 /**
- * The arm a quote for `offeringId` by `subject` is priced with, or null when the experiment does
- * not cover the offering (then the publication prices it). Pure: the scope's memory holds the
- * definition.
+ * The arm a quote for `offeringId` by `subject` made `at` is priced with, or null when the
+ * experiment does not cover the offering (then the publication prices it). Pure: the scope's
+ * memory holds the definition; an arm paused by then sends its subjects to the control.
  */
-export function assignQuote(experiment: RunningExperiment | null, offeringId: string, subject: string): ExperimentAssignment | null {
+export function assignQuote(experiment: RunningExperiment | null, offeringId: string, subject: string, at: Date): ExperimentAssignment | null {
   if (!experiment) return null;
   if (experiment.offeringIds && !experiment.offeringIds.includes(offeringId)) return null;
-  const assignment = assignArm(experiment, { subject });
+  const assignment = assignArm(experiment, { subject }, { at });
   const arm = experiment.arms.find((a) => a.name === assignment.arm)!;
   return { ...assignment, experimentId: experiment.id, versionId: arm.versionId };
 }
@@ -70,6 +82,8 @@ export function toExperimentView(row: ExperimentRow): ExperimentView {
     weightUnit: row.weightUnit,
     arms: armsOf(row),
     offeringIds: row.offeringIds.length > 0 ? row.offeringIds : null,
+    maxPriceDifferencePercent: row.maxPriceDifferencePercent,
+    pauseWhenAcceptanceDropsPoints: row.pauseWhenAcceptanceDropsPoints,
     createdAt: row.createdAt.toISOString(),
     startedAt: row.startedAt?.toISOString() ?? null,
     stoppedAt: row.stoppedAt?.toISOString() ?? null,

@@ -5,6 +5,9 @@ export const EXPERIMENT_STATES = ['draft', 'running', 'stopped', 'concluded'] as
 export const WEIGHT_UNITS = { percent: 100, basis_points: 10_000 } as const;
 export type WeightUnit = keyof typeof WEIGHT_UNITS;
 
+/** The guardrails when the request does not set them (docs/experiments.md, "Guardrails"). */
+export const DEFAULT_GUARDRAILS = { maxPriceDifferencePercent: 20, pauseWhenAcceptanceDropsPoints: 5 } as const;
+
 /** At most this many variants besides the control. */
 export const MAX_VARIANTS = 9;
 
@@ -34,6 +37,26 @@ export const createExperimentRequestSchema = z
       .optional()
       .meta({ description: 'Only quotes for these offerings take part; every offering when omitted.' }),
     primaryMetric: z.enum(EXPERIMENT_METRICS).default('revenue_per_quote'),
+    maxPriceDifferencePercent: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .default(DEFAULT_GUARDRAILS.maxPriceDifferencePercent)
+      .meta({
+        description:
+          'Guardrail: the largest difference (whole percent, either way) allowed between a variant’s price and the control’s for the same answers; a variant further away than this on recent quotes cannot start.',
+      }),
+    pauseWhenAcceptanceDropsPoints: z
+      .number()
+      .gt(0)
+      .lt(100)
+      .nullable()
+      .default(DEFAULT_GUARDRAILS.pauseWhenAcceptanceDropsPoints)
+      .meta({
+        description:
+          'Guardrail: a variant whose acceptance rate is shown (with 95% confidence, checked every minute) to be more than this many percentage points below the control’s is paused: its subjects are priced with the control from then on. null: never pause.',
+      }),
   })
   .superRefine((request, ctx) => {
     const total = request.controlWeight + request.variants.reduce((sum, v) => sum + v.weight, 0);
@@ -53,6 +76,11 @@ export const experimentArmSchema = z
     versionId: z.uuid().nullable().meta({ description: 'The version the arm prices with; the control’s is the publication pinned at start (null before).' }),
     weight: z.number().int().meta({ description: 'As given, in `weightUnit`.' }),
     basisPoints: z.number().int().meta({ description: 'The weight in basis points (of 10,000): what assignment uses.' }),
+    pausedAt: z.iso
+      .datetime()
+      .optional()
+      .meta({ description: 'Present once the guardrail paused the arm: subjects it assigns are priced with the control from this instant on (quotes before it keep the arm).' }),
+    pauseReason: z.string().optional().meta({ description: 'Why it was paused, in plain words.' }),
   })
   .meta({ id: 'ExperimentArm' });
 
@@ -68,6 +96,11 @@ export const experimentSchema = z
     weightUnit: z.enum(['percent', 'basis_points']),
     arms: z.array(experimentArmSchema),
     offeringIds: z.array(z.string()).nullable().meta({ description: 'The offerings that take part; null: every offering.' }),
+    maxPriceDifferencePercent: z.number().int().meta({ description: 'Guardrail: the largest price difference (whole percent) a variant may have from the control for the same answers to start.' }),
+    pauseWhenAcceptanceDropsPoints: z
+      .number()
+      .nullable()
+      .meta({ description: 'Guardrail: the acceptance-rate margin (percentage points) below the control at which a variant is paused; null: never.' }),
     createdAt: z.iso.datetime(),
     startedAt: z.iso.datetime().nullable(),
     stoppedAt: z.iso.datetime().nullable(),

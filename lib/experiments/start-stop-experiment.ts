@@ -6,6 +6,7 @@ import { recordEvent } from '../events/record-event';
 import { experimentNotFound } from './read-experiments';
 import { runningDefinition, toExperimentView } from './running-experiment';
 import type { ExperimentView } from './schemas';
+import { worstPriceDifference } from './price-guard';
 import { findExperiment, markStarted, markStopped, runningExperimentId } from './store';
 
 /**
@@ -14,7 +15,9 @@ import { findExperiment, markStarted, markStopped, runningExperimentId } from '.
  * reads it (with the publication, remembered with the scope; the quote's insert re-checks the
  * experiment as it re-checks the version, so every process learns of the start at its next
  * quote). One running experiment per book and environment. Publishing takes turns on the book's
- * row, so the control pinned is the publication at this moment.
+ * row, so the control pinned is the publication at this moment. The price guardrail: a variant
+ * pricing any recent answers (or the book's examples) further from the control than the
+ * experiment allows is refused (409, naming the worst answers and both prices; price-guard.ts).
  */
 export async function startExperiment(
   ctx: VerbContext<SessionPrincipal>,
@@ -29,6 +32,20 @@ export async function startExperiment(
     if (!controlVersionId) throw new ServiceError('conflict', `Nothing of book ${book.id} is published in ${row.environment}: the control is the publication.`);
     const running = await runningExperimentId(db, book.id, row.environmentId);
     if (running) throw new ServiceError('conflict', `Experiment ${running} is already running on this book in ${row.environment}; stop it first.`);
+    const tooFar = await worstPriceDifference(db, {
+      bookId: book.id,
+      environmentId: row.environmentId,
+      controlVersionId,
+      variants: row.variants,
+      offeringIds: row.offeringIds.length > 0 ? row.offeringIds : null,
+      limitPercent: row.maxPriceDifferencePercent,
+      now,
+    });
+    if (tooFar) {
+      throw new ServiceError('conflict', `Experiment ${experimentId} cannot start: ${tooFar.message}`, {
+        details: { guardrail: 'max_price_difference', priceDifference: tooFar },
+      });
+    }
     await markStarted(db, { id: row.id, bookId: book.id, environmentId: row.environmentId, controlVersionId, definition: runningDefinition(row, controlVersionId), at: now });
     const view = toExperimentView((await findExperiment(db, book.id, experimentId))!);
     await recordEvent(

@@ -7,7 +7,7 @@ import {
   EXPERIMENT_QUOTE_COLUMNS,
   EXPERIMENT_QUOTE_WHERE,
   EXPERIMENT_QUOTES_MARK,
-} from '../quotes/store';
+} from '../quotes/store/experiment-rollup';
 import type { RunningExperiment } from './running-experiment';
 import type { WeightUnit } from './schemas';
 
@@ -16,7 +16,8 @@ import type { WeightUnit } from './schemas';
  * publication carries (the quote path reads that with the publication, never this table).
  */
 
-export type StoredVariant = { name: string; versionId: string; weight: number };
+/** A variant as stored; `pausedAt` (ISO) and `pauseReason` once the acceptance guardrail paused it. */
+export type StoredVariant = { name: string; versionId: string; weight: number; pausedAt?: string; pauseReason?: string };
 
 export type ExperimentRow = {
   id: string;
@@ -32,6 +33,9 @@ export type ExperimentRow = {
   variants: StoredVariant[];
   offeringIds: string[];
   controlVersionId: string | null;
+  maxPriceDifferencePercent: number;
+  /** Percentage points; null: never pause. */
+  pauseWhenAcceptanceDropsPoints: number | null;
   createdAt: Date;
   startedAt: Date | null;
   stoppedAt: Date | null;
@@ -43,6 +47,7 @@ export type ExperimentRow = {
 const COLUMNS = `x.id::text AS id, x.book_id::text AS "bookId", x.environment_id::text AS "environmentId", e.kind::text AS environment,
   x.name, x.state::text AS state, x.salt, x.primary_metric::text AS "primaryMetric", x.weight_unit AS "weightUnit",
   x.control_weight AS "controlWeight", x.variants, x.offering_ids AS "offeringIds", x.control_version_id::text AS "controlVersionId",
+  x.max_price_difference_percent AS "maxPriceDifferencePercent", x.pause_when_acceptance_drops_points AS "pauseWhenAcceptanceDropsPoints",
   x.created_at AS "createdAt", x.started_at AS "startedAt", x.stopped_at AS "stoppedAt",
   x.concluded_at AS "concludedAt", x.winner_arm AS "winnerArm", x.winner_version_id::text AS "winnerVersionId"`;
 
@@ -52,8 +57,8 @@ export async function insertExperiment(db: DbOrTx, experiment: NewExperiment): P
   const [row] = await sqlRows<{ id: string }>(
     db,
     `INSERT INTO experiments (id, book_id, environment_id, name, salt, primary_metric, weight_unit, control_weight, variants, offering_ids,
-                              created_by, created_at, updated_at)
-     VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3, $4, $5::"ExperimentMetric", $6, $7, $8::jsonb, $9::text[], $10, $11, $11)
+                              max_price_difference_percent, pause_when_acceptance_drops_points, created_by, created_at, updated_at)
+     VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3, $4, $5::"ExperimentMetric", $6, $7, $8::jsonb, $9::text[], $12, $13, $10, $11, $11)
      RETURNING id::text AS id`,
     [
       experiment.bookId,
@@ -67,6 +72,8 @@ export async function insertExperiment(db: DbOrTx, experiment: NewExperiment): P
       experiment.offeringIds,
       experiment.createdBy,
       experiment.createdAt,
+      experiment.maxPriceDifferencePercent,
+      experiment.pauseWhenAcceptanceDropsPoints,
     ],
   );
   return row.id;
@@ -152,8 +159,7 @@ export type ArmTotalsRow = {
 // (book, environment, time); acceptances by BRIN on time), and the won leads, read from the leads
 // themselves (a status moves after the fact) by a partial index on won leads of the environment
 // since the start. Parameters: $1 experiment, $2 book, $3 environment, $4 the start.
-// Built on first use: lib/quotes/store's fragments are not yet defined while the modules of an import cycle load.
-const armTotalsSql = () => `WITH qmark AS (SELECT through FROM rollup_marks WHERE name = '${EXPERIMENT_QUOTES_MARK}'),
+const ARM_TOTALS_SQL = `WITH qmark AS (SELECT through FROM rollup_marks WHERE name = '${EXPERIMENT_QUOTES_MARK}'),
   amark AS (SELECT through FROM rollup_marks WHERE name = '${EXPERIMENT_ACCEPTANCES_MARK}'),
   counted AS (
     SELECT arm, currency, quotes, quoted_price_sum, acceptances, accepted_revenue_sum, accepted_revenue_sum_of_squares, 0 AS won
@@ -187,7 +193,7 @@ export async function readArmTotals(
   db: DbOrTx,
   experiment: { id: string; bookId: string; environmentId: string; startedAt: Date },
 ): Promise<ArmTotalsRow[]> {
-  return sqlRows<ArmTotalsRow>(db, armTotalsSql(), [experiment.id, experiment.bookId, experiment.environmentId, experiment.startedAt]);
+  return sqlRows<ArmTotalsRow>(db, ARM_TOTALS_SQL, [experiment.id, experiment.bookId, experiment.environmentId, experiment.startedAt]);
 }
 
 /**
@@ -206,4 +212,59 @@ export async function markConcluded(
     [experiment.id, experiment.winnerArm, experiment.winnerVersionId, experiment.concludedBy, experiment.at],
   );
   await sqlRows(db, `UPDATE publications SET experiment_id = NULL, experiment = NULL WHERE experiment_id = $1::uuid RETURNING id`, [experiment.id]);
+}
+
+/** A running experiment the acceptance guardrail watches, with what its events need of the book. */
+export type GuardedExperiment = ExperimentRow & { workspaceId: string; projectId: string };
+
+/** The running experiments with an acceptance margin (at most `limit`, oldest start first). */
+export async function runningExperimentsWithMargin(db: DbOrTx, limit = 500): Promise<GuardedExperiment[]> {
+  return sqlRows<GuardedExperiment>(
+    db,
+    `SELECT ${COLUMNS}, p.workspace_id::text AS "workspaceId", p.id::text AS "projectId"
+       FROM experiments x JOIN environments e ON e.id = x.environment_id JOIN books b ON b.id = x.book_id JOIN projects p ON p.id = b.project_id
+      WHERE x.state = 'running' AND x.pause_when_acceptance_drops_points IS NOT NULL
+      ORDER BY x.started_at, x.id LIMIT $1::int`,
+    [limit],
+  );
+}
+
+/** Per arm: quotes priced (succeeded) and of those, accepted by their customer. */
+export type ArmAcceptances = { arm: string; quotes: number; acceptances: number };
+
+/**
+ * The experiment's priced quotes and acceptances per arm, as the receipts record the arm.
+ * Bounded by the quote intents' (book, environment, created_at) index from the start on.
+ */
+export async function armAcceptances(db: DbOrTx, experiment: Pick<ExperimentRow, 'id' | 'bookId' | 'environmentId' | 'startedAt'>): Promise<ArmAcceptances[]> {
+  return sqlRows<ArmAcceptances>(
+    db,
+    `SELECT r.experiment->>'arm' AS arm, count(*)::int AS quotes, count(a.id)::int AS acceptances
+       FROM quote_intents i
+       JOIN quote_receipts r ON r.quote_intent_id = i.id
+       LEFT JOIN quote_acceptances a ON a.quote_intent_id = i.id
+      WHERE i.book_id = $1::uuid AND i.environment_id = $2::uuid AND i.created_at >= $3::timestamptz
+        AND r.outcome = 'succeeded' AND r.experiment->>'experimentId' = $4::text
+      GROUP BY 1`,
+    [experiment.bookId, experiment.environmentId, experiment.startedAt, experiment.id],
+  );
+}
+
+/**
+ * Pauses a variant: records `pausedAt` and the reason on it, and republishes the definition its
+ * publication carries (so the quote path, which re-checks the definition's pauses, sees it).
+ */
+export async function markArmPaused(
+  db: DbOrTx,
+  experiment: { id: string; variants: StoredVariant[]; definition: RunningExperiment; at: Date },
+): Promise<void> {
+  await sqlRows(db, `UPDATE experiments SET variants = $2::jsonb, updated_at = $3 WHERE id = $1::uuid RETURNING id`, [
+    experiment.id,
+    JSON.stringify(experiment.variants),
+    experiment.at,
+  ]);
+  await sqlRows(db, `UPDATE publications SET experiment = $2::jsonb WHERE experiment_id = $1::uuid RETURNING id`, [
+    experiment.id,
+    JSON.stringify(experiment.definition),
+  ]);
 }

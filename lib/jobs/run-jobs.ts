@@ -1,4 +1,5 @@
 import type { VerbContext } from '../context/verb-context';
+import { pauseLosingArms } from '../experiments/pause-arms';
 import { sweepIdempotentRequests } from '../idempotency/idempotent-requests';
 import { sweepRotatedKeys } from '../keys/sweep-rotated-keys';
 import { expireQuoteIntents } from '../quotes/expire-quote-intents';
@@ -22,8 +23,9 @@ export async function runWebhookJobs(ctx: VerbContext) {
  * left pending for a disabled or deleted endpoint, forget idempotent answers past their 24
  * hours, make the request log's day partitions ahead and drop those past their retention
  * (bodies after 30 days, rows after REQUEST_LOG_RETENTION_DAYS), count the recent hours of quotes
- * into the Overview's rollup, email owners of new leads and held quotes
- * (with SMTP_URL only). The in-process runner runs them all in
+ * into the Overview's rollup, pause experiment variants their acceptance guardrail fires for
+ * (docs/experiments.md, "Guardrails"), email owners of new leads, held quotes and paused
+ * variants (with SMTP_URL only). The in-process runner runs them all in
  * turn; with Inngest each is a cron function of its own (inngest/functions/minute-jobs.ts).
  */
 export const MINUTE_JOBS = {
@@ -33,6 +35,7 @@ export const MINUTE_JOBS = {
   idempotentRequestsForgotten: { id: 'forget-idempotent-requests', run: sweepIdempotentRequests },
   requestLogPartitionsChanged: { id: 'request-log-partitions', run: (ctx) => maintainRequestLogPartitions(ctx) },
   quoteHoursCounted: { id: 'roll-up-quotes', run: rollUpQuotes },
+  experimentArmsPaused: { id: 'pause-losing-arms', run: pauseLosingArms },
   ownerEmailsSent: { id: 'send-owner-notifications', run: sendOwnerNotifications },
 } satisfies Record<string, { id: string; run: (ctx: VerbContext) => Promise<number> }>;
 

@@ -8,6 +8,7 @@ import {
   readBusinessName,
   readHeldQuoteForEmail,
   readLeadForEmail,
+  readPauseEventForEmail,
   type ClaimedNotification,
 } from './store';
 
@@ -58,6 +59,16 @@ async function compose({ db }: VerbContext, notification: ClaimedNotification): 
       to,
       subject: `New lead for ${business}: ${who} accepted a quote of ${price}`,
       text: `${who} accepted a quote of ${price} on your hosted quote page and asked to be contacted.\n\nSee how to reach them in your leads: ${portal}/leads?business=${notification.businessId}\n\nQuote reference: ${lead.quoteIntentId}\n`,
+    };
+  }
+  if (notification.kind === 'experiment_paused') {
+    const pause = await readPauseEventForEmail(db, notification.subjectId);
+    if (!pause) return null;
+    const { experiment, arm, reason } = pause;
+    return {
+      to,
+      subject: `Price experiment "${experiment.name}" paused ${arm} (${business})`,
+      text: `A guardrail of the price experiment "${experiment.name}" (${experiment.environment}) paused ${arm}: its customers are priced with the control from now on.\n\n${reason}.\n\nSee the experiment: ${portal}/books/${experiment.bookId}\n`,
     };
   }
   const quote = await readHeldQuoteForEmail(db, notification.subjectId);

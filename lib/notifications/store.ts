@@ -3,7 +3,8 @@ import { sqlRows } from '../db/sql';
 
 /** The notifications' store: the only place with SQL for `owner_notifications`. */
 
-export type NotificationKind = 'lead' | 'held_quote';
+/** `experiment_paused`: its subject is the `experiment.paused` event (which says which arm and why). */
+export type NotificationKind = 'lead' | 'held_quote' | 'experiment_paused';
 
 export async function insertNotifications(db: DbOrTx, rows: { kind: NotificationKind; businessId: string; subjectId: string; createdAt: Date }[]) {
   if (rows.length === 0) return;
@@ -61,4 +62,11 @@ export async function readHeldQuoteForEmail(db: DbOrTx, accountQuoteId: string) 
 export async function readBusinessName(db: DbOrTx, businessId: string): Promise<string> {
   const business = await db.business.findUniqueOrThrow({ where: { id: businessId }, select: { name: true, displayName: true } });
   return business.displayName ?? business.name;
+}
+
+/** What a paused arm's email says: the `experiment.paused` event's data. */
+export async function readPauseEventForEmail(db: DbOrTx, eventId: string) {
+  const event = await db.outboxEvent.findUnique({ where: { id: eventId }, select: { type: true, data: true } });
+  if (!event || event.type !== 'experiment.paused') return null;
+  return event.data as { experiment: { name: string; bookId: string; environment: string }; arm: string; reason: string };
 }

@@ -86,6 +86,7 @@ export async function createQuote(
           bookMustBePrimary: scope.bookMustBePrimary,
           publishedVersionId: scope.publishedVersionId,
           experimentId: scope.experiment === undefined ? undefined : (scope.experiment?.id ?? null),
+          experimentPauses: scope.experiment?.arms.filter((arm) => arm.pausedAt).length ?? 0,
         });
         if (written === 'key_refused') throw new ServiceError('invalid_api_key', 'This API key is no longer valid.');
         if (written === 'inserted') return { created: result };
@@ -121,7 +122,7 @@ async function price(
   { idempotencyKey, fingerprint }: { idempotencyKey: string; fingerprint: string },
 ): Promise<StoredQuote> {
   if (!scope.publishedVersionId && input.whenUnpublished === 'surface_unavailable') throw surfaceUnavailable();
-  const assignment = assignQuote(scope.experiment ?? null, input.inputs.offeringId, input.subject ?? idempotencyKey);
+  const assignment = assignQuote(scope.experiment ?? null, input.inputs.offeringId, input.subject ?? idempotencyKey, ctx.now);
   const versionId = assignment?.versionId ?? scope.publishedVersionId;
   const book = versionId ? await compiled(ctx.db, versionId) : null;
   const outcome = priceQuote(book, input.inputs);

@@ -10,13 +10,18 @@ import { createHash, createHmac } from 'node:crypto';
  *   subjectDigest = hex(sha256(utf8(subject)))
  *   bucket        = uint64_be(first 8 bytes of HMAC-SHA256(key = utf8(salt), utf8(experimentId + ':' + subjectDigest))) mod 10000
  *   arm           = the first arm, in the definition's order, whose cumulative basis points exceed the bucket
+ *                   — or the first arm (the control) when that arm carries `pausedAt` and the quote
+ *                   was made at or after it (a guardrail paused it; earlier quotes keep the arm)
  */
 
 /** Buckets a subject can fall in: weights are basis points of this. */
 export const ASSIGNMENT_BUCKETS = 10_000;
 
-/** An arm as the experiment's published definition lists it (control first). */
-export type AssignmentArm = { name: string; basisPoints: number };
+/**
+ * An arm as the experiment's published definition lists it (control first). `pausedAt` (ISO
+ * 8601): from this instant on, the subjects the arm's buckets hold are priced with the control.
+ */
+export type AssignmentArm = { name: string; basisPoints: number; pausedAt?: string | null };
 
 /** What assignment needs of an experiment: GET /v1/books/{bookId}/experiments/{id} answers it. */
 export type AssignmentDefinition = { id: string; salt: string; arms: readonly AssignmentArm[] };
@@ -55,15 +60,30 @@ export function isValidSplit(arms: readonly AssignmentArm[]): boolean {
   );
 }
 
-/** The arm of a subject (or of its digest) in an experiment. */
-export function assignArm(definition: AssignmentDefinition, subject: { subject: string } | { subjectDigest: string }): Assignment {
+/**
+ * The arm of a subject (or of its digest) in an experiment, for a quote made `at` (an ISO 8601
+ * string or a Date; now when omitted): an arm paused by then gives way to the first arm.
+ */
+export function assignArm(
+  definition: AssignmentDefinition,
+  subject: { subject: string } | { subjectDigest: string },
+  options: { at?: Date | string } = {},
+): Assignment {
   if (!isValidSplit(definition.arms)) throw new Error(`experiment ${definition.id} does not split 10,000 basis points between distinctly named arms`);
   const subjectDigest = 'subject' in subject ? subjectDigestOf(subject.subject) : subject.subjectDigest;
   const bucket = assignmentBucket(definition.id, definition.salt, subjectDigest);
-  return { arm: armOfBucket(definition.arms, bucket), bucket, subjectDigest };
+  return { arm: servingArm(definition.arms, armOfBucket(definition.arms, bucket), options.at), bucket, subjectDigest };
 }
 
-/** A receipt's `experiment` field (receipt format 2). */
+/** The arm that prices a bucket's subjects at `at`: the first arm instead of one paused by then. */
+function servingArm(arms: readonly AssignmentArm[], name: string, at: Date | string | undefined): string {
+  const arm = arms.find((a) => a.name === name)!;
+  if (!arm.pausedAt || arm === arms[0]) return name;
+  const when = at === undefined ? Date.now() : new Date(at).getTime();
+  return when >= Date.parse(arm.pausedAt) ? arms[0].name : name;
+}
+
+/** A receipt's `experiment` field (receipt format 2); the receipt's `createdAt` says when it was made. */
 export type ReceiptExperiment = { arm: string; bucket: number; experimentId: string; subjectDigest: string };
 
 export type ExperimentCheck =
@@ -81,14 +101,15 @@ export type ExperimentCheck =
  * (`verifyReceipt`): this says whether the signed assignment is the one the definition gives.
  */
 export function checkReceiptAssignment(
-  receipt: { experiment?: ReceiptExperiment | null },
+  receipt: { experiment?: ReceiptExperiment | null; createdAt?: string },
   definition: AssignmentDefinition,
   subject: string,
 ): ExperimentCheck {
   const recorded = receipt.experiment;
   if (!recorded) return { status: 'no_experiment' };
   if (recorded.experimentId !== definition.id) return { status: 'other_experiment', experimentId: recorded.experimentId };
-  const expected = assignArm(definition, { subject });
+  // Assigned as at the receipt's making: an arm paused since still recomputes for it.
+  const expected = assignArm(definition, { subject }, { at: receipt.createdAt });
   if (expected.subjectDigest !== recorded.subjectDigest) return { status: 'other_subject' };
   if (expected.arm !== recorded.arm || expected.bucket !== recorded.bucket) {
     return { status: 'mismatch', expected: { arm: expected.arm, bucket: expected.bucket }, recorded: { arm: recorded.arm, bucket: recorded.bucket } };

@@ -5,7 +5,8 @@ import { deliverySchema, EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '..
 import { readEvent } from '../../lib/events/store';
 import { api } from '../../lib/testing/api-client';
 import { issueFormToken } from '../../lib/leads/form-token';
-import { createPerson, createTenant, quoteRequest, testDb } from '../../lib/testing/factories';
+import { pauseArm } from '../../lib/experiments/pause-arms';
+import { createPerson, createTenant, quoteRequest, testContext, testDb } from '../../lib/testing/factories';
 import { deliveryEnvelope } from '../../lib/webhooks/envelope';
 
 /** The fields of a value, two levels down: what a receiver's code reads. */
@@ -86,11 +87,13 @@ describe('the event catalogue', () => {
       ...as,
       body: { environment: 'test', name: 'Events', controlWeight: 50, variants: [{ versionId: variant.body.data.version.id, weight: 50 }] },
     });
-    for (const action of ['start', 'stop']) {
-      expect((await api('POST', `/v1/books/${tenant.bookId}/experiments/${experiment.body.data.experiment.id}/${action}`, as)).status).toBe(200);
-    }
+    const experimentId = experiment.body.data.experiment.id;
+    expect((await api('POST', `/v1/books/${tenant.bookId}/experiments/${experimentId}/start`, as)).status).toBe(200);
+    // Its acceptance guardrail pauses the variant (the job's verb, driven directly).
+    expect(await pauseArm(testContext(testDb()), { id: experimentId, bookId: tenant.bookId, workspaceId: tenant.workspaceId, projectId: tenant.projectId }, 'variant_1', 'Pause variant_1: its acceptance rate is more than 5 points below the control’s')).toBe(true);
+    expect((await api('POST', `/v1/books/${tenant.bookId}/experiments/${experimentId}/stop`, as)).status).toBe(200);
     // …then concluded by promoting its control.
-    const promoted = await api('POST', `/v1/books/${tenant.bookId}/experiments/${experiment.body.data.experiment.id}/promote`, { ...as, body: { arm: 'control' } });
+    const promoted = await api('POST', `/v1/books/${tenant.bookId}/experiments/${experimentId}/promote`, { ...as, body: { arm: 'control' } });
     expect(promoted.status, promoted.text).toBe(200);
 
     const events = await testDb().outboxEvent.findMany({ where: { workspaceId: tenant.workspaceId }, orderBy: { seq: 'asc' } });

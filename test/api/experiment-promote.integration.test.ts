@@ -28,7 +28,7 @@ describe('promoting an experiment’s arm', () => {
   const startExperiment = async (name: string, versionId: string) => {
     const created = await api('POST', base(), {
       ...as(publisher),
-      body: { environment: 'live', name, controlWeight: 50, variants: [{ versionId, weight: 50 }] },
+      body: { environment: 'live', name, controlWeight: 50, variants: [{ versionId, weight: 50 }], maxPriceDifferencePercent: 60 },
     });
     expect(created.status, created.text).toBe(201);
     const started = await api('POST', `${base()}/${created.body.data.experiment.id}/start`, as(publisher));
@@ -144,7 +144,7 @@ describe('promoting an experiment’s arm', () => {
   });
 
   it('refuses a draft, an arm the experiment does not have, and bad bodies', async () => {
-    const draft = (await api('POST', base(), { ...as(publisher), body: { environment: 'test', name: 'Draft', controlWeight: 50, variants: [{ versionId: variantId, weight: 50 }] } }))
+    const draft = (await api('POST', base(), { ...as(publisher), body: { environment: 'test', name: 'Draft', controlWeight: 50, variants: [{ versionId: variantId, weight: 50 }], maxPriceDifferencePercent: 60 } }))
       .body.data.experiment;
     const notStarted = await promote(draft.id, { arm: 'control' });
     expect(notStarted.status).toBe(409);
@@ -165,7 +165,7 @@ describe('promoting an experiment’s arm', () => {
   });
 
   it('needs books:publish (403 forbidden), and answers 404 for another tenant', async () => {
-    const running = (await api('POST', base(), { ...as(publisher), body: { environment: 'test', name: 'Rights', controlWeight: 50, variants: [{ versionId: variantId, weight: 50 }] } }))
+    const running = (await api('POST', base(), { ...as(publisher), body: { environment: 'test', name: 'Rights', controlWeight: 50, variants: [{ versionId: variantId, weight: 50 }], maxPriceDifferencePercent: 60 } }))
       .body.data.experiment;
     expect((await api('POST', `${base()}/${running.id}/start`, as(publisher))).status).toBe(200);
     const refused = await promote(running.id, { arm: 'control' }, editor);

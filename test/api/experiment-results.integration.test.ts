@@ -48,7 +48,7 @@ describe('experiment results', () => {
     const variant = await createBookVersion(testContext(testDb()), { bookId: tenant.bookId, artifact: cheaper });
     const created = await api('POST', `/v1/books/${tenant.bookId}/experiments`, {
       ...as(publisher),
-      body: { environment: 'live', name: 'Cheaper windows', controlWeight: 50, variants: [{ versionId: variant.id, weight: 50 }] },
+      body: { environment: 'live', name: 'Cheaper windows', controlWeight: 50, variants: [{ versionId: variant.id, weight: 50 }], maxPriceDifferencePercent: 60 },
     });
     expect(created.status, created.text).toBe(201);
     const started = await api('POST', `/v1/books/${tenant.bookId}/experiments/${created.body.data.experiment.id}/start`, as(publisher));
@@ -171,7 +171,7 @@ describe('experiment results', () => {
   it('answers zeros for a draft, and 404 for another tenant’s book or experiment; 401 without a session', async () => {
     const draft = await api('POST', `/v1/books/${tenant.bookId}/experiments`, {
       ...as(publisher),
-      body: { environment: 'test', name: 'Draft', controlWeight: 50, variants: [{ versionId: definition.arms[1].versionId, weight: 50 }] },
+      body: { environment: 'test', name: 'Draft', controlWeight: 50, variants: [{ versionId: definition.arms[1].versionId, weight: 50 }], maxPriceDifferencePercent: 60 },
     });
     const empty = await results(draft.body.data.experiment.id);
     expect(empty.status, empty.text).toBe(200);

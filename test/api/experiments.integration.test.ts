@@ -62,7 +62,7 @@ describe('experiments', () => {
   });
 
   const create = (body: Record<string, unknown>, person = publisher) =>
-    api('POST', base(), { ...as(person), body: { environment: 'live', name: 'Cheaper windows', controlWeight: 50, variants: [{ versionId: variantId, weight: 50 }], ...body } });
+    api('POST', base(), { ...as(person), body: { environment: 'live', name: 'Cheaper windows', controlWeight: 50, variants: [{ versionId: variantId, weight: 50 }], maxPriceDifferencePercent: 60, ...body } });
   const quote = (subject?: string, extra: Record<string, unknown> = {}) =>
     api('POST', '/v1/quotes', { key: tenant.keys.live, headers: subject === undefined ? {} : { 'quote-subject': subject }, body: quoteRequest(tenant, extra) });
 
@@ -207,7 +207,7 @@ describe('experiments', () => {
     const variant = await createBookVersion(testContext(testDb()), { bookId: own.bookId, artifact: cheaper });
     const created = await api('POST', `/v1/books/${own.bookId}/experiments`, {
       key: person.token,
-      body: { environment: 'live', name: 'Hosted', controlWeight: 50, variants: [{ versionId: variant.id, weight: 50 }] },
+      body: { environment: 'live', name: 'Hosted', controlWeight: 50, variants: [{ versionId: variant.id, weight: 50 }], maxPriceDifferencePercent: 60 },
     });
     const definition = (await api('POST', `/v1/books/${own.bookId}/experiments/${created.body.data.experiment.id}/start`, { key: person.token })).body.data.experiment;
     const { businessId: _b, bookId: _k, ...body } = quoteRequest(own);

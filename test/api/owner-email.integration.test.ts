@@ -7,6 +7,8 @@ import { createAccountQuote } from '../../lib/accounts/create-account-quote';
 import type { ApiKeyPrincipal } from '../../lib/auth/principal';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { acceptQuote } from '../../lib/leads/accept-quote';
+import { createBookVersion } from '../../lib/books/create-book-version';
+import { pauseArm } from '../../lib/experiments/pause-arms';
 import { issueFormToken } from '../../lib/leads/form-token';
 import { sendOwnerNotifications } from '../../lib/notifications/send-owner-notifications';
 import { api } from '../../lib/testing/api-client';
@@ -104,6 +106,26 @@ describe('emails to owners (SMTP_URL)', () => {
     // Sent once: a second pass finds nothing due.
     await sendOwnerNotifications(testContext(testDb()));
     expect(inbox.filter((mail) => mail.text?.includes(tenant.businessId))).toHaveLength(2);
+  });
+
+  it('emails the owners when a guardrail pauses an experiment’s variant', async () => {
+    process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
+    const tenant = await createTenant();
+    const owner = await createPerson(tenant, { businessRole: 'owner' });
+    const publisher = await createPerson(tenant, { permissions: ['books:publish'] });
+    const variant = await createBookVersion(testContext(testDb()), { bookId: tenant.bookId, artifact: demoBookArtifact });
+    const created = await api('POST', `/v1/books/${tenant.bookId}/experiments`, {
+      key: publisher.token,
+      body: { environment: 'live', name: 'Spring prices', controlWeight: 50, variants: [{ versionId: variant.id, weight: 50 }] },
+    });
+    const id = created.body.data.experiment.id;
+    expect((await api('POST', `/v1/books/${tenant.bookId}/experiments/${id}/start`, { key: publisher.token })).status).toBe(200);
+    const reason = "Pause variant_1: its acceptance rate is more than 5 points below the control's (95%: at least 7.4 points below)";
+    expect(await pauseArm(testContext(testDb()), { id, bookId: tenant.bookId, workspaceId: tenant.workspaceId, projectId: tenant.projectId }, 'variant_1', reason)).toBe(true);
+    await sendOwnerNotifications(testContext(testDb()));
+    const mail = inbox.find((m) => m.subject?.startsWith('Price experiment "Spring prices" paused variant_1') && m.text?.includes(tenant.bookId))!;
+    expect(mail.text).toContain(reason);
+    expect((mail.to as { value: { address: string }[] }).value.map((v) => v.address)).toEqual([owner.email]);
   });
 
   it('keeps a notification whose send failed, with the error, and tries it again later', async () => {

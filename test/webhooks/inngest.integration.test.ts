@@ -150,6 +150,7 @@ describe('the cron functions', () => {
       'forget-idempotent-requests',
       'request-log-partitions',
       'roll-up-quotes',
+      'pause-losing-arms',
       'send-owner-notifications',
     ]);
   });
@@ -174,6 +175,7 @@ describe('the cron functions', () => {
       'forget-idempotent-requests',
       'request-log-partitions',
       'roll-up-quotes',
+      'pause-losing-arms',
       'send-owner-notifications',
     ]);
     const key = await createApiKey(testContext(db), { projectId: tenant.projectId, environment: 'live', name: 'grace over' });

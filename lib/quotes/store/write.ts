@@ -19,13 +19,15 @@ export type QuoteGuards = {
   publishedVersionId: string | null;
   /** The experiment the scope found running (null: none); undefined: not re-checked (members' quotes). */
   experimentId?: string | null;
+  /** How many of its arms the scope found paused: a pause since (they only add up) makes the scope stale too. */
+  experimentPauses?: number;
 };
 
 type InsertBindings = {
   intent: QuoteIntentRow;
   receipt: QuoteReceiptRow;
   event: OutboxEventRow;
-  guard: { apiKeyId: string | null; bookMustBePrimary: boolean; publishedVersionId: string | null; checkExperiment: boolean; experimentId: string | null };
+  guard: { apiKeyId: string | null; bookMustBePrimary: boolean; publishedVersionId: string | null; checkExperiment: boolean; experimentId: string | null; experimentPauses: number };
 };
 
 /**
@@ -48,7 +50,10 @@ const INSERT_QUOTES = new BatchStatement<InsertBindings>((sql) => {
            AND p.environment_id = ${intent('environmentId', 'uuid')}) IS NOT DISTINCT FROM ${sql.param('guard', 'publishedVersionId', 'uuid')}
          AND (NOT ${sql.param('guard', 'checkExperiment', 'boolean')}
            OR (SELECT p.experiment_id FROM publications p WHERE p.book_id = ${intent('bookId', 'uuid')}
-             AND p.environment_id = ${intent('environmentId', 'uuid')}) IS NOT DISTINCT FROM ${sql.param('guard', 'experimentId', 'uuid')})
+             AND p.environment_id = ${intent('environmentId', 'uuid')}) IS NOT DISTINCT FROM ${sql.param('guard', 'experimentId', 'uuid')}
+           AND (SELECT count(*) FROM publications p, jsonb_array_elements(coalesce(p.experiment->'arms', '[]'::jsonb)) a
+                 WHERE p.book_id = ${intent('bookId', 'uuid')} AND p.environment_id = ${intent('environmentId', 'uuid')} AND a->>'pausedAt' IS NOT NULL)
+               = ${sql.param('guard', 'experimentPauses', 'int')})
          AND (NOT ${sql.param('guard', 'bookMustBePrimary', 'boolean')}
            OR EXISTS (SELECT 1 FROM projects pr WHERE pr.id = ${intent('projectId', 'uuid')} AND pr.primary_book_id = ${intent('bookId', 'uuid')}))
      ), signer_holds AS (
@@ -116,6 +121,7 @@ export async function insertQuote(db: DbOrTx, quote: StoredQuote, event: OutboxE
       publishedVersionId: guards.publishedVersionId,
       checkExperiment: guards.experimentId !== undefined,
       experimentId: guards.experimentId ?? null,
+      experimentPauses: guards.experimentPauses ?? 0,
     },
   });
   if (!written.key_holds) return 'key_refused';
