@@ -19,7 +19,7 @@ test('a business owner finds only the pages they can use, lists their business\'
   }
 
   await signIn(page, owner.email);
-  await expect(navLinks(page)).toHaveText(['Overview', 'Quotes', 'Review', 'Leads', 'Members', 'Branding', 'Quote traces']);
+  await expect(navLinks(page)).toHaveText(['Overview', 'Funnel', 'Quotes', 'Review', 'Leads', 'Members', 'Branding', 'Quote traces']);
   await expect(page.getByRole('main')).toContainText('Your role: Owner. Reviews held quotes, works leads, manages the business’s members');
   await expect(page.getByRole('main')).not.toContainText('not a member of a workspace');
   // The figures a business looks at first: today's quotes by outcome, and set-up steps that tick themselves.
@@ -69,7 +69,7 @@ test('a viewer reads, a workspace member with permissions sees their pages; perm
   const tenant = await createTenant();
   const viewer = await createPerson(tenant, { businessRole: 'viewer' });
   await signIn(page, viewer.email);
-  await expect(navLinks(page)).toHaveText(['Overview', 'Quotes', 'Review', 'Leads', 'Members', 'Branding', 'Quote traces']);
+  await expect(navLinks(page)).toHaveText(['Overview', 'Funnel', 'Quotes', 'Review', 'Leads', 'Members', 'Branding', 'Quote traces']);
   await expect(page.getByRole('link', { name: 'Branding (read-only)' })).toBeVisible();
 
   const publisher = await createPerson(tenant, { permissions: ['books:edit', 'books:publish', 'logs:read'] });

@@ -122,7 +122,12 @@ describe('where a stream starts', () => {
     const streamB = (await streamOver(b.keys.test)).stream!;
     const streamQuiet = (await streamOver(quiet.keys.test)).stream!;
     expect(await readyOf(streamA)).toMatchObject({ environment: 'test', after: aNewest });
-    expect(await readyOf(streamB)).toMatchObject({ environment: 'test', after: bNewest });
+    // Says which events B's environment holds when it fails (it has, twice, on a loaded machine).
+    const eventsOfB = async () =>
+      JSON.stringify((await testDb().outboxEvent.findMany({ where: { environmentId: b.environments.test }, orderBy: { seq: 'asc' }, select: { id: true, type: true, seq: true, createdAt: true } })).map((e) => ({ ...e, seq: String(e.seq) })));
+    const readyB = await readyOf(streamB);
+    if (readyB.after !== bNewest) expect.fail(`B's stream starts after ${readyB.after}, not ${bNewest}; B's events: ${await eventsOfB()}`);
+    expect(readyB).toMatchObject({ environment: 'test', after: bNewest });
     expect((await readyOf(streamQuiet)).after).toBeNull();
 
     // Each stream gets its own environment's next events, named by their ids, and nothing else.
