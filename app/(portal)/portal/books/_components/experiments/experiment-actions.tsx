@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { AskAnAdmin } from '../../../../_components/ask-an-admin';
 import { ConfirmDialog } from '../../../../_components/confirm-dialog';
 import { ENVIRONMENT_LABEL, ErrorMessage } from '../../../../_components/ui';
@@ -23,6 +23,11 @@ export function ExperimentActions({ book, experiment, canPublish }: { book: Book
   const stop = useExperimentAction(book.id, experiment.id, 'stop');
   const [asking, setAsking] = useState<'start' | 'stop' | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  // The button that was pressed goes away with the state it belonged to: focus goes to what happened.
+  const doneRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (done) doneRef.current?.focus();
+  }, [done]);
   const env = ENVIRONMENT_LABEL[experiment.environment];
   const control = experiment.arms.find((a) => a.name === 'control');
   const published = book.publications[experiment.environment];
@@ -60,7 +65,11 @@ export function ExperimentActions({ book, experiment, canPublish }: { book: Book
       <div aria-live="polite">
         {start.isError && <ErrorMessage error={start.error} />}
         {stop.isError && <ErrorMessage error={stop.error} />}
-        {done && <p className="success">{done}</p>}
+        {done && (
+          <p ref={doneRef} className="success" role="status" tabIndex={-1}>
+            {done}
+          </p>
+        )}
       </div>
 
       <ConfirmDialog

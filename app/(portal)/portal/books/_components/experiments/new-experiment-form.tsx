@@ -16,7 +16,7 @@ const ENVIRONMENT_MEANING: Record<EnvironmentKind, string> = {
 };
 
 /** Offerings of a version's artifact, as `{ id, label }`. */
-function offeringsOf(artifact: unknown): { id: string; label: string }[] {
+export function offeringsOf(artifact: unknown): { id: string; label: string }[] {
   const offerings = (artifact as { offerings?: unknown } | undefined)?.offerings;
   if (!Array.isArray(offerings)) return [];
   return offerings.flatMap((o: { id?: unknown; label?: unknown }) => (typeof o?.id === 'string' ? [{ id: o.id, label: typeof o.label === 'string' ? o.label : o.id }] : []));

@@ -5,11 +5,12 @@ import { useParams } from 'next/navigation';
 import { useId } from 'react';
 import { TableHead } from '../../../../../_components/table-head';
 import { EnvironmentBadge, ErrorMessage, Loading } from '../../../../../_components/ui';
-import { useBook, useBookPermissions, type BookDetail } from '../../../_components/book-queries';
+import { useBook, useBookPermissions, useBookVersion, type BookDetail } from '../../../_components/book-queries';
 import { ExperimentActions } from '../../../_components/experiments/experiment-actions';
 import { useExperiment, type Experiment } from '../../../_components/experiments/experiment-queries';
 import { armLetter, armVersion, dateWords, metricName, share } from '../../../_components/experiments/experiment-words';
 import { StateBadge } from '../../../_components/experiments/experiments-section';
+import { offeringsOf } from '../../../_components/experiments/new-experiment-form';
 import { ResultsPanel } from '../../../_components/experiments/results-panel';
 
 export default function ExperimentPage() {
@@ -39,13 +40,18 @@ export default function ExperimentPage() {
 
 function ExperimentView({ book, experiment, canPublish }: { book: BookDetail; experiment: Experiment; canPublish: boolean }) {
   const id = useId();
-  const offerings = experiment.offeringIds;
+  // Offerings by their names, as the published version (or the newest) calls them.
+  const named = useBookVersion(book.id, experiment.offeringIds ? (book.publications[experiment.environment]?.versionId ?? book.versions[0]?.id) : undefined);
+  const labels = offeringsOf(named.data?.artifact);
+  const offerings = experiment.offeringIds?.map((o) => labels.find((l) => l.id === o)?.label ?? o);
   return (
     <>
       <header style={{ marginBottom: '1rem' }}>
         <h1 style={{ marginBottom: '0.25rem', overflowWrap: 'anywhere' }}>{experiment.name}</h1>
         <div className="row">
-          <StateBadge state={experiment.state} />
+          <span data-testid="experiment-state">
+            <StateBadge state={experiment.state} />
+          </span>
           <EnvironmentBadge environment={experiment.environment} />
           <span className="muted">on {book.name}</span>
         </div>
