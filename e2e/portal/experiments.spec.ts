@@ -150,3 +150,78 @@ test('a member who may not publish reads experiments without New, Start or Stop,
     await screenshot(page, `experiments-reader-${width}`);
   }
 });
+
+// The results route is built beside this page: until it lands, the browser is given its answer
+// (the shape agreed for GET …/results), so the panel is seen as a pricing person will see it.
+test('results read at 1280 and 390 px: the sentence, the intervals, each version’s figures', async ({ page }) => {
+  const tenant = await bookWithVariant();
+  const publisher = await createPerson(tenant, { permissions: ['books:edit', 'books:publish'] });
+  const v2 = await testDb().bookVersion.findFirstOrThrow({ where: { bookId: tenant.bookId, number: 2 }, select: { id: true } });
+  const base = `${appUrl()}/v1/books/${tenant.bookId}/experiments`;
+  const headers = { authorization: `Bearer ${publisher.token}`, 'content-type': 'application/json' };
+  const created = await fetch(base, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ environment: 'live', name: 'Cheaper windows', controlWeight: 50, variants: [{ versionId: v2.id, weight: 50 }] }),
+  });
+  const experimentId = (await created.json()).data.experiment.id as string;
+  expect((await fetch(`${base}/${experimentId}/start`, { method: 'POST', headers })).status).toBe(200);
+
+  const arm = (name: string, versionId: string, quotes: number, acceptances: number, revenue: number) => ({
+    name,
+    versionId,
+    quotes,
+    acceptances,
+    commitments: Math.round(acceptances / 2),
+    wonLeads: Math.round(acceptances / 3),
+    acceptedRevenueMinor: revenue,
+    revenuePerQuoteMinor: revenue / quotes,
+    acceptanceRate: acceptances / quotes,
+    averagePriceMinor: 11_500,
+    currency: 'USD',
+  });
+  const results = {
+    experimentId,
+    state: 'running',
+    metric: 'revenue_per_quote',
+    asOf: new Date().toISOString(),
+    arms: [arm('control', tenant.versionId, 1210, 302, 3_473_000), arm('variant_1', v2.id, 1188, 356, 3_808_000)],
+    comparisons: [
+      {
+        arm: 'variant_1',
+        metric: 'revenue_per_quote',
+        verdict: 'better',
+        absolute: { estimate: 335, lower: 115, upper: 560 },
+        relative: { estimate: 0.12, lower: 0.04, upper: 0.2 },
+        moreQuotesPerArm: null,
+        sentence: 'B brings 12% more revenue per quote than A (95%: between +4% and +20%)',
+      },
+      {
+        arm: 'variant_1',
+        metric: 'acceptance_rate',
+        verdict: 'not_enough_data',
+        absolute: { estimate: 0.05, lower: -0.01, upper: 0.11 },
+        relative: { estimate: 0.2, lower: -0.04, upper: 0.44 },
+        moreQuotesPerArm: 900,
+        sentence: 'Not enough quotes yet to tell whether B and A differ in acceptances per quote',
+      },
+    ],
+  };
+  await page.route(`**/experiments/${experimentId}/results`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ data: { results } }) }));
+
+  await signIn(page, publisher.email, `/portal/books/${tenant.bookId}/experiments/${experimentId}`);
+  for (const [width, height] of [
+    [1280, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    const panel = page.getByTestId('experiment-results');
+    await expect(panel.getByTestId('results-headline')).toHaveText(/B brings 12% more revenue per quote/);
+    await expect(panel.getByTestId('interval-chart')).toBeVisible();
+    await expect(panel.getByRole('table', { name: 'Figures per version' }).getByRole('row')).toHaveCount(3);
+    await expect(panel).toContainText('Acceptance rate: Not enough quotes yet');
+    await expectFitsWidth(page, width);
+    await expectNoSeriousViolations(page);
+    await screenshot(page, `experiments-results-${width}`);
+  }
+});

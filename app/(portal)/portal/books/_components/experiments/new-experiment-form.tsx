@@ -150,8 +150,10 @@ export function NewExperimentForm({ book, onCreated, onCancel }: { book: BookDet
             candidates.map((v) => (
               <Choice key={v.id}>
                 <input type="checkbox" checked={variantIds.includes(v.id)} onChange={(e) => toggleVariant(v.id, e.target.checked)} />
-                Version {v.number}
-                <span className="muted"> — created {new Date(v.createdAt).toLocaleDateString()}</span>
+                <span>
+                  Version {v.number}
+                  <span className="muted"> — created {new Date(v.createdAt).toLocaleDateString()}</span>
+                </span>
               </Choice>
             ))
           )}
@@ -224,9 +226,11 @@ export function NewExperimentForm({ book, onCreated, onCancel }: { book: BookDet
           {METRIC_CHOICES.map((m) => (
             <Choice key={m.id}>
               <input type="radio" name={`${id}-metric`} value={m.id} checked={metric === m.id} onChange={() => setMetric(m.id)} />
-              {m.label}
-              {m.id === 'revenue_per_quote' && ' (recommended)'}
-              <span className="muted"> — {m.meaning}</span>
+              <span>
+                {m.label}
+                {m.id === 'revenue_per_quote' && ' (recommended)'}
+                <span className="muted"> — {m.meaning}</span>
+              </span>
             </Choice>
           ))}
         </ChoiceGroup>
