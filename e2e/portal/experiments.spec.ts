@@ -21,7 +21,7 @@ async function runExperiment(page: Page, tenant: Tenant, width: number) {
   const publisher = await createPerson(tenant, { permissions: ['books:edit', 'books:publish'] });
   await signIn(page, publisher.email, `/portal/books/${tenant.bookId}#experiments`);
   const section = page.locator('section#experiments');
-  await expect(section.getByText('No experiments in Live yet.')).toBeVisible();
+  await expect(section.getByTestId('no-experiments')).toHaveText('No experiments on this book yet.');
 
   // The form: the control is Live's publication; choosing version 2 splits customers 50/50.
   await section.getByRole('button', { name: 'New experiment' }).click();
@@ -59,7 +59,7 @@ async function runExperiment(page: Page, tenant: Tenant, width: number) {
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: 'Start “Cheaper windows” in Live?' });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByTestId('start-sentence')).toHaveText(/From now on, in Live, 40% see version 2’s prices \(B\); 60% keep the prices of version 1/);
+  await expect(dialog.getByTestId('start-sentence')).toHaveText(/From now on, 40% of customers in Live see version 2’s prices \(B\); the other 60% keep the prices of version 1/);
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await expectNoSeriousViolations(page);
   await screenshot(page, `experiments-start-${width}`, { fullPage: false });

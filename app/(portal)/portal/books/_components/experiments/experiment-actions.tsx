@@ -9,11 +9,11 @@ import { useExperimentAction, type Experiment } from './experiment-queries';
 import { armLetter, armVersion, share } from './experiment-words';
 import styles from './experiments.module.css';
 
-/** "50% of customers in Live see version 4’s prices (B)", one phrase an arm besides the control. */
-function variantPhrases(book: BookDetail, experiment: Experiment): string {
+/** "40% of customers in Live see version 2’s prices (B)", one phrase an arm besides the control. */
+function variantPhrases(book: BookDetail, experiment: Experiment, who: string): string {
   return experiment.arms
     .filter((a) => a.name !== 'control')
-    .map((a) => `${share(a)} see ${armVersion(book, experiment, a).replace(/^v/, 'version ')}’s prices (${armLetter(a.name)})`)
+    .map((a) => `${share(a)} of ${who} see ${armVersion(book, experiment, a).replace(/^v/, 'version ')}’s prices (${armLetter(a.name)})`)
     .join(', ');
 }
 
@@ -80,7 +80,7 @@ export function ExperimentActions({ book, experiment, canPublish }: { book: Book
         onConfirm={() => act(start, `The experiment is running: ${who} in ${env} are now shared between the versions.`)}
       >
         <p data-testid="start-sentence">
-          From now on, in {env}, {variantPhrases(book, experiment)}; {control ? share(control) : 'the rest'} keep the prices of version{' '}
+          From now on, {variantPhrases(book, experiment, `${who} in ${env}`)}; the other {control ? share(control) : 'share'} keep the prices of version{' '}
           {published?.number ?? '?'}, published now (A).
         </p>
         {experiment.environment === 'live' && <p className="warning">These are real customers: the prices they are quoted are the prices they pay.</p>}

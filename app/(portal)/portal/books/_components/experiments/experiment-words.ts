@@ -17,11 +17,12 @@ const METRIC_NAMES: Record<string, string> = {
 };
 export const metricName = (metric: string) => METRIC_NAMES[metric] ?? metric.replaceAll('_', ' ');
 
-export const STATE_WORDS: Record<ExperimentState, { label: string; badge: string }> = {
-  draft: { label: 'Draft', badge: '' },
-  running: { label: 'Running', badge: 'ok' },
-  stopped: { label: 'Stopped', badge: 'warn' },
-  concluded: { label: 'Concluded', badge: '' },
+/** Running in blue, the rest grey: never the yellow and green of the Test and Live badges beside them. */
+export const STATE_WORDS: Record<ExperimentState, { label: string; running: boolean }> = {
+  draft: { label: 'Draft', running: false },
+  running: { label: 'Running', running: true },
+  stopped: { label: 'Stopped', running: false },
+  concluded: { label: 'Concluded', running: false },
 };
 
 /** `control` → "A", `variant_1` → "B", `variant_2` → "C"…: the letters the results' sentences use. */

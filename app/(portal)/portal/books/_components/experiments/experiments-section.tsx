@@ -10,6 +10,7 @@ import type { BookDetail } from '../book-queries';
 import { useExperiments, type Experiment } from './experiment-queries';
 import { armTitle, dateWords, share, STATE_WORDS } from './experiment-words';
 import { NewExperimentForm } from './new-experiment-form';
+import styles from './experiments.module.css';
 
 /** The book's experiments, Test and Live apart, and a new one for members allowed to publish. */
 export function ExperimentsSection({ book, canPublish }: { book: BookDetail; canPublish: boolean }) {
@@ -49,6 +50,10 @@ export function ExperimentsSection({ book, canPublish }: { book: BookDetail; can
         <Loading what="the experiments" />
       ) : experiments.isError ? (
         <ErrorMessage error={experiments.error} />
+      ) : experiments.data.length === 0 ? (
+        <p className="muted card" style={{ marginTop: '1rem' }} data-testid="no-experiments">
+          No experiments on this book yet.
+        </p>
       ) : (
         ENVIRONMENTS.map((environment) => (
           <ExperimentList key={environment} book={book} environment={environment} experiments={experiments.data.filter((e) => e.environment === environment)} />
@@ -99,5 +104,5 @@ function ExperimentList({ book, environment, experiments }: { book: BookDetail; 
 
 export function StateBadge({ state }: { state: Experiment['state'] }) {
   const words = STATE_WORDS[state];
-  return <span className={`badge ${words.badge}`}>{words.label}</span>;
+  return <span className={words.running ? `badge ${styles.running}` : 'badge'}>{words.label}</span>;
 }

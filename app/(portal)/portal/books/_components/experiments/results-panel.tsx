@@ -91,13 +91,13 @@ function ResultsView({ book, experiment, results, canPublish }: { book: BookDeta
               <td data-label="Won" className="num">
                 {a.wonLeads.toLocaleString()}
               </td>
-              <td data-label="Revenue per quote" className="num">
+              <td data-label="Revenue/quote" className="num">
                 {a.revenuePerQuoteMinor === null ? '—' : formatMoney(Math.round(a.revenuePerQuoteMinor), a.currency)}
               </td>
-              <td data-label="Acceptance rate" className="num">
+              <td data-label="Accept rate" className="num">
                 {a.acceptanceRate === null ? '—' : `${(a.acceptanceRate * 100).toLocaleString(undefined, { maximumFractionDigits: 1 })}%`}
               </td>
-              <td data-label="Average price" className="num">
+              <td data-label="Avg. price" className="num">
                 {a.averagePriceMinor === null ? '—' : formatMoney(Math.round(a.averagePriceMinor), a.currency)}
               </td>
             </tr>
