@@ -11,7 +11,7 @@ import { BookEditor } from '../_components/editor/book-editor';
 import { VersionDiff } from '../_components/version-diff';
 import { VersionHistory } from '../_components/version-history';
 import { PublicationHistory } from '../_components/publication-history';
-import { ExperimentsSection } from '../_components/experiments/experiments-section';
+import { ExperimentsLink, ExperimentsSection } from '../_components/experiments/experiments-section';
 
 export default function BookPage() {
   const { bookId } = useParams<{ bookId: string }>();
@@ -66,7 +66,7 @@ function BookHeader({ book }: { book: BookDetail }) {
           Live: <PublishedVersion publication={book.publications.live} />
         </span>
         <span aria-hidden="true">·</span>
-        <a href="#experiments">Experiments</a>
+        <ExperimentsLink bookId={book.id} />
       </div>
     </header>
   );

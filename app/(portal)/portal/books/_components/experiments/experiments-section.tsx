@@ -106,3 +106,14 @@ export function StateBadge({ state }: { state: Experiment['state'] }) {
   const words = STATE_WORDS[state];
   return <span className={words.running ? `badge ${styles.running}` : 'badge'}>{words.label}</span>;
 }
+
+/** The book header's link to its experiments, saying when one is running (it changes what customers are quoted). */
+export function ExperimentsLink({ bookId }: { bookId: string }) {
+  const running = (useExperiments(bookId).data ?? []).filter((e) => e.state === 'running');
+  return (
+    <a href="#experiments">
+      Experiments
+      {running.length > 0 && ` (running in ${running.map((e) => (e.environment === 'live' ? 'Live' : 'Test')).join(' and ')})`}
+    </a>
+  );
+}

@@ -91,7 +91,7 @@ function ResultsView({ book, experiment, results, canPublish }: { book: BookDeta
               <td data-label="Won" className="num">
                 {a.wonLeads.toLocaleString()}
               </td>
-              <td data-label="Revenue/quote" className="num">
+              <td data-label="Rev./quote" className="num">
                 {a.revenuePerQuoteMinor === null ? '—' : formatMoney(Math.round(a.revenuePerQuoteMinor), a.currency)}
               </td>
               <td data-label="Accept rate" className="num">
