@@ -11,6 +11,7 @@ import { BookEditor } from '../_components/editor/book-editor';
 import { VersionDiff } from '../_components/version-diff';
 import { VersionHistory } from '../_components/version-history';
 import { PublicationHistory } from '../_components/publication-history';
+import { ExperimentsLink, ExperimentsSection } from '../_components/experiments/experiments-section';
 
 export default function BookPage() {
   const { bookId } = useParams<{ bookId: string }>();
@@ -37,6 +38,7 @@ export default function BookPage() {
           {permissions.error && <ErrorMessage error={permissions.error} />}
           <DraftLoader key={book.data.id} book={book.data} canEdit={permissions.canEdit} canPublish={permissions.canPublish} />
           <VersionHistory book={book.data} canPublish={permissions.canPublish} />
+          <ExperimentsSection book={book.data} canPublish={permissions.canPublish} />
           <VersionDiff book={book.data} />
           <PublicationHistory bookId={book.data.id} />
         </>
@@ -63,6 +65,8 @@ function BookHeader({ book }: { book: BookDetail }) {
         <span>
           Live: <PublishedVersion publication={book.publications.live} />
         </span>
+        <span aria-hidden="true">·</span>
+        <ExperimentsLink bookId={book.id} />
       </div>
     </header>
   );

@@ -1,0 +1,145 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CreateExperimentRequest, ExperimentView } from '@/lib/experiments/schemas';
+import { ApiError, apiFetch } from '../../../../_components/api';
+
+export type Experiment = ExperimentView;
+export type ExperimentState = Experiment['state'];
+
+/** What the portal sends to create one: weights in percent, the metric chosen. */
+export type NewExperiment = Omit<CreateExperimentRequest, 'weightUnit'>;
+
+/** One arm's figures, as the results route sends them (money in minor units). */
+export type ArmResult = {
+  name: string;
+  versionId: string | null;
+  quotes: number;
+  acceptances: number;
+  commitments: number;
+  wonLeads: number;
+  acceptedRevenueMinor: number;
+  revenuePerQuoteMinor: number | null;
+  acceptanceRate: number | null;
+  averagePriceMinor: number | null;
+  currency: string;
+};
+export type Interval = { estimate: number; lower: number; upper: number };
+export type ArmComparison = {
+  arm: string;
+  metric: string;
+  verdict: 'better' | 'worse' | 'same' | 'not_enough_data';
+  absolute: Interval | null;
+  /** A fraction of the control's value: 0.12 is 12% more. */
+  relative: Interval | null;
+  moreQuotesPerArm: number | null;
+  sentence: string;
+};
+export type ExperimentResults = {
+  experimentId: string;
+  state: ExperimentState;
+  metric: string;
+  asOf: string;
+  arms: ArmResult[];
+  comparisons: ArmComparison[];
+};
+
+// Under ['books', bookId], so that publishing (which invalidates ['books']) refreshes them too.
+const listKey = (bookId: string) => ['books', bookId, 'experiments'] as const;
+const oneKey = (bookId: string, experimentId: string) => ['books', bookId, 'experiments', experimentId] as const;
+const base = (bookId: string) => `/v1/books/${bookId}/experiments`;
+
+export function useExperiments(bookId: string) {
+  return useQuery({
+    queryKey: listKey(bookId),
+    queryFn: () => apiFetch<{ experiments: Experiment[] }>(base(bookId)).then((d) => d.experiments),
+  });
+}
+
+export function useExperiment(bookId: string, experimentId: string) {
+  return useQuery({
+    queryKey: oneKey(bookId, experimentId),
+    queryFn: () => apiFetch<{ experiment: Experiment }>(`${base(bookId)}/${experimentId}`).then((d) => d.experiment),
+  });
+}
+
+/**
+ * The results of a started experiment; `null` when the service has none to give yet (the results
+ * route answers 404 until quotes are priced in the experiment, or where it is not deployed).
+ * Asked again every minute while the experiment runs.
+ */
+export function useExperimentResults(bookId: string, experiment: Experiment) {
+  return useQuery({
+    queryKey: [...oneKey(bookId, experiment.id), 'results'],
+    queryFn: () =>
+      apiFetch<{ results: ExperimentResults }>(`${base(bookId)}/${experiment.id}/results`)
+        .then((d) => d.results)
+        .catch((error: unknown) => {
+          if (error instanceof ApiError && error.status === 404) return null;
+          throw error;
+        }),
+    enabled: experiment.state !== 'draft',
+    refetchInterval: experiment.state === 'running' ? 60_000 : false,
+  });
+}
+
+/**
+ * Whether this service promotes an arm (POST …/promote): a GET of the route answers 405 when it
+ * exists and 404 when it does not, so the button shows only where it can work.
+ */
+export function usePromoteAvailable(bookId: string, experimentId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['experiment-promote-route', bookId, experimentId],
+    queryFn: async () => {
+      try {
+        const response = await fetch(`${base(bookId)}/${experimentId}/promote`, { method: 'GET', credentials: 'same-origin' });
+        return response.status !== 404;
+      } catch {
+        return false;
+      }
+    },
+    enabled,
+    staleTime: Infinity,
+  });
+}
+
+export function useCreateExperiment(bookId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: NewExperiment) =>
+      apiFetch<{ experiment: Experiment }>(base(bookId), {
+        method: 'POST',
+        body: { ...input, weightUnit: 'percent' },
+        idempotencyKey: crypto.randomUUID(),
+      }).then((d) => d.experiment),
+    onSuccess: (experiment) => {
+      client.setQueryData(oneKey(bookId, experiment.id), experiment);
+      return client.invalidateQueries({ queryKey: listKey(bookId) });
+    },
+  });
+}
+
+/** Start or stop: the answer is the experiment as it now is; the book's publications change with it. */
+export function useExperimentAction(bookId: string, experimentId: string, action: 'start' | 'stop') {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      apiFetch<{ experiment: Experiment }>(`${base(bookId)}/${experimentId}/${action}`, { method: 'POST', idempotencyKey: crypto.randomUUID() }).then(
+        (d) => d.experiment,
+      ),
+    onSuccess: (experiment) => {
+      client.setQueryData(oneKey(bookId, experimentId), experiment);
+      return client.invalidateQueries({ queryKey: ['books', bookId] });
+    },
+  });
+}
+
+/** Promote an arm: its version becomes the environment's publication, and the experiment ends. */
+export function usePromote(bookId: string, experimentId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { arm: string; impactAsOf?: string; confirmation?: string }) =>
+      apiFetch<unknown>(`${base(bookId)}/${experimentId}/promote`, { method: 'POST', body: input, idempotencyKey: crypto.randomUUID() }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['books'] }),
+  });
+}

@@ -1,0 +1,55 @@
+import type { BookDetail } from '../book-queries';
+import type { Experiment, ExperimentState } from './experiment-queries';
+
+/** The primary metrics a person chooses from, with what each means in one line. */
+export const METRIC_CHOICES = [
+  { id: 'revenue_per_quote', label: 'Revenue per quote', meaning: 'Accepted revenue divided by every quote given: price and acceptance together.' },
+  { id: 'acceptance_rate', label: 'Acceptance rate', meaning: 'The share of quotes customers accept, whatever the price.' },
+  { id: 'committed_revenue', label: 'Committed revenue', meaning: 'Revenue of the jobs customers committed to, per quote given.' },
+] as const;
+export type MetricChoice = (typeof METRIC_CHOICES)[number]['id'];
+
+const METRIC_NAMES: Record<string, string> = {
+  revenue_per_quote: 'Revenue per quote',
+  acceptance_rate: 'Acceptance rate',
+  committed_revenue: 'Committed revenue',
+  committed_revenue_per_quote: 'Committed revenue per quote',
+};
+export const metricName = (metric: string) => METRIC_NAMES[metric] ?? metric.replaceAll('_', ' ');
+
+/** Running in blue, the rest grey: never the yellow and green of the Test and Live badges beside them. */
+export const STATE_WORDS: Record<ExperimentState, { label: string; running: boolean }> = {
+  draft: { label: 'Draft', running: false },
+  running: { label: 'Running', running: true },
+  stopped: { label: 'Stopped', running: false },
+  concluded: { label: 'Concluded', running: false },
+};
+
+/** `control` → "A", `variant_1` → "B", `variant_2` → "C"…: the letters the results' sentences use. */
+export function armLetter(name: string): string {
+  if (name === 'control') return 'A';
+  const n = Number(name.replace(/^variant_/, ''));
+  return Number.isInteger(n) && n > 0 && n < 26 ? String.fromCharCode(65 + n) : name;
+}
+
+/** "v3", or what the control will be when it has not been pinned yet. */
+export function armVersion(book: BookDetail, experiment: Experiment, arm: Experiment['arms'][number]): string {
+  if (arm.versionId) {
+    const number = book.versions.find((v) => v.id === arm.versionId)?.number;
+    return number === undefined ? 'a version' : `v${number}`;
+  }
+  const published = book.publications[experiment.environment];
+  return published ? `v${published.number} (published now; fixed at start)` : 'the publication at start';
+}
+
+/** "A · control (v3)", "B (v4)". */
+export function armTitle(book: BookDetail, experiment: Experiment, arm: Experiment['arms'][number]): string {
+  return `${armLetter(arm.name)}${arm.name === 'control' ? ' · control' : ''} (${armVersion(book, experiment, arm)})`;
+}
+
+/** The weight as a share of subjects: "50%", "33.33%". */
+export const share = (arm: Experiment['arms'][number]) => `${(arm.basisPoints / 100).toLocaleString(undefined, { maximumFractionDigits: 2 })}%`;
+
+export function dateWords(iso: string | null): string {
+  return iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+}
