@@ -69,6 +69,8 @@ export const createExperimentRequestSchema = z
   })
   .meta({ id: 'CreateExperimentRequest' });
 export type CreateExperimentRequest = z.output<typeof createExperimentRequestSchema>;
+/** What a client sends: settings with defaults may be left out. */
+export type CreateExperimentInput = z.input<typeof createExperimentRequestSchema>;
 
 export const experimentArmSchema = z
   .object({

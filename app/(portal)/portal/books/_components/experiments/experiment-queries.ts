@@ -1,48 +1,20 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateExperimentRequest, ExperimentView } from '@/lib/experiments/schemas';
+import type { CreateExperimentInput, ExperimentResultsView, ExperimentView } from '@/lib/experiments/schemas';
 import { ApiError, apiFetch } from '../../../../_components/api';
 
 export type Experiment = ExperimentView;
 export type ExperimentState = Experiment['state'];
 
-/** What the portal sends to create one: weights in percent, the metric chosen. */
-export type NewExperiment = Omit<CreateExperimentRequest, 'weightUnit'>;
+/** What the portal sends to create one: weights in percent, the metric chosen; defaulted settings optional. */
+export type NewExperiment = Omit<CreateExperimentInput, 'weightUnit'>;
 
-/** One arm's figures, as the results route sends them (money in minor units). */
-export type ArmResult = {
-  name: string;
-  versionId: string | null;
-  quotes: number;
-  acceptances: number;
-  commitments: number;
-  wonLeads: number;
-  acceptedRevenueMinor: number;
-  revenuePerQuoteMinor: number | null;
-  acceptanceRate: number | null;
-  averagePriceMinor: number | null;
-  currency: string;
-};
-export type Interval = { estimate: number; lower: number; upper: number };
-export type ArmComparison = {
-  arm: string;
-  metric: string;
-  verdict: 'better' | 'worse' | 'same' | 'not_enough_data';
-  absolute: Interval | null;
-  /** A fraction of the control's value: 0.12 is 12% more. */
-  relative: Interval | null;
-  moreQuotesPerArm: number | null;
-  sentence: string;
-};
-export type ExperimentResults = {
-  experimentId: string;
-  state: ExperimentState;
-  metric: string;
-  asOf: string;
-  arms: ArmResult[];
-  comparisons: ArmComparison[];
-};
+// The results route's answer, as its contract types it (lib/experiments/schemas.ts).
+export type ExperimentResults = ExperimentResultsView;
+export type ArmResult = ExperimentResults['arms'][number];
+export type ArmComparison = ExperimentResults['comparisons'][number];
+export type Interval = NonNullable<ArmComparison['absolute']>;
 
 // Under ['books', bookId], so that publishing (which invalidates ['books']) refreshes them too.
 const listKey = (bookId: string) => ['books', bookId, 'experiments'] as const;

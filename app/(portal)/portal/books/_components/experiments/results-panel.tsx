@@ -92,13 +92,13 @@ function ResultsView({ book, experiment, results, canPublish }: { book: BookDeta
                 {a.wonLeads.toLocaleString()}
               </td>
               <td data-label="Rev./quote" className="num">
-                {a.revenuePerQuoteMinor === null ? '—' : formatMoney(Math.round(a.revenuePerQuoteMinor), a.currency)}
+                {a.revenuePerQuoteMinor === null || a.currency === null ? '—' : formatMoney(Math.round(a.revenuePerQuoteMinor), a.currency)}
               </td>
               <td data-label="Accept rate" className="num">
                 {a.acceptanceRate === null ? '—' : `${(a.acceptanceRate * 100).toLocaleString(undefined, { maximumFractionDigits: 1 })}%`}
               </td>
               <td data-label="Avg. price" className="num">
-                {a.averagePriceMinor === null ? '—' : formatMoney(Math.round(a.averagePriceMinor), a.currency)}
+                {a.averagePriceMinor === null || a.currency === null ? '—' : formatMoney(Math.round(a.averagePriceMinor), a.currency)}
               </td>
             </tr>
           ))}
