@@ -47,6 +47,9 @@ export function NewExperimentForm({ book, onCreated, onCancel }: { book: BookDet
   const [offeringIds, setOfferingIds] = useState<string[]>([]);
   const [metric, setMetric] = useState<MetricChoice>('revenue_per_quote');
   const [tried, setTried] = useState(false);
+  // Guardrails (docs/experiments.md): the service's defaults, shown so they can be changed.
+  const [maxDifference, setMaxDifference] = useState('20');
+  const [pauseMargin, setPauseMargin] = useState('5');
 
   const control = book.publications[environment];
   const candidates = book.versions.filter((v) => v.id !== control?.versionId);
@@ -68,6 +71,14 @@ export function NewExperimentForm({ book, onCreated, onCancel }: { book: BookDet
           : null;
   const offeringProblem = someOfferings && offeringIds.length === 0 ? 'Choose at least one offering, or take part with every offering.' : null;
   const nameProblem = name.trim() === '' ? 'Give the experiment a name.' : null;
+  const maxDifferenceValue = weightOf(maxDifference);
+  const pauseMarginValue = pauseMargin.trim() === '' ? null : Number(pauseMargin);
+  const guardProblem =
+    Number.isNaN(maxDifferenceValue) || maxDifferenceValue < 0
+      ? 'The largest difference is a whole number of percent.'
+      : pauseMarginValue !== null && !(pauseMarginValue > 0 && pauseMarginValue < 100)
+        ? 'The pause margin is a number of points between 0 and 100, or empty for never.'
+        : null;
 
   const toggleVariant = (versionId: string, on: boolean) => {
     const next = on ? [...variantIds, versionId] : variantIds.filter((v) => v !== versionId);
@@ -87,7 +98,7 @@ export function NewExperimentForm({ book, onCreated, onCancel }: { book: BookDet
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
-    if (nameProblem || splitProblem || offeringProblem) return;
+    if (nameProblem || splitProblem || offeringProblem || guardProblem) return;
     errors.clearEdited();
     create.mutate(
       {
@@ -97,6 +108,8 @@ export function NewExperimentForm({ book, onCreated, onCancel }: { book: BookDet
         variants: chosen.map((v) => ({ versionId: v.id, weight: weightOf(weights[v.id]) })),
         ...(someOfferings ? { offeringIds } : {}),
         primaryMetric: metric,
+        maxPriceDifferencePercent: maxDifferenceValue,
+        pauseWhenAcceptanceDropsPoints: pauseMarginValue,
       },
       { onSuccess: onCreated },
     );
@@ -233,6 +246,21 @@ export function NewExperimentForm({ book, onCreated, onCancel }: { book: BookDet
               </span>
             </Choice>
           ))}
+        </ChoiceGroup>
+
+        <ChoiceGroup legend="Guardrails">
+          <div className="field">
+            <label htmlFor={`${id}-max-difference`}>Largest price difference from the control (%)</label>
+            <input id={`${id}-max-difference`} inputMode="numeric" value={maxDifference} onChange={(e) => setMaxDifference(e.target.value)} {...describedBy(`${id}-guard-error`, errors.of('maxPriceDifferencePercent'))} />
+            <p className="muted">A version that prices any recent answers further from the control than this cannot start.</p>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-pause-margin`}>Pause a version whose acceptance falls this many points below the control’s</label>
+            <input id={`${id}-pause-margin`} inputMode="decimal" value={pauseMargin} placeholder="never" onChange={(e) => setPauseMargin(e.target.value)} />
+            <p className="muted">Checked every minute, only once the difference is certain (95%); empty: never pause.</p>
+          </div>
+          {tried && guardProblem && <p className="field-error">{guardProblem}</p>}
+          <FieldError id={`${id}-guard-error`} messages={errors.of('maxPriceDifferencePercent') ?? errors.of('pauseWhenAcceptanceDropsPoints')} />
         </ChoiceGroup>
 
         <p className="muted">Creating saves a draft: nothing changes for customers until you start it.</p>
