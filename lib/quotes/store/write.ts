@@ -46,14 +46,16 @@ const INSERT_QUOTES = new BatchStatement<InsertBindings>((sql) => {
        SELECT i.n FROM input i JOIN key_holds USING (n)
        WHERE EXISTS (SELECT 1 FROM connections c WHERE c.business_id = ${intent('businessId', 'uuid')}
            AND c.project_id = ${intent('projectId', 'uuid')} AND c.status = 'active')
-         AND (SELECT p.book_version_id FROM publications p WHERE p.book_id = ${intent('bookId', 'uuid')}
-           AND p.environment_id = ${intent('environmentId', 'uuid')}) IS NOT DISTINCT FROM ${sql.param('guard', 'publishedVersionId', 'uuid')}
-         AND (NOT ${sql.param('guard', 'checkExperiment', 'boolean')}
-           OR (SELECT p.experiment_id FROM publications p WHERE p.book_id = ${intent('bookId', 'uuid')}
-             AND p.environment_id = ${intent('environmentId', 'uuid')}) IS NOT DISTINCT FROM ${sql.param('guard', 'experimentId', 'uuid')}
-           AND (SELECT count(*) FROM publications p, jsonb_array_elements(coalesce(p.experiment->'arms', '[]'::jsonb)) a
-                 WHERE p.book_id = ${intent('bookId', 'uuid')} AND p.environment_id = ${intent('environmentId', 'uuid')} AND a->>'pausedAt' IS NOT NULL)
-               = ${sql.param('guard', 'experimentPauses', 'int')})
+         -- The publication as the scope found it, read once: its version, and (surfaces in
+         -- experiments) its running experiment and how many of its arms are paused. No row reads
+         -- as nulls and no pauses, as an unpublished book's scope has them.
+         AND (SELECT p.book_version_id IS NOT DISTINCT FROM ${sql.param('guard', 'publishedVersionId', 'uuid')}
+               AND (NOT ${sql.param('guard', 'checkExperiment', 'boolean')}
+                 OR (p.experiment_id IS NOT DISTINCT FROM ${sql.param('guard', 'experimentId', 'uuid')}
+                   AND (SELECT count(*) FROM jsonb_array_elements(coalesce(p.experiment->'arms', '[]'::jsonb)) a WHERE a->>'pausedAt' IS NOT NULL)
+                     = ${sql.param('guard', 'experimentPauses', 'int')}))
+             FROM (SELECT 1) AS one LEFT JOIN publications p
+               ON p.book_id = ${intent('bookId', 'uuid')} AND p.environment_id = ${intent('environmentId', 'uuid')})
          AND (NOT ${sql.param('guard', 'bookMustBePrimary', 'boolean')}
            OR EXISTS (SELECT 1 FROM projects pr WHERE pr.id = ${intent('projectId', 'uuid')} AND pr.primary_book_id = ${intent('bookId', 'uuid')}))
      ), signer_holds AS (
