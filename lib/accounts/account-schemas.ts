@@ -81,6 +81,15 @@ export const producedQuoteSchema = z
     total: cents,
     currency: z.string(),
     book: z.object({ version_id: z.string() }),
+    /**
+     * Present when an experiment running on the book priced the quote (not in the spec: an
+     * addition): the arm, its bucket and the subject's digest, signed with the rest, so the arm
+     * can be recomputed offline from the experiment's definition and the subject (docs/experiments.md).
+     */
+    experiment: z
+      .object({ experiment_id: z.string(), arm: z.string(), bucket: z.number().int(), subject_digest: z.string() })
+      .optional()
+      .meta({ description: 'Not in the spec (an addition): present when a running experiment priced the quote; `book.version_id` is its arm’s version (docs/experiments.md).' }),
     message: z.string(),
     /** Present when the quote could not be priced. */
     unpriced_reason: z.object({ code: z.string(), message: z.string() }).nullable(),

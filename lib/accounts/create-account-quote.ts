@@ -7,7 +7,9 @@ import { canonicalHash } from '../hash/canonical-hash';
 import { createOnce } from '../idempotency/create-once';
 import type { ReceiptSignature } from '../receipts/schemas';
 import type { ProducedQuote, SimulationRequest } from './account-schemas';
-import { requireAccountBook } from './account-book';
+import { requireAccountBook, type AccountBook, type PublishedAccountBook } from './account-book';
+import { findBookVersion } from '../books/published-version';
+import { assignQuote } from '../experiments/running-experiment';
 import { disposeQuote } from './dispose-quote';
 import { simulateServices } from './simulate-services';
 import { findAccountQuoteByKey, insertAccountQuote, type AccountQuoteRow } from './store';
@@ -34,7 +36,7 @@ const MESSAGES: Record<ProducedQuote['state'], string> = {
  */
 export async function createAccountQuote(
   ctx: VerbContext<ApiKeyPrincipal>,
-  input: { idempotencyKey: string; request: SimulationRequest },
+  input: StoreInput,
 ): Promise<{ quote: ProducedQuote; replayed: boolean }> {
   const { db, principal, now } = ctx;
   const fingerprint = canonicalHash(input.request);
@@ -46,7 +48,7 @@ export async function createAccountQuote(
     conflict: () =>
       new ServiceError('idempotency_conflict', 'This Idempotency-Key was already used with a different request.', { param: 'Idempotency-Key' }),
     create: async () => {
-      const quote = await produceQuote(ctx, input.request);
+      const quote = await produceQuote(ctx, input);
       const created = await storeQuote(ctx, quote, input, fingerprint);
       return created ? { created: quote } : 'key_taken';
     },
@@ -54,9 +56,16 @@ export async function createAccountQuote(
   return { quote: answer, replayed };
 }
 
-/** Prices the request against the key's published book and decides what happens to the quote. */
-async function produceQuote(ctx: VerbContext<ApiKeyPrincipal>, request: SimulationRequest): Promise<SignedQuote> {
-  const book = await requireAccountBook(ctx);
+/**
+ * Prices the request against the key's published book (or, when an experiment running on it
+ * covers the account surface and every service asked for, the version of the subject's arm)
+ * and decides what happens to the quote.
+ */
+async function produceQuote(ctx: VerbContext<ApiKeyPrincipal>, { request, idempotencyKey, subject }: StoreInput): Promise<SignedQuote> {
+  const published = await requireAccountBook(ctx);
+  const offeringIds = request.services.map((s) => s.service);
+  const assignment = assignQuote(published.experiment, { surface: 'account', offeringIds }, subject ?? idempotencyKey, ctx.now);
+  const book = assignment ? await armBook(ctx, published, assignment.versionId) : published;
   const simulation = simulateServices(book, request);
   const { disposition, state } = disposeQuote(simulation, book.version.book.artifact.autonomy);
   const unpriced =
@@ -75,6 +84,9 @@ async function produceQuote(ctx: VerbContext<ApiKeyPrincipal>, request: Simulati
     total: { low_cents: simulation.total.low_cents, high_cents: simulation.total.high_cents },
     currency: simulation.total.currency,
     book: { version_id: book.version.id },
+    ...(assignment
+      ? { experiment: { experiment_id: assignment.experimentId, arm: assignment.arm, bucket: assignment.bucket, subject_digest: assignment.subjectDigest } }
+      : {}),
     message: unpriced ? `${MESSAGES.new} ${unpriced.message}` : MESSAGES[state],
     unpriced_reason: unpriced,
     created: ctx.now.toISOString(),
@@ -115,7 +127,21 @@ async function storeQuote(ctx: VerbContext<ApiKeyPrincipal>, quote: SignedQuote,
   });
 }
 
-type StoreInput = { idempotencyKey: string; request: SimulationRequest };
+type StoreInput = {
+  idempotencyKey: string;
+  request: SimulationRequest;
+  /** `Quote-Subject`: who is priced, for experiments; the idempotency key when absent. */
+  subject?: string;
+};
+
+/** The book as the arm's version prices it (the control's is usually the one published). */
+async function armBook(ctx: VerbContext<ApiKeyPrincipal>, published: PublishedAccountBook, versionId: string): Promise<AccountBook> {
+  if (versionId === published.version.id) return published;
+  const version = await findBookVersion(ctx.db, published.version.bookId, versionId);
+  // A running experiment's arms are versions of its book, which are never deleted.
+  if (!version) throw new Error(`experiment arm version ${versionId} is not a version of book ${published.version.bookId}`);
+  return { key: published.key, version };
+}
 
 function accountQuoteRow(
   { principal, now }: VerbContext<ApiKeyPrincipal>,
@@ -138,6 +164,7 @@ function accountQuoteRow(
     request,
     apiKeyId: principal.keyId,
     expiresAt: quote.expires_at ? new Date(quote.expires_at) : null,
+    experiment: quote.experiment ?? null,
     createdAt: now,
   };
 }

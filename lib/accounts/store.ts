@@ -74,8 +74,9 @@ export async function listWorkspaceAdmins(db: DbOrTx, workspaceIds: readonly str
 export type WorkspaceAdmin = { name: string | null; email: string };
 
 // One statement: the project's primary book and the version its publication in the environment
-// points at; no row when there is no primary book or it is not published there.
-const ACCOUNT_BOOK_SQL = `SELECT b.key, ${publishedVersionColumns}
+// points at, with the experiment running on it; no row when there is no primary book or it is
+// not published there.
+const ACCOUNT_BOOK_SQL = `SELECT b.key, p.experiment, ${publishedVersionColumns}
   FROM projects pr
   JOIN books b ON b.id = pr.primary_book_id
   JOIN publications p ON p.book_id = b.id AND p.environment_id = $2::uuid
@@ -87,8 +88,8 @@ export async function findAccountBookVersion(
   db: DbOrTx,
   projectId: string,
   environmentId: string,
-): Promise<({ key: string } & PublishedVersionRow) | null> {
-  const [row] = await sqlRows<{ key: string } & PublishedVersionRow>(db, ACCOUNT_BOOK_SQL, [projectId, environmentId]);
+): Promise<({ key: string; experiment: unknown } & PublishedVersionRow) | null> {
+  const [row] = await sqlRows<{ key: string; experiment: unknown } & PublishedVersionRow>(db, ACCOUNT_BOOK_SQL, [projectId, environmentId]);
   return row ?? null;
 }
 
@@ -123,6 +124,8 @@ export type AccountQuoteRow = {
   request: unknown;
   apiKeyId: string | null;
   expiresAt: Date | null;
+  /** The experiment arm it was priced with (as its signed answer's `experiment`), or null. */
+  experiment: unknown;
   createdAt: Date;
 };
 
@@ -142,6 +145,7 @@ const accountQuotes = new Table<AccountQuoteRow>('account_quotes', {
   request: ['request', 'jsonb'],
   apiKeyId: ['api_key_id', 'uuid'],
   expiresAt: ['expires_at', 'timestamptz'],
+  experiment: ['experiment', 'jsonb'],
   createdAt: ['created_at', 'timestamptz'],
 });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { armTotalsOf } from './arm-totals';
+import type { ArmTotalsRow } from './store';
 
-const row = (arm: string, currency: string, values: Partial<Record<'quotes' | 'quotedPriceSum' | 'acceptances' | 'acceptedRevenueSum' | 'acceptedRevenueSumOfSquares' | 'wonLeads', string>>) => ({
+const row = (arm: string, currency: string, values: Partial<Omit<ArmTotalsRow, 'arm' | 'currency'>>): ArmTotalsRow => ({
   arm,
   currency,
   quotes: '0',
@@ -9,6 +10,9 @@ const row = (arm: string, currency: string, values: Partial<Record<'quotes' | 'q
   acceptances: '0',
   acceptedRevenueSum: '0',
   acceptedRevenueSumOfSquares: '0',
+  commitments: '0',
+  committedRevenueSum: '0',
+  committedRevenueSumOfSquares: '0',
   wonLeads: '0',
   ...values,
 });
@@ -19,7 +23,7 @@ describe('armTotalsOf', () => {
     const counted = armTotalsOf(
       [
         row('control', 'EUR', { quotes: '3', quotedPriceSum: '30000', acceptances: '2', acceptedRevenueSum: '20000', acceptedRevenueSumOfSquares: '200000000', wonLeads: '1' }),
-        row('control', 'GBP', { quotes: '1', quotedPriceSum: '9000' }),
+        row('control', 'GBP', { quotes: '1', quotedPriceSum: '9000', commitments: '1', committedRevenueSum: '9000', committedRevenueSumOfSquares: '81000000' }),
         row('variant_1', 'EUR', { quotes: '5', quotedPriceSum: big, acceptances: '1', acceptedRevenueSum: '1', acceptedRevenueSumOfSquares: big }),
         row('variant_9', 'EUR', { quotes: '7' }),
       ],
@@ -30,11 +34,11 @@ describe('armTotalsOf', () => {
       totals: {
         quotes: 4,
         acceptances: 2,
-        commitments: 0,
         wonLeads: 1,
         quotedPriceSum: 39000n,
         acceptedRevenue: { sum: 20000n, sumOfSquares: 200000000n },
-        committedRevenue: { sum: 0n, sumOfSquares: 0n },
+        commitments: 1,
+        committedRevenue: { sum: 9000n, sumOfSquares: 81000000n },
       },
     });
     expect(counted.variant_1.totals.quotedPriceSum).toBe(10n ** 22n);

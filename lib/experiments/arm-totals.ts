@@ -8,7 +8,6 @@ const ZERO = { sum: 0n, sumOfSquares: 0n } as const;
 /**
  * The store's rows (per arm and currency, sums as text) as the statistics' ArmTotals, for each
  * arm named (an arm without rows has zeros). Sums stay BigInt: squares pass 2^53 quickly.
- * Account quotes take no part in experiments, so commitments and committed revenue are 0.
  * An arm priced in more than one currency (its version changed currency) reports the one most
  * of its quotes were priced in.
  */
@@ -33,6 +32,11 @@ export function armTotalsOf(rows: readonly ArmTotalsRow[], arms: readonly string
     t.acceptedRevenue = {
       sum: t.acceptedRevenue.sum + BigInt(row.acceptedRevenueSum),
       sumOfSquares: t.acceptedRevenue.sumOfSquares + BigInt(row.acceptedRevenueSumOfSquares),
+    };
+    t.commitments += Number(row.commitments);
+    t.committedRevenue = {
+      sum: t.committedRevenue.sum + BigInt(row.committedRevenueSum),
+      sumOfSquares: t.committedRevenue.sumOfSquares + BigInt(row.committedRevenueSumOfSquares),
     };
     if (quotes > (main.get(row.arm) ?? 0)) {
       main.set(row.arm, quotes);

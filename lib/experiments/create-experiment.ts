@@ -37,6 +37,7 @@ export async function createExperiment(
     controlWeight: request.controlWeight,
     variants: request.variants.map((v, i) => ({ name: `variant_${i + 1}`, versionId: v.versionId, weight: v.weight })),
     offeringIds: request.offeringIds ?? [],
+    surfaces: request.surfaces,
     maxPriceDifferencePercent: request.maxPriceDifferencePercent,
     pauseWhenAcceptanceDropsPoints: request.pauseWhenAcceptanceDropsPoints,
     createdBy: principal.userId,

@@ -3,8 +3,9 @@ import { recordEvent } from '../events/record-event';
 import { queueOwnerNotification } from '../notifications/queue-owner-notification';
 import { describeGuardrail } from './plain-words';
 import { runningDefinition, toExperimentView } from './running-experiment';
-import { acceptanceGuardrail, DEFAULTS, type ArmTotals } from './statistics';
-import { armAcceptances, findExperiment, markArmPaused, runningExperimentsWithMargin, type GuardedExperiment } from './store';
+import { acceptanceGuardrail, DEFAULTS } from './statistics';
+import { armTotalsOf } from './arm-totals';
+import { readArmTotals, findExperiment, markArmPaused, runningExperimentsWithMargin, type GuardedExperiment } from './store';
 
 /**
  * A pause takes effect this long after the guardrail fires: a quote being made as it fires was
@@ -12,16 +13,6 @@ import { armAcceptances, findExperiment, markArmPaused, runningExperimentsWithMa
  * still recompute with the definition after it (docs/experiments.md, "Guardrails").
  */
 export const PAUSE_TAKES_EFFECT_MS = 60_000;
-
-const totals = (counts: { quotes: number; acceptances: number } | undefined): ArmTotals => ({
-  quotes: counts?.quotes ?? 0,
-  acceptances: counts?.acceptances ?? 0,
-  commitments: 0,
-  wonLeads: 0,
-  acceptedRevenue: { sum: 0n, sumOfSquares: 0n },
-  committedRevenue: { sum: 0n, sumOfSquares: 0n },
-  quotedPriceSum: 0n,
-});
 
 /**
  * The minute job `pause-losing-arms`: for each running experiment with an acceptance margin,
@@ -37,11 +28,12 @@ export async function pauseLosingArms(ctx: VerbContext, options: { takesEffectAf
   for (const experiment of await runningExperimentsWithMargin(ctx.db)) {
     const live = experiment.variants.filter((v) => !v.pausedAt);
     if (live.length === 0) continue;
-    const byArm = new Map((await armAcceptances(ctx.db, experiment)).map((row) => [row.arm, row]));
-    const control = totals(byArm.get('control'));
+    // The results' own counts (the rollup and the minutes since its mark): cheap at any size.
+    const byArm = armTotalsOf(await readArmTotals(ctx.db, { ...experiment, startedAt: experiment.startedAt! }), ['control', ...experiment.variants.map((v) => v.name)]);
+    const control = byArm.control.totals;
     const alpha = DEFAULTS.alpha / experiment.variants.length;
     for (const variant of live) {
-      const check = acceptanceGuardrail(control, totals(byArm.get(variant.name)), {
+      const check = acceptanceGuardrail(control, byArm[variant.name].totals, {
         marginPoints: experiment.pauseWhenAcceptanceDropsPoints! / 100,
         alpha,
       });

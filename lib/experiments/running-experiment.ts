@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { assignArm, type Assignment } from './assignment';
-import { WEIGHT_UNITS, type ExperimentView } from './schemas';
+import { EXPERIMENT_SURFACES, WEIGHT_UNITS, type ExperimentSurface, type ExperimentView } from './schemas';
 import type { ExperimentRow } from './store';
 
 /**
@@ -15,6 +15,8 @@ export const runningExperimentSchema = z.object({
   arms: z.array(z.object({ name: z.string(), versionId: z.string(), basisPoints: z.number().int(), pausedAt: z.string().optional() })).min(1),
   /** null: every offering takes part. */
   offeringIds: z.array(z.string()).nullable(),
+  /** The surfaces whose quotes take part; definitions published before surfaces existed covered these two. */
+  surfaces: z.array(z.enum(EXPERIMENT_SURFACES)).default(['hosted', 'api']),
 });
 export type RunningExperiment = z.infer<typeof runningExperimentSchema>;
 
@@ -49,17 +51,28 @@ export function runningDefinition(row: ExperimentRow, controlVersionId: string):
       ...(pausedAt ? { pausedAt } : {}),
     })),
     offeringIds: row.offeringIds.length > 0 ? row.offeringIds : null,
+    surfaces: row.surfaces,
   };
 }
 
+/** What a quote is, for whether an experiment covers it: where it comes from and what it prices. */
+export type QuoteTakingPart = {
+  surface: ExperimentSurface;
+  /** The offerings it prices (the account surface's quotes price several services). */
+  offeringIds: readonly string[];
+};
+
 /**
- * The arm a quote for `offeringId` by `subject` made `at` is priced with, or null when the
- * experiment does not cover the offering (then the publication prices it). Pure: the scope's
- * memory holds the definition; an arm paused by then sends its subjects to the control.
+ * The arm a quote by `subject` made `at` is priced with, or null when the experiment does not
+ * cover its surface or every one of its offerings (then the publication prices it: one version
+ * prices a quote, so a quote with an offering outside the experiment stays out). Pure: the
+ * scope's memory holds the definition; an arm paused by then sends its subjects to the control.
  */
-export function assignQuote(experiment: RunningExperiment | null, offeringId: string, subject: string, at: Date): ExperimentAssignment | null {
+export function assignQuote(experiment: RunningExperiment | null, quote: QuoteTakingPart, subject: string, at: Date): ExperimentAssignment | null {
   if (!experiment) return null;
-  if (experiment.offeringIds && !experiment.offeringIds.includes(offeringId)) return null;
+  if (!experiment.surfaces.includes(quote.surface)) return null;
+  const covered = experiment.offeringIds;
+  if (covered && !quote.offeringIds.every((id) => covered.includes(id))) return null;
   const assignment = assignArm(experiment, { subject }, { at });
   const arm = experiment.arms.find((a) => a.name === assignment.arm)!;
   return { ...assignment, experimentId: experiment.id, versionId: arm.versionId };
@@ -82,6 +95,7 @@ export function toExperimentView(row: ExperimentRow): ExperimentView {
     weightUnit: row.weightUnit,
     arms: armsOf(row),
     offeringIds: row.offeringIds.length > 0 ? row.offeringIds : null,
+    surfaces: row.surfaces,
     maxPriceDifferencePercent: row.maxPriceDifferencePercent,
     pauseWhenAcceptanceDropsPoints: row.pauseWhenAcceptanceDropsPoints,
     createdAt: row.createdAt.toISOString(),

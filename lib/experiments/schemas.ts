@@ -2,6 +2,25 @@ import { z } from 'zod';
 
 export const EXPERIMENT_METRICS = ['revenue_per_quote', 'acceptance_rate', 'committed_revenue'] as const;
 export const EXPERIMENT_STATES = ['draft', 'running', 'stopped', 'concluded'] as const;
+/**
+ * Where an experiment's quotes come from: the hosted quote page, API-key quotes (POST /v1/quotes),
+ * the account surface's quotes (POST /v1/accounts/{id}/quotes: the only ones that are committed)
+ * and business members' quotes in the portal (the business's own people: off by default).
+ */
+export const EXPERIMENT_SURFACES = ['hosted', 'api', 'account', 'member'] as const;
+export type ExperimentSurface = (typeof EXPERIMENT_SURFACES)[number];
+export const DEFAULT_SURFACES: readonly ExperimentSurface[] = ['hosted', 'api', 'account'];
+
+const surfacesSchema = z
+  .array(z.enum(EXPERIMENT_SURFACES))
+  .min(1)
+  .max(EXPERIMENT_SURFACES.length)
+  .refine((surfaces) => new Set(surfaces).size === surfaces.length, 'Each surface once.')
+  .meta({
+    description:
+      'Where its quotes come from: `hosted` (the hosted quote page), `api` (POST /v1/quotes), `account` (the account surface, whose quotes are committed) and `member` (business members quoting in the portal). Quotes from other surfaces are priced with the publication.',
+  });
+
 export const WEIGHT_UNITS = { percent: 100, basis_points: 10_000 } as const;
 export type WeightUnit = keyof typeof WEIGHT_UNITS;
 
@@ -37,6 +56,7 @@ export const createExperimentRequestSchema = z
       .optional()
       .meta({ description: 'Only quotes for these offerings take part; every offering when omitted.' }),
     primaryMetric: z.enum(EXPERIMENT_METRICS).default('revenue_per_quote'),
+    surfaces: surfacesSchema.default([...DEFAULT_SURFACES]),
     maxPriceDifferencePercent: z
       .number()
       .int()
@@ -98,6 +118,7 @@ export const experimentSchema = z
     weightUnit: z.enum(['percent', 'basis_points']),
     arms: z.array(experimentArmSchema),
     offeringIds: z.array(z.string()).nullable().meta({ description: 'The offerings that take part; null: every offering.' }),
+    surfaces: z.array(z.enum(EXPERIMENT_SURFACES)).meta({ description: 'The surfaces whose quotes take part (`hosted`, `api`, `account`, `member`).' }),
     maxPriceDifferencePercent: z.number().int().meta({ description: 'Guardrail: the largest price difference (whole percent) a variant may have from the control for the same answers to start.' }),
     pauseWhenAcceptanceDropsPoints: z
       .number()
@@ -134,7 +155,7 @@ export const experimentResultsSchema = z
         versionId: z.uuid().nullable(),
         quotes: z.number().int().meta({ description: 'Priced quotes made in the arm.' }),
         acceptances: z.number().int().meta({ description: 'Of those, accepted by the customer on the hosted page.' }),
-        commitments: z.number().int().meta({ description: 'Of those, committed. Account quotes take no part in experiments, so 0 for now.' }),
+        commitments: z.number().int().meta({ description: 'Commitments of the arm’s account-surface quotes (only those are committed).' }),
         wonLeads: z.number().int().meta({ description: 'Acceptances whose lead is `won` now.' }),
         acceptedRevenueMinor: z.number().int().meta({ description: 'The accepted quotes’ totals summed, in minor units.' }),
         revenuePerQuoteMinor: z.number().nullable().meta({ description: 'Accepted revenue per quote (minor units, fractional); null without quotes.' }),

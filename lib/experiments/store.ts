@@ -7,9 +7,15 @@ import {
   EXPERIMENT_QUOTE_COLUMNS,
   EXPERIMENT_QUOTE_WHERE,
   EXPERIMENT_QUOTES_MARK,
+  EXPERIMENT_ACCOUNT_QUOTE_COLUMNS,
+  EXPERIMENT_ACCOUNT_QUOTE_WHERE,
+  EXPERIMENT_ACCOUNT_QUOTES_MARK,
+  EXPERIMENT_COMMITMENT_COLUMNS,
+  EXPERIMENT_COMMITMENT_WHERE,
+  EXPERIMENT_COMMITMENTS_MARK,
 } from '../quotes/store/experiment-rollup';
 import type { RunningExperiment } from './running-experiment';
-import type { WeightUnit } from './schemas';
+import type { ExperimentSurface, WeightUnit } from './schemas';
 
 /**
  * The experiments' store: the only place with SQL for experiments and the running experiment a
@@ -32,6 +38,7 @@ export type ExperimentRow = {
   controlWeight: number;
   variants: StoredVariant[];
   offeringIds: string[];
+  surfaces: ExperimentSurface[];
   controlVersionId: string | null;
   maxPriceDifferencePercent: number;
   /** Percentage points; null: never pause. */
@@ -46,7 +53,7 @@ export type ExperimentRow = {
 
 const COLUMNS = `x.id::text AS id, x.book_id::text AS "bookId", x.environment_id::text AS "environmentId", e.kind::text AS environment,
   x.name, x.state::text AS state, x.salt, x.primary_metric::text AS "primaryMetric", x.weight_unit AS "weightUnit",
-  x.control_weight AS "controlWeight", x.variants, x.offering_ids AS "offeringIds", x.control_version_id::text AS "controlVersionId",
+  x.control_weight AS "controlWeight", x.variants, x.offering_ids AS "offeringIds", x.surfaces, x.control_version_id::text AS "controlVersionId",
   x.max_price_difference_percent AS "maxPriceDifferencePercent", x.pause_when_acceptance_drops_points AS "pauseWhenAcceptanceDropsPoints",
   x.created_at AS "createdAt", x.started_at AS "startedAt", x.stopped_at AS "stoppedAt",
   x.concluded_at AS "concludedAt", x.winner_arm AS "winnerArm", x.winner_version_id::text AS "winnerVersionId"`;
@@ -57,8 +64,8 @@ export async function insertExperiment(db: DbOrTx, experiment: NewExperiment): P
   const [row] = await sqlRows<{ id: string }>(
     db,
     `INSERT INTO experiments (id, book_id, environment_id, name, salt, primary_metric, weight_unit, control_weight, variants, offering_ids,
-                              max_price_difference_percent, pause_when_acceptance_drops_points, created_by, created_at, updated_at)
-     VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3, $4, $5::"ExperimentMetric", $6, $7, $8::jsonb, $9::text[], $12, $13, $10, $11, $11)
+                              max_price_difference_percent, pause_when_acceptance_drops_points, created_by, created_at, updated_at, surfaces)
+     VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3, $4, $5::"ExperimentMetric", $6, $7, $8::jsonb, $9::text[], $12, $13, $10, $11, $11, $14::text[])
      RETURNING id::text AS id`,
     [
       experiment.bookId,
@@ -74,6 +81,7 @@ export async function insertExperiment(db: DbOrTx, experiment: NewExperiment): P
       experiment.createdAt,
       experiment.maxPriceDifferencePercent,
       experiment.pauseWhenAcceptanceDropsPoints,
+      experiment.surfaces,
     ],
   );
   return row.id;
@@ -151,41 +159,64 @@ export type ArmTotalsRow = {
   acceptances: string;
   acceptedRevenueSum: string;
   acceptedRevenueSumOfSquares: string;
+  commitments: string;
+  committedRevenueSum: string;
+  committedRevenueSumOfSquares: string;
   wonLeads: string;
 };
 
-// Per arm and currency: the rollup's rows (experiment_arm_daily, by its primary key), the priced
-// quotes and the acceptances made since their marks (a few minutes of them: the book's quotes by
-// (book, environment, time); acceptances by BRIN on time), and the won leads, read from the leads
+// Per arm and currency: the rollup's rows (experiment_arm_daily, by its primary key), and what
+// was made since each mark (a few minutes of it): priced quotes (the book's quotes by (book,
+// environment, time)), acceptances (BRIN on time), account quotes (the project's, by environment,
+// state and time) and commitments (BRIN on time); and the won leads, read from the leads
 // themselves (a status moves after the fact) by a partial index on won leads of the environment
 // since the start. Parameters: $1 experiment, $2 book, $3 environment, $4 the start.
+// Columns of `counted`: quotes, quoted price, acceptances, accepted revenue and its squares,
+// commitments, committed revenue and its squares, won leads.
 const ARM_TOTALS_SQL = `WITH qmark AS (SELECT through FROM rollup_marks WHERE name = '${EXPERIMENT_QUOTES_MARK}'),
   amark AS (SELECT through FROM rollup_marks WHERE name = '${EXPERIMENT_ACCEPTANCES_MARK}'),
+  aqmark AS (SELECT through FROM rollup_marks WHERE name = '${EXPERIMENT_ACCOUNT_QUOTES_MARK}'),
+  cmark AS (SELECT through FROM rollup_marks WHERE name = '${EXPERIMENT_COMMITMENTS_MARK}'),
   counted AS (
-    SELECT arm, currency, quotes, quoted_price_sum, acceptances, accepted_revenue_sum, accepted_revenue_sum_of_squares, 0 AS won
+    SELECT arm, currency, quotes, quoted_price_sum, acceptances, accepted_revenue_sum, accepted_revenue_sum_of_squares,
+           commitments, committed_revenue_sum, committed_revenue_sum_of_squares, 0 AS won
       FROM experiment_arm_daily WHERE experiment_id = $1::uuid
     UNION ALL
-    SELECT q.arm, q.currency, 1, q.total_minor, 0, 0, 0, 0 FROM (
+    SELECT q.arm, q.currency, 1, q.total_minor, 0, 0, 0, 0, 0, 0, 0 FROM (
       SELECT ${EXPERIMENT_QUOTE_COLUMNS}
         FROM qmark, quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id
        WHERE qi.book_id = $2::uuid AND qi.environment_id = $3::uuid AND qi.created_at >= greatest(qmark.through, $4::timestamptz)
          AND ${EXPERIMENT_QUOTE_WHERE}) q
      WHERE q.experiment_id = $1::uuid
     UNION ALL
-    SELECT a.arm, a.currency, 0, 0, 1, a.total_minor, a.total_minor * a.total_minor, 0 FROM (
+    SELECT a.arm, a.currency, 0, 0, 1, a.total_minor, a.total_minor * a.total_minor, 0, 0, 0, 0 FROM (
       SELECT ${EXPERIMENT_ACCEPTANCE_COLUMNS}
         FROM amark, quote_acceptances qa JOIN quote_receipts r ON r.quote_intent_id = qa.quote_intent_id
        WHERE qa.environment_id = $3::uuid AND qa.created_at >= greatest(amark.through, $4::timestamptz) AND json_typeof(r.experiment) = 'object') a
      WHERE a.experiment_id = $1::uuid
     UNION ALL
-    SELECT r.experiment->>'arm', qa.currency, 0, 0, 0, 0, 0, 1
+    SELECT q.arm, q.currency, 1, q.total_minor, 0, 0, 0, 0, 0, 0, 0 FROM (
+      SELECT ${EXPERIMENT_ACCOUNT_QUOTE_COLUMNS}
+        FROM aqmark, account_quotes aq
+       WHERE aq.environment_id = $3::uuid AND aq.created_at >= greatest(aqmark.through, $4::timestamptz) AND ${EXPERIMENT_ACCOUNT_QUOTE_WHERE}) q
+     WHERE q.experiment_id = $1::uuid
+    UNION ALL
+    SELECT c.arm, c.currency, 0, 0, 0, 0, 0, 1, c.total_minor, c.total_minor * c.total_minor, 0 FROM (
+      SELECT ${EXPERIMENT_COMMITMENT_COLUMNS}
+        FROM cmark, commitments c JOIN account_quotes aq ON aq.id = c.account_quote_id
+       WHERE aq.environment_id = $3::uuid AND c.confirmed_at >= greatest(cmark.through, $4::timestamptz) AND ${EXPERIMENT_COMMITMENT_WHERE}) c
+     WHERE c.experiment_id = $1::uuid
+    UNION ALL
+    SELECT r.experiment->>'arm', qa.currency, 0, 0, 0, 0, 0, 0, 0, 0, 1
       FROM quote_acceptances qa JOIN quote_receipts r ON r.quote_intent_id = qa.quote_intent_id
      WHERE qa.status = 'won' AND qa.environment_id = $3::uuid AND qa.created_at >= $4::timestamptz
        AND json_typeof(r.experiment) = 'object' AND r.experiment->>'experimentId' = $1::text
   )
   SELECT arm, currency, sum(quotes)::text AS quotes, sum(quoted_price_sum)::text AS "quotedPriceSum",
     sum(acceptances)::text AS acceptances, sum(accepted_revenue_sum)::text AS "acceptedRevenueSum",
-    sum(accepted_revenue_sum_of_squares)::text AS "acceptedRevenueSumOfSquares", sum(won)::text AS "wonLeads"
+    sum(accepted_revenue_sum_of_squares)::text AS "acceptedRevenueSumOfSquares",
+    sum(commitments)::text AS commitments, sum(committed_revenue_sum)::text AS "committedRevenueSum",
+    sum(committed_revenue_sum_of_squares)::text AS "committedRevenueSumOfSquares", sum(won)::text AS "wonLeads"
   FROM counted GROUP BY arm, currency ORDER BY arm, currency`;
 
 /** The experiment's totals per arm and currency since it started; arms without quotes are absent. */
@@ -226,27 +257,6 @@ export async function runningExperimentsWithMargin(db: DbOrTx, limit = 500): Pro
       WHERE x.state = 'running' AND x.pause_when_acceptance_drops_points IS NOT NULL
       ORDER BY x.started_at, x.id LIMIT $1::int`,
     [limit],
-  );
-}
-
-/** Per arm: quotes priced (succeeded) and of those, accepted by their customer. */
-export type ArmAcceptances = { arm: string; quotes: number; acceptances: number };
-
-/**
- * The experiment's priced quotes and acceptances per arm, as the receipts record the arm.
- * Bounded by the quote intents' (book, environment, created_at) index from the start on.
- */
-export async function armAcceptances(db: DbOrTx, experiment: Pick<ExperimentRow, 'id' | 'bookId' | 'environmentId' | 'startedAt'>): Promise<ArmAcceptances[]> {
-  return sqlRows<ArmAcceptances>(
-    db,
-    `SELECT r.experiment->>'arm' AS arm, count(*)::int AS quotes, count(a.id)::int AS acceptances
-       FROM quote_intents i
-       JOIN quote_receipts r ON r.quote_intent_id = i.id
-       LEFT JOIN quote_acceptances a ON a.quote_intent_id = i.id
-      WHERE i.book_id = $1::uuid AND i.environment_id = $2::uuid AND i.created_at >= $3::timestamptz
-        AND r.outcome = 'succeeded' AND r.experiment->>'experimentId' = $4::text
-      GROUP BY 1`,
-    [experiment.bookId, experiment.environmentId, experiment.startedAt, experiment.id],
   );
 }
 

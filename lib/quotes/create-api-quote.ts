@@ -11,6 +11,7 @@ export async function createApiQuote(ctx: QuoteContext<ApiKeyPrincipal>, request
     resolveScope: apiQuoteScope(ctx.db, principal, request, { scope: 'api', key: request.idempotencyKey }),
     apiKey: principal,
     source: 'api',
+    surface: 'api',
     idempotencyScope: 'api',
     inputs: { offeringId: request.offeringId, factors: request.factors },
     idempotencyKey: request.idempotencyKey,

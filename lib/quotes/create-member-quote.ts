@@ -4,6 +4,7 @@ import { ServiceError } from '../errors/service-error';
 import { createQuote, type QuoteContext } from './create-quote';
 import type { QuoteScope } from './resolve-quote-scope';
 import { readMemberBook } from './store';
+import { parseRunningExperiment } from '../experiments/running-experiment';
 import type { memberQuoteRequestSchema } from './schemas';
 
 /**
@@ -19,6 +20,7 @@ export async function createMemberQuote(
     // Members quote rarely: the book is read afresh for every attempt (the insert re-checks it).
     resolveScope: () => resolveMemberScope(ctx, access, businessId, request.bookId),
     source: 'hosted',
+    surface: 'member',
     idempotencyScope: `member:${businessId}`,
     inputs: { offeringId: request.offeringId, factors: request.factors },
     idempotencyKey: request.idempotencyKey,
@@ -43,6 +45,7 @@ async function resolveMemberScope(ctx: QuoteContext, access: BusinessAccess, bus
     bookId: book.bookId,
     businessId,
     publishedVersionId: book.publishedVersionId,
+    experiment: parseRunningExperiment(book.experiment),
     bookMustBePrimary: false,
   };
 }

@@ -8,6 +8,7 @@ export async function createPublicQuote(ctx: QuoteContext, request: z.output<typ
   return createQuote(ctx, {
     resolveScope: publicQuoteScope(ctx.db, request.businessId, request.idempotencyKey),
     source: 'hosted',
+    surface: 'hosted',
     idempotencyScope: `public:${request.businessId}`,
     inputs: { offeringId: request.offeringId, factors: request.factors },
     idempotencyKey: request.idempotencyKey,

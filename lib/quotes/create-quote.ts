@@ -30,6 +30,8 @@ export type QuoteContext<P extends Principal | SystemPrincipal = Principal | Sys
 export type CreateQuoteInput = {
   resolveScope: ScopeResolver;
   source: 'hosted' | 'api';
+  /** Which of an experiment's surfaces the quote comes from (members' quotes are recorded as `hosted`). */
+  surface: 'hosted' | 'api' | 'member';
   /** Callers that share a namespace of idempotency keys: `api`, `public:<id>`, `member:<id>`. */
   idempotencyScope: string;
   inputs: QuoteInputs;
@@ -122,7 +124,7 @@ async function price(
   { idempotencyKey, fingerprint }: { idempotencyKey: string; fingerprint: string },
 ): Promise<StoredQuote> {
   if (!scope.publishedVersionId && input.whenUnpublished === 'surface_unavailable') throw surfaceUnavailable();
-  const assignment = assignQuote(scope.experiment ?? null, input.inputs.offeringId, input.subject ?? idempotencyKey, ctx.now);
+  const assignment = assignQuote(scope.experiment ?? null, { surface: input.surface, offeringIds: [input.inputs.offeringId] }, input.subject ?? idempotencyKey, ctx.now);
   const versionId = assignment?.versionId ?? scope.publishedVersionId;
   const book = versionId ? await compiled(ctx.db, versionId) : null;
   const outcome = priceQuote(book, input.inputs);

@@ -1,5 +1,12 @@
 import type { VerbContext } from '../context/verb-context';
-import { rollUpExperimentAcceptances, rollUpExperimentQuotes, rollUpQuoteFunnel, rollUpQuoteOutcomes } from './store';
+import {
+  rollUpExperimentAcceptances,
+  rollUpExperimentAccountQuotes,
+  rollUpExperimentCommitments,
+  rollUpExperimentQuotes,
+  rollUpQuoteFunnel,
+  rollUpQuoteOutcomes,
+} from './store';
 
 /**
  * The minute job behind the Overview's quotes per day: adds the quotes made since its mark (up to
@@ -8,13 +15,15 @@ import { rollUpExperimentAcceptances, rollUpExperimentQuotes, rollUpQuoteFunnel,
  * The Overview adds the quotes made since the mark from the quotes themselves (a few minutes of
  * them), so a quote shows at once. The same run counts them into the funnel's daily rollups
  * (outcomes, priced totals, unanswered questions per offering: lib/funnel/), from a mark of their
- * own, and the experiments' priced quotes and acceptances per arm (experiment_arm_daily, behind
- * experiment results) from two more. Returns how many quotes it counted into the Overview's rollup.
+ * own, and the experiments' priced quotes, acceptances, account quotes and commitments per arm
+ * (experiment_arm_daily, behind experiment results) from four more. Returns how many quotes it counted into the Overview's rollup.
  */
 export async function rollUpQuotes({ db }: VerbContext): Promise<number> {
   const counted = await rollUpQuoteOutcomes(db);
   await rollUpQuoteFunnel(db);
   await rollUpExperimentQuotes(db);
   await rollUpExperimentAcceptances(db);
+  await rollUpExperimentAccountQuotes(db);
+  await rollUpExperimentCommitments(db);
   return counted;
 }

@@ -15,8 +15,8 @@ export type QuoteScope = {
   publishedVersionId: string | null;
   /**
    * The experiment running on that publication (read with it, remembered with the scope): quotes
-   * it covers are priced with their subject's arm. null: none runs. Undefined: the surface takes
-   * no part in experiments (members' quotes), and the insert does not re-check it.
+   * it covers are priced with their subject's arm. null: none runs. Undefined: not read, and the
+   * insert does not re-check it.
    */
   experiment?: RunningExperiment | null;
   /** An intent already stored under the request's idempotency key (undefined: not looked up). */

@@ -20,6 +20,18 @@ export const quoteIdempotencyHeaders = z.object({
     .meta({ description: 'The same as the body field `idempotencyKey` (8-120 characters); when both are sent they must be equal.' }),
 });
 
+/** `Quote-Subject`: who is priced, for experiments (the API's and the account surface's quotes). */
+export const quoteSubjectHeader = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .meta({
+    description:
+      'Who is being priced, as an opaque id of yours (not an email): while an experiment runs on the book, the same subject is always priced with the same arm. ' +
+      'Only its sha256 is kept, in the receipt. Without it the idempotency key is the subject (docs/experiments.md).',
+  });
+
 export const publicQuoteRequestSchema = z
   .strictObject({
     businessId: z.uuid(),

@@ -102,6 +102,7 @@ describe('POST /v1/quotes', () => {
       {
         resolveScope,
         source: 'api',
+        surface: 'api',
         idempotencyScope: 'api',
         inputs: { offeringId: demoExample.offeringId, factors: demoExample.factors },
         idempotencyKey,

@@ -52,6 +52,7 @@ describe('quotes written together', () => {
             };
           },
           source: 'api',
+          surface: 'api',
           idempotencyScope: 'api',
           inputs: { offeringId: demoExample.offeringId, factors: demoExample.factors },
           payload: { stale: true },

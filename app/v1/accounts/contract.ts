@@ -14,6 +14,7 @@ import {
 } from '@/lib/accounts/account-schemas';
 import { accountQuota, defineContract } from '@/lib/http/contract';
 import { timeIdCursorSchema, timeSequenceCursorSchema } from '@/lib/db/cursors';
+import { quoteSubjectHeader } from '@/lib/quotes/schemas';
 
 const tags = ['Accounts'];
 const accountParams = z.object({ id: z.string().max(100) });
@@ -111,7 +112,7 @@ export const createAccountQuoteContract = defineContract({
   rateLimits: [accountQuota],
   scope: 'quotes:write',
   params: accountParams,
-  headers: z.object({ 'idempotency-key': z.string().min(1).max(200) }),
+  headers: z.object({ 'idempotency-key': z.string().min(1).max(200), 'quote-subject': quoteSubjectHeader }),
   idempotent: { ownKey: 'the required key is stored with the account quote it made, per account and environment (spec 4.3)' },
   body: simulationRequestSchema,
   success: { status: 201, description: 'The produced quote.', schema: producedQuoteSchema, enveloped: false },

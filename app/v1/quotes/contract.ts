@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineContract } from '@/lib/http/contract';
-import { apiQuoteRequestSchema, businessQuotesFilterShape, quoteIdempotencyHeaders, quoteResultSchema } from '@/lib/quotes/schemas';
+import { apiQuoteRequestSchema, businessQuotesFilterShape, quoteIdempotencyHeaders, quoteResultSchema, quoteSubjectHeader } from '@/lib/quotes/schemas';
 
 export const createApiQuoteContract = defineContract({
   operationId: 'createQuote',
@@ -13,18 +13,7 @@ export const createApiQuoteContract = defineContract({
     "Creates a Quote Intent in the key's environment (Test or Live, by its prefix), pins the book version published there and evaluates it.",
   tags: ['Quotes'],
   auth: 'api_key',
-  headers: quoteIdempotencyHeaders.extend({
-    'quote-subject': z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .meta({
-        description:
-          'Who is being priced, as an opaque id of yours (not an email): while an experiment runs on the book, the same subject is always priced with the same arm. ' +
-          'Only its sha256 is kept, in the receipt. Without it the idempotency key is the subject (docs/experiments.md).',
-      }),
-  }),
+  headers: quoteIdempotencyHeaders.extend({ 'quote-subject': quoteSubjectHeader }),
   idempotent: { ownKey: 'the key (body field or header) is stored with the quote it made: a retry replays that quote, another request under it is 409' },
   body: apiQuoteRequestSchema,
   validationCode: 'invalid_quote_request',

@@ -85,6 +85,15 @@ const PUBLISHED_VERSION_SQL = `SELECT ${publishedVersionColumns}
   FROM publications p JOIN book_versions v ON v.id = p.book_version_id
   WHERE p.book_id = $1::uuid AND p.environment_id = $2::uuid`;
 
+/** A version of the book by id, as `publishedVersionColumns` reads it (an experiment's arm); null when the book has none. */
+export async function findVersionRow(db: DbOrTx, bookId: string, versionId: string): Promise<PublishedVersionRow | null> {
+  const [row] = await sqlRows<PublishedVersionRow>(db, `SELECT ${publishedVersionColumns} FROM book_versions v WHERE v.id = $1::uuid AND v.book_id = $2::uuid`, [
+    versionId,
+    bookId,
+  ]);
+  return row ?? null;
+}
+
 /** The version the (book, environment) publication points at now, or null when none. */
 export async function findPublishedVersionRow(db: DbOrTx, bookId: string, environmentId: string): Promise<PublishedVersionRow | null> {
   const [row] = await sqlRows<PublishedVersionRow>(db, PUBLISHED_VERSION_SQL, [bookId, environmentId]);

@@ -4,11 +4,14 @@ import { QUOTE_ROLLUP_SETTLE_MS } from './rollup';
 
 // The quotes' store (lib/quotes/store.ts): the daily rollup behind experiment results
 // (GET /v1/books/{bookId}/experiments/{id}/results): per experiment, arm, UTC day and currency,
-// the priced quotes and the acceptances, each counted from a mark of its own.
+// the priced quotes (receipts and the account surface's quotes), the acceptances (hosted page)
+// and the commitments (account surface), each counted from a mark of its own.
 
 /** The experiment rollup's marks in rollup_marks: quotes (by their time) and acceptances (by theirs). */
 export const EXPERIMENT_QUOTES_MARK = 'experiment-quotes';
 export const EXPERIMENT_ACCEPTANCES_MARK = 'experiment-acceptances';
+export const EXPERIMENT_ACCOUNT_QUOTES_MARK = 'experiment-account-quotes';
+export const EXPERIMENT_COMMITMENTS_MARK = 'experiment-commitments';
 
 /**
  * One row per priced quote of an experiment, from `quote_intents qi JOIN quote_receipts r`: the
@@ -23,6 +26,20 @@ export const EXPERIMENT_QUOTE_WHERE = `json_typeof(r.experiment) = 'object' AND 
 /** One row per acceptance of an experiment's quote, from `quote_acceptances qa JOIN quote_receipts r`. */
 export const EXPERIMENT_ACCEPTANCE_COLUMNS = `(r.experiment->>'experimentId')::uuid AS experiment_id, r.experiment->>'arm' AS arm,
     (qa.created_at AT TIME ZONE 'UTC')::date AS day, qa.currency, qa.total_minor::numeric AS total_minor`;
+
+/**
+ * One row per priced account-surface quote of an experiment, from `account_quotes aq`. Its price
+ * is `total.low_cents` (a range's lower end; a fixed price's low and high are equal).
+ */
+export const EXPERIMENT_ACCOUNT_QUOTE_COLUMNS = `(aq.experiment->>'experiment_id')::uuid AS experiment_id, aq.experiment->>'arm' AS arm,
+    (aq.created_at AT TIME ZONE 'UTC')::date AS day, aq.response->>'currency' AS currency, aq.low_cents::numeric AS total_minor`;
+export const EXPERIMENT_ACCOUNT_QUOTE_WHERE = `aq.experiment IS NOT NULL AND aq.response->>'decision' = 'priced'
+    AND aq.low_cents IS NOT NULL AND aq.response->>'currency' IS NOT NULL`;
+
+/** One row per commitment of an experiment's account quote, from `commitments c JOIN account_quotes aq`: the quote's price, committed. */
+export const EXPERIMENT_COMMITMENT_COLUMNS = `(aq.experiment->>'experiment_id')::uuid AS experiment_id, aq.experiment->>'arm' AS arm,
+    (c.confirmed_at AT TIME ZONE 'UTC')::date AS day, aq.response->>'currency' AS currency, aq.low_cents::numeric AS total_minor`;
+export const EXPERIMENT_COMMITMENT_WHERE = EXPERIMENT_ACCOUNT_QUOTE_WHERE;
 
 // Like the outcomes' rollup (store/rollup.ts): adds what was made from the mark up to the
 // database's now less the settle time and moves the mark, in one statement, under the mark's row
@@ -63,6 +80,34 @@ const ROLL_UP_ACCEPTANCES_SQL = `WITH ${MARK(EXPERIMENT_ACCEPTANCES_MARK)}, rows
   ), ${MOVE(EXPERIMENT_ACCEPTANCES_MARK)}
   SELECT (SELECT count(*) FROM mark)::int AS marks, (SELECT count(*) FROM rows)::int AS counted`;
 
+const ROLL_UP_ACCOUNT_QUOTES_SQL = `WITH ${MARK(EXPERIMENT_ACCOUNT_QUOTES_MARK)}, rows AS (
+    SELECT ${EXPERIMENT_ACCOUNT_QUOTE_COLUMNS}
+      FROM mark, account_quotes aq
+     WHERE mark.until > mark.since AND aq.created_at >= mark.since AND aq.created_at < mark.until AND ${EXPERIMENT_ACCOUNT_QUOTE_WHERE}
+  ), added AS (
+    INSERT INTO experiment_arm_daily (experiment_id, arm, day, currency, quotes, quoted_price_sum)
+    SELECT experiment_id, arm, day, currency, count(*), sum(total_minor) FROM rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+    ON CONFLICT (experiment_id, arm, day, currency) DO UPDATE
+      SET quotes = experiment_arm_daily.quotes + EXCLUDED.quotes, quoted_price_sum = experiment_arm_daily.quoted_price_sum + EXCLUDED.quoted_price_sum
+    RETURNING 1
+  ), ${MOVE(EXPERIMENT_ACCOUNT_QUOTES_MARK)}
+  SELECT (SELECT count(*) FROM mark)::int AS marks, (SELECT count(*) FROM rows)::int AS counted`;
+
+const ROLL_UP_COMMITMENTS_SQL = `WITH ${MARK(EXPERIMENT_COMMITMENTS_MARK)}, rows AS (
+    SELECT ${EXPERIMENT_COMMITMENT_COLUMNS}
+      FROM mark, commitments c JOIN account_quotes aq ON aq.id = c.account_quote_id
+     WHERE mark.until > mark.since AND c.confirmed_at >= mark.since AND c.confirmed_at < mark.until AND ${EXPERIMENT_COMMITMENT_WHERE}
+  ), added AS (
+    INSERT INTO experiment_arm_daily (experiment_id, arm, day, currency, commitments, committed_revenue_sum, committed_revenue_sum_of_squares)
+    SELECT experiment_id, arm, day, currency, count(*), sum(total_minor), sum(total_minor * total_minor) FROM rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+    ON CONFLICT (experiment_id, arm, day, currency) DO UPDATE
+      SET commitments = experiment_arm_daily.commitments + EXCLUDED.commitments,
+          committed_revenue_sum = experiment_arm_daily.committed_revenue_sum + EXCLUDED.committed_revenue_sum,
+          committed_revenue_sum_of_squares = experiment_arm_daily.committed_revenue_sum_of_squares + EXCLUDED.committed_revenue_sum_of_squares
+    RETURNING 1
+  ), ${MOVE(EXPERIMENT_COMMITMENTS_MARK)}
+  SELECT (SELECT count(*) FROM mark)::int AS marks, (SELECT count(*) FROM rows)::int AS counted`;
+
 async function rollUp(db: DbOrTx, sql: string, mark: string, settleMs: number): Promise<number> {
   const [row] = await sqlRows<{ marks: number; counted: number }>(db, sql, [settleMs]);
   if (row.marks !== 1) throw new Error(`rollup_marks has no '${mark}' row: run the migrations`);
@@ -84,4 +129,17 @@ export async function rollUpExperimentQuotes(db: DbOrTx, settleMs = QUOTE_ROLLUP
  */
 export async function rollUpExperimentAcceptances(db: DbOrTx, settleMs = QUOTE_ROLLUP_SETTLE_MS): Promise<number> {
   return rollUp(db, ROLL_UP_ACCEPTANCES_SQL, EXPERIMENT_ACCEPTANCES_MARK, settleMs);
+}
+
+/** Counts the experiments' priced account-surface quotes made since their mark; returns how many it added. */
+export async function rollUpExperimentAccountQuotes(db: DbOrTx, settleMs = QUOTE_ROLLUP_SETTLE_MS): Promise<number> {
+  return rollUp(db, ROLL_UP_ACCOUNT_QUOTES_SQL, EXPERIMENT_ACCOUNT_QUOTES_MARK, settleMs);
+}
+
+/**
+ * Counts the commitments of experiments' account quotes confirmed since their mark; returns how
+ * many it added. A commitment is confirmed once and never changes, so it is counted once.
+ */
+export async function rollUpExperimentCommitments(db: DbOrTx, settleMs = QUOTE_ROLLUP_SETTLE_MS): Promise<number> {
+  return rollUp(db, ROLL_UP_COMMITMENTS_SQL, EXPERIMENT_COMMITMENTS_MARK, settleMs);
 }

@@ -110,7 +110,7 @@ export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow, requestSho
 export async function readMemberBook(db: DbOrTx, where: { bookId: string; projectId: string; liveEnvironmentId: string }) {
   const book = await db.book.findFirst({
     where: { id: where.bookId, projectId: where.projectId },
-    select: { id: true, publications: { where: { environmentId: where.liveEnvironmentId }, select: { bookVersionId: true } } },
+    select: { id: true, publications: { where: { environmentId: where.liveEnvironmentId }, select: { bookVersionId: true, experiment: true } } },
   });
-  return book && { bookId: book.id, publishedVersionId: book.publications[0]?.bookVersionId ?? null };
+  return book && { bookId: book.id, publishedVersionId: book.publications[0]?.bookVersionId ?? null, experiment: book.publications[0]?.experiment ?? null };
 }

@@ -7,7 +7,7 @@ import { createAccountQuoteContract, listAccountQuotesContract } from '../../con
 export const POST = defineRoute(createAccountQuoteContract, {
   authorize: (ctx) => requireAccount(ctx, { accountId: ctx.params.id }),
   handle: async (ctx) => {
-    const { quote, replayed } = await createAccountQuote(ctx, { idempotencyKey: ctx.headers['idempotency-key'], request: ctx.body });
+    const { quote, replayed } = await createAccountQuote(ctx, { idempotencyKey: ctx.headers['idempotency-key'], subject: ctx.headers['quote-subject'], request: ctx.body });
     return { data: quote, headers: replayed ? { 'idempotent-replayed': 'true' } : undefined };
   },
 });
