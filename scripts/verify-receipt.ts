@@ -18,7 +18,7 @@ import {
   type SignedDocument,
 } from '../lib/receipts/receipt-signature';
 import { receiptSigningKeySetSchema, type ReceiptSigningKeySet } from '../lib/receipts/schemas';
-import { checkReceiptAssignment, isValidSplit, type AssignmentDefinition, type ReceiptExperiment } from '../lib/experiments/assignment';
+import { checkReceiptAssignment, isValidSplit, type AssignmentDefinition, type DocumentWithExperiment } from '../lib/experiments/assignment';
 
 const usage =
   'usage: npm run verify-receipt -- <receipt.json>… [--keys <jwks.json | URL>] [--experiment <definition.json> --subject <subject>]  (default URL: http://localhost:$PORT/v1/receipt-signing-keys)';
@@ -73,7 +73,7 @@ async function main(): Promise<number> {
 
 /** Recomputes the receipt's arm from the definition and the subject; prints what it found. */
 function assignmentHolds(label: string, document: SignedDocument, definition: AssignmentDefinition, subject: string): boolean {
-  const check = checkReceiptAssignment(document as { experiment?: ReceiptExperiment | null; createdAt?: string }, definition, subject);
+  const check = checkReceiptAssignment(document as DocumentWithExperiment, definition, subject);
   switch (check.status) {
     case 'matches':
       console.log(`✓ ${label}: arm "${check.arm}" (bucket ${check.bucket}) of experiment ${definition.id} recomputes from the definition and the subject.`);

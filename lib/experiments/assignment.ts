@@ -12,5 +12,6 @@ export {
   type AssignmentArm,
   type AssignmentDefinition,
   type ExperimentCheck,
+  type DocumentWithExperiment,
   type ReceiptExperiment,
 } from '../../sdk/src/experiments';

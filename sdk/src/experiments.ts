@@ -86,6 +86,21 @@ function servingArm(arms: readonly AssignmentArm[], name: string, at: Date | str
 /** A receipt's `experiment` field (receipt format 2); the receipt's `createdAt` says when it was made. */
 export type ReceiptExperiment = { arm: string; bucket: number; experimentId: string; subjectDigest: string };
 
+/** The account surface's quote records it in its own words (snake_case); its `created` says when it was made. */
+export type AccountQuoteExperiment = { arm: string; bucket: number; experiment_id: string; subject_digest: string };
+
+/** What the assignment check reads of a receipt or of an account-surface quote. */
+export type DocumentWithExperiment = { experiment?: ReceiptExperiment | AccountQuoteExperiment | null; createdAt?: string; created?: string };
+
+function recordedAssignment(document: DocumentWithExperiment): { recorded: ReceiptExperiment | null; at: string | undefined } {
+  const e = document.experiment;
+  if (!e) return { recorded: null, at: undefined };
+  if ('experiment_id' in e) {
+    return { recorded: { arm: e.arm, bucket: e.bucket, experimentId: e.experiment_id, subjectDigest: e.subject_digest }, at: document.created };
+  }
+  return { recorded: e, at: document.createdAt };
+}
+
 export type ExperimentCheck =
   | { status: 'matches'; arm: string; bucket: number }
   /** The receipt was priced outside any experiment. */
@@ -96,20 +111,16 @@ export type ExperimentCheck =
   | { status: 'mismatch'; expected: { arm: string; bucket: number }; recorded: { arm: string; bucket: number } };
 
 /**
- * Recomputes a receipt's arm offline from the experiment's published definition and the subject,
+ * Recomputes a receipt's (or an account-surface quote's) arm offline from the experiment's published definition and the subject,
  * and compares it with what the receipt records. Check the receipt's signature first
  * (`verifyReceipt`): this says whether the signed assignment is the one the definition gives.
  */
-export function checkReceiptAssignment(
-  receipt: { experiment?: ReceiptExperiment | null; createdAt?: string },
-  definition: AssignmentDefinition,
-  subject: string,
-): ExperimentCheck {
-  const recorded = receipt.experiment;
+export function checkReceiptAssignment(receipt: DocumentWithExperiment, definition: AssignmentDefinition, subject: string): ExperimentCheck {
+  const { recorded, at } = recordedAssignment(receipt);
   if (!recorded) return { status: 'no_experiment' };
   if (recorded.experimentId !== definition.id) return { status: 'other_experiment', experimentId: recorded.experimentId };
   // Assigned as at the receipt's making: an arm paused since still recomputes for it.
-  const expected = assignArm(definition, { subject }, { at: receipt.createdAt });
+  const expected = assignArm(definition, { subject }, { at });
   if (expected.subjectDigest !== recorded.subjectDigest) return { status: 'other_subject' };
   if (expected.arm !== recorded.arm || expected.bucket !== recorded.bucket) {
     return { status: 'mismatch', expected: { arm: expected.arm, bucket: expected.bucket }, recorded: { arm: recorded.arm, bucket: recorded.bucket } };

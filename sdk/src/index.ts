@@ -33,4 +33,6 @@ export {
   type AssignmentDefinition,
   type ExperimentCheck,
   type ReceiptExperiment,
+  type AccountQuoteExperiment,
+  type DocumentWithExperiment,
 } from './experiments.js';

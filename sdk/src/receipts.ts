@@ -1,6 +1,6 @@
 import { createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
 import { canonicalJson } from './canonical-json.js';
-import { checkReceiptAssignment, type AssignmentDefinition, type ExperimentCheck, type ReceiptExperiment } from './experiments.js';
+import { checkReceiptAssignment, type AssignmentDefinition, type DocumentWithExperiment, type ExperimentCheck } from './experiments.js';
 
 /** One of the service's receipt signing keys, as GET /v1/receipt-signing-keys lists it (a JWK, RFC 8037). */
 export type ReceiptSigningKey = { kty: string; crv: string; x: string; kid: string; alg?: string; use?: string; activeFrom?: string; activeUntil?: string | null };
@@ -59,7 +59,7 @@ export async function verifyReceipt(
 ): Promise<ReceiptCheck | ReceiptCheckWithExperiment> {
   const check = await verifySignatureOf(document, keys);
   if (!options) return check;
-  const experiment = checkReceiptAssignment(document as { experiment?: ReceiptExperiment | null }, options.experiment, options.subject);
+  const experiment = checkReceiptAssignment(document as DocumentWithExperiment, options.experiment, options.subject);
   return { ...check, experiment };
 }
 
