@@ -1,5 +1,6 @@
 import type { BookDetail } from '../book-queries';
 import type { Experiment, ExperimentState } from './experiment-queries';
+import { DEFAULT_SURFACES, type ExperimentSurface } from '@/lib/experiments/schemas';
 
 /** The primary metrics a person chooses from, with what each means in one line. */
 export const METRIC_CHOICES = [
@@ -16,6 +17,21 @@ const METRIC_NAMES: Record<string, string> = {
   committed_revenue_per_quote: 'Committed revenue per quote',
 };
 export const metricName = (metric: string) => METRIC_NAMES[metric] ?? metric.replaceAll('_', ' ');
+
+/** Where quotes come from, in a pricing person's words; the first three are the service's default. */
+export const SURFACE_CHOICES: readonly { id: ExperimentSurface; label: string; meaning: string }[] = [
+  { id: 'hosted', label: 'Your quote page', meaning: 'customers quoting on the hosted page' },
+  { id: 'api', label: 'Your website and apps', meaning: 'quotes your integrations ask for with an API key' },
+  { id: 'account', label: 'Quotes customers commit to', meaning: 'the account surface: the only quotes that are committed' },
+  { id: 'member', label: 'Your team’s quotes', meaning: 'quotes your own people make in the portal (off by default: they are not customers)' },
+];
+export const DEFAULT_SURFACE_CHOICE: readonly ExperimentSurface[] = DEFAULT_SURFACES;
+
+/** "your quote page and your website and apps": the surfaces an experiment covers, in words. */
+export function surfacesInWords(surfaces: readonly string[]): string {
+  const labels = SURFACE_CHOICES.filter((s) => surfaces.includes(s.id)).map((s) => s.label.charAt(0).toLowerCase() + s.label.slice(1));
+  return labels.length <= 1 ? (labels[0] ?? 'no quotes') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
+}
 
 /** Running in blue, the rest grey: never the yellow and green of the Test and Live badges beside them. */
 export const STATE_WORDS: Record<ExperimentState, { label: string; running: boolean }> = {

@@ -7,7 +7,7 @@ import { SubmitOrCancel } from '../../../../_components/form-fields';
 import { ENVIRONMENT_LABEL } from '../../../../_components/ui';
 import { useBookVersion, type BookDetail, type EnvironmentKind } from '../book-queries';
 import { useCreateExperiment, type Experiment } from './experiment-queries';
-import { armLetter, METRIC_CHOICES, type MetricChoice } from './experiment-words';
+import { armLetter, DEFAULT_SURFACE_CHOICE, METRIC_CHOICES, SURFACE_CHOICES, type MetricChoice } from './experiment-words';
 import styles from './experiments.module.css';
 
 const ENVIRONMENT_MEANING: Record<EnvironmentKind, string> = {
@@ -45,6 +45,7 @@ export function NewExperimentForm({ book, onCreated, onCancel }: { book: BookDet
   const [weights, setWeights] = useState<Record<string, string>>({ control: '100' });
   const [someOfferings, setSomeOfferings] = useState(false);
   const [offeringIds, setOfferingIds] = useState<string[]>([]);
+  const [surfaces, setSurfaces] = useState<string[]>([...DEFAULT_SURFACE_CHOICE]);
   const [metric, setMetric] = useState<MetricChoice>('revenue_per_quote');
   const [tried, setTried] = useState(false);
   // Guardrails (docs/experiments.md): the service's defaults, shown so they can be changed.
@@ -70,6 +71,7 @@ export function NewExperimentForm({ book, onCreated, onCancel }: { book: BookDet
           ? `The shares add up to ${total}%: they must add up to exactly 100%.`
           : null;
   const offeringProblem = someOfferings && offeringIds.length === 0 ? 'Choose at least one offering, or take part with every offering.' : null;
+  const surfaceProblem = surfaces.length === 0 ? 'Choose at least one place quotes come from.' : null;
   const nameProblem = name.trim() === '' ? 'Give the experiment a name.' : null;
   const maxDifferenceValue = weightOf(maxDifference);
   const pauseMarginValue = pauseMargin.trim() === '' ? null : Number(pauseMargin);
@@ -98,7 +100,7 @@ export function NewExperimentForm({ book, onCreated, onCancel }: { book: BookDet
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTried(true);
-    if (nameProblem || splitProblem || offeringProblem || guardProblem) return;
+    if (nameProblem || splitProblem || offeringProblem || surfaceProblem || guardProblem) return;
     errors.clearEdited();
     create.mutate(
       {
@@ -107,6 +109,7 @@ export function NewExperimentForm({ book, onCreated, onCancel }: { book: BookDet
         controlWeight: weightOf(weights.control),
         variants: chosen.map((v) => ({ versionId: v.id, weight: weightOf(weights[v.id]) })),
         ...(someOfferings ? { offeringIds } : {}),
+        surfaces: SURFACE_CHOICES.map((s) => s.id).filter((s) => surfaces.includes(s)),
         primaryMetric: metric,
         maxPriceDifferencePercent: maxDifferenceValue,
         pauseWhenAcceptanceDropsPoints: pauseMarginValue,
@@ -233,6 +236,25 @@ export function NewExperimentForm({ book, onCreated, onCancel }: { book: BookDet
             </div>
           )}
           <FieldError id={`${id}-offerings-error`} messages={errors.of('offeringIds')} />
+        </ChoiceGroup>
+
+        <ChoiceGroup legend="Where the quotes come from">
+          {SURFACE_CHOICES.map((s) => (
+            <Choice key={s.id}>
+              <input
+                type="checkbox"
+                value={s.id}
+                checked={surfaces.includes(s.id)}
+                onChange={(e) => setSurfaces(e.target.checked ? [...surfaces, s.id] : surfaces.filter((x) => x !== s.id))}
+              />
+              <span>
+                {s.label}
+                <span className="muted"> — {s.meaning}</span>
+              </span>
+            </Choice>
+          ))}
+          {tried && surfaceProblem && <p className="field-error">{surfaceProblem}</p>}
+          <FieldError id={`${id}-surfaces-error`} messages={errors.of('surfaces')} />
         </ChoiceGroup>
 
         <ChoiceGroup legend="Judged by">
