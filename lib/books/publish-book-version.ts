@@ -5,6 +5,7 @@ import type { EnvironmentName } from '../auth/principal';
 import type { ImpactSummary } from './impact-schemas';
 import {
   environmentIdOf,
+  experimentOnPublication,
   findVersionOfBook,
   insertPublicationRecord,
   lockBook,
@@ -20,6 +21,12 @@ export type PublishInput = {
   publishedBy?: string;
   impact?: ImpactSummary;
   confirmation?: string;
+  /**
+   * Promoting an experiment's arm publishes as it concludes the experiment; any other publication
+   * is refused while an experiment runs in the environment (its quotes are priced with its arms,
+   * so a new publication would not reach them: docs/experiments.md, "Publishing while it runs").
+   */
+  concludesExperiment?: boolean;
 };
 
 /**
@@ -35,6 +42,14 @@ export async function publishBookVersion(ctx: VerbContext, input: PublishInput) 
     const version = await findVersionOfBook(tx, input.bookId, input.versionId);
     if (!version) throw new ServiceError('not_found', `Version ${input.versionId} of book ${input.bookId} does not exist.`);
     const environmentId = await environmentIdOf(tx, version.projectId, input.environment);
+    const running = input.concludesExperiment ? null : await experimentOnPublication(tx, input.bookId, environmentId);
+    if (running) {
+      throw new ServiceError(
+        'conflict',
+        `Experiment “${running.name}” is running on this book in ${input.environment === 'live' ? 'Live' : 'Test'}: its quotes are priced with its versions, so a new publication would not reach them. Stop the experiment, or promote the version that should win, first.`,
+        { details: { experimentId: running.id } },
+      );
+    }
     const previousVersionId = await publishedVersionIdOf(tx, input.bookId, environmentId);
     const publication = await upsertPublication(tx, { bookId: input.bookId, environmentId, bookVersionId: version.id, updatedAt: now });
     await insertPublicationRecord(tx, {

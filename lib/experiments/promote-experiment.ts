@@ -49,7 +49,7 @@ export async function promoteExperiment(
     const locked = await findExperiment(db, book.id, experimentId, { lock: true });
     if (!locked) throw experimentNotFound(experimentId);
     assertPromotable(locked);
-    if (publication) await publishBookVersion(tx, publication);
+    if (publication) await publishBookVersion(tx, { ...publication, concludesExperiment: true });
     await markConcluded(db, { id: row.id, winnerArm: winner.arm, winnerVersionId: winner.versionId, concludedBy: principal.userId, at: now });
     const view = toExperimentView((await findExperiment(db, book.id, experimentId))!);
     await recordEvent(

@@ -163,7 +163,23 @@ describe('experiment surfaces', () => {
     expect(hosted.body.data.quoteReceipt.experiment).toBeNull();
     const apiQuote = await api('POST', '/v1/quotes', { key: tenant.keys.live, body: quoteRequest(tenant) });
     expect(apiQuote.body.data.quoteReceipt.experiment).toBeNull();
+
+    // Publishing in the experiment's environment would not reach its quotes: refused until it stops.
+    const publish = async () => {
+      const body = { versionId: variantVersionId, environment: 'live' };
+      const first = await api('POST', `/v1/books/${tenant.bookId}/publications`, { ...as(publisher), body });
+      const phrase = first.status === 400 ? first.body.error.details?.confirmationPhrase : undefined;
+      return phrase ? api('POST', `/v1/books/${tenant.bookId}/publications`, { ...as(publisher), body: { ...body, confirmation: phrase } }) : first;
+    };
+    const refused = await publish();
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'conflict', details: { experimentId: definition.id } });
+    expect(refused.body.error.message).toContain('Stop the experiment, or promote');
+    // Nothing moved: the publication keeps its version and its experiment.
+    expect((await testDb().publication.findFirstOrThrow({ where: { bookId: tenant.bookId, experimentId: definition.id } })).bookVersionId).toBe(tenant.versionId);
     await api('POST', `/v1/books/${tenant.bookId}/experiments/${definition.id}/stop`, as(publisher));
+    const published = await publish();
+    expect(published.status, published.text).toBe(200);
   });
 
   it('refuses unknown or repeated surfaces with 400, and defaults to the customer-facing three', async () => {

@@ -118,13 +118,14 @@ export const publishContract = defineContract({
   description:
     'Measures the version\'s impact on the last 7 days of quotes in the environment and keeps it in the publication\'s audit record. ' +
     'On Live, when more of those quotes than the business\'s safeguard allows would change by more than its threshold, the answer is ' +
-    '400 with `details.fields.confirmation`, `details.impact` and `details.confirmationPhrase` until the request carries that phrase as `confirmation`.',
+    '400 with `details.fields.confirmation`, `details.impact` and `details.confirmationPhrase` until the request carries that phrase as `confirmation`. ' +
+    'While an experiment runs on the book in that environment the answer is 409 `conflict` with `details.experimentId`: stop it or promote an arm first.',
   tags,
   auth: 'session',
   params: bookParams,
   body: publishRequestSchema,
   success: { status: 200, description: 'The book with its new publications.', schema: z.object({ book: bookDetailSchema }) },
-  errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request'],
+  errors: ['unauthorized', 'forbidden', 'not_found', 'invalid_request', 'conflict'],
 });
 
 export const impactContract = defineContract({

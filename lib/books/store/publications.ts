@@ -66,6 +66,15 @@ export async function publishedVersionIdOf(db: DbOrTx, bookId: string, environme
   return publication?.bookVersionId ?? null;
 }
 
+/** The experiment running on the (book, environment) publication, if any: its id and name. */
+export async function experimentOnPublication(db: DbOrTx, bookId: string, environmentId: string): Promise<{ id: string; name: string } | null> {
+  const publication = await db.publication.findUnique({
+    where: { bookId_environmentId: { bookId, environmentId } },
+    select: { runningExperiment: { select: { id: true, name: true } } },
+  });
+  return publication?.runningExperiment ?? null;
+}
+
 /** Points the (book, environment) publication at a version, creating it the first time. */
 export async function upsertPublication(
   db: DbOrTx,
