@@ -49,6 +49,8 @@ export type OperationEntry = {
   path: string;
   /** Takes an `Idempotency-Key` header: the SDK makes one per call and reuses it on retries. */
   idempotencyKey: boolean;
+  /** Takes a `Quote-Subject` header (experiments): the call's `subject` option. */
+  subject: boolean;
   /** `{ data, requestId }` (most routes) or the body itself (the account surface, JWK Set, document). */
   enveloped: boolean;
   /** The account surface (spec 4.3): its errors are `{ error: { code, message, param, request_id } }`. */
@@ -92,6 +94,7 @@ export function operationTable(document: Document): Record<string, OperationEntr
         method: method.toUpperCase(),
         path: template,
         idempotencyKey: parameters.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
+        subject: parameters.some((p) => p.in === 'header' && p.name.toLowerCase() === 'quote-subject'),
         enveloped,
         surface: template.startsWith('/v1/accounts') ? 'account' : 'standard',
         page: paginated ? { items: items!, nextCursor: nextCursor! } : null,

@@ -42,6 +42,11 @@ export type CallInit<K extends OperationId> = Slot<'path', PathParams<K>> &
     headers?: Record<string, string>;
     /** This call's idempotency key; made once per call when not given, and sent again on every retry. */
     idempotencyKey?: string;
+    /**
+     * Who is priced (`Quote-Subject`), for quote operations: while an experiment runs on the book
+     * the same subject always gets the same arm. An opaque id of yours, not an email.
+     */
+    subject?: string;
     signal?: AbortSignal;
   };
 
@@ -104,8 +109,12 @@ export class QuotePricingClient {
   async request<K extends OperationId>(operationId: K, ...[init]: InitArgs<K>): Promise<CallResult<K>> {
     const operation = OPERATIONS[operationId];
     if (!operation) throw new TypeError(`Unknown operation "${String(operationId)}".`);
-    const given = (init ?? {}) as { path?: object; query?: object; body?: unknown; headers?: Record<string, string>; idempotencyKey?: string; signal?: AbortSignal };
+    const given = (init ?? {}) as { path?: object; query?: object; body?: unknown; headers?: Record<string, string>; idempotencyKey?: string; subject?: string; signal?: AbortSignal };
     const headers: Record<string, string> = { ...given.headers };
+    if (given.subject !== undefined) {
+      if (!operation.subject) throw new TypeError(`${String(operationId)} takes no subject: only quote operations do (Quote-Subject).`);
+      headers['quote-subject'] = given.subject;
+    }
     const idempotencyKey = operation.idempotencyKey
       ? (given.idempotencyKey ?? headerIn(headers, 'idempotency-key') ?? globalThis.crypto.randomUUID())
       : null;

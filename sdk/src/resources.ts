@@ -9,6 +9,8 @@ import { RESOURCES, SCOPED_RESOURCES } from './generated/resources.js';
 export type RequestOptions = {
   /** This call's idempotency key; made once per call when not given, and sent again on every retry. */
   idempotencyKey?: string;
+  /** Who is priced (`Quote-Subject`), for quote operations: the same subject always gets the same experiment arm. */
+  subject?: string;
   /** Extra request headers (`Test-Fault` in Test, for one). */
   headers?: Record<string, string>;
   signal?: AbortSignal;

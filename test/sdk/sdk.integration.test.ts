@@ -3,12 +3,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../lib/db/embedded';
 import { eventually } from '../../lib/testing/eventually';
-import { createPerson, createTenant, quoteRequest, type Person, type Tenant } from '../../lib/testing/factories';
+import { createBookVersion } from '../../lib/books/create-book-version';
+import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
+import { createPerson, createTenant, quoteRequest, testContext, type Person, type Tenant } from '../../lib/testing/factories';
 import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
 import {
   createClient,
+  assignArm,
   QuotePricingError,
   receipts,
   webhooks,
@@ -215,6 +218,42 @@ describe('the SDK against the service', () => {
     expect((await receipts.verify(quoteReceipt, source)).status).toBe('verified');
     expect(fetches).toBe(2);
     expect((await receipts.verify(quoteReceipt, { keys: [] })).status).toBe('unknown_kid');
+  });
+
+  it('prices a subject with its experiment arm on both quote surfaces (`subject`), and receipts.verify recomputes the arm', async () => {
+    const cheaper = structuredClone(demoBookArtifact) as typeof demoBookArtifact;
+    cheaper.offerings[0].basePriceMinor = 14000;
+    const variant = await createBookVersion(testContext(iso.db), { bookId: tenant.bookId, artifact: cheaper });
+    const experiments = member.books(tenant.bookId).experiments;
+    const { experiment: draft } = await experiments.create({
+      environment: 'test',
+      name: 'SDK subjects',
+      controlWeight: 50,
+      variants: [{ versionId: variant.id, weight: 50 }],
+      surfaces: ['api', 'account'],
+    });
+    const { experiment } = await experiments.start(draft.id);
+    try {
+      const armOf = (subject: string) => assignArm(experiment, { subject }).arm;
+      const subject = ['customer-1', 'customer-2', 'customer-3', 'customer-4', 'customer-5'].find((s) => armOf(s) === 'variant_1')!;
+      const { quoteReceipt } = await test.quotes.create(quoteRequest(tenant), { subject });
+      expect(quoteReceipt.experiment).toMatchObject({ experimentId: experiment.id, arm: 'variant_1' });
+      expect(await receipts.verify(quoteReceipt, test.receiptKeys, { experiment, subject })).toMatchObject({
+        status: 'verified',
+        experiment: { status: 'matches', arm: 'variant_1' },
+      });
+      const accountQuote = await test.accounts(tenant.projectId).quotes.create(
+        { services: [{ service: demoExample.offeringId, selections: demoExample.factors }] },
+        { subject },
+      );
+      expect(accountQuote.experiment).toMatchObject({ experiment_id: experiment.id, arm: 'variant_1' });
+      expect(accountQuote.book.version_id).toBe(variant.id);
+      expect((await receipts.verify(accountQuote, test.receiptKeys, { experiment, subject })).experiment).toMatchObject({ status: 'matches' });
+      // Only quote operations take a subject.
+      await expect(test.request('getCurrentAccount', { subject } as never)).rejects.toThrow(/takes no subject/);
+    } finally {
+      await experiments.stop(experiment.id);
+    }
   });
 
   it('packs as an npm package with its types', () => {
