@@ -8,7 +8,7 @@ import { ENVIRONMENT_LABEL, ErrorMessage, formatTime, Loading } from '../../../.
 import type { BookDetail } from '../book-queries';
 import { PublishLiveDialog, type LivePublishRequest } from '../impact/publish-live-dialog';
 import { useExperimentResults, usePromote, usePromoteAvailable, type ArmComparison, type Experiment, type ExperimentResults } from './experiment-queries';
-import { armLetter, armVersion, metricName } from './experiment-words';
+import { armLetter, armVersion, dateWords, inLetters, metricName } from './experiment-words';
 import styles from './experiments.module.css';
 
 const percentOf = (fraction: number) => `${fraction > 0 ? '+' : ''}${(fraction * 100).toLocaleString(undefined, { maximumFractionDigits: 1 })}%`;
@@ -48,19 +48,25 @@ function ResultsView({ book, experiment, results, canPublish }: { book: BookDeta
     const arm = armOf(name);
     return `${armLetter(name)}${name === 'control' ? ' · control' : ''}${arm ? ` (${armVersion(book, experiment, arm)})` : ''}`;
   };
+  // Stopped or concluded: no new quote joins it; acceptances of its quotes still count as they come.
+  const ended = experiment.state === 'stopped' || experiment.state === 'concluded';
+  const endedAt = experiment.concludedAt ?? experiment.stoppedAt;
 
   return (
     <>
       <p className="muted" style={{ marginTop: 0 }}>
         Judged by <strong>{metricName(results.metric)}</strong>, compared with A, the control. Figures as of {formatTime(results.asOf)}.
+        {ended && ` The experiment ended ${dateWords(endedAt)}: these are the quotes it gave, with their acceptances so far.`}
       </p>
       <div aria-live="polite" data-testid="results-headline">
         {primary.map((c) => (
           <p key={c.arm} className={styles.headline}>
-            {c.sentence}
-            {c.verdict === 'not_enough_data' && c.moreQuotesPerArm !== null && (
+            {inLetters(c.sentence)}
+            {c.verdict === 'not_enough_data' && (ended || c.moreQuotesPerArm !== null) && (
               <span className="muted" style={{ display: 'block', fontSize: '0.9rem', fontWeight: 400 }}>
-                About {c.moreQuotesPerArm.toLocaleString()} more quotes per version before it can tell.
+                {ended
+                  ? 'It ended before there were enough quotes to tell: read the figures below as a hint, not a result.'
+                  : `About ${c.moreQuotesPerArm!.toLocaleString()} more quotes per version before it can tell.`}
               </span>
             )}
           </p>
@@ -78,6 +84,8 @@ function ResultsView({ book, experiment, results, canPublish }: { book: BookDeta
             <tr key={a.name}>
               <td data-label="Version">
                 <strong>{title(a.name)}</strong>
+                {armOf(a.name)?.pausedAt && ' · paused'}
+                {experiment.winner?.arm === a.name && ' · winner'}
               </td>
               <td data-label="Quotes" className="num">
                 {a.quotes.toLocaleString()}
@@ -111,13 +119,15 @@ function ResultsView({ book, experiment, results, canPublish }: { book: BookDeta
           <ul className={styles.secondary}>
             {secondary.map((c) => (
               <li key={`${c.arm}-${c.metric}`}>
-                {metricName(c.metric)}: {c.sentence}
+                {metricName(c.metric)}: {inLetters(c.sentence)}
               </li>
             ))}
           </ul>
         </>
       )}
-      {canPublish && (experiment.state === 'running' || experiment.state === 'stopped') && <Promote book={book} experiment={experiment} title={title} />}
+      {canPublish && (experiment.state === 'running' || experiment.state === 'stopped') && (
+        <Promote book={book} experiment={experiment} title={title} />
+      )}
     </>
   );
 }
@@ -183,7 +193,6 @@ function Promote({ book, experiment, title }: { book: BookDetail; experiment: Ex
   const available = usePromoteAvailable(book.id, experiment.id, true);
   const promote = usePromote(book.id, experiment.id);
   const [request, setRequest] = useState<PromoteRequest | null>(null);
-  const [done, setDone] = useState<string | null>(null);
   if (!available.data) return null;
   const env = ENVIRONMENT_LABEL[experiment.environment];
   const variants = experiment.arms.flatMap((a) => {
@@ -192,8 +201,8 @@ function Promote({ book, experiment, title }: { book: BookDetail; experiment: Ex
   });
   const send = (r: PromoteRequest, shown: { impactAsOf?: string; confirmation?: string } = {}) => {
     setRequest(null);
-    setDone(null);
-    promote.mutate({ arm: r.arm, ...shown }, { onSuccess: () => setDone(`Version ${r.number} is now published to ${env}, and the experiment has ended.`) });
+    // On success the experiment is concluded and this goes away: the outcome above says what happened.
+    promote.mutate({ arm: r.arm, ...shown });
   };
   const liveRequest: LivePublishRequest | null = experiment.environment === 'live' && request ? { versionId: request.versionId, number: request.number } : null;
 
@@ -204,13 +213,12 @@ function Promote({ book, experiment, title }: { book: BookDetail; experiment: Ex
       <div className={styles.actions}>
         {variants.map((v) => (
           <button key={v.arm} type="button" onClick={() => setRequest(v)} disabled={promote.isPending}>
-            Publish {title(v.arm)} to {env}…
+            {promote.isPending && promote.variables?.arm === v.arm ? `Publishing ${title(v.arm)}…` : `Publish ${title(v.arm)} to ${env}…`}
           </button>
         ))}
       </div>
       <div aria-live="polite">
         {promote.isError && <ErrorMessage error={promote.error} />}
-        {done && <p className="success">{done}</p>}
       </div>
       <PublishLiveDialog
         bookId={book.id}
