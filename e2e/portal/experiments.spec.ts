@@ -286,7 +286,9 @@ test('a variant the guardrail paused says so on its row: since when, why, and th
   const check = acceptanceGuardrail(arm(600, 180), arm(600, 90), { marginPoints: 0.05 });
   expect(check.breached).toBe(true);
   const reason = describeGuardrail(check, { control: 'the control', variant: 'variant_1' });
-  expect(await pauseArm(testContext(testDb()), { ...experiment, workspaceId: tenant.workspaceId, projectId: tenant.projectId }, 'variant_1', reason)).toBe(true);
+  // In effect at once here (the job's minute ahead is for quotes being priced as it fires).
+  const guarded = { ...experiment, workspaceId: tenant.workspaceId, projectId: tenant.projectId };
+  expect(await pauseArm(testContext(testDb()), guarded, 'variant_1', reason, { takesEffectAfterMs: 0 })).toBe(true);
 
   await signIn(page, publisher.email, `/portal/books/${tenant.bookId}/experiments/${experiment.id}`);
   for (const [width, height] of WIDTHS) {
@@ -296,9 +298,9 @@ test('a variant the guardrail paused says so on its row: since when, why, and th
     await expect(arms.getByRole('row').nth(2)).toContainText('quoted A’s prices since the pause');
     await expect(arms.getByRole('row').nth(1)).not.toContainText('Paused');
     const paused = page.getByTestId('paused-arms');
-    await expect(paused).toContainText(/B \(v2\) paused \w/);
+    await expect(paused).toContainText(/B \(v2\) was paused on \w/);
     await expect(paused).toContainText('B’s acceptance rate is more than 5 points below the control\'s');
-    await expect(paused).toContainText('the customers in Live who would get B were quoted A’s prices (the control, v1)');
+    await expect(paused).toContainText('the customers in Live who would get B are quoted A’s prices (the control, v1)');
     await expect(paused).not.toContainText('variant_1');
     await expectFitsWidth(page, width);
     await expectNoSeriousViolations(page);
@@ -306,6 +308,31 @@ test('a variant the guardrail paused says so on its row: since when, why, and th
   }
   await page.getByRole('link', { name: /experiments$/ }).click();
   await expect(page.getByRole('table', { name: 'Experiments in Live' })).toContainText('B (v2): 50% · paused');
+
+  // Two quotes, both priced by A now, then the pricing person keeps A: nothing is published, the experiment ends with A as its winner.
+  for (const arm of ['control', 'variant_1']) {
+    const [subject] = subjectsIn(experiment, arm, 1, 'kept');
+    const res = await fetch(`${appUrl()}/v1/quotes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.keys.live}`, 'content-type': 'application/json', 'quote-subject': subject },
+      body: JSON.stringify(quoteRequest(tenant)),
+    });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { data: { quoteReceipt: { experiment: { arm: string } } } }).data.quoteReceipt.experiment.arm).toBe('control');
+  }
+  // Read afresh (the page reads results again once a minute, and its last answer had no quotes).
+  await page.goto(`${appUrl()}/portal/books/${tenant.bookId}/experiments/${experiment.id}`);
+  await page.getByRole('button', { name: 'Keep A · control (v1) and end…' }).click();
+  const keep = page.getByRole('dialog', { name: 'Keep A and end “Cheaper windows”?' });
+  await expect(keep).toContainText('Nothing is published: every new quote in Live is priced with Live’s publication (version 1).');
+  await keep.getByRole('button', { name: 'Keep A and end' }).click();
+  await expect(page.getByTestId('experiment-winner')).toBeFocused();
+  await expect(page.getByTestId('experiment-winner')).toContainText(/A, the control \(v1\), was kept on \w.*Nothing new was published/);
+  await expect(page.getByTestId('paused-arms')).toContainText('From then until the experiment ended, the customers in Live who would get B were quoted A’s prices');
+  await expect(page.getByRole('table', { name: 'Figures per version' }).getByRole('row').nth(2).getByRole('cell').nth(1)).toHaveText('0');
+  const book = await asMember(publisher, 'GET', `/v1/books/${tenant.bookId}`);
+  expect(book.body.data.book.publications.live.versionId).toBe(tenant.versionId);
+  await screenshot(page, 'experiments-kept-control-390');
 });
 
 test('a start the price guardrail refuses says which answers, both prices, the difference and the limit; another running experiment is named', async ({ page }) => {

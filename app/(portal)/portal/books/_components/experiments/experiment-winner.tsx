@@ -5,6 +5,7 @@ import { ENVIRONMENT_LABEL } from '../../../../_components/ui';
 import type { BookDetail } from '../book-queries';
 import type { Experiment } from './experiment-queries';
 import { armLetter, dateWords } from './experiment-words';
+import styles from './experiments.module.css';
 
 /**
  * How a concluded experiment ended: the arm kept, the version that made published, and when; and
@@ -28,7 +29,7 @@ export function ExperimentWinner({ book, experiment }: { book: BookDetail; exper
   const published = book.publications[experiment.environment];
   const when = dateWords(experiment.concludedAt);
   return (
-    <section ref={ref} tabIndex={-1} aria-labelledby={`${id}-heading`} className="card" data-testid="experiment-winner">
+    <section ref={ref} tabIndex={-1} aria-labelledby={`${id}-heading`} className={`card ${styles.outcome}`} data-testid="experiment-winner">
       <h2 id={`${id}-heading`}>Outcome</h2>
       {winner.arm === 'control' ? (
         <p>

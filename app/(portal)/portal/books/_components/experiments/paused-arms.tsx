@@ -20,18 +20,28 @@ export function PausedArms({ book, experiment }: { book: BookDetail; experiment:
   if (paused.length === 0) return null;
   const env = ENVIRONMENT_LABEL[experiment.environment];
   const ended = experiment.state !== 'running';
+  const endedAt = Date.parse(experiment.concludedAt ?? experiment.stoppedAt ?? '') || Infinity;
+  const controlPrices = `A’s prices (the control${control ? `, ${armVersion(book, experiment, control)}` : ''})`;
   return (
     <div className="warning" data-testid="paused-arms">
       {paused.map((arm) => {
         const letter = armLetter(arm.name);
+        const at = Date.parse(arm.pausedAt);
+        // The pause takes effect a minute after the guardrail fires: it may be ahead, or the experiment may have ended first.
+        const [when, then] = ended
+          ? at >= endedAt
+            ? ['was to be paused on', `The experiment ended before that: ${letter} kept its customers to the end.`]
+            : ['was paused on', `From then until the experiment ended, the customers in ${env} who would get ${letter} were quoted ${controlPrices}.`]
+          : at > Date.now()
+            ? ['is paused from', `From then on, the customers in ${env} who would get ${letter} are quoted ${controlPrices}.`]
+            : ['was paused on', `Since then, the customers in ${env} who would get ${letter} are quoted ${controlPrices}.`];
         return (
           <p key={arm.name} style={{ marginTop: 0 }}>
             <strong>
-              {letter} ({armVersion(book, experiment, arm)}) paused {dateWords(arm.pausedAt)}
+              {letter} ({armVersion(book, experiment, arm)}) {when} {dateWords(arm.pausedAt)}
             </strong>{' '}
-            by the guardrail on acceptance: {arm.pauseReason ? pauseReasonWords(arm.pauseReason) : 'its customers accepted too few quotes compared with A'}.{' '}
-            {ended ? 'From then until the experiment ended, the' : 'Since then, the'} customers in {env} who would get {letter} were quoted A’s prices (the control
-            {control ? `, ${armVersion(book, experiment, control)}` : ''}). Quotes {letter} gave before keep their price and still count in its results.
+            by the guardrail on acceptance: {arm.pauseReason ? pauseReasonWords(arm.pauseReason) : 'its customers accepted too few quotes compared with A'}. {then}{' '}
+            Quotes {letter} gave before keep their price and still count in its results.
           </p>
         );
       })}

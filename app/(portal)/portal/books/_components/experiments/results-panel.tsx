@@ -56,17 +56,16 @@ function ResultsView({ book, experiment, results, canPublish }: { book: BookDeta
     <>
       <p className="muted" style={{ marginTop: 0 }}>
         Judged by <strong>{metricName(results.metric)}</strong>, compared with A, the control. Figures as of {formatTime(results.asOf)}.
-        {ended && ` The experiment ended ${dateWords(endedAt)}: these are the quotes it gave, with their acceptances so far.`}
+        {ended && ` The experiment ended on ${dateWords(endedAt)}: these are the quotes it gave, with their acceptances so far.`}
       </p>
       <div aria-live="polite" data-testid="results-headline">
         {primary.map((c) => (
           <p key={c.arm} className={styles.headline}>
+            {/* The service's sentence says how many more quotes it needs; once ended, there will be none. */}
             {inLetters(c.sentence)}
-            {c.verdict === 'not_enough_data' && (ended || c.moreQuotesPerArm !== null) && (
+            {c.verdict === 'not_enough_data' && ended && (
               <span className="muted" style={{ display: 'block', fontSize: '0.9rem', fontWeight: 400 }}>
-                {ended
-                  ? 'It ended before there were enough quotes to tell: read the figures below as a hint, not a result.'
-                  : `About ${c.moreQuotesPerArm!.toLocaleString()} more quotes per version before it can tell.`}
+                It ended before there were enough quotes to tell: read the figures below as a hint, not a result.
               </span>
             )}
           </p>
@@ -193,7 +192,9 @@ function Promote({ book, experiment, title }: { book: BookDetail; experiment: Ex
   const available = usePromoteAvailable(book.id, experiment.id, true);
   const promote = usePromote(book.id, experiment.id);
   const [request, setRequest] = useState<PromoteRequest | null>(null);
+  const [keepingControl, setKeepingControl] = useState(false);
   if (!available.data) return null;
+  const control = experiment.arms.find((a) => a.name === 'control');
   const env = ENVIRONMENT_LABEL[experiment.environment];
   const variants = experiment.arms.flatMap((a) => {
     const number = book.versions.find((v) => v.id === a.versionId)?.number;
@@ -209,13 +210,21 @@ function Promote({ book, experiment, title }: { book: BookDetail; experiment: Ex
   return (
     <>
       <h3>Keep a version</h3>
-      <p className="muted">Publish the version that did best to {env}: every customer gets its prices, and the experiment ends.</p>
+      <p className="muted">
+        Publish the version that did best to {env}, and every customer gets its prices; or keep A, and nothing is published. Either way the experiment
+        ends.
+      </p>
       <div className={styles.actions}>
         {variants.map((v) => (
           <button key={v.arm} type="button" onClick={() => setRequest(v)} disabled={promote.isPending}>
             {promote.isPending && promote.variables?.arm === v.arm ? `Publishing ${title(v.arm)}…` : `Publish ${title(v.arm)} to ${env}…`}
           </button>
         ))}
+        {control && (
+          <button type="button" onClick={() => setKeepingControl(true)} disabled={promote.isPending}>
+            {promote.isPending && promote.variables?.arm === 'control' ? 'Ending…' : `Keep ${title('control')} and end…`}
+          </button>
+        )}
       </div>
       <div aria-live="polite">
         {promote.isError && <ErrorMessage error={promote.error} />}
@@ -235,6 +244,22 @@ function Promote({ book, experiment, title }: { book: BookDetail; experiment: Ex
         onConfirm={() => request && send(request)}
       >
         <p>Every Test quote is priced with version {request?.number} from now on, and the experiment ends.</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={keepingControl}
+        title={`Keep A and end “${experiment.name}”?`}
+        confirmLabel="Keep A and end"
+        onCancel={() => setKeepingControl(false)}
+        onConfirm={() => {
+          setKeepingControl(false);
+          promote.mutate({ arm: 'control' });
+        }}
+      >
+        <p>
+          Nothing is published: every new quote in {env} is priced with {env}’s publication
+          {book.publications[experiment.environment] ? ` (version ${book.publications[experiment.environment]!.number})` : ''}. Quotes already given keep their
+          price, and the results stay here.
+        </p>
       </ConfirmDialog>
     </>
   );

@@ -60,11 +60,22 @@ function PriceRefusal({ book, difference: d }: { book: BookDetail; difference: P
           {number !== undefined ? ` (version ${number})` : ''} asks {by}, and this experiment allows at most {d.limitPercent}% either way.
         </strong>
       </p>
-      <dl className="facts" aria-label="The price that is too far from A’s">
+      {/* The particulars in the page's ink: red is for the one line that says what went wrong. */}
+      <dl className="facts" aria-label="The price that is too far from A’s" style={{ color: 'var(--ink)' }}>
         <dt>Offering</dt>
         <dd>{d.offering}</dd>
         <dt>Answers</dt>
-        <dd>{answers.length > 0 ? answers.join('; ') : 'none'}</dd>
+        <dd>
+          {answers.length > 0 ? (
+            <ul style={{ margin: 0, padding: 0, listStyle: 'none' }}>
+              {answers.map((answer) => (
+                <li key={answer}>{answer}</li>
+              ))}
+            </ul>
+          ) : (
+            'none'
+          )}
+        </dd>
         <dt>A asks</dt>
         <dd>{formatMoney(d.controlPriceMinor, d.currency)}</dd>
         <dt>{letter} would ask</dt>
@@ -74,7 +85,7 @@ function PriceRefusal({ book, difference: d }: { book: BookDetail; difference: P
         <dt>Allowed</dt>
         <dd>up to {d.limitPercent}% more or less</dd>
       </dl>
-      <p style={{ marginBottom: 0 }}>
+      <p style={{ marginBottom: 0, color: 'var(--ink)' }}>
         {d.source === 'recent_quotes' ? 'These answers are from a quote given in the last 30 days.' : 'These answers are an example from the price book (there were few recent quotes to check).'}{' '}
         It is the largest difference found. The experiment is still a draft and nobody’s price changed. To try these prices, create a new experiment with a
         larger allowed difference, or with a version closer to A’s prices.
