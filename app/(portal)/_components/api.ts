@@ -8,6 +8,8 @@ export class ApiError extends Error {
     message: string,
     readonly requestId: string | null,
     readonly fields: Record<string, string[]> = {},
+    /** The envelope's `details` as sent (a refusal's particulars, e.g. a start's `priceDifference`). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -19,7 +21,7 @@ export function isNotFound(error: unknown): boolean {
 }
 
 /** The error envelope's `error`, as the API sends it. */
-export type ApiErrorBody = { code: string; message: string; requestId: string; details?: { fields?: Record<string, string[]> } };
+export type ApiErrorBody = { code: string; message: string; requestId: string; details?: { fields?: Record<string, string[]>; [detail: string]: unknown } };
 
 /** The ApiError for a failed answer: its envelope's error when it sent one, else the status alone. */
 export function apiErrorOf(error: ApiErrorBody | null | undefined, response: Response): ApiError {
@@ -29,6 +31,7 @@ export function apiErrorOf(error: ApiErrorBody | null | undefined, response: Res
     error?.message ?? `The service answered ${response.status}.`,
     error?.requestId ?? response.headers.get('x-request-id'),
     error?.details?.fields ?? {},
+    error?.details ?? {},
   );
 }
 

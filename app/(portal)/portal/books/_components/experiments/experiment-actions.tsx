@@ -1,13 +1,15 @@
 'use client';
 
+import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 import { AskAnAdmin } from '../../../../_components/ask-an-admin';
 import { ConfirmDialog } from '../../../../_components/confirm-dialog';
 import { ENVIRONMENT_LABEL, ErrorMessage } from '../../../../_components/ui';
 import type { BookDetail } from '../book-queries';
-import { useExperimentAction, type Experiment } from './experiment-queries';
+import { useExperimentAction, useExperiments, type Experiment } from './experiment-queries';
 import { armLetter, armVersion, share } from './experiment-words';
 import styles from './experiments.module.css';
+import { StartRefusal } from './start-refusal';
 
 /** "40% of customers in Live see version 2’s prices (B)", one phrase an arm besides the control. */
 function variantPhrases(book: BookDetail, experiment: Experiment, who: string): string {
@@ -20,6 +22,9 @@ function variantPhrases(book: BookDetail, experiment: Experiment, who: string): 
 /** Start a draft, or stop a running experiment: each asks once, in a dialog a keyboard works. */
 export function ExperimentActions({ book, experiment, canPublish }: { book: BookDetail; experiment: Experiment; canPublish: boolean }) {
   const start = useExperimentAction(book.id, experiment.id, 'start');
+  // One experiment runs per book and environment: another running one keeps this draft waiting.
+  const experiments = useExperiments(book.id);
+  const running = experiments.data?.find((e) => e.id !== experiment.id && e.environment === experiment.environment && e.state === 'running');
   const stop = useExperimentAction(book.id, experiment.id, 'stop');
   const [asking, setAsking] = useState<'start' | 'stop' | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -51,7 +56,7 @@ export function ExperimentActions({ book, experiment, canPublish }: { book: Book
     <>
       <div className={styles.actions}>
         {experiment.state === 'draft' && (
-          <button type="button" className="primary" onClick={() => setAsking('start')} disabled={start.isPending || !published}>
+          <button type="button" className="primary" onClick={() => setAsking('start')} disabled={start.isPending || experiments.isPending || !published || running !== undefined}>
             {start.isPending ? 'Starting…' : 'Start…'}
           </button>
         )}
@@ -61,9 +66,14 @@ export function ExperimentActions({ book, experiment, canPublish }: { book: Book
           </button>
         )}
         {experiment.state === 'draft' && !published && <span className="muted">Publish a version to {env} first: it is the control.</span>}
+        {experiment.state === 'draft' && published && running && (
+          <span className="muted" data-testid="start-waits">
+            “<Link href={`/portal/books/${book.id}/experiments/${running.id}`}>{running.name}</Link>” is running in {env}: stop it before starting this one.
+          </span>
+        )}
       </div>
       <div aria-live="polite">
-        {start.isError && <ErrorMessage error={start.error} />}
+        {start.isError && <StartRefusal error={start.error} book={book} experiment={experiment} running={running} />}
         {stop.isError && <ErrorMessage error={stop.error} />}
         {done && (
           <p ref={doneRef} className="success" role="status" tabIndex={-1}>

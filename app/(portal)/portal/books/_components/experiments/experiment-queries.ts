@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateExperimentInput, ExperimentResultsView, ExperimentView } from '@/lib/experiments/schemas';
+import type { CreateExperimentInput, ExperimentResultsView, ExperimentView, PromoteExperimentRequest } from '@/lib/experiments/schemas';
 import { ApiError, apiFetch } from '../../../../_components/api';
 
 export type Experiment = ExperimentView;
@@ -91,7 +91,11 @@ export function useCreateExperiment(bookId: string) {
   });
 }
 
-/** Start or stop: the answer is the experiment as it now is; the book's publications change with it. */
+/**
+ * Start or stop: the answer is the experiment as it now is; the book's publications change with it.
+ * A refusal (409) reads the book and its experiments again before it is shown, so that the page
+ * can say why from what is true now (nothing published, another one running, already started).
+ */
 export function useExperimentAction(bookId: string, experimentId: string, action: 'start' | 'stop') {
   const client = useQueryClient();
   return useMutation({
@@ -103,15 +107,21 @@ export function useExperimentAction(bookId: string, experimentId: string, action
       client.setQueryData(oneKey(bookId, experimentId), experiment);
       return client.invalidateQueries({ queryKey: ['books', bookId] });
     },
+    onError: (error) => (error instanceof ApiError && error.status === 409 ? client.invalidateQueries({ queryKey: ['books', bookId] }) : undefined),
   });
 }
 
-/** Promote an arm: its version becomes the environment's publication, and the experiment ends. */
+/** Promote an arm: its version becomes the environment's publication, and the experiment ends (the answer: it, concluded). */
 export function usePromote(bookId: string, experimentId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { arm: string; impactAsOf?: string; confirmation?: string }) =>
-      apiFetch<unknown>(`${base(bookId)}/${experimentId}/promote`, { method: 'POST', body: input, idempotencyKey: crypto.randomUUID() }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['books'] }),
+    mutationFn: (input: PromoteExperimentRequest) =>
+      apiFetch<{ experiment: Experiment }>(`${base(bookId)}/${experimentId}/promote`, { method: 'POST', body: input, idempotencyKey: crypto.randomUUID() }).then(
+        (d) => d.experiment,
+      ),
+    onSuccess: (experiment) => {
+      client.setQueryData(oneKey(bookId, experimentId), experiment);
+      return client.invalidateQueries({ queryKey: ['books'] });
+    },
   });
 }

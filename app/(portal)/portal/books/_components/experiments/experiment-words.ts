@@ -69,3 +69,26 @@ export const share = (arm: Experiment['arms'][number]) => `${(arm.basisPoints / 
 export function dateWords(iso: string | null): string {
   return iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
 }
+
+/**
+ * The service's sentences name arms as the API does (`variant_1`, and `control` in results): the
+ * page names them by letter, so a sentence reads like the table beside it ("B brings…", "for A").
+ */
+export function inLetters(sentence: string, { control = true }: { control?: boolean } = {}): string {
+  const lettered = sentence.replace(/\bvariant_[1-9]\d*\b/g, (name) => armLetter(name));
+  return control ? lettered.replace(/\bcontrol\b/g, 'A') : lettered;
+}
+
+/**
+ * A pause's reason as the guardrail words it ("Pause variant_1: its acceptance rate is…"), told
+ * as what happened: "B’s acceptance rate is…". Another wording is shown as it is, in letters.
+ */
+export function pauseReasonWords(reason: string): string {
+  const lettered = inLetters(reason, { control: false });
+  const told = lettered.match(/^Pause (\S+): its (.*)$/s);
+  return told ? `${told[1]}’s ${told[2]}` : lettered;
+}
+
+/** The arms the acceptance guardrail paused, with when (an instant that may be a minute ahead). */
+export const pausedArms = (experiment: Experiment) =>
+  experiment.arms.flatMap((arm) => (arm.pausedAt ? [{ ...arm, pausedAt: arm.pausedAt }] : []));

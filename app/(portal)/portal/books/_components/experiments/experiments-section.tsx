@@ -87,6 +87,8 @@ function ExperimentList({ book, environment, experiments }: { book: BookDetail; 
                     {e.arms.map((arm) => (
                       <li key={arm.name}>
                         {armTitle(book, e, arm)}: <strong>{share(arm)}</strong>
+                        {arm.pausedAt && ' · paused'}
+                        {e.winner?.arm === arm.name && ' · winner'}
                       </li>
                     ))}
                   </ul>

@@ -8,7 +8,7 @@ import { ENVIRONMENT_LABEL, ErrorMessage, formatTime, Loading } from '../../../.
 import type { BookDetail } from '../book-queries';
 import { PublishLiveDialog, type LivePublishRequest } from '../impact/publish-live-dialog';
 import { useExperimentResults, usePromote, usePromoteAvailable, type ArmComparison, type Experiment, type ExperimentResults } from './experiment-queries';
-import { armLetter, armVersion, metricName } from './experiment-words';
+import { armLetter, armVersion, dateWords, inLetters, metricName } from './experiment-words';
 import styles from './experiments.module.css';
 
 const percentOf = (fraction: number) => `${fraction > 0 ? '+' : ''}${(fraction * 100).toLocaleString(undefined, { maximumFractionDigits: 1 })}%`;
@@ -48,19 +48,24 @@ function ResultsView({ book, experiment, results, canPublish }: { book: BookDeta
     const arm = armOf(name);
     return `${armLetter(name)}${name === 'control' ? ' · control' : ''}${arm ? ` (${armVersion(book, experiment, arm)})` : ''}`;
   };
+  // Stopped or concluded: no new quote joins it; acceptances of its quotes still count as they come.
+  const ended = experiment.state === 'stopped' || experiment.state === 'concluded';
+  const endedAt = experiment.concludedAt ?? experiment.stoppedAt;
 
   return (
     <>
       <p className="muted" style={{ marginTop: 0 }}>
         Judged by <strong>{metricName(results.metric)}</strong>, compared with A, the control. Figures as of {formatTime(results.asOf)}.
+        {ended && ` The experiment ended on ${dateWords(endedAt)}: these are the quotes it gave, with their acceptances so far.`}
       </p>
       <div aria-live="polite" data-testid="results-headline">
         {primary.map((c) => (
           <p key={c.arm} className={styles.headline}>
-            {c.sentence}
-            {c.verdict === 'not_enough_data' && c.moreQuotesPerArm !== null && (
+            {/* The service's sentence says how many more quotes it needs; once ended, there will be none. */}
+            {inLetters(c.sentence)}
+            {c.verdict === 'not_enough_data' && ended && (
               <span className="muted" style={{ display: 'block', fontSize: '0.9rem', fontWeight: 400 }}>
-                About {c.moreQuotesPerArm.toLocaleString()} more quotes per version before it can tell.
+                It ended before there were enough quotes to tell: read the figures below as a hint, not a result.
               </span>
             )}
           </p>
@@ -78,6 +83,8 @@ function ResultsView({ book, experiment, results, canPublish }: { book: BookDeta
             <tr key={a.name}>
               <td data-label="Version">
                 <strong>{title(a.name)}</strong>
+                {armOf(a.name)?.pausedAt && ' · paused'}
+                {experiment.winner?.arm === a.name && ' · winner'}
               </td>
               <td data-label="Quotes" className="num">
                 {a.quotes.toLocaleString()}
@@ -111,13 +118,15 @@ function ResultsView({ book, experiment, results, canPublish }: { book: BookDeta
           <ul className={styles.secondary}>
             {secondary.map((c) => (
               <li key={`${c.arm}-${c.metric}`}>
-                {metricName(c.metric)}: {c.sentence}
+                {metricName(c.metric)}: {inLetters(c.sentence)}
               </li>
             ))}
           </ul>
         </>
       )}
-      {canPublish && (experiment.state === 'running' || experiment.state === 'stopped') && <Promote book={book} experiment={experiment} title={title} />}
+      {canPublish && (experiment.state === 'running' || experiment.state === 'stopped') && (
+        <Promote book={book} experiment={experiment} title={title} />
+      )}
     </>
   );
 }
@@ -183,8 +192,9 @@ function Promote({ book, experiment, title }: { book: BookDetail; experiment: Ex
   const available = usePromoteAvailable(book.id, experiment.id, true);
   const promote = usePromote(book.id, experiment.id);
   const [request, setRequest] = useState<PromoteRequest | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const [keepingControl, setKeepingControl] = useState(false);
   if (!available.data) return null;
+  const control = experiment.arms.find((a) => a.name === 'control');
   const env = ENVIRONMENT_LABEL[experiment.environment];
   const variants = experiment.arms.flatMap((a) => {
     const number = book.versions.find((v) => v.id === a.versionId)?.number;
@@ -192,25 +202,32 @@ function Promote({ book, experiment, title }: { book: BookDetail; experiment: Ex
   });
   const send = (r: PromoteRequest, shown: { impactAsOf?: string; confirmation?: string } = {}) => {
     setRequest(null);
-    setDone(null);
-    promote.mutate({ arm: r.arm, ...shown }, { onSuccess: () => setDone(`Version ${r.number} is now published to ${env}, and the experiment has ended.`) });
+    // On success the experiment is concluded and this goes away: the outcome above says what happened.
+    promote.mutate({ arm: r.arm, ...shown });
   };
   const liveRequest: LivePublishRequest | null = experiment.environment === 'live' && request ? { versionId: request.versionId, number: request.number } : null;
 
   return (
     <>
       <h3>Keep a version</h3>
-      <p className="muted">Publish the version that did best to {env}: every customer gets its prices, and the experiment ends.</p>
+      <p className="muted">
+        Publish the version that did best to {env}, and every customer gets its prices; or keep A, and nothing is published. Either way the experiment
+        ends.
+      </p>
       <div className={styles.actions}>
         {variants.map((v) => (
           <button key={v.arm} type="button" onClick={() => setRequest(v)} disabled={promote.isPending}>
-            Publish {title(v.arm)} to {env}…
+            {promote.isPending && promote.variables?.arm === v.arm ? `Publishing ${title(v.arm)}…` : `Publish ${title(v.arm)} to ${env}…`}
           </button>
         ))}
+        {control && (
+          <button type="button" onClick={() => setKeepingControl(true)} disabled={promote.isPending}>
+            {promote.isPending && promote.variables?.arm === 'control' ? 'Ending…' : `Keep ${title('control')} and end…`}
+          </button>
+        )}
       </div>
       <div aria-live="polite">
         {promote.isError && <ErrorMessage error={promote.error} />}
-        {done && <p className="success">{done}</p>}
       </div>
       <PublishLiveDialog
         bookId={book.id}
@@ -227,6 +244,22 @@ function Promote({ book, experiment, title }: { book: BookDetail; experiment: Ex
         onConfirm={() => request && send(request)}
       >
         <p>Every Test quote is priced with version {request?.number} from now on, and the experiment ends.</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={keepingControl}
+        title={`Keep A and end “${experiment.name}”?`}
+        confirmLabel="Keep A and end"
+        onCancel={() => setKeepingControl(false)}
+        onConfirm={() => {
+          setKeepingControl(false);
+          promote.mutate({ arm: 'control' });
+        }}
+      >
+        <p>
+          Nothing is published: every new quote in {env} is priced with {env}’s publication
+          {book.publications[experiment.environment] ? ` (version ${book.publications[experiment.environment]!.number})` : ''}. Quotes already given keep their
+          price, and the results stay here.
+        </p>
       </ConfirmDialog>
     </>
   );

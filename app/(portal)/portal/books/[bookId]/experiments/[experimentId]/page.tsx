@@ -11,6 +11,8 @@ import { useExperiment, type Experiment } from '../../../_components/experiments
 import { armLetter, armVersion, dateWords, metricName, share } from '../../../_components/experiments/experiment-words';
 import { StateBadge } from '../../../_components/experiments/experiments-section';
 import { offeringsOf } from '../../../_components/experiments/new-experiment-form';
+import { ExperimentWinner } from '../../../_components/experiments/experiment-winner';
+import { PausedArms, PausedBadge } from '../../../_components/experiments/paused-arms';
 import { ResultsPanel } from '../../../_components/experiments/results-panel';
 
 export default function ExperimentPage() {
@@ -57,6 +59,8 @@ function ExperimentView({ book, experiment, canPublish }: { book: BookDetail; ex
         </div>
       </header>
 
+      <ExperimentWinner book={book} experiment={experiment} />
+
       <dl className="facts" aria-label="About the experiment">
         <dt>Judged by</dt>
         <dd>{metricName(experiment.primaryMetric)}</dd>
@@ -68,6 +72,12 @@ function ExperimentView({ book, experiment, canPublish }: { book: BookDetail; ex
         <dd>{dateWords(experiment.startedAt)}</dd>
         <dt>Stopped</dt>
         <dd>{dateWords(experiment.stoppedAt)}</dd>
+        {experiment.concludedAt && (
+          <>
+            <dt>Concluded</dt>
+            <dd>{dateWords(experiment.concludedAt)}</dd>
+          </>
+        )}
       </dl>
 
       <section aria-labelledby={`${id}-arms`}>
@@ -79,10 +89,14 @@ function ExperimentView({ book, experiment, canPublish }: { book: BookDetail; ex
               <tr key={arm.name}>
                 <td data-label="Name">
                   <strong>{armLetter(arm.name)}</strong>
-                  {arm.name === 'control' ? ' · control' : ''}
+                  {arm.name === 'control' ? ' · control' : ''} <PausedBadge arm={arm} />
+                  {experiment.winner?.arm === arm.name && <span className="badge ok">Winner</span>}
                 </td>
                 <td data-label="Version">{armVersion(book, experiment, arm)}</td>
-                <td data-label="Share">{share(arm)}</td>
+                <td data-label="Share">
+                  {share(arm)}
+                  {arm.pausedAt && <span className="muted"> · quoted A’s prices since the pause</span>}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -91,6 +105,7 @@ function ExperimentView({ book, experiment, canPublish }: { book: BookDetail; ex
           A is the control: the version {experiment.environment === 'live' ? 'Live' : 'Test'} publishes
           {experiment.state === 'draft' ? ' when the experiment starts' : ', fixed when the experiment started'}. Each customer always gets the same version.
         </p>
+        <PausedArms book={book} experiment={experiment} />
       </section>
 
       <ExperimentActions book={book} experiment={experiment} canPublish={canPublish} />
