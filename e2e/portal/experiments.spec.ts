@@ -80,6 +80,10 @@ async function runExperiment(page: Page, tenant: Tenant, width: number) {
   await form.getByLabel('A · control (v1)').fill('60');
   await expect(form.getByTestId('weight-total')).toHaveText('Total: 100% ✓');
   await expect(form.getByRole('radio', { name: /^Revenue per quote/ })).toBeChecked();
+  // Where quotes come from: the customer-facing three by default; the team's own quotes left out.
+  await expect(form.getByRole('checkbox', { name: /^Your quote page/ })).toBeChecked();
+  await expect(form.getByRole('checkbox', { name: /^Your team’s quotes/ })).not.toBeChecked();
+  await form.getByRole('checkbox', { name: /^Your website and apps/ }).uncheck();
   await expectFitsWidth(page, width);
   await expectNoSeriousViolations(page, 'section#experiments');
   await screenshot(page, `experiments-form-${width}`);
@@ -91,6 +95,7 @@ async function runExperiment(page: Page, tenant: Tenant, width: number) {
   await expect(arms.getByRole('row')).toHaveCount(3);
   await expect(arms).toContainText('60%');
   await expect(arms).toContainText('40%');
+  await expect(page.getByRole('definition').filter({ hasText: /^Your quote page and quotes customers commit to$/ })).toBeVisible();
   await expect(page.getByTestId('experiment-results')).toContainText('Results appear once the experiment is started');
 
   // Start asks once; the keyboard can cancel it (focus on Cancel, Escape), then it starts.
@@ -123,6 +128,14 @@ async function runExperiment(page: Page, tenant: Tenant, width: number) {
   await expectNoSeriousViolations(page);
   await screenshot(page, `experiments-running-${width}`);
 
+  // While it runs, the book says why Live cannot be published to, and leads back to the experiment.
+  await page.getByRole('link', { name: /experiments$/ }).click();
+  await expect(page.getByTestId('publish-held-live')).toContainText('The experiment “Cheaper windows” is running in Live');
+  await expect(page.getByRole('row', { name: 'Version 2' }).getByRole('button', { name: 'Publish to Live' })).toBeDisabled();
+  await expectFitsWidth(page, width);
+  await page.getByTestId('publish-held-live').getByRole('link', { name: 'Open the experiment' }).click();
+  await expect(page.getByTestId('experiment-state')).toHaveText('Running');
+
   // Stop asks too.
   await page.getByRole('button', { name: 'Stop…' }).click();
   const stop = page.getByRole('dialog', { name: 'Stop “Cheaper windows”?' });
@@ -138,6 +151,8 @@ async function runExperiment(page: Page, tenant: Tenant, width: number) {
   await expect(live.getByRole('row', { name: /Cheaper windows/ })).toContainText('Stopped');
   await expect(live).toContainText('A · control (v1): 60%');
   await expect(live).toContainText('B (v2): 40%');
+  await expect(page.getByTestId('publish-held-live')).toHaveCount(0);
+  await expect(page.getByRole('row', { name: 'Version 2' }).getByRole('button', { name: 'Publish to Live' })).toBeEnabled();
   await expectFitsWidth(page, width);
   await screenshot(page, `experiments-list-${width}`);
 }

@@ -6,6 +6,8 @@ import { TableHead } from '../../../_components/table-head';
 import { usePublish, type BookDetail, type EnvironmentKind } from './book-queries';
 import { PublishLiveDialog, type LivePublishRequest } from './impact/publish-live-dialog';
 import { AskAnAdmin } from '../../../_components/ask-an-admin';
+import { useExperiments } from './experiments/experiment-queries';
+import Link from 'next/link';
 
 type PublishRequest = { versionId: string; number: number; environment: EnvironmentKind };
 
@@ -13,6 +15,13 @@ type PublishRequest = { versionId: string; number: number; environment: Environm
 export function VersionHistory({ book, canPublish }: { book: BookDetail; canPublish: boolean }) {
   const id = useId();
   const publish = usePublish(book.id);
+  // An experiment running in an environment holds its publication (the service refuses 409): say so up front.
+  const experiments = useExperiments(book.id);
+  const runningIn = (e: EnvironmentKind) => experiments.data?.find((x) => x.state === 'running' && x.environment === e);
+  const held = ENVIRONMENTS.flatMap((e) => {
+    const running = runningIn(e);
+    return running ? [{ environment: e, experiment: running }] : [];
+  });
   const [confirmingLive, setConfirmingLive] = useState<LivePublishRequest | null>(null);
   const [published, setPublished] = useState<PublishRequest | null>(null);
   const liveNumber = book.publications.live?.number;
@@ -35,6 +44,14 @@ export function VersionHistory({ book, canPublish }: { book: BookDetail; canPubl
               Publishing is for workspace members allowed to publish price books. <AskAnAdmin />
             </p>
           )}
+          {canPublish &&
+            held.map(({ environment, experiment }) => (
+              <p key={environment} className="notice" id={`${id}-held-${environment}`} data-testid={`publish-held-${environment}`}>
+                The experiment “{experiment.name}” is running in {ENVIRONMENT_LABEL[environment]}: its customers are quoted its versions, so publishing
+                to {ENVIRONMENT_LABEL[environment]} waits until you stop it or promote the version that should win.{' '}
+                <Link href={`/portal/books/${book.id}/experiments/${experiment.id}`}>Open the experiment</Link>
+              </p>
+            ))}
           <table className="cards" aria-label="Version history">
             <TableHead columns={['Version', 'Created', 'Hash', 'Published to', canPublish && 'Publish']} />
             <tbody>
@@ -73,7 +90,8 @@ export function VersionHistory({ book, canPublish }: { book: BookDetail; canPubl
                             <button
                               key={e}
                               type="button"
-                              disabled={publish.isPending}
+                              disabled={publish.isPending || runningIn(e) !== undefined}
+                              aria-describedby={runningIn(e) ? `${id}-held-${e}` : undefined}
                               onClick={() => ask({ versionId: v.id, number: v.number, environment: e })}
                               style={{ whiteSpace: 'nowrap' }}
                             >

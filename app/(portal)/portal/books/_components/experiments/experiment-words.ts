@@ -30,7 +30,8 @@ export const DEFAULT_SURFACE_CHOICE: readonly ExperimentSurface[] = DEFAULT_SURF
 /** "your quote page and your website and apps": the surfaces an experiment covers, in words. */
 export function surfacesInWords(surfaces: readonly string[]): string {
   const labels = SURFACE_CHOICES.filter((s) => surfaces.includes(s.id)).map((s) => s.label.charAt(0).toLowerCase() + s.label.slice(1));
-  return labels.length <= 1 ? (labels[0] ?? 'no quotes') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
+  const words = labels.length <= 1 ? (labels[0] ?? 'no quotes') : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** Running in blue, the rest grey: never the yellow and green of the Test and Live badges beside them. */

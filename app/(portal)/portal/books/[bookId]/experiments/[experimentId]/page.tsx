@@ -8,7 +8,7 @@ import { EnvironmentBadge, ErrorMessage, Loading } from '../../../../../_compone
 import { useBook, useBookPermissions, useBookVersion, type BookDetail } from '../../../_components/book-queries';
 import { ExperimentActions } from '../../../_components/experiments/experiment-actions';
 import { useExperiment, type Experiment } from '../../../_components/experiments/experiment-queries';
-import { armLetter, armVersion, dateWords, metricName, share } from '../../../_components/experiments/experiment-words';
+import { armLetter, armVersion, dateWords, metricName, share, surfacesInWords } from '../../../_components/experiments/experiment-words';
 import { StateBadge } from '../../../_components/experiments/experiments-section';
 import { offeringsOf } from '../../../_components/experiments/new-experiment-form';
 import { ExperimentWinner } from '../../../_components/experiments/experiment-winner';
@@ -66,6 +66,8 @@ function ExperimentView({ book, experiment, canPublish }: { book: BookDetail; ex
         <dd>{metricName(experiment.primaryMetric)}</dd>
         <dt>Quotes taking part</dt>
         <dd>{offerings ? `Only ${offerings.join(', ')}` : 'Every offering'}</dd>
+        <dt>Where they come from</dt>
+        <dd>{surfacesInWords(experiment.surfaces)}</dd>
         <dt>Created</dt>
         <dd>{dateWords(experiment.createdAt)}</dd>
         <dt>Started</dt>
