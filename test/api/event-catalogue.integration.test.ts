@@ -78,7 +78,7 @@ describe('the event catalogue', () => {
         formToken: issueFormToken(quoteIntentId, new Date(Date.now() - 5_000)),
       },
     });
-    expect(accepted.status).toBe(201);
+    expect(accepted.status, accepted.text).toBe(201);
     const endpoint = await api('POST', '/v1/webhook-endpoints', { ...as, body: { projectId: tenant.projectId, environment: 'live', url: 'https://hooks.example.test/e' } });
     await api('POST', `/v1/webhook-endpoints/${endpoint.body.data.endpoint.id}/test-events`, as);
     // An experiment started, stopped and concluded on the book's Test publication.
