@@ -173,38 +173,39 @@ export type ArmTotalsRow = {
 // since the start. Parameters: $1 experiment, $2 book, $3 environment, $4 the start.
 // Columns of `counted`: quotes, quoted price, acceptances, accepted revenue and its squares,
 // commitments, committed revenue and its squares, won leads.
-const ARM_TOTALS_SQL = `WITH qmark AS (SELECT through FROM rollup_marks WHERE name = '${EXPERIMENT_QUOTES_MARK}'),
-  amark AS (SELECT through FROM rollup_marks WHERE name = '${EXPERIMENT_ACCEPTANCES_MARK}'),
-  aqmark AS (SELECT through FROM rollup_marks WHERE name = '${EXPERIMENT_ACCOUNT_QUOTES_MARK}'),
-  cmark AS (SELECT through FROM rollup_marks WHERE name = '${EXPERIMENT_COMMITMENTS_MARK}'),
-  counted AS (
+// Each mark is a scalar subquery (an InitPlan): its value is known before the scan starts, so the
+// time bound is an index condition and a read touches only the minutes past the mark. (Joined
+// as a relation instead, the planner may scan every quote of the book since the start: 29 s at
+// 1M quotes in the bench.)
+const since = (mark: string) => `greatest((SELECT through FROM rollup_marks WHERE name = '${mark}'), $4::timestamptz)`;
+const ARM_TOTALS_SQL = `WITH counted AS (
     SELECT arm, currency, quotes, quoted_price_sum, acceptances, accepted_revenue_sum, accepted_revenue_sum_of_squares,
            commitments, committed_revenue_sum, committed_revenue_sum_of_squares, 0 AS won
       FROM experiment_arm_daily WHERE experiment_id = $1::uuid
     UNION ALL
     SELECT q.arm, q.currency, 1, q.total_minor, 0, 0, 0, 0, 0, 0, 0 FROM (
       SELECT ${EXPERIMENT_QUOTE_COLUMNS}
-        FROM qmark, quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id
-       WHERE qi.book_id = $2::uuid AND qi.environment_id = $3::uuid AND qi.created_at >= greatest(qmark.through, $4::timestamptz)
+        FROM quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id
+       WHERE qi.book_id = $2::uuid AND qi.environment_id = $3::uuid AND qi.created_at >= ${since(EXPERIMENT_QUOTES_MARK)}
          AND ${EXPERIMENT_QUOTE_WHERE}) q
      WHERE q.experiment_id = $1::uuid
     UNION ALL
     SELECT a.arm, a.currency, 0, 0, 1, a.total_minor, a.total_minor * a.total_minor, 0, 0, 0, 0 FROM (
       SELECT ${EXPERIMENT_ACCEPTANCE_COLUMNS}
-        FROM amark, quote_acceptances qa JOIN quote_receipts r ON r.quote_intent_id = qa.quote_intent_id
-       WHERE qa.environment_id = $3::uuid AND qa.created_at >= greatest(amark.through, $4::timestamptz) AND json_typeof(r.experiment) = 'object') a
+        FROM quote_acceptances qa JOIN quote_receipts r ON r.quote_intent_id = qa.quote_intent_id
+       WHERE qa.environment_id = $3::uuid AND qa.created_at >= ${since(EXPERIMENT_ACCEPTANCES_MARK)} AND json_typeof(r.experiment) = 'object') a
      WHERE a.experiment_id = $1::uuid
     UNION ALL
     SELECT q.arm, q.currency, 1, q.total_minor, 0, 0, 0, 0, 0, 0, 0 FROM (
       SELECT ${EXPERIMENT_ACCOUNT_QUOTE_COLUMNS}
-        FROM aqmark, account_quotes aq
-       WHERE aq.environment_id = $3::uuid AND aq.created_at >= greatest(aqmark.through, $4::timestamptz) AND ${EXPERIMENT_ACCOUNT_QUOTE_WHERE}) q
+        FROM account_quotes aq
+       WHERE aq.environment_id = $3::uuid AND aq.created_at >= ${since(EXPERIMENT_ACCOUNT_QUOTES_MARK)} AND ${EXPERIMENT_ACCOUNT_QUOTE_WHERE}) q
      WHERE q.experiment_id = $1::uuid
     UNION ALL
     SELECT c.arm, c.currency, 0, 0, 0, 0, 0, 1, c.total_minor, c.total_minor * c.total_minor, 0 FROM (
       SELECT ${EXPERIMENT_COMMITMENT_COLUMNS}
-        FROM cmark, commitments c JOIN account_quotes aq ON aq.id = c.account_quote_id
-       WHERE aq.environment_id = $3::uuid AND c.confirmed_at >= greatest(cmark.through, $4::timestamptz) AND ${EXPERIMENT_COMMITMENT_WHERE}) c
+        FROM commitments c JOIN account_quotes aq ON aq.id = c.account_quote_id
+       WHERE aq.environment_id = $3::uuid AND c.confirmed_at >= ${since(EXPERIMENT_COMMITMENTS_MARK)} AND ${EXPERIMENT_COMMITMENT_WHERE}) c
      WHERE c.experiment_id = $1::uuid
     UNION ALL
     SELECT r.experiment->>'arm', qa.currency, 0, 0, 0, 0, 0, 0, 0, 0, 1
