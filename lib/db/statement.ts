@@ -5,7 +5,7 @@
  * `json_build_object` of that table are all built from the map, so adding a column is one line.
  * A `Statement` numbers its parameters while its text is built (once, at module load): the text
  * stays constant, so it is prepared once per connection, and its values are read by name from
- * the rows it is given. Nobody writes `$17` by hand.
+ * the rows it is given: no hand-numbered `$17` to keep in step with a list of values.
  */
 
 /** A column's type as written in a cast: `$1::uuid`. Quoted names are enum types. */

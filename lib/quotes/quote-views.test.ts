@@ -7,6 +7,7 @@ import type { QuoteInputs } from '../pricing';
 import { priceQuote, pricedFields } from './quote-outcome';
 import { CURRENT_RECEIPT_FORMAT, RECEIPT_FORMATS } from '../receipts/receipt-format';
 import { toReceiptView } from './quote-views';
+import { quoteReceiptSchema } from './schemas';
 
 /**
  * Signing a receipt on every quote's path costs its canonical JSON: cheap only while the receipt
@@ -74,5 +75,17 @@ describe('receipt views', () => {
     const current = toReceiptView({ ...row(fields), experiment });
     expect(current.experiment).toEqual(experiment);
     expect(inCanonicalOrder(current)).toBe(true);
+  });
+
+  it('pass the response schema as they are shown, in every format: nothing required that a format lacks, nothing added', () => {
+    const fields = pricedFields(priceQuote(compileBook(bookArtifactSchema.parse(demoBookArtifact)), { offeringId: 'window_cleaning', factors: {} }));
+    const every = new Set(Object.values(RECEIPT_FORMATS).flat());
+    expect(Object.keys(quoteReceiptSchema.shape).filter((key) => key !== 'signature').sort()).toEqual([...every].sort());
+    for (const format of Object.keys(RECEIPT_FORMATS).map(Number)) {
+      const view = toReceiptView({ ...row(fields), formatVersion: format });
+      const answered = quoteReceiptSchema.parse(view);
+      expect(answered, `format ${format}`).toEqual(view);
+      expect(Object.keys(answered).sort(), `format ${format}`).toEqual(Object.keys(view).sort());
+    }
   });
 });

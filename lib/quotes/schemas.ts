@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { timeIdCursorSchema } from '../db/cursors';
 import { quoteComputationSchema } from '../pricing/computation-schema';
+import { receiptShapeOfEveryFormat } from '../receipts/receipt-format';
 import { receiptSignatureSchema } from '../receipts/schemas';
 
 // Requests (spec 4.1). Unknown fields are refused everywhere, as Stripe does.
@@ -99,19 +100,22 @@ export const receiptExperimentSchema = z
 
 export const quoteReceiptSchema = z
   .object({
-    id: z.uuid(),
-    quoteIntentId: z.uuid(),
-    outcome: z.enum(['succeeded', 'requires_input', 'failed']),
-    source: quoteSourceSchema,
-    bookVersionId: z.uuid().nullable(),
-    computation: quoteComputationSchema.nullable(),
-    missingInputs: z.array(z.string()),
-    failure: z.object({ code: z.string(), message: z.string() }).nullable(),
-    idempotencyKey: z.string(),
-    requestCorrelationId: z.string(),
-    latencyMs: z.number().int().min(0),
-    createdAt: z.iso.datetime(),
-    experiment: receiptExperimentSchema.nullable().optional(),
+    // Every field of every format; those a format lacks are optional (absent from its receipts).
+    ...receiptShapeOfEveryFormat({
+      id: z.uuid(),
+      quoteIntentId: z.uuid(),
+      outcome: z.enum(['succeeded', 'requires_input', 'failed']),
+      source: quoteSourceSchema,
+      bookVersionId: z.uuid().nullable(),
+      computation: quoteComputationSchema.nullable(),
+      missingInputs: z.array(z.string()),
+      failure: z.object({ code: z.string(), message: z.string() }).nullable(),
+      idempotencyKey: z.string(),
+      requestCorrelationId: z.string(),
+      latencyMs: z.number().int().min(0),
+      createdAt: z.iso.datetime(),
+      experiment: receiptExperimentSchema.nullable(),
+    }),
     signature: receiptSignatureSchema.nullable(),
   })
   .meta({ id: 'QuoteReceipt' });

@@ -7,9 +7,8 @@
  * trace shows, scopes (read fresh or remembered), API keys taken from memory, the receipts
  * audit's batches, and the write of a quote with its re-checks.
  *
- * To add a field to the receipt: the Prisma schema and a migration, `quoteReceipts` in
- * store/rows.ts, the response schema (schemas.ts) and the view (quote-views.ts). Inserts and
- * reads follow the map.
+ * To add a field to the receipt: docs/receipts.md, "Adding a receipt field" (a new format; its
+ * column in `quoteReceipts`, store/rows.ts). Inserts and reads follow the map.
  */
 export * from './store/rows';
 export * from './store/reads';

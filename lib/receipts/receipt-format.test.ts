@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import sodium from 'sodium-native';
 import { describe, expect, it } from 'vitest';
-import { inReceiptFormat, RECEIPT_FORMATS } from './receipt-format';
+import { z } from 'zod';
+import { inReceiptFormat, RECEIPT_FORMATS, receiptShapeOfEveryFormat } from './receipt-format';
 import { checkSignature, signDocument, signerFromSeed, type ReceiptKeyRing } from './receipt-signature';
 
 /**
@@ -33,5 +34,29 @@ describe('receipt formats', () => {
     const signed = { ...v2, signature: signDocument(signer, v2) };
     expect(verified(inReceiptFormat(signed, 2, later))).toBe(true);
     expect(() => inReceiptFormat(signed, 9, later)).toThrow(/format 9 is unknown/);
+  });
+
+  it('only add: each format has every field of the one before, in canonical order', () => {
+    const formats = Object.entries(RECEIPT_FORMATS).map(([format, fields]): [number, string[]] => [Number(format), [...fields]]);
+    formats.forEach(([format, fields], index) => {
+      expect(format).toBe(index + 1);
+      expect(fields).toEqual([...fields].sort());
+      if (index === 0) return;
+      const before: string[] = formats[index - 1][1];
+      expect(before.every((field) => fields.includes(field)), `format ${format} keeps every field of ${format - 1}`).toBe(true);
+      expect(fields.length, `format ${format} adds a field`).toBeGreaterThan(before.length);
+    });
+  });
+
+  it('make a response schema that takes a receipt of every format: the later format’s field is optional, not a 500 for old receipts', () => {
+    const fieldSchemas = Object.fromEntries([...RECEIPT_FORMATS[1], 'validUntil'].map((f) => [f, f === 'latencyMs' ? z.number() : f === 'missingInputs' ? z.array(z.string()) : z.string()]));
+    const schema = z.object(receiptShapeOfEveryFormat(fieldSchemas as never, later));
+    const old = { ...fields };
+    expect(schema.parse(old)).toEqual(old);
+    expect('validUntil' in schema.parse(old)).toBe(false);
+    expect(schema.parse({ ...fields, validUntil: '2031-01-01' })).toEqual({ ...fields, validUntil: '2031-01-01' });
+    // A field of every format stays required.
+    const { latencyMs: _latency, ...withoutLatency } = fields;
+    expect(schema.safeParse(withoutLatency).success).toBe(false);
   });
 });

@@ -1,12 +1,14 @@
+import type { z } from 'zod';
+
 /**
  * What a receipt carries is versioned: each format lists its fields, and a receipt is shown in
  * the format it was written (and signed) in, whatever later formats add. A field added to the
  * receipt tomorrow is a new format; receipts signed today keep verifying, by anyone, because
  * they are still shown exactly as they were signed (docs/receipts.md, "Formats").
  *
- * To add a field: add the next format with every field of the last plus the new one (sorted:
- * the canonical order, docs/receipts.md), make it CURRENT_RECEIPT_FORMAT, and fill the field in
- * lib/quotes/quote-views.ts. receipt-format.test.ts holds the view to the current format.
+ * To add a field: docs/receipts.md, "Adding a receipt field" (the next format with every field of
+ * the last plus the new one, sorted: the canonical order; its schema in lib/quotes/schemas.ts; an
+ * example of it in test/api/receipt-formats.integration.test.ts).
  */
 export const RECEIPT_FORMATS = {
   1: [
@@ -43,6 +45,10 @@ export const RECEIPT_FORMATS = {
 
 export type ReceiptFormat = keyof typeof RECEIPT_FORMATS;
 
+/** A field some format carries; those of the first format are in every one (formats only add). */
+export type ReceiptField = (typeof RECEIPT_FORMATS)[ReceiptFormat][number];
+type FieldOfEveryFormat = (typeof RECEIPT_FORMATS)[1][number];
+
 /** The format new receipts are written in. */
 export const CURRENT_RECEIPT_FORMAT: ReceiptFormat = 2;
 
@@ -61,4 +67,18 @@ export function inReceiptFormat<T extends Record<string, unknown>>(
   for (const field of fields) shown[field] = view[field];
   if ('signature' in view) shown.signature = view.signature;
   return shown as T;
+}
+
+/**
+ * A response schema's shape for receipts of every format, from each field's schema: a field that
+ * some format lacks is optional (absent from the receipts of that format), so an old receipt,
+ * shown without the fields added since, passes the response schema instead of answering 500.
+ * `formats` is the registry (tests give a later one).
+ */
+export function receiptShapeOfEveryFormat<S extends { [F in ReceiptField]: z.ZodType }>(
+  fields: S,
+  formats: Record<number, readonly string[]> = RECEIPT_FORMATS,
+): { [K in keyof S]: K extends FieldOfEveryFormat ? S[K] : z.ZodOptional<S[K] & z.ZodType> } {
+  const inEvery = (field: string) => Object.values(formats).every((fields) => fields.includes(field));
+  return Object.fromEntries(Object.entries(fields).map(([field, schema]) => [field, inEvery(field) ? schema : schema.optional()])) as never;
 }

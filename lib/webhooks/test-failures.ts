@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client';
-import { sqlRows } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
 import { ATTEMPT_TIMEOUT_MS, type SendResult } from './send-webhook';
+import { takeEndpointTestFailure } from './store';
 
 /**
  * Failures on demand for Test endpoints: "fail the next N attempts", "answer with status X",
@@ -50,27 +50,12 @@ export function refuseOnLive(environment: 'test' | 'live', changes: { testFailur
   }
 }
 
-// Takes one failure: counts it down (clearing the setting with its last one) under the row's
-// lock, so that two sends at once never take the same last failure.
-const TAKE_FAILURE_SQL = `WITH current AS (
-    SELECT e.id, e.test_failure_mode, e.test_failure_status, e.test_failure_remaining
-    FROM webhook_endpoints e JOIN environments env ON env.id = e.environment_id
-    WHERE e.id = $1::uuid AND e.test_failure_mode IS NOT NULL AND env.kind = 'test'
-    FOR NO KEY UPDATE OF e
-  )
-  UPDATE webhook_endpoints e SET
-    test_failure_remaining = CASE WHEN c.test_failure_remaining IS NULL THEN NULL ELSE c.test_failure_remaining - 1 END,
-    test_failure_mode = CASE WHEN c.test_failure_remaining = 1 THEN NULL ELSE c.test_failure_mode END,
-    test_failure_status = CASE WHEN c.test_failure_remaining = 1 THEN NULL ELSE c.test_failure_status END
-  FROM current c WHERE e.id = c.id
-  RETURNING c.test_failure_mode::text AS mode, c.test_failure_status AS status, c.test_failure_remaining AS remaining`;
-
 /**
  * The attempt's simulated result when the endpoint is set to fail (one failure taken), else
  * null: the attempt is sent.
  */
 export async function takeTestFailure(db: DbOrTx, endpointId: string): Promise<SendResult | null> {
-  const [taken] = await sqlRows<{ mode: 'status' | 'timeout'; status: number | null; remaining: number | null }>(db, TAKE_FAILURE_SQL, [endpointId]);
+  const taken = await takeEndpointTestFailure(db, endpointId);
   if (!taken) return null;
   const left = taken.remaining === null ? 'until switched off' : `${taken.remaining - 1} more after this one`;
   if (taken.mode === 'timeout') {

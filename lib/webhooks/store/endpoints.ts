@@ -124,3 +124,29 @@ export async function readEndpointReceiving(db: DbOrTx, endpointId: string): Pro
     SELECT deleted_at IS NOT NULL AS deleted, status = 'enabled' AS enabled FROM webhook_endpoints WHERE id = ${endpointId}::uuid FOR KEY SHARE`;
   return row;
 }
+
+const TAKE_FAILURE_SQL = `WITH current AS (
+    SELECT e.id, e.test_failure_mode, e.test_failure_status, e.test_failure_remaining
+    FROM webhook_endpoints e JOIN environments env ON env.id = e.environment_id
+    WHERE e.id = $1::uuid AND e.test_failure_mode IS NOT NULL AND env.kind = 'test'
+    FOR NO KEY UPDATE OF e
+  )
+  UPDATE webhook_endpoints e SET
+    test_failure_remaining = CASE WHEN c.test_failure_remaining IS NULL THEN NULL ELSE c.test_failure_remaining - 1 END,
+    test_failure_mode = CASE WHEN c.test_failure_remaining = 1 THEN NULL ELSE c.test_failure_mode END,
+    test_failure_status = CASE WHEN c.test_failure_remaining = 1 THEN NULL ELSE c.test_failure_status END
+  FROM current c WHERE e.id = c.id
+  RETURNING c.test_failure_mode::text AS mode, c.test_failure_status AS status, c.test_failure_remaining AS remaining`;
+
+/** A failure taken from a Test endpoint set to fail (test-failures.ts): as it was set before this one was taken. */
+export type TakenTestFailure = { mode: 'status' | 'timeout'; status: number | null; remaining: number | null };
+
+/**
+ * Takes one failure from a Test endpoint set to fail: counts it down (clearing the setting with
+ * its last one) under the row's lock, so that two sends at once never take the same last
+ * failure. Null when the endpoint is not set to fail (or is not a Test endpoint).
+ */
+export async function takeEndpointTestFailure(db: DbOrTx, endpointId: string): Promise<TakenTestFailure | null> {
+  const [taken] = await sqlRows<TakenTestFailure>(db, TAKE_FAILURE_SQL, [endpointId]);
+  return taken ?? null;
+}
