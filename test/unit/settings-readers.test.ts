@@ -1,0 +1,26 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Settings are read once, by lib/settings: no other file of the service (lib/, app/, inngest/)
+ * reads process.env. Tests, test support (lib/testing) and generated code aside; scripts/ and
+ * sdk/ (a package of its own, whose CLI reads QPS_*) are not the service's runtime.
+ */
+const root = path.resolve(import.meta.dirname, '../..');
+const EXEMPT = [/\.test\.tsx?$/, /^lib\/settings\//, /^lib\/testing\//, /^lib\/db\/generated\//];
+
+function sources(folder: string): string[] {
+  return readdirSync(path.join(root, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.(ts|tsx|js|mjs)$/.test(entry.name))
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
+}
+
+describe('process.env', () => {
+  it('is read only by lib/settings in lib/, app/ and inngest/', () => {
+    const files = ['lib', 'app', 'inngest'].flatMap(sources);
+    expect(files.length).toBeGreaterThan(100);
+    const readers = files.filter((file) => !EXEMPT.some((rule) => rule.test(file)) && /process\s*\.\s*env|process\[['"]env['"]\]/.test(readFileSync(path.join(root, file), 'utf8')));
+    expect(readers, 'read a setting through settings() (lib/settings/settings.ts), declared in lib/settings/catalogue.ts').toEqual([]);
+  });
+});
