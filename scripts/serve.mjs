@@ -25,8 +25,18 @@ if (cluster.isPrimary && workers > 1) {
   const youngMb = Number(process.env.SERVICE_SEMI_SPACE_MB ?? 32);
   cluster.setupPrimary({ execArgv: [...process.execArgv, `--max-old-space-size=${heapMb}`, `--max-semi-space-size=${youngMb}`] });
   for (let i = 0; i < workers; i++) cluster.fork();
+  const listening = new Set();
+  cluster.on('listening', (worker) => listening.add(worker.id));
   cluster.on('exit', (worker, code) => {
     if (stopping) return;
+    // A worker that never got to listen fails at start (a malformed setting, instrumentation.ts):
+    // another would fail alike, so the start stops here instead of forking forever.
+    if (!listening.has(worker.id)) {
+      console.error(`worker ${worker.process.pid} exited (${code}) before it could serve; stopping`);
+      stopping = true;
+      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
+      process.exit(1);
+    }
     console.error(`worker ${worker.process.pid} exited (${code}); starting another`);
     cluster.fork();
   });
