@@ -24,3 +24,19 @@ describe('process.env', () => {
     expect(readers, 'read a setting through settings() (lib/settings/settings.ts), declared in lib/settings/catalogue.ts').toEqual([]);
   });
 });
+
+describe('the plain-JavaScript edge (scripts/http-edge.mjs, run before any TypeScript loads)', () => {
+  it('parses the HTTP timeouts as lib/settings does', async () => {
+    // @ts-expect-error: a plain .mjs script without types
+    const { httpTimeouts } = await import('../../scripts/http-edge.mjs');
+    const { parseSettings } = await import('../../lib/settings/settings');
+    for (const env of [{}, { HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_REQUEST_TIMEOUT_MS: '4000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '70000' }]) {
+      const parsed = parseSettings(env);
+      expect(httpTimeouts(env)).toEqual({ headers: parsed.HTTP_HEADERS_TIMEOUT_MS, request: parsed.HTTP_REQUEST_TIMEOUT_MS, keepAlive: parsed.HTTP_KEEP_ALIVE_TIMEOUT_MS });
+    }
+    for (const env of [{ HTTP_REQUEST_TIMEOUT_MS: 'abc' }, { HTTP_HEADERS_TIMEOUT_MS: '40000' }]) {
+      expect(() => httpTimeouts(env)).toThrow();
+      expect(() => parseSettings(env)).toThrow();
+    }
+  });
+});
