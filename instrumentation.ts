@@ -4,8 +4,8 @@
 // build of this file has none to warn about. NEXT_RUNTIME is Next's own, inlined by its build.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { checkSettingsAtStart } = await import('./lib/settings/settings');
-  checkSettingsAtStart();
+  const { settingsOrExit } = await import('./lib/settings/settings-or-exit');
+  settingsOrExit();
   const { registerInProcessRunner } = await import('./lib/jobs/register-in-process-runner');
   registerInProcessRunner();
 }
