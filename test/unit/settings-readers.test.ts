@@ -26,6 +26,30 @@ describe('process.env', () => {
 });
 
 describe('the plain-JavaScript edge (scripts/http-edge.mjs, run before any TypeScript loads)', () => {
+  it('parses what serve.mjs reads as lib/settings does', async () => {
+    // @ts-expect-error: a plain .mjs script without types
+    const { serveSettings } = await import('../../scripts/http-edge.mjs');
+    const { parseSettings } = await import('../../lib/settings/settings');
+    const samples = [
+      {},
+      { PORT: '0', HOST: '127.0.0.1', WEB_CONCURRENCY: '1', SERVICE_MAX_HEAP_MB: '16', SERVICE_SEMI_SPACE_MB: '1' },
+      { PORT: '65535', WEB_CONCURRENCY: '1024', SERVICE_MAX_HEAP_MB: '1048576', SERVICE_SEMI_SPACE_MB: '1024' },
+    ];
+    for (const env of samples) {
+      const parsed = parseSettings(env);
+      const read = serveSettings(env);
+      expect(read).toMatchObject({ port: parsed.PORT, hostname: parsed.HOST ?? '0.0.0.0', heapMb: parsed.SERVICE_MAX_HEAP_MB, youngMb: parsed.SERVICE_SEMI_SPACE_MB });
+      if (parsed.WEB_CONCURRENCY !== undefined) expect(read.workers).toBe(parsed.WEB_CONCURRENCY);
+    }
+    const malformed = { PORT: ['65536', 'x'], WEB_CONCURRENCY: ['0', '1025', 'two'], SERVICE_MAX_HEAP_MB: ['15', '1048577'], SERVICE_SEMI_SPACE_MB: ['0', '1025'] };
+    for (const [name, values] of Object.entries(malformed)) {
+      for (const value of values) {
+        expect(() => serveSettings({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(`^${name}: `));
+        expect(() => parseSettings({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(`\\n  ${name}: `));
+      }
+    }
+  });
+
   it('parses the HTTP timeouts as lib/settings does', async () => {
     // @ts-expect-error: a plain .mjs script without types
     const { httpTimeouts } = await import('../../scripts/http-edge.mjs');
@@ -34,8 +58,8 @@ describe('the plain-JavaScript edge (scripts/http-edge.mjs, run before any TypeS
       const parsed = parseSettings(env);
       expect(httpTimeouts(env)).toEqual({ headers: parsed.HTTP_HEADERS_TIMEOUT_MS, request: parsed.HTTP_REQUEST_TIMEOUT_MS, keepAlive: parsed.HTTP_KEEP_ALIVE_TIMEOUT_MS });
     }
-    for (const env of [{ HTTP_REQUEST_TIMEOUT_MS: 'abc' }, { HTTP_HEADERS_TIMEOUT_MS: '40000' }]) {
-      expect(() => httpTimeouts(env)).toThrow();
+    for (const env of [{ HTTP_REQUEST_TIMEOUT_MS: 'abc' }, { HTTP_KEEP_ALIVE_TIMEOUT_MS: '0' }, { HTTP_HEADERS_TIMEOUT_MS: '40000' }]) {
+      expect(() => httpTimeouts(env)).toThrow(new RegExp(`^${Object.keys(env)[0]}: `));
       expect(() => parseSettings(env)).toThrow();
     }
   });
