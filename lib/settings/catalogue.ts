@@ -242,6 +242,13 @@ export const OWNED_NAMES: readonly RegExp[] = [
 ];
 
 /**
+ * Kubernetes gives every container `<SERVICE>_SERVICE_HOST`, `<SERVICE>_SERVICE_PORT` and
+ * `<SERVICE>_PORT…` for each service of its namespace: a service named `database` or `smtp`
+ * must not stop the start.
+ */
+export const FOREIGN_PATTERNS: readonly RegExp[] = [/_SERVICE_(HOST|PORT)(_\w+)?$/, /_PORT(_\d+_(TCP|UDP|SCTP)(_(PROTO|PORT|ADDR))?)?$/];
+
+/**
  * Names that look like a setting's but belong to a library or the system: never taken for a
  * typo. Inngest's SDK reads its own INNGEST_* variables; next-auth v4 its NEXTAUTH_URL_INTERNAL.
  */

@@ -121,6 +121,12 @@ describe('a start', () => {
         INNGEST_SIGNING_KEY_FALLBACK: 'x',
         HOME: '/root',
         HOSTNAME: 'box',
+        // Kubernetes' links to services named database and smtp.
+        DATABASE_SERVICE_HOST: '10.0.0.1',
+        DATABASE_SERVICE_PORT: '5432',
+        DATABASE_PORT: 'tcp://10.0.0.1:5432',
+        DATABASE_PORT_5432_TCP_ADDR: '10.0.0.1',
+        SMTP_SERVICE_PORT_SMTP: '25',
       }),
     ).toEqual([]);
   });

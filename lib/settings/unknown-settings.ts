@@ -1,15 +1,16 @@
-import { FOREIGN_NAMES, OWNED_NAMES, SETTINGS } from './catalogue';
+import { FOREIGN_NAMES, FOREIGN_PATTERNS, OWNED_NAMES, SETTINGS } from './catalogue';
 
 /**
  * Variables that look like one of the service's settings but are not one: a name under a prefix
  * only the service uses (DATABASE_POOL=20), or a near miss of a setting's name (LOG_LEVL,
- * SEALNG_KEY, database_url). Every other variable (PATH, HOME, a library's own) is not ours to judge.
+ * SEALNG_KEY, database_url). Every other variable (PATH, HOME, a library's own, Kubernetes' service
+ * links) is not ours to judge.
  */
 export function unknownSettings(env: Record<string, string | undefined>): { name: string; suggestion: string | null }[] {
   const known = Object.keys(SETTINGS);
   const found: { name: string; suggestion: string | null }[] = [];
   for (const name of Object.keys(env)) {
-    if (name in SETTINGS || FOREIGN_NAMES.has(name)) continue;
+    if (name in SETTINGS || FOREIGN_NAMES.has(name) || FOREIGN_PATTERNS.some((foreign) => foreign.test(name))) continue;
     const nearest = nearestName(name, known);
     if (nearest || OWNED_NAMES.some((owned) => owned.test(name))) found.push({ name, suggestion: nearest });
   }
