@@ -1,4 +1,4 @@
-import { SETTINGS, type SettingName, type Settings } from './catalogue';
+import { SETTINGS, type Settings } from './catalogue';
 import { unknownSettings } from './unknown-settings';
 
 export type { SettingName, Settings } from './catalogue';
@@ -70,6 +70,3 @@ export function checkSettingsAtStart(env: Env = process.env): Settings {
   if (problems.length > 0) throw new SettingsError(problems);
   return values as Settings;
 }
-
-/** The variables the service reads, in the docs' order. */
-export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
