@@ -40,6 +40,7 @@ import type { ProfileSummary } from './profile-summary';
 import { provision } from './provision';
 import type { ReferenceConfig } from './reference-server';
 import { fmt, formatTable, ratio } from './stats';
+import { forgetSettings } from '../lib/settings/settings';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -540,6 +541,7 @@ async function main() {
       const webhookKey = randomBytes(32).toString('hex');
       process.env.SEALING_KEY = webhookKey; // createEndpoint seals secrets with it, as the service does
       process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = 'true'; // createEndpoint takes the loopback receiver, as the service does
+      forgetSettings();
       log('provision: tenant, keys, businesses, accounts, webhook tenant (domain code)');
       const setup = await provision(db.prisma, { businesses: quick ? 300 : 600, accounts: quick ? 30 : 60 });
       if (wants('receipts')) {
@@ -654,6 +656,7 @@ async function runScale(results: Results): Promise<void> {
     const db = createDb(database.url);
     cleanups.push(() => db.close());
     process.env.SEALING_KEY ??= randomBytes(32).toString('hex'); // the quotes' receipts and the endpoint's secret are sealed with it
+    forgetSettings();
     results.scale = await runScaleCases({ admin, db, url: database.url, postmasterPid }, { sizes: SCALE_SIZES, readRuns: quick ? 40 : 200 });
   } catch (error) {
     log(`scale failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

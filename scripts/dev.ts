@@ -2,6 +2,8 @@
 // `npm start` makes them, one process, Next.js in development mode for the portal and the
 // hosted page (its own hot reload), and the API's router for /v1 loaded from the TypeScript
 // sources, loaded again after any change under app/ or lib/ (the next request uses the new code).
+// First: the settings are checked before any other module loads (scripts/support/settings-at-start.ts).
+import { configured } from './support/settings-at-start';
 import exitHook from 'async-exit-hook';
 import { watch } from 'node:fs';
 import http from 'node:http';
@@ -10,18 +12,20 @@ import next from 'next';
 import { tsImport } from 'tsx/esm/api';
 // @ts-expect-error: plain JavaScript, shared with scripts/serve.mjs
 import { ApiServerResponse, answeredAtEdge, configureServer, httpTimeouts, isApiPath, serveApi } from './http-edge.mjs';
+import { forgetSettings } from '../lib/settings/settings';
 import { prepareService, printWelcome } from './support/service-setup';
 
 const root = path.resolve(import.meta.dirname, '..');
-const port = Number(process.env.PORT ?? 3000);
-const hostname = process.env.HOST ?? 'localhost';
+const port = configured.PORT;
+const hostname = configured.HOST ?? 'localhost';
 
 type ApiRouter = { handle(request: Request): Promise<Response> };
 
 async function main() {
   const { database, demo, demoFile, env } = await prepareService(root, port);
   // The router and the pages run in this process: it is the service.
-  Object.assign(process.env, env, { JOB_RUNNER: process.env.JOB_RUNNER ?? 'in-process' });
+  Object.assign(process.env, env, { JOB_RUNNER: configured.JOB_RUNNER ?? 'in-process' });
+  forgetSettings();
   const app = next({ dev: true, dir: root, hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();

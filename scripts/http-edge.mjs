@@ -7,6 +7,7 @@
 // Request ids carry their time (UUIDv7), as the route wrapper's do (lib/http/request-id.ts).
 import { v7 as newRequestId } from 'uuid';
 import http from 'node:http';
+import os from 'node:os';
 
 /** The methods the API has; anything else is refused here (undici's Request rejects some of them). */
 const API_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -18,15 +19,37 @@ const API_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'O
  */
 export function httpTimeouts(env = process.env) {
   const timeouts = {
-    headers: Number(env.HTTP_HEADERS_TIMEOUT_MS ?? 10_000),
-    request: Number(env.HTTP_REQUEST_TIMEOUT_MS ?? 30_000),
-    keepAlive: Number(env.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? 65_000),
+    headers: wholeNumber(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 1, Number.MAX_SAFE_INTEGER),
+    request: wholeNumber(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1, Number.MAX_SAFE_INTEGER),
+    keepAlive: wholeNumber(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1, Number.MAX_SAFE_INTEGER),
   };
-  for (const [name, value] of Object.entries(timeouts)) {
-    if (!Number.isInteger(value) || value <= 0) throw new Error(`HTTP ${name} timeout must be a positive number of ms, not ${value}`);
-  }
-  if (timeouts.headers > timeouts.request) throw new Error('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  if (timeouts.headers > timeouts.request) throw new Error('HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS');
   return timeouts;
+}
+
+/** A whole-number setting as lib/settings parses it: blank is unset, anything else must be in range. */
+function wholeNumber(env, name, fallback, min, max) {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw.trim());
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name}: must be a whole number from ${min} to ${max} (not ${JSON.stringify(raw)})`);
+  return value;
+}
+
+/**
+ * What scripts/serve.mjs reads before any TypeScript loads: where to listen, how many processes
+ * and their heap (docs/operations.md). The same names, defaults and ranges as lib/settings
+ * (test/unit/settings-readers.test.ts compares them); a malformed one is named and refused.
+ */
+export function serveSettings(env = process.env) {
+  const number = (name, fallback, min, max) => wholeNumber(env, name, fallback, min, max);
+  return {
+    port: number('PORT', 3000, 0, 65_535),
+    hostname: env.HOST ?? '0.0.0.0',
+    workers: number('WEB_CONCURRENCY', os.availableParallelism(), 1, 1024),
+    heapMb: number('SERVICE_MAX_HEAP_MB', 320, 16, 1_048_576),
+    youngMb: number('SERVICE_SEMI_SPACE_MB', 32, 1, 1024),
+  };
 }
 
 /**

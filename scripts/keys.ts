@@ -16,6 +16,7 @@ import { parseOrThrow } from '../lib/errors/parse-or-throw';
 import { ServiceError } from '../lib/errors/service-error';
 import { createApiKey } from '../lib/keys/create-api-key';
 import { embeddedSealingKey, openServiceDatabase } from './support/database';
+import { forgetSettings } from '../lib/settings/settings';
 
 const usage = [
   'usage: npm run keys -- create --project <projectId> --environment test|live [--name NAME] [--scopes a,b]',
@@ -85,7 +86,10 @@ async function main() {
   const root = path.resolve(import.meta.dirname, '..');
   const database = await openServiceDatabase(root);
   // Receipt signing keys are sealed with the same key as the running service's.
-  if (database.embedded && !configuredSealingKey().value) process.env.SEALING_KEY = embeddedSealingKey(root);
+  if (database.embedded && !configuredSealingKey().value) {
+    process.env.SEALING_KEY = embeddedSealingKey(root);
+    forgetSettings();
+  }
   const { prisma, close } = createDb(database.url);
   try {
     await command(systemContext(prisma, 'keys-cli'), values);

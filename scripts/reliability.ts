@@ -31,6 +31,7 @@ import { streamsPerProcess } from '../lib/webhooks/event-stream-hub';
 import { ensureBuild, startNextServer, throwawayServiceEnv, type RunningServer } from './support/next-server';
 import { acceptanceAttackCase, erasureSearchCase, oddBytesCase } from './support/reliability-surfaces';
 import { writeTestCertificates } from './support/test-certificates';
+import { forgetSettings } from '../lib/settings/settings';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { quotes: { type: 'string', default: '3000' }, only: { type: 'string' } } });
@@ -343,6 +344,7 @@ async function main() {
     const certs = await writeTestCertificates(tmp);
     process.env.TEST_TLS_CERT = certs.certFile;
     process.env.TEST_TLS_KEY = certs.keyFile;
+    forgetSettings(); // the verbs called here read the key and the target policy from lib/settings
     const receiver = await startReceiver(() => 200);
     cleanups.push(() => receiver.stop());
 

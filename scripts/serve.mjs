@@ -3,30 +3,42 @@
 // in-process job runner (instrumentation.ts); claims in PostgreSQL keep them from colliding.
 import cluster from 'node:cluster';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import next from 'next';
-import { ApiServerResponse, answeredAtEdge, configureServer, httpTimeouts, isApiPath, serveApi } from './http-edge.mjs';
+import { ApiServerResponse, answeredAtEdge, configureServer, httpTimeouts, isApiPath, serveApi, serveSettings } from './http-edge.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-const port = Number(process.env.PORT ?? 3000);
-const hostname = process.env.HOST ?? '0.0.0.0';
-const workers = Number(process.env.WEB_CONCURRENCY ?? os.availableParallelism());
-// Read once, in every process, so that a bad setting stops the start instead of a worker.
-const timeouts = httpTimeouts();
+// Read once, in every process, so that a bad setting stops the start instead of a worker (the
+// rest are checked by each server process as it starts: instrumentation.ts).
+let settings;
+try {
+  settings = { ...serveSettings(), timeouts: httpTimeouts() };
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
+const { port, hostname, workers, heapMb, youngMb, timeouts } = settings;
 
 if (cluster.isPrimary && workers > 1) {
   let stopping = false;
-  // A bounded heap keeps each process small: V8 collects sooner instead of growing to its default.
-  const heapMb = Number(process.env.SERVICE_MAX_HEAP_MB ?? 320);
-  // A larger young generation lets a request's short-lived objects die there instead of being
-  // promoted, so the old generation (whose collections pause longest) fills more slowly.
-  const youngMb = Number(process.env.SERVICE_SEMI_SPACE_MB ?? 32);
+  // A bounded heap (heapMb) keeps each process small: V8 collects sooner instead of growing to its
+  // default. A larger young generation (youngMb) lets a request's short-lived objects die there
+  // instead of being promoted, so the old generation (whose collections pause longest) fills more slowly.
   cluster.setupPrimary({ execArgv: [...process.execArgv, `--max-old-space-size=${heapMb}`, `--max-semi-space-size=${youngMb}`] });
   for (let i = 0; i < workers; i++) cluster.fork();
+  const listening = new Set();
+  cluster.on('listening', (worker) => listening.add(worker.id));
   cluster.on('exit', (worker, code) => {
     if (stopping) return;
+    // A worker that never got to listen fails at start (a malformed setting, instrumentation.ts):
+    // another would fail alike, so the start stops here instead of forking forever.
+    if (!listening.has(worker.id)) {
+      console.error(`worker ${worker.process.pid} exited (${code}) before it could serve; stopping`);
+      stopping = true;
+      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
+      process.exit(1);
+    }
     console.error(`worker ${worker.process.pid} exited (${code}); starting another`);
     cluster.fork();
   });

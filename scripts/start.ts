@@ -2,6 +2,8 @@
 // DATABASE_URL is set), migrations, the demo workspace, demo keys in .data/demo.json (the
 // previous start's while they still work), then the production build served by
 // scripts/serve.mjs (the API's router for /v1, Next.js for the pages, one process per core).
+// First: the settings are checked before any other module loads (scripts/support/settings-at-start.ts).
+import { configured } from './support/settings-at-start';
 import exitHook from 'async-exit-hook';
 import path from 'node:path';
 import { ensureBuild, startNextServer } from './support/next-server';
@@ -9,8 +11,8 @@ import { prepareService, printWelcome } from './support/service-setup';
 import { jobRunnerText, progressLine } from './support/start-output';
 
 const root = path.resolve(import.meta.dirname, '..');
-const port = Number(process.env.PORT ?? 3000);
-const hostname = process.env.HOST ?? '0.0.0.0';
+const port = configured.PORT;
+const hostname = configured.HOST ?? '0.0.0.0';
 
 async function main() {
   const { database, demo, demoFile, env } = await prepareService(root, port);
@@ -22,7 +24,7 @@ async function main() {
     console.log(progressLine('Build', build === 'up to date' ? 'up to date, skipped (.next is newer than every source)' : build === 'built' ? `built in ${took}` : `API router bundled in ${took}`));
     server = await startNextServer({ root, port, hostname, env });
     console.log(progressLine('Server', `answering on http://localhost:${port}`));
-    console.log(progressLine('Job runner', jobRunnerText(process.env.JOB_RUNNER)));
+    console.log(progressLine('Job runner', jobRunnerText(configured.JOB_RUNNER)));
   } catch (error) {
     await database.stop();
     throw error;

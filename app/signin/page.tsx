@@ -1,5 +1,6 @@
 import { redirect } from 'next/navigation';
 import { devSignInEnabled } from '@/lib/auth/dev-sign-in';
+import { settings } from '@/lib/settings/settings';
 import { getPortalSession } from '@/lib/sign-in/next-auth-options';
 import { OidcSignInButton } from './oidc-sign-in-button';
 
@@ -9,7 +10,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const { callbackUrl = '/portal', error } = await searchParams;
   const safeCallback = callbackUrl.startsWith('/') && !callbackUrl.startsWith('//') ? callbackUrl : '/portal';
   if (await getPortalSession()) redirect(safeCallback);
-  const oidc = Boolean(process.env.OIDC_ISSUER);
+  const { OIDC_ISSUER, OIDC_NAME } = settings();
+  const oidc = Boolean(OIDC_ISSUER);
   const dev = devSignInEnabled();
   return (
     <main className="main" style={{ maxWidth: 420, margin: '4rem auto' }}>
@@ -19,7 +21,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           Sign-in did not complete ({error}). Try again, or ask your workspace admin for access.
         </p>
       )}
-      {oidc && <OidcSignInButton callbackUrl={safeCallback} label={process.env.OIDC_NAME ?? 'Single sign-on'} />}
+      {oidc && <OidcSignInButton callbackUrl={safeCallback} label={OIDC_NAME} />}
       {dev && (
         <form method="post" action="/api/auth/dev-login" className="card" style={{ marginTop: '1rem' }}>
           <p className="muted" style={{ marginTop: 0 }}>

@@ -6,6 +6,8 @@
  *     a public https origin, or its OIDC redirects would not work;
  *  3. `next dev`, or the embedded database (EMBEDDED_DATABASE=1 and DATABASE_URL on loopback).
  */
+import { settings, type Settings } from '../settings/settings';
+
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 function isLoopbackUrl(value: string | undefined, protocols: string[]): boolean {
@@ -18,9 +20,11 @@ function isLoopbackUrl(value: string | undefined, protocols: string[]): boolean 
   }
 }
 
-export function devSignInEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.AUTH_DEV_LOGIN !== '1') return false;
-  if (!isLoopbackUrl(env.NEXTAUTH_URL, ['http:'])) return false;
-  if (env.NODE_ENV !== 'production') return true;
-  return env.EMBEDDED_DATABASE === '1' && isLoopbackUrl(env.DATABASE_URL, ['postgresql:', 'postgres:']);
+type DevSignInSettings = Pick<Settings, 'AUTH_DEV_LOGIN' | 'NEXTAUTH_URL' | 'NODE_ENV' | 'EMBEDDED_DATABASE' | 'DATABASE_URL'>;
+
+export function devSignInEnabled(given: DevSignInSettings = settings()): boolean {
+  if (!given.AUTH_DEV_LOGIN) return false;
+  if (!isLoopbackUrl(given.NEXTAUTH_URL, ['http:'])) return false;
+  if (given.NODE_ENV !== 'production') return true;
+  return given.EMBEDDED_DATABASE && isLoopbackUrl(given.DATABASE_URL, ['postgresql:', 'postgres:']);
 }

@@ -4,6 +4,7 @@ import { PrismaClient } from './generated/client';
 import { logger } from '../observability/logger';
 import { preparedStatementsEnabled, registerPool } from './sql';
 import { processState } from '../process/state';
+import { settings } from '../settings/settings';
 
 export type Db = PrismaClient;
 /** A Prisma client or an interactive transaction: what domain verbs take. */
@@ -22,7 +23,7 @@ declare module '../process/state' {
 // across module copies and dev-mode reloads (lib/process/state.ts).
 
 function databaseUrl(): string {
-  const url = process.env.DATABASE_URL;
+  const url = settings().DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set (npm start sets it for the embedded database).');
   return url;
 }
@@ -57,7 +58,7 @@ export function newPool(connectionString: string, max: number, options: Omit<pg.
 
 /** DATABASE_POOL_SIZE (default 10): connections a process opens to each database it uses, at most. */
 export function poolSize(): number {
-  return Number(process.env.DATABASE_POOL_SIZE ?? 10);
+  return settings().DATABASE_POOL_SIZE;
 }
 
 function handles(): Handles {

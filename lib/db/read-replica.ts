@@ -6,6 +6,7 @@ import { registerPool } from './sql';
 import { parseLsn, SharedQuery, WriteMarks } from './read-your-writes';
 import { logger } from '../observability/logger';
 import { processState } from '../process/state';
+import { settings } from '../settings/settings';
 
 declare module '../process/state' {
   interface ProcessState {
@@ -156,7 +157,7 @@ export class ReadReplica {
 /** The process's read replica (DATABASE_READ_URL), or null when none is configured. */
 export function getReadReplica(): ReadReplica | null {
   if (processState.readReplica === undefined) {
-    const url = process.env.DATABASE_READ_URL?.trim();
+    const url = settings().DATABASE_READ_URL?.trim();
     try {
       processState.readReplica = url ? new ReadReplica(url, { prisma: getDb(), pool: getPool() }) : null;
     } catch (error) {

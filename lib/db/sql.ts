@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { DbOrTx } from './client';
 import { processState } from '../process/state';
+import { settings } from '../settings/settings';
 
 declare module '../process/state' {
   interface ProcessState {
@@ -39,10 +40,7 @@ let preparedStatements: boolean | undefined;
  */
 export function preparedStatementsEnabled(): boolean {
   if (preparedStatements === undefined) {
-    const raw = (process.env.DATABASE_PREPARED_STATEMENTS ?? '').trim().toLowerCase();
-    if (raw === '' || raw === 'true' || raw === '1') preparedStatements = true;
-    else if (raw === 'false' || raw === '0') preparedStatements = false;
-    else throw new Error(`DATABASE_PREPARED_STATEMENTS must be true or false, not ${JSON.stringify(process.env.DATABASE_PREPARED_STATEMENTS)}`);
+    preparedStatements = settings().DATABASE_PREPARED_STATEMENTS;
   }
   return preparedStatements;
 }

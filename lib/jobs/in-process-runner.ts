@@ -7,6 +7,7 @@ import { claimDueDeliveries, deliverGroup, releaseEndpoint, SendWindow, webhookW
 import { dispatchOutboxEvents } from '../webhooks/dispatch-outbox';
 import { checkSealingKey, type SealingKeyState } from '../sealing/check-sealing-key';
 import { runMinuteJobs } from './run-jobs';
+import { settings } from '../settings/settings';
 
 export type RunnerOptions = {
   db: Db;
@@ -158,8 +159,8 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
 }
 
 /** Which engine drives the jobs: Inngest when it is configured, else this runner (or none). */
-export function jobEngine(env: NodeJS.ProcessEnv = process.env): 'inngest' | 'in-process' | 'off' {
-  if (env.JOB_RUNNER === 'off') return 'off';
-  if (env.JOB_RUNNER === 'inngest' || env.INNGEST_SIGNING_KEY || env.INNGEST_DEV) return 'inngest';
+export function jobEngine({ JOB_RUNNER, INNGEST_SIGNING_KEY, INNGEST_DEV } = settings()): 'inngest' | 'in-process' | 'off' {
+  if (JOB_RUNNER === 'off') return 'off';
+  if (JOB_RUNNER === 'inngest' || INNGEST_SIGNING_KEY || INNGEST_DEV) return 'inngest';
   return 'in-process';
 }

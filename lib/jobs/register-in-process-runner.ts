@@ -8,6 +8,7 @@ declare module '../process/state' {
 }
 import { getDb } from '../db/client';
 import { jobEngine, startInProcessRunner } from './in-process-runner';
+import { settings } from '../settings/settings';
 
 /**
  * Starts the in-process job runner (webhook delivery, key sweep) in this server process when no
@@ -15,7 +16,7 @@ import { jobEngine, startInProcessRunner } from './in-process-runner';
  * (bounded) before the process exits. Called by instrumentation.ts, in the Node.js runtime only.
  */
 export function registerInProcessRunner(): void {
-  if (jobEngine() !== 'in-process' || !process.env.DATABASE_URL) return;
+  if (jobEngine() !== 'in-process' || !settings().DATABASE_URL) return;
   const runner = startInProcessRunner({ db: getDb() });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void (processState.jobsStopped ??= runner.stop()));
 }

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORM_MAX_AGE_MS, FORM_MIN_AGE_MS, formTokenProblem, issueFormToken } from './form-token';
+import { setEnv } from '../../test/support/settings';
 
 describe('the acceptance form token', () => {
-  const saved = process.env.SEALING_KEY;
+  let saved: Record<string, string | undefined> = {};
   beforeAll(() => {
-    process.env.SEALING_KEY = 'ab'.repeat(32);
+    saved = setEnv({ SEALING_KEY: 'ab'.repeat(32) });
   });
   afterAll(() => {
-    process.env.SEALING_KEY = saved;
+    setEnv(saved);
   });
   const quote = randomUUID();
   const issued = new Date('2031-01-01T10:00:00Z');
@@ -33,8 +34,8 @@ describe('the acceptance form token', () => {
 
   it('depends on the configured key: another key does not accept it', () => {
     const token = issueFormToken(quote, issued);
-    process.env.SEALING_KEY = 'cd'.repeat(32);
+    setEnv({ SEALING_KEY: 'cd'.repeat(32) });
     expect(formTokenProblem(token, quote, after(5_000))).toBe('invalid');
-    process.env.SEALING_KEY = 'ab'.repeat(32);
+    setEnv({ SEALING_KEY: 'ab'.repeat(32) });
   });
 });

@@ -11,6 +11,7 @@ import {
   readPauseEventForEmail,
   type ClaimedNotification,
 } from './store';
+import { settings } from '../settings/settings';
 
 /** Tries per email; a failed send is tried again after RETRY_MS. */
 const MAX_ATTEMPTS = 5;
@@ -49,7 +50,7 @@ async function compose({ db }: VerbContext, notification: ClaimedNotification): 
   const to = await findOwnerEmails(db, notification.businessId);
   if (to.length === 0) return null;
   const business = await readBusinessName(db, notification.businessId);
-  const portal = `${process.env.NEXTAUTH_URL ?? 'http://localhost:3000'}/portal`;
+  const portal = `${settings().NEXTAUTH_URL ?? 'http://localhost:3000'}/portal`;
   if (notification.kind === 'lead') {
     const lead = await readLeadForEmail(db, notification.subjectId);
     if (!lead) return null;

@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { settings } from '../settings/settings';
 
 type Fields = Record<string, unknown>;
 
@@ -27,7 +28,7 @@ function serializeError(value: unknown): unknown {
 
 /** The options every logger of the service is built with (exported for tests). */
 export const loggerOptions: pino.LoggerOptions = {
-  level: process.env.LOG_LEVEL ?? 'info',
+  level: settings().LOG_LEVEL,
   base: undefined,
   serializers: { err: serializeError, error: serializeError },
   redact: {
@@ -53,7 +54,7 @@ export const loggerOptions: pino.LoggerOptions = {
 export const logger = pino(
   loggerOptions,
   // LOG_FILE: lines go to that file instead of stdout (the in-process test harness reads it).
-  process.env.LOG_FILE ? pino.destination({ dest: process.env.LOG_FILE, append: true, sync: true }) : undefined,
+  settings().LOG_FILE ? pino.destination({ dest: settings().LOG_FILE!, append: true, sync: true }) : undefined,
 );
 
 export type Logger = typeof logger;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { settings } from '../settings/settings';
 
 /**
  * The hosted page's visitor id: a first-party cookie this service sets on POST /v1/public_quotes
@@ -19,6 +20,6 @@ export function visitorIdOf(request: Request): { visitorId: string; setCookie: s
     if (WELL_FORMED.test(value)) return { visitorId: value, setCookie: null };
   }
   const visitorId = randomBytes(16).toString('base64url');
-  const secure = process.env.NEXTAUTH_URL?.startsWith('https://') || request.url.startsWith('https://') ? '; Secure' : '';
+  const secure = settings().NEXTAUTH_URL?.startsWith('https://') || request.url.startsWith('https://') ? '; Secure' : '';
   return { visitorId, setCookie: `${VISITOR_COOKIE}=${visitorId}; Path=/v1/public_quotes; Max-Age=${MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}` };
 }

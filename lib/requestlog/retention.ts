@@ -5,15 +5,13 @@ import type { VerbContext } from '../context/verb-context';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { findLongestRetentionSetting, findRetentionSettings, updateRetentionSetting, type ShownSince } from './store';
+import { settings } from '../settings/settings';
 
 const DAY_MS = 86_400_000;
 
 /** How long the request log keeps its rows (REQUEST_LOG_RETENTION_DAYS, default 90): older days are dropped whole. */
-export function requestLogRetentionDays(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = (env.REQUEST_LOG_RETENTION_DAYS ?? '').trim();
-  const days = raw === '' ? 90 : Number(raw);
-  if (!Number.isInteger(days) || days < 31 || days > 3650) throw new Error(`REQUEST_LOG_RETENTION_DAYS must be a whole number of days from 31 to 3650, not ${JSON.stringify(raw)}`);
-  return days;
+export function requestLogRetentionDays(): number {
+  return settings().REQUEST_LOG_RETENTION_DAYS;
 }
 
 /**

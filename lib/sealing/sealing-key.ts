@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { ServiceError } from '../errors/service-error';
+import { settings } from '../settings/settings';
 
 /**
  * The sealing key: 32 bytes from configuration that encrypt what the service must read back but
@@ -10,9 +11,9 @@ import { ServiceError } from '../errors/service-error';
  */
 
 /** The variable the key is read from, and its value: SEALING_KEY, else the former name. */
-export function configuredSealingKey(env: NodeJS.ProcessEnv = process.env): { name: string; value: string | undefined } {
-  if (env.SEALING_KEY !== undefined) return { name: 'SEALING_KEY', value: env.SEALING_KEY };
-  if (env.WEBHOOK_SECRET_KEY !== undefined) return { name: 'WEBHOOK_SECRET_KEY', value: env.WEBHOOK_SECRET_KEY };
+export function configuredSealingKey({ SEALING_KEY, WEBHOOK_SECRET_KEY } = settings()): { name: string; value: string | undefined } {
+  if (SEALING_KEY !== undefined) return { name: 'SEALING_KEY', value: SEALING_KEY };
+  if (WEBHOOK_SECRET_KEY !== undefined) return { name: 'WEBHOOK_SECRET_KEY', value: WEBHOOK_SECRET_KEY };
   return { name: 'SEALING_KEY', value: undefined };
 }
 

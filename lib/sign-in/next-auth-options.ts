@@ -8,6 +8,7 @@ import { getDb } from '../db/client';
 import { acceptInvitations } from '../members/invite-business-member';
 import { hashedSessionAdapter } from '../auth/next-auth-adapter';
 import { SESSION_MAX_AGE_SECONDS, mintSessionToken } from '../auth/sessions';
+import { settings } from '../settings/settings';
 
 type OidcClaims = { sub: string; email?: string; email_verified?: boolean; name?: string; picture?: string };
 
@@ -15,7 +16,7 @@ function oidcProvider(): OAuthConfig<OidcClaims> {
   const issuer = required('OIDC_ISSUER').replace(/\/$/, '');
   return {
     id: 'oidc',
-    name: process.env.OIDC_NAME ?? 'Single sign-on',
+    name: settings().OIDC_NAME,
     type: 'oauth',
     // The discovery document's issuer must equal this exactly (localhost vs 127.0.0.1, trailing /).
     wellKnown: `${issuer}/.well-known/openid-configuration`,
@@ -48,7 +49,7 @@ function oidcProvider(): OAuthConfig<OidcClaims> {
 export const authOptions: NextAuthOptions = {
   adapter: hashedSessionAdapter(lazyDb()),
   session: { strategy: 'database', maxAge: SESSION_MAX_AGE_SECONDS, updateAge: 24 * 60 * 60, generateSessionToken: mintSessionToken },
-  providers: process.env.OIDC_ISSUER ? [oidcProvider()] : [],
+  providers: settings().OIDC_ISSUER ? [oidcProvider()] : [],
   pages: { signIn: '/signin' },
   events: {
     async signIn({ user }) {
@@ -67,8 +68,8 @@ export function getPortalSession() {
   return getServerSession(authOptions);
 }
 
-function required(name: string): string {
-  const value = process.env[name];
+function required(name: 'OIDC_ISSUER' | 'OIDC_CLIENT_ID' | 'OIDC_CLIENT_SECRET'): string {
+  const value = settings()[name];
   if (!value) throw new Error(`${name} is not set`);
   return value;
 }

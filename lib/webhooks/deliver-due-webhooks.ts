@@ -24,10 +24,10 @@ import {
 import { COMPRESSED_RETRY_DELAYS_MS, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-schedule';
 import { takeTestFailure } from './test-failures';
 import { privateTargetsAllowed } from './target-policy';
+import { parseSettings, settings } from '../settings/settings';
 
 /** The most sends to one endpoint in flight at once, while a backlog drains, unless WEBHOOK_SEND_WINDOW says otherwise. */
-export const DEFAULT_SEND_WINDOW = 32;
-const MAX_SEND_WINDOW = 256;
+export const DEFAULT_SEND_WINDOW = parseSettings({}).WEBHOOK_SEND_WINDOW;
 
 /**
  * How long the next send to an endpoint may have been due before its window widens: a receiver
@@ -51,23 +51,8 @@ export type WebhookWindow = {
   refillBelow: number;
 };
 
-let configuredSize: number | undefined;
-
-/** WEBHOOK_SEND_WINDOW (1–256, default 32), read once per process. */
-function configuredWindowSize(): number {
-  if (configuredSize === undefined) {
-    const raw = (process.env.WEBHOOK_SEND_WINDOW ?? '').trim();
-    const size = raw === '' ? DEFAULT_SEND_WINDOW : Number(raw);
-    if (!Number.isInteger(size) || size < 1 || size > MAX_SEND_WINDOW) {
-      throw new Error(`WEBHOOK_SEND_WINDOW must be a whole number from 1 to ${MAX_SEND_WINDOW}, not ${JSON.stringify(raw)}`);
-    }
-    configuredSize = size;
-  }
-  return configuredSize;
-}
-
-/** An endpoint's window of `size` sends (the configured one unless given), and the claims that keep it full. */
-export function webhookWindow(size = configuredWindowSize()): WebhookWindow {
+/** An endpoint's window of `size` sends (WEBHOOK_SEND_WINDOW unless given), and the claims that keep it full. */
+export function webhookWindow(size = settings().WEBHOOK_SEND_WINDOW): WebhookWindow {
   return { size, claimPerEndpoint: Math.max(50, 2 * size), refillBelow: 2 * size };
 }
 

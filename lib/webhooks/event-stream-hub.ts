@@ -5,6 +5,7 @@ import { logger } from '../observability/logger';
 import { processState } from '../process/state';
 import { deliveryBody } from './envelope';
 import { releaseStreamLeases, renewStreamLeases } from './store';
+import { settings } from '../settings/settings';
 
 declare module '../process/state' {
   interface ProcessState {
@@ -206,10 +207,7 @@ export class EventStreamHub {
 
 /** EVENT_STREAMS_PER_PROCESS (default 300): streams one service process holds at once. */
 export function streamsPerProcess(): number {
-  const raw = process.env.EVENT_STREAMS_PER_PROCESS ?? '300';
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`EVENT_STREAMS_PER_PROCESS must be a positive integer, not ${JSON.stringify(raw)}`);
-  return value;
+  return settings().EVENT_STREAMS_PER_PROCESS;
 }
 
 /** The process's hub, made on first use with the process's database client. */

@@ -3,6 +3,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { ServiceError } from '../errors/service-error';
+import { settings } from '../settings/settings';
 
 /**
  * Where webhooks may go: one policy for creating or changing an endpoint (a clear 422) and for
@@ -75,8 +76,8 @@ export function isAlwaysForbiddenAddress(address: string): boolean {
 }
 
 /** Whether this deployment may deliver to private targets (embedded development, tests). */
-export function privateTargetsAllowed(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.WEBHOOKS_ALLOW_PRIVATE_TARGETS === 'true' || env.EMBEDDED_DATABASE === '1';
+export function privateTargetsAllowed({ WEBHOOKS_ALLOW_PRIVATE_TARGETS, EMBEDDED_DATABASE } = settings()): boolean {
+  return WEBHOOKS_ALLOW_PRIVATE_TARGETS || EMBEDDED_DATABASE;
 }
 
 /** Names of cloud metadata services: they answer on link-local addresses. */

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { resolveDataRoot, startEmbeddedPostgres } from '../../lib/db/embedded';
 import { applyMigrations } from '../../lib/db/migrate';
+import { settings } from '../../lib/settings/settings';
 import { migrationsText, progressLine } from './start-output';
 
 export type ServiceDatabase = { url: string; embedded: boolean; stop(): Promise<void> };
@@ -16,14 +17,15 @@ export async function openServiceDatabase(root: string, options: { progress?: bo
   const say = (line: string) => options.progress && console.log(line);
   let database: ServiceDatabase;
   let where = 'DATABASE_URL';
-  if (process.env.DATABASE_URL) {
-    database = { url: process.env.DATABASE_URL, embedded: false, stop: async () => undefined };
+  const { DATABASE_URL, EMBEDDED_PG_PORT } = settings();
+  if (DATABASE_URL) {
+    database = { url: DATABASE_URL, embedded: false, stop: async () => undefined };
   } else {
     const dataDir = path.join(resolveDataRoot(root), 'pg');
     where = `embedded PostgreSQL (${path.relative(root, dataDir).startsWith('..') ? dataDir : path.relative(root, dataDir)})`;
     const embedded = await startEmbeddedPostgres({
       dataDir,
-      port: process.env.EMBEDDED_PG_PORT ? Number(process.env.EMBEDDED_PG_PORT) : undefined,
+      port: EMBEDDED_PG_PORT,
     });
     database = { url: embedded.url, embedded: true, stop: () => embedded.stop() };
   }

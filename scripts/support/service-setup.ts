@@ -11,6 +11,7 @@ import { demoKeys, type DemoKeys } from '../../prisma/demo-keys';
 import { seedDemoPipeline } from '../../prisma/demo-pipeline';
 import { seedDemo } from '../../prisma/seed';
 import { configuredSealingKey } from '../../lib/sealing/sealing-key';
+import { forgetSettings, settings } from '../../lib/settings/settings';
 import { embeddedSealingKey, openServiceDatabase, type ServiceDatabase } from './database';
 import { progressLine, welcomeLines } from './start-output';
 
@@ -34,7 +35,7 @@ export async function prepareService(root: string, port: number): Promise<{ data
   const database = await openServiceDatabase(root, { progress: true });
   const env: Record<string, string> = { DATABASE_URL: database.url, ...serviceEnvironment(root, port, database.embedded) };
   const demoFile = path.join(root, '.data', 'demo.json');
-  if (!(database.embedded || process.env.SEED_DEMO === 'true')) {
+  if (!(database.embedded || settings().SEED_DEMO)) {
     console.log(progressLine('Demo data', 'not seeded (DATABASE_URL without SEED_DEMO=true)'));
     return { database, demo: null, demoFile, env };
   }
@@ -45,7 +46,10 @@ export async function prepareService(root: string, port: number): Promise<{ data
   const sessions = await seedDemoPeople(prisma, tenant, now);
   // Held quotes and a lead need signed receipts: the key the service will run with.
   if (env.SEALING_KEY ?? configuredSealingKey().value) {
-    if (env.SEALING_KEY) process.env.SEALING_KEY = env.SEALING_KEY;
+    if (env.SEALING_KEY) {
+      process.env.SEALING_KEY = env.SEALING_KEY;
+      forgetSettings();
+    }
     await seedDemoPipeline(prisma, tenant, now);
   }
   await close();
@@ -76,9 +80,9 @@ export async function prepareService(root: string, port: number): Promise<{ data
 function serviceEnvironment(root: string, port: number, embedded: boolean): Record<string, string> {
   return {
     ...(embedded ? { SEALING_KEY: configuredSealingKey().value ?? embeddedSealingKey(root) } : {}),
-    NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? `http://localhost:${port}`,
+    NEXTAUTH_URL: settings().NEXTAUTH_URL ?? `http://localhost:${port}`,
     // Signs only next-auth's short-lived CSRF and sign-in cookies; sessions live in the database.
-    NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET ?? randomBytes(32).toString('hex'),
+    NEXTAUTH_SECRET: settings().NEXTAUTH_SECRET ?? randomBytes(32).toString('hex'),
     ...(embedded ? { AUTH_DEV_LOGIN: '1', EMBEDDED_DATABASE: '1' } : {}),
   };
 }

@@ -6,6 +6,7 @@ import { assignArm, checkReceiptAssignment } from '../../lib/experiments/assignm
 import { pauseLosingArms } from '../../lib/experiments/pause-arms';
 import { api } from '../../lib/testing/api-client';
 import { createPerson, createTenant, quoteRequest, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { withEnv } from '../support/settings';
 
 /**
  * The experiment guardrails (docs/experiments.md, "Guardrails"): a variant pricing the same
@@ -134,12 +135,7 @@ describe('experiment guardrails', () => {
     // The job, with SMTP set so that the owners' email is queued. A pause takes effect a minute
     // after the guardrail fires (quotes in flight keep their arm); here at once, not to wait.
     const firedAt = new Date();
-    process.env.SMTP_URL = 'smtp://127.0.0.1:1';
-    try {
-      await pauseLosingArms(testContext(db, { now: firedAt }), { takesEffectAfterMs: 0 });
-    } finally {
-      delete process.env.SMTP_URL;
-    }
+    await withEnv({ SMTP_URL: 'smtp://127.0.0.1:1' }, () => pauseLosingArms(testContext(db, { now: firedAt }), { takesEffectAfterMs: 0 }));
     const read = (await api('GET', `${experiments(tenant)}/${id}`, { key: person.token })).body.data.experiment;
     expect(read.state).toBe('running');
     expect(read.arms[0].pausedAt).toBeUndefined();

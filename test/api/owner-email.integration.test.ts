@@ -13,6 +13,7 @@ import { issueFormToken } from '../../lib/leads/form-token';
 import { sendOwnerNotifications } from '../../lib/notifications/send-owner-notifications';
 import { api } from '../../lib/testing/api-client';
 import { createPerson, createTenant, testContext, testDb, type Tenant } from '../../lib/testing/factories';
+import { setEnv } from '../support/settings';
 
 /**
  * With SMTP_URL set, a business's owners get an email about each new lead and each held Live
@@ -39,7 +40,7 @@ describe('emails to owners (SMTP_URL)', () => {
     port = (smtp.server.address() as AddressInfo).port;
   });
   afterAll(async () => {
-    delete process.env.SMTP_URL;
+    setEnv({ SMTP_URL: undefined });
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
   });
 
@@ -64,7 +65,7 @@ describe('emails to owners (SMTP_URL)', () => {
   }
 
   it('queues nothing while SMTP_URL is unset', async () => {
-    delete process.env.SMTP_URL;
+    setEnv({ SMTP_URL: undefined });
     const tenant = await createTenant();
     await leadFor(tenant, 'Nobody Told');
     expect(await testDb().ownerNotification.count({ where: { businessId: tenant.businessId } })).toBe(0);
@@ -72,7 +73,7 @@ describe('emails to owners (SMTP_URL)', () => {
   });
 
   it('emails the owners about a new lead and a held Live quote, once each', async () => {
-    process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
+    setEnv({ SMTP_URL: `smtp://127.0.0.1:${port}` });
     const tenant = await createTenant({ artifact: { ...demoBookArtifact, autonomy: 'approval_first' } });
     const [owner, coOwner] = await Promise.all([createPerson(tenant, { businessRole: 'owner' }), createPerson(tenant, { businessRole: 'owner' })]);
     await createPerson(tenant, { businessRole: 'editor' });
@@ -109,7 +110,7 @@ describe('emails to owners (SMTP_URL)', () => {
   });
 
   it('emails the owners when a guardrail pauses an experiment’s variant', async () => {
-    process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
+    setEnv({ SMTP_URL: `smtp://127.0.0.1:${port}` });
     const tenant = await createTenant();
     const owner = await createPerson(tenant, { businessRole: 'owner' });
     const publisher = await createPerson(tenant, { permissions: ['books:publish'] });
@@ -129,7 +130,7 @@ describe('emails to owners (SMTP_URL)', () => {
   });
 
   it('keeps a notification whose send failed, with the error, and tries it again later', async () => {
-    process.env.SMTP_URL = 'smtp://127.0.0.1:9'; // nothing listens on the discard port
+    setEnv({ SMTP_URL: 'smtp://127.0.0.1:9' }); // nothing listens on the discard port
     const tenant = await createTenant();
     await createPerson(tenant, { businessRole: 'owner' });
     await leadFor(tenant, 'Sam Retry');
@@ -139,7 +140,7 @@ describe('emails to owners (SMTP_URL)', () => {
     expect(failed).toMatchObject({ sentAt: null, attempts: 1, lastError: expect.any(String) });
     expect(failed.nextAttemptAt.getTime()).toBeGreaterThan(now.getTime());
 
-    process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
+    setEnv({ SMTP_URL: `smtp://127.0.0.1:${port}` });
     await sendOwnerNotifications(testContext(testDb(), { now: new Date(failed.nextAttemptAt.getTime() + 1000) }));
     const sent = await testDb().ownerNotification.findFirstOrThrow({ where: { businessId: tenant.businessId } });
     expect(sent).toMatchObject({ attempts: 2, lastError: null, sentAt: expect.any(Date) });

@@ -4,6 +4,7 @@ import { issueFormToken } from '../../lib/leads/form-token';
 import { forgetSealingKeyCheck } from '../../lib/sealing/check-sealing-key';
 import { api } from '../../lib/testing/api-client';
 import { createPerson, createTenant } from '../../lib/testing/factories';
+import { setEnv } from '../support/settings';
 
 /**
  * An instance without a usable sealing key (none, malformed, or not the one the database's
@@ -15,8 +16,7 @@ import { createPerson, createTenant } from '../../lib/testing/factories';
 const configured = process.env.SEALING_KEY;
 
 function withKey(key: string | undefined) {
-  if (key === undefined) delete process.env.SEALING_KEY;
-  else process.env.SEALING_KEY = key;
+  setEnv({ SEALING_KEY: key });
   forgetSealingKeyCheck();
 }
 

@@ -3,6 +3,7 @@ import { testContext } from '../../lib/testing/factories';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';
 import { checkSealingKey, forgetSealingKeyCheck } from '../../lib/sealing/check-sealing-key';
 import { webhookTestbed } from '../support/webhook-testbed';
+import { setEnv } from '../support/settings';
 
 /**
  * Every instance must hold the key the secrets were sealed with (SEALING_KEY, or its former name): one that does not
@@ -13,9 +14,7 @@ const configured = process.env.SEALING_KEY;
 const otherKey = 'fe'.repeat(32);
 
 function withKey(key: string | undefined, name: 'SEALING_KEY' | 'WEBHOOK_SECRET_KEY' = 'SEALING_KEY') {
-  delete process.env.SEALING_KEY;
-  delete process.env.WEBHOOK_SECRET_KEY;
-  if (key !== undefined) process.env[name] = key;
+  setEnv({ SEALING_KEY: undefined, WEBHOOK_SECRET_KEY: undefined, ...(key !== undefined ? { [name]: key } : {}) });
   forgetSealingKeyCheck();
 }
 

@@ -24,6 +24,7 @@ import { webhookTestbed } from '../support/webhook-testbed';
 import { eventually } from '../../lib/testing/eventually';
 import { createPublicQuote } from '../../lib/quotes/create-public-quote';
 import { testContext } from '../../lib/testing/factories';
+import { setEnv } from '../support/settings';
 
 const { size: SEND_WINDOW, claimPerEndpoint: CLAIM_PER_ENDPOINT } = webhookWindow();
 
@@ -386,8 +387,7 @@ describe('webhook delivery', () => {
   it('refuses loopback targets unless private targets are allowed', async () => {
     const r = await receiver();
     const { endpoint } = await endpointFor(r, { eventTypes: ['webhook.test'] });
-    const previous = process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS;
-    process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = 'false';
+    const previous = setEnv({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'false' });
     try {
       const delivery = await sendTestEvent(system(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: endpoint.id }) });
       await runWebhookJobs(system());
@@ -395,7 +395,7 @@ describe('webhook delivery', () => {
       const [attempt] = await bed.db.webhookAttempt.findMany({ where: { deliveryId: delivery.id } });
       expect(attempt.error).toMatch(/^refused: 127\.0\.0\.1 is a loopback address: this deployment refuses private/);
     } finally {
-      process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = previous;
+      setEnv(previous);
     }
     await updateEndpoint(system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
   });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../../lib/testing/api-client';
 import { quoteRequest, createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { withEnv } from '../support/settings';
 
 describe('webhook endpoint and delivery routes (workspace session)', () => {
   let tenant: Tenant;
@@ -153,17 +154,9 @@ describe('endpoint URLs that delivery would refuse', () => {
   let admin: Person;
   const create = (url: string) => api('POST', '/v1/webhook-endpoints', { key: admin.token, body: { projectId: tenant.projectId, environment: 'live', url } });
   const patch = (id: string, url: string) => api('PATCH', `/v1/webhook-endpoints/${id}`, { key: admin.token, body: { url } });
-  /** Runs `fn` on a deployment that allows private targets, or not (the setting is read at each request). */
+  /** Runs `fn` on a deployment that allows private targets, or not (the settings are read again). */
   async function deployment<T>(allowPrivate: boolean, fn: () => Promise<T>): Promise<T> {
-    const previous = { allow: process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS, embedded: process.env.EMBEDDED_DATABASE };
-    process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = String(allowPrivate);
-    delete process.env.EMBEDDED_DATABASE;
-    try {
-      return await fn();
-    } finally {
-      process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = previous.allow;
-      if (previous.embedded !== undefined) process.env.EMBEDDED_DATABASE = previous.embedded;
-    }
+    return withEnv({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: String(allowPrivate), EMBEDDED_DATABASE: undefined }, fn);
   }
   const NEVER = ['https://169.254.169.254/latest/meta-data', 'https://[::ffff:169.254.169.254]/', 'https://0.0.0.0/', 'https://[::]/', 'https://224.0.0.1/', 'https://[ff02::1]/', 'https://metadata.google.internal/'];
   const PRIVATE = ['https://127.0.0.1/hooks', 'https://[::1]/', 'https://[::ffff:127.0.0.1]/', 'https://0x7f000001/', 'https://10.0.0.5/', 'https://192.168.1.20/', 'https://[fd00::1]/', 'https://localhost:8443/'];

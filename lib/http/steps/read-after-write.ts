@@ -2,6 +2,7 @@ import type { Principal } from '../../auth/principal';
 import type { Db } from '../../db/client';
 import { getReadReplica } from '../../db/read-replica';
 import { formatLsn, parseLsn } from '../../db/read-your-writes';
+import { settings } from '../../settings/settings';
 
 /**
  * The portal's cookie carrying the primary's WAL position after the person's last write, so that
@@ -48,7 +49,7 @@ export async function rememberWrite(request: Request, principal: Principal, resp
   const lsn = await noted;
   if (lsn === null) return;
   // As next-auth decides for its own cookies: the portal's public origin is https.
-  const secure = process.env.NEXTAUTH_URL?.startsWith('https://') || request.url.startsWith('https://') ? '; Secure' : '';
+  const secure = settings().NEXTAUTH_URL?.startsWith('https://') || request.url.startsWith('https://') ? '; Secure' : '';
   response.headers.append('set-cookie', `${READ_AFTER_COOKIE}=${formatLsn(lsn)}; Path=/v1; Max-Age=${READ_AFTER_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`);
 }
 

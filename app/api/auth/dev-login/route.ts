@@ -6,12 +6,13 @@ import { systemContext } from '@/lib/context/verb-context';
 import { getDb } from '@/lib/db/client';
 import { ensureUser } from '@/lib/members/add-members';
 import { acceptInvitations } from '@/lib/members/invite-business-member';
+import { settings } from '@/lib/settings/settings';
 
 export const dynamic = 'force-dynamic';
 
 export async function POST(request: Request): Promise<Response> {
   if (!devSignInEnabled()) return new Response('Not found', { status: 404 });
-  const appUrl = new URL(process.env.NEXTAUTH_URL!);
+  const appUrl = new URL(settings().NEXTAUTH_URL!);
   // Login CSRF: a browser's form post carries Origin, and it must be ours.
   if (request.headers.get('origin') !== appUrl.origin) return new Response('Cross-site sign-in refused', { status: 403 });
   const form = await request.formData();
