@@ -1,4 +1,4 @@
-// `npm run bench [-- --json] [--quick] [--profile [trace]] [--only http,engine,webhooks,search,sql,impact,receipts]`
+// `npm run bench [-- --json] [--quick] [--profile [trace]] [--only http,experiments,engine,webhooks,search,sql,impact,receipts]`
 // `npm run bench -- --only scale [--scale-sizes 10,50]`: the request log at 10M and 50M rows, on a
 // database of its own; never part of the default set (it writes ~30 GB and takes most of an hour).
 //
@@ -7,7 +7,7 @@
 // (bench/reference-server.ts: node:http + pg, the least work a quote creation can do), both
 // loaded by autocannon from a separate process (bench/load.ts), in the same run, on the same
 // database. Prints tables; `--json` also writes bench/results/latest.json. See docs/performance.md.
-// The cases, one module per group: bench/cases/{http,engine,webhooks,search,sql,impact,receipts,profile,scale}.ts.
+// The cases, one module per group: bench/cases/{http,experiments,engine,webhooks,search,sql,impact,receipts,profile,scale}.ts.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +23,7 @@ import { startReceiver } from '../lib/testing/https-receiver';
 import { ensureBuild, startNextServer, throwawayServiceEnv } from '../scripts/support/next-server';
 import { writeTestCertificates } from '../scripts/support/test-certificates';
 import { runEngineCases } from './cases/engine';
+import { runExperimentCostCases, serviceCpuPerRequest, type ExperimentCostResult } from './cases/experiments';
 import { runHttpCases, type HttpCase } from './cases/http';
 import { runImpactCase, type ImpactBenchResult } from './cases/impact';
 import { PROFILED_ROUTE_LABELS, runProfile, type ProfiledRoute } from './cases/profile';
@@ -142,6 +143,43 @@ function roundsTable(cases: HttpCase[]): string {
       }),
     ),
   );
+}
+
+function experimentCostReport(e: ExperimentCostResult): string {
+  const cases = formatTable(
+    ['case', 'conns', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'peak RSS MB', 'server CPU ms/req', 'PG CPU ms/req', 'CPU ms/req', 'non-2xx', 'first receipt'],
+    e.cases.map((c) => {
+      const n = c.result.requests || 1;
+      return [
+        c.name,
+        c.connections,
+        fmt(c.result.requestsPerSecond, 0),
+        fmt(c.result.latency.p50, 2),
+        fmt(c.result.latency.p95, 2),
+        fmt(c.result.latency.p99, 2),
+        mb(c.usage.service),
+        c.usage.service ? fmt((c.usage.service.cpuSeconds * 1000) / n, 2) : '',
+        c.usage.postgres ? fmt((c.usage.postgres.cpuSeconds * 1000) / n, 2) : '',
+        fmt(serviceCpuPerRequest(c), 2),
+        c.result.non2xx + c.result.errors,
+        c.receipt,
+      ];
+    }),
+  );
+  const rounds = formatTable(
+    ['case', 'conns', 'round', 'req/s', 'p50 ms', 'p99 ms'],
+    e.cases.flatMap((c) => (c.rounds ?? []).map((r, i) => [c.name, c.connections, i + 1, fmt(r.requestsPerSecond, 0), fmt(r.p50, 2), fmt(r.p99, 2)])),
+  );
+  const comparisons = formatTable(
+    ['route', 'conns', 'req/s with / without', 'p50 with / without', 'p99 with / without', 'CPU/req with / without'],
+    e.comparisons.map((c) => [c.route === 'quotes' ? 'POST /v1/quotes' : 'POST /v1/public_quotes', c.connections, x(c.throughput), x(c.p50), x(c.p99), x(c.cpu)]),
+  );
+  return [
+    `\nA running experiment on the quote path (control + a variant 5% dearer, 50/50; a new subject per request; without and with alternated, rounds pooled)\n${cases}`,
+    ...(e.cases.some((c) => c.rounds) ? [`\nRounds (alternated: without then with in odd rounds, with then without in even ones)\n${rounds}`] : []),
+    `\n${comparisons}`,
+    `The experiment tenant's quotes by environment and arm (receipts): ${e.arms.map((a) => `${a.environment} ${a.arm} ${a.quotes.toLocaleString('en-US')}`).join(', ')}`,
+  ].join('\n');
 }
 
 function engineTable(engine: EngineResult): string {
@@ -290,6 +328,12 @@ function targets(r: Partial<Results>): Target[] {
     });
   }
   ratioTarget('public_quotes', 'POST /v1/public_quotes', 0.5, null);
+  // Issue 41 §5: with an experiment running, the quote routes cost within 5% of their cost without one.
+  for (const c of r.experiments?.comparisons.filter((c) => c.connections === 32) ?? []) {
+    const label = c.route === 'quotes' ? 'POST /v1/quotes' : 'POST /v1/public_quotes';
+    out.push({ target: `experiment running: ${label} @32 within 5% of without (req/s >= 0.95x)`, measured: `${x(c.throughput)} (p99 ${x(c.p99)})`, pass: (c.throughput ?? 0) >= 0.95 });
+    out.push({ target: '  (same, CPU per request, server + PostgreSQL: <= 1.05x)', measured: x(c.cpu), pass: c.cpu === null ? null : c.cpu <= 1.05 });
+  }
   ratioTarget('simulation', 'POST /v1/accounts/{id}/quote-simulations', 0.5, 3);
   if (r.receipts) {
     const slowest = Math.min(...r.receipts.audits.map((run) => run.perSecond));
@@ -405,6 +449,7 @@ function targets(r: Partial<Results>): Target[] {
   }
   const rss = [
     ...(r.http ?? []).filter((c) => c.group !== 'reference').map((c) => c.usage.service?.peakProcessRssMb ?? 0),
+    ...(r.experiments?.cases ?? []).map((c) => c.usage.service?.peakProcessRssMb ?? 0),
     ...(r.webhooks?.bursts ?? []).map((b) => b.usage.service?.peakProcessRssMb ?? 0),
   ];
   // Before every /v1 route went through the router: 327–349 MB in the full runs of 27 November.
@@ -419,6 +464,7 @@ type Results = {
   settings: typeof SETTINGS;
   machine: Record<string, unknown>;
   http?: HttpCase[];
+  experiments?: ExperimentCostResult;
   engine?: EngineResult;
   webhooks?: WebhookResult;
   search?: SearchResult;
@@ -441,6 +487,7 @@ function report(r: Results): string {
   );
   if (r.http) parts.push(`\nHTTP (autocannon in its own process; latency over every response)\n${httpTable(r.http)}`);
   if (r.http?.some((c) => c.rounds)) parts.push(`\nRounds at 32 connections (each round: reference, then ours; pooled above)\n${roundsTable(r.http)}`);
+  if (r.experiments) parts.push(experimentCostReport(r.experiments));
   if (r.engine) parts.push(`\nPricing engine alone (one thread)\n${engineTable(r.engine)}`);
   if (r.webhooks) parts.push(`\nWebhooks (in-process runner → local HTTPS receiver, signatures verified)\n${webhookTable(r.webhooks)}`);
   if (r.search) {
@@ -509,7 +556,7 @@ async function main() {
     errors: {},
   };
 
-  const needsServers = wants('http') || wants('webhooks') || wants('search') || wants('sql') || wants('impact') || flag('--profile');
+  const needsServers = wants('http') || wants('experiments') || wants('webhooks') || wants('search') || wants('sql') || wants('impact') || flag('--profile');
   if (needsServers) {
     log('build: ensureBuild (next build unless the last build is current)');
     ensureBuild(root);
@@ -610,6 +657,11 @@ async function main() {
         }
       };
       if (wants('http')) await section('http', async () => void (results.http = await runHttpCases(ctx)));
+      if (wants('experiments')) {
+        // Where the targets are (32 connections) in four alternated rounds, at 8 in two.
+        const rounds = (connections: number) => (quick ? 1 : connections === 32 ? 4 : 2);
+        await section('experiments', async () => void (results.experiments = await runExperimentCostCases(ctx, { connections: [8, 32], rounds })));
+      }
       if (wants('webhooks')) {
         await section('webhooks', async () => {
           const receiver = await startReceiver();
