@@ -1,6 +1,7 @@
 // `npm run bench [-- --json] [--quick] [--profile [trace]] [--only http,experiments,engine,webhooks,search,sql,impact,receipts]`
-// `npm run bench -- --only scale [--scale-sizes 10,50]`: the request log at 10M and 50M rows, on a
-// database of its own; never part of the default set (it writes ~30 GB and takes most of an hour).
+// `npm run bench -- --only scale [--scale-sizes 10,50] [--experiment-quotes 10]`: the request log at
+// 10M and 50M rows, then an experiment's results at 10M quotes, each on a database of its own; never
+// part of the default set (it writes ~30 GB and takes most of an hour). A size of 0 skips that part.
 //
 // The benchmark suite: a fresh embedded PostgreSQL in a temp dir, migrations, a tenant made by
 // domain code, a production build served by scripts/serve.mjs, and beside it the reference server
@@ -28,7 +29,8 @@ import { runHttpCases, type HttpCase } from './cases/http';
 import { runImpactCase, type ImpactBenchResult } from './cases/impact';
 import { PROFILED_ROUTE_LABELS, runProfile, type ProfiledRoute } from './cases/profile';
 import { runReceiptCases, type ReceiptBenchResult } from './cases/receipts';
-import { runScaleCases, type ScaleResult, type ScaleSize } from './cases/scale';
+import { runExperimentScale, type ExperimentScaleResult } from './cases/experiment-scale';
+import { runScaleCases, type ScaleContext, type ScaleResult, type ScaleSize } from './cases/scale';
 import { runSearchCases, type SearchResult } from './cases/search';
 import { runSqlCases, type SqlProfile } from './cases/sql';
 import { FAN_ENDPOINTS, runWebhookCases, type WebhookResult } from './cases/webhooks';
@@ -57,7 +59,12 @@ const named = (group: string) => only?.has(group) ?? false;
 /** `--scale-sizes 10,50`: the request log's sizes in millions of rows (default 10 then 50). */
 const SCALE_SIZES = (() => {
   const i = args.indexOf('--scale-sizes');
-  return (i >= 0 ? args[i + 1] : '10,50').split(',').map((m) => Math.round(Number(m) * 1_000_000));
+  return (i >= 0 ? args[i + 1] : '10,50').split(',').map((m) => Math.round(Number(m) * 1_000_000)).filter((rows) => rows > 0);
+})();
+/** `--experiment-quotes 10`: the experiment's quotes in millions for its results at scale (0: skip). */
+const EXPERIMENT_QUOTES = (() => {
+  const i = args.indexOf('--experiment-quotes');
+  return Math.round(Number(i >= 0 ? args[i + 1] : '10') * 1_000_000);
 })();
 
 const SETTINGS: Settings = quick
@@ -305,6 +312,45 @@ function scaleReport(r: ScaleResult): string {
   ].join('\n');
 }
 
+function experimentScaleReport(e: ExperimentScaleResult): string {
+  const mbOf = (bytes: number) => fmt(bytes / 2 ** 20, 0);
+  const millions = fmt(e.quotes / 1_000_000, 1);
+  const sizes = formatTable(
+    ['quotes', 'days', 'tail after the mark', 'acceptances', 'won leads', 'fill s', 'vacuum + analyze s', 'rollup: quotes s', 'rollup: acceptances s', 'rollup rows', 'quote_intents MB', 'quote_receipts MB', 'quote_acceptances MB', 'database MB'],
+    [[
+      e.quotes.toLocaleString('en-US'),
+      e.days,
+      e.tail.toLocaleString('en-US'),
+      e.acceptances.toLocaleString('en-US'),
+      e.wonLeads.toLocaleString('en-US'),
+      fmt(e.fillSeconds, 0),
+      fmt(e.vacuumSeconds, 0),
+      fmt(e.rollup.quotesSeconds, 1),
+      fmt(e.rollup.acceptancesSeconds, 1),
+      e.rollup.rows.toLocaleString('en-US'),
+      mbOf(e.disk.intentsBytes),
+      mbOf(e.disk.receiptsBytes),
+      mbOf(e.disk.acceptancesBytes),
+      mbOf(e.disk.databaseBytes),
+    ]],
+  );
+  const read = formatTable(
+    ['read (one connection, 5 warm-up runs then the measured ones)', 'runs', 'p50 ms', 'p95 ms', 'max ms', 'statements/run', 'PG plan + exec ms'],
+    [['requireBook + experimentResults', e.read.ms.count, fmt(e.read.ms.p50, 2), fmt(e.read.ms.p95, 2), fmt(e.read.ms.max, 2), fmt(e.read.statementsPerRun, 1), `${fmt(e.read.planMsPerRun, 2)} + ${fmt(e.read.execMsPerRun, 2)}`]],
+  );
+  const arms = formatTable(
+    ['arm', 'quotes', 'acceptances', 'won leads', 'average price', 'acceptance rate'],
+    e.arms.map((a) => [a.name, a.quotes.toLocaleString('en-US'), a.acceptances.toLocaleString('en-US'), a.wonLeads.toLocaleString('en-US'), fmt(a.averagePriceMinor, 0), a.acceptanceRate === null ? '' : `${(a.acceptanceRate * 100).toFixed(2)}%`]),
+  );
+  const execution = e.plan.filter((line) => /^(Planning|Execution) Time/.test(line)).join('; ');
+  return [
+    `\nExperiment results at ${millions}M quotes (hosted-page quotes copied from real ones, the rollup built by the minute job's functions, a tail after its mark; the read is the product's verbs in this process)\n${sizes}`,
+    `\n${read}`,
+    `\n${arms}`,
+    `The arm totals' statement, explained once after the runs: ${execution} (the plan is in the log and in --json)`,
+  ].join('\n');
+}
+
 type Target = { target: string; measured: string; pass: boolean | null };
 
 function targets(r: Partial<Results>): Target[] {
@@ -439,6 +485,18 @@ function targets(r: Partial<Results>): Target[] {
       out.push({ target: `scale: the hourly rollup equals the rows at ${millions(size)}`, measured: `${size.rollup.requests.toLocaleString('en-US')} counted, ${size.rows.toLocaleString('en-US')} rows`, pass: size.rollup.requests === size.rows });
     }
   }
+  if (r.experimentScale) {
+    // Issue 41 §3: results of an experiment with 10M quotes within 50 ms p95.
+    const e = r.experimentScale;
+    const millions = `${fmt(e.quotes / 1_000_000, 1)}M`;
+    out.push({ target: `scale: experiment results at ${millions} quotes: p95 < 50 ms`, measured: `p50 ${fmt(e.read.ms.p50, 2)} ms, p95 ${fmt(e.read.ms.p95, 2)} ms, max ${fmt(e.read.ms.max, 2)} ms`, pass: e.read.ms.p95 < 50 });
+    const c = e.check;
+    out.push({
+      target: `scale: experiment results at ${millions} count every quote, acceptance and won lead once (rollup + tail = the rows)`,
+      measured: `${c.answerQuotes.toLocaleString('en-US')} / ${c.countedQuotes.toLocaleString('en-US')}; ${c.answerAcceptances.toLocaleString('en-US')} / ${c.countedAcceptances.toLocaleString('en-US')}; ${c.answerWon.toLocaleString('en-US')} / ${c.countedWon.toLocaleString('en-US')}`,
+      pass: c.answerQuotes === c.countedQuotes && c.answerAcceptances === c.countedAcceptances && c.answerWon === c.countedWon,
+    });
+  }
   if (r.impact) {
     const worst = Math.max(...r.impact.http.map((run) => run.wallMs));
     out.push({
@@ -472,6 +530,7 @@ type Results = {
   impact?: ImpactBenchResult;
   receipts?: ReceiptBenchResult;
   scale?: ScaleResult;
+  experimentScale?: ExperimentScaleResult;
   profile?: ProfileSummary & { requests: number; route: ProfiledRoute };
   targets: Target[];
   errors: Record<string, string>;
@@ -531,6 +590,7 @@ function report(r: Results): string {
     );
   }
   if (r.scale) parts.push(scaleReport(r.scale));
+  if (r.experimentScale) parts.push(experimentScaleReport(r.experimentScale));
   if (r.impact) parts.push(`\nImpact run (${r.impact.distinctRequests.toLocaleString('en-US')} distinct requests, ${r.impact.quotes.toLocaleString('en-US')} quotes, ${r.impact.rules}-rule book, ${r.impact.changedQuotes.toLocaleString('en-US')} quotes change; seeded in ${fmt(r.impact.seedSeconds, 1)} s)\n${impactTable(r.impact)}`);
   parts.push(`\nTargets\n${formatTable(['target', 'measured', 'result'], r.targets.map((t) => [t.target, t.measured, t.pass === null ? '' : t.pass ? 'pass' : 'FAIL']))}`);
   return parts.join('\n');
@@ -686,8 +746,19 @@ async function main() {
   return finish(results);
 }
 
-/** Group `scale` on a fresh database of its own (tens of GB), removed afterwards unless --keep. */
+/** Group `scale`: the request log, then an experiment's results, each on a fresh database of its own (tens of GB), removed afterwards unless --keep. */
 async function runScale(results: Results): Promise<void> {
+  if (SCALE_SIZES.length) {
+    await withScaleDatabase(results, 'scale', async (ctx) => void (results.scale = await runScaleCases(ctx, { sizes: SCALE_SIZES, readRuns: quick ? 40 : 200 })));
+  }
+  if (EXPERIMENT_QUOTES > 0) {
+    await withScaleDatabase(results, 'scale-experiment', async (ctx) => {
+      results.experimentScale = await runExperimentScale(ctx, { quotes: EXPERIMENT_QUOTES, tail: 2_000, readRuns: quick ? 40 : 200 });
+    });
+  }
+}
+
+async function withScaleDatabase(results: Results, name: string, run: (ctx: ScaleContext) => Promise<void>): Promise<void> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'quote-bench-scale-'));
   chmodSync(tmp, 0o755); // PostgreSQL runs as the `postgres` OS user when we are root
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -696,9 +767,10 @@ async function runScale(results: Results): Promise<void> {
     cleanups.length = 0;
     if (!flag('--keep')) rmSync(tmp, { recursive: true, force: true });
   };
-  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  const onInterrupt = () => void cleanup().then(() => process.exit(130));
+  process.once('SIGINT', onInterrupt);
   try {
-    log(`scale: fresh embedded PostgreSQL in ${tmp}`);
+    log(`${name}: fresh embedded PostgreSQL in ${tmp}`);
     const { database, admin, postmasterPid } = await startDatabase(tmp, []);
     cleanups.push(() => database.stop(), () => admin.end());
     await applyMigrations(database.url, path.join(root, 'prisma/migrations'));
@@ -706,11 +778,12 @@ async function runScale(results: Results): Promise<void> {
     const db = createDb(database.url);
     cleanups.push(() => db.close());
     process.env.SEALING_KEY ??= randomBytes(32).toString('hex'); // the quotes' receipts and the endpoint's secret are sealed with it
-    results.scale = await runScaleCases({ admin, db, url: database.url, postmasterPid }, { sizes: SCALE_SIZES, readRuns: quick ? 40 : 200 });
+    await run({ admin, db, url: database.url, postmasterPid });
   } catch (error) {
-    log(`scale failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    results.errors.scale = error instanceof Error ? error.message : String(error);
+    log(`${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    results.errors[name] = error instanceof Error ? error.message : String(error);
   } finally {
+    process.off('SIGINT', onInterrupt);
     await cleanup();
   }
 }
