@@ -186,6 +186,8 @@ function experimentCostReport(e: ExperimentCostResult): string {
     ...(e.cases.some((c) => c.rounds) ? [`\nRounds (alternated: without then with in odd rounds, with then without in even ones)\n${rounds}`] : []),
     `\n${comparisons}`,
     `The experiment tenant's quotes by environment and arm (receipts): ${e.arms.map((a) => `${a.environment} ${a.arm} ${a.quotes.toLocaleString('en-US')}`).join(', ')}`,
+    `\nSQL per request, with and without (sequential requests; pg_stat_statements, idle background subtracted)\n${sqlTable(e.sql)}`,
+    ...e.sql.map((p) => `\n${p.name}\n${p.statements.map((st) => `  ${st.perRequest.toFixed(2)}  ${st.meanMs.toFixed(3)} ms  ${st.query.slice(0, 140)}`).join('\n')}`),
   ].join('\n');
 }
 

@@ -10,6 +10,7 @@ import { runLoadProcess } from '../processes';
 import { provisionExperimentTenant } from '../provision';
 import { ratio } from '../stats';
 import { outboxBacklog, poolCases, settleDatabase } from './http';
+import { sqlProfile, type SqlProfile } from './sql';
 
 export type ExperimentRoute = 'quotes' | 'public_quotes';
 
@@ -43,6 +44,8 @@ export type ExperimentCostResult = {
   arms: { environment: string; arm: string; quotes: number }[];
   /** Every with-experiment answer checked recorded an experiment, every without one none. */
   receiptsChecked: boolean;
+  /** Statements and PostgreSQL time per request, sequential requests (pg_stat_statements, idle background subtracted): less moved by other work than CPU. */
+  sql: SqlProfile[];
 };
 
 /** How much dearer the variant is than the control (within the default 20% price guard). */
@@ -185,6 +188,13 @@ export async function runExperimentCostCases(ctx: Context, options: { connection
     }
   }
 
+  const sql: SqlProfile[] = [];
+  for (const route of ['quotes', 'public_quotes'] as const) {
+    for (const side of ['without', 'with'] as const) {
+      sql.push(await sqlProfile(ctx, `${ROUTE_LABEL[route]}, ${side === 'with' ? 'experiment running' : 'no experiment'}`, { ...specs[route][side], connections: 1 }));
+    }
+  }
+
   const { rows } = await ctx.admin.query<{ environment: string; arm: string | null; quotes: string }>(
     `SELECT e.kind::text AS environment, r.experiment->>'arm' AS arm, count(*)::text AS quotes
        FROM quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id JOIN environments e ON e.id = qi.environment_id
@@ -193,5 +203,5 @@ export async function runExperimentCostCases(ctx: Context, options: { connection
   );
   const arms = rows.map((r) => ({ environment: r.environment, arm: r.arm ?? 'none', quotes: Number(r.quotes) }));
   log(`experiments: the experiment tenant's quotes by arm: ${arms.map((a) => `${a.environment} ${a.arm} ${a.quotes}`).join(', ')}`);
-  return { cases, comparisons, arms, receiptsChecked: true };
+  return { cases, comparisons, arms, receiptsChecked: true, sql };
 }
