@@ -16,6 +16,8 @@ export type LoadSpec = {
   variants?: { path?: string; headers?: Record<string, string>; body?: Record<string, unknown> }[];
   /** Body field that gets a fresh value per request: `${prefix}-${counter}`. */
   uniqueField?: string;
+  /** Headers that get a fresh value per request: `{n}` in the value is replaced by `${prefix}-${counter}` (a subject, a cookie). */
+  uniqueHeaders?: Record<string, string>;
   connections: number;
   /** Measured run: by duration, or by a number of requests (`amount`). */
   durationSec?: number;
@@ -58,7 +60,7 @@ export async function runLoad(spec: LoadSpec, measured: boolean, prefix: string)
   let firstFailure: string | undefined;
   let firstSuccess: string | undefined;
   const baseHeaders = { 'content-type': 'application/json', ...spec.headers };
-  const needsSetup = Boolean(spec.variants?.length || spec.uniqueField);
+  const needsSetup = Boolean(spec.variants?.length || spec.uniqueField || spec.uniqueHeaders);
   const staticBody = spec.body ? JSON.stringify(spec.body) : undefined;
 
   const request: autocannon.Request = {
@@ -70,11 +72,13 @@ export async function runLoad(spec: LoadSpec, measured: boolean, prefix: string)
       setupRequest: (req: autocannon.RequestParams) => {
           const v = spec.variants?.length ? spec.variants[variant++ % spec.variants.length] : undefined;
           const body = spec.body || v?.body ? { ...spec.body, ...v?.body } : undefined;
-          if (body && spec.uniqueField) body[spec.uniqueField] = `${prefix}-${counter++}`;
+          const unique = `${prefix}-${counter++}`;
+          if (body && spec.uniqueField) body[spec.uniqueField] = unique;
+          const fresh = spec.uniqueHeaders ? Object.fromEntries(Object.entries(spec.uniqueHeaders).map(([name, value]) => [name, value.replaceAll('{n}', unique)])) : undefined;
           return {
             ...req,
             path: v?.path ?? spec.path,
-            headers: { ...baseHeaders, ...v?.headers },
+            headers: { ...baseHeaders, ...v?.headers, ...fresh },
             body: body ? JSON.stringify(body) : undefined,
           };
         },

@@ -1,13 +1,14 @@
-// `npm run bench [-- --json] [--quick] [--profile [trace]] [--only http,engine,webhooks,search,sql,impact,receipts]`
-// `npm run bench -- --only scale [--scale-sizes 10,50]`: the request log at 10M and 50M rows, on a
-// database of its own; never part of the default set (it writes ~30 GB and takes most of an hour).
+// `npm run bench [-- --json] [--quick] [--profile [trace]] [--only http,experiments,engine,webhooks,search,sql,impact,receipts]`
+// `npm run bench -- --only scale [--scale-sizes 10,50] [--experiment-quotes 10]`: the request log at
+// 10M and 50M rows, then an experiment's results at 10M quotes, each on a database of its own; never
+// part of the default set (it writes ~30 GB and takes most of an hour). A size of 0 skips that part.
 //
 // The benchmark suite: a fresh embedded PostgreSQL in a temp dir, migrations, a tenant made by
 // domain code, a production build served by scripts/serve.mjs, and beside it the reference server
 // (bench/reference-server.ts: node:http + pg, the least work a quote creation can do), both
 // loaded by autocannon from a separate process (bench/load.ts), in the same run, on the same
 // database. Prints tables; `--json` also writes bench/results/latest.json. See docs/performance.md.
-// The cases, one module per group: bench/cases/{http,engine,webhooks,search,sql,impact,receipts,profile,scale}.ts.
+// The cases, one module per group: bench/cases/{http,experiments,engine,webhooks,search,sql,impact,receipts,profile,scale}.ts.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,11 +24,13 @@ import { startReceiver } from '../lib/testing/https-receiver';
 import { ensureBuild, startNextServer, throwawayServiceEnv } from '../scripts/support/next-server';
 import { writeTestCertificates } from '../scripts/support/test-certificates';
 import { runEngineCases } from './cases/engine';
+import { runExperimentCostCases, serviceCpuPerRequest, type ExperimentCostResult } from './cases/experiments';
 import { runHttpCases, type HttpCase } from './cases/http';
 import { runImpactCase, type ImpactBenchResult } from './cases/impact';
 import { PROFILED_ROUTE_LABELS, runProfile, type ProfiledRoute } from './cases/profile';
 import { runReceiptCases, type ReceiptBenchResult } from './cases/receipts';
-import { runScaleCases, type ScaleResult, type ScaleSize } from './cases/scale';
+import { runExperimentScale, type ExperimentScaleResult } from './cases/experiment-scale';
+import { runScaleCases, type ScaleContext, type ScaleResult, type ScaleSize } from './cases/scale';
 import { runSearchCases, type SearchResult } from './cases/search';
 import { runSqlCases, type SqlProfile } from './cases/sql';
 import { FAN_ENDPOINTS, runWebhookCases, type WebhookResult } from './cases/webhooks';
@@ -57,7 +60,12 @@ const named = (group: string) => only?.has(group) ?? false;
 /** `--scale-sizes 10,50`: the request log's sizes in millions of rows (default 10 then 50). */
 const SCALE_SIZES = (() => {
   const i = args.indexOf('--scale-sizes');
-  return (i >= 0 ? args[i + 1] : '10,50').split(',').map((m) => Math.round(Number(m) * 1_000_000));
+  return (i >= 0 ? args[i + 1] : '10,50').split(',').map((m) => Math.round(Number(m) * 1_000_000)).filter((rows) => rows > 0);
+})();
+/** `--experiment-quotes 10`: the experiment's quotes in millions for its results at scale (0: skip). */
+const EXPERIMENT_QUOTES = (() => {
+  const i = args.indexOf('--experiment-quotes');
+  return Math.round(Number(i >= 0 ? args[i + 1] : '10') * 1_000_000);
 })();
 
 const SETTINGS: Settings = quick
@@ -143,6 +151,45 @@ function roundsTable(cases: HttpCase[]): string {
       }),
     ),
   );
+}
+
+function experimentCostReport(e: ExperimentCostResult): string {
+  const cases = formatTable(
+    ['case', 'conns', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'peak RSS MB', 'server CPU ms/req', 'PG CPU ms/req', 'CPU ms/req', 'non-2xx', 'first receipt'],
+    e.cases.map((c) => {
+      const n = c.result.requests || 1;
+      return [
+        c.name,
+        c.connections,
+        fmt(c.result.requestsPerSecond, 0),
+        fmt(c.result.latency.p50, 2),
+        fmt(c.result.latency.p95, 2),
+        fmt(c.result.latency.p99, 2),
+        mb(c.usage.service),
+        c.usage.service ? fmt((c.usage.service.cpuSeconds * 1000) / n, 2) : '',
+        c.usage.postgres ? fmt((c.usage.postgres.cpuSeconds * 1000) / n, 2) : '',
+        fmt(serviceCpuPerRequest(c), 2),
+        c.result.non2xx + c.result.errors,
+        c.receipt,
+      ];
+    }),
+  );
+  const rounds = formatTable(
+    ['case', 'conns', 'round', 'req/s', 'p50 ms', 'p99 ms'],
+    e.cases.flatMap((c) => (c.rounds ?? []).map((r, i) => [c.name, c.connections, i + 1, fmt(r.requestsPerSecond, 0), fmt(r.p50, 2), fmt(r.p99, 2)])),
+  );
+  const comparisons = formatTable(
+    ['route', 'conns', 'req/s with / without', 'p50 with / without', 'p99 with / without', 'CPU/req with / without'],
+    e.comparisons.map((c) => [c.route === 'quotes' ? 'POST /v1/quotes' : 'POST /v1/public_quotes', c.connections, x(c.throughput), x(c.p50), x(c.p99), x(c.cpu)]),
+  );
+  return [
+    `\nA running experiment on the quote path (control + a variant 5% dearer, 50/50; a new subject per request; without and with alternated, rounds pooled)\n${cases}`,
+    ...(e.cases.some((c) => c.rounds) ? [`\nRounds (alternated: without then with in odd rounds, with then without in even ones)\n${rounds}`] : []),
+    `\n${comparisons}`,
+    `The experiment tenant's quotes by environment and arm (receipts): ${e.arms.map((a) => `${a.environment} ${a.arm} ${a.quotes.toLocaleString('en-US')}`).join(', ')}`,
+    `\nSQL per request, with and without (sequential requests; pg_stat_statements, idle background subtracted)\n${sqlTable(e.sql)}`,
+    ...e.sql.map((p) => `\n${p.name}\n${p.statements.map((st) => `  ${st.perRequest.toFixed(2)}  ${st.meanMs.toFixed(3)} ms  ${st.query.slice(0, 140)}`).join('\n')}`),
+  ].join('\n');
 }
 
 function engineTable(engine: EngineResult): string {
@@ -268,6 +315,46 @@ function scaleReport(r: ScaleResult): string {
   ].join('\n');
 }
 
+function experimentScaleReport(e: ExperimentScaleResult): string {
+  const mbOf = (bytes: number) => fmt(bytes / 2 ** 20, 0);
+  const millions = fmt(e.quotes / 1_000_000, 1);
+  const sizes = formatTable(
+    ['quotes', 'days', 'tail after the mark', 'acceptances', 'won leads', 'fill s', 'vacuum + analyze s', 'rollup: quotes s', 'rollup: acceptances s', 'rollup rows', 'quote_intents MB', 'quote_receipts MB', 'quote_acceptances MB', 'database MB'],
+    [[
+      e.quotes.toLocaleString('en-US'),
+      e.days,
+      e.tail.toLocaleString('en-US'),
+      e.acceptances.toLocaleString('en-US'),
+      e.wonLeads.toLocaleString('en-US'),
+      fmt(e.fillSeconds, 0),
+      fmt(e.vacuumSeconds, 0),
+      fmt(e.rollup.quotesSeconds, 1),
+      fmt(e.rollup.acceptancesSeconds, 1),
+      e.rollup.rows.toLocaleString('en-US'),
+      mbOf(e.disk.intentsBytes),
+      mbOf(e.disk.receiptsBytes),
+      mbOf(e.disk.acceptancesBytes),
+      mbOf(e.disk.databaseBytes),
+    ]],
+  );
+  const read = formatTable(
+    ['read (one connection, 5 warm-up runs then the measured ones)', 'runs', 'p50 ms', 'p95 ms', 'max ms', 'statements/run', 'PG plan + exec ms'],
+    [['requireBook + experimentResults', e.read.ms.count, fmt(e.read.ms.p50, 2), fmt(e.read.ms.p95, 2), fmt(e.read.ms.max, 2), fmt(e.read.statementsPerRun, 1), `${fmt(e.read.planMsPerRun, 2)} + ${fmt(e.read.execMsPerRun, 2)}`]],
+  );
+  const arms = formatTable(
+    ['arm', 'quotes', 'acceptances', 'won leads', 'average price', 'acceptance rate'],
+    e.arms.map((a) => [a.name, a.quotes.toLocaleString('en-US'), a.acceptances.toLocaleString('en-US'), a.wonLeads.toLocaleString('en-US'), fmt(a.averagePriceMinor, 0), a.acceptanceRate === null ? '' : `${(a.acceptanceRate * 100).toFixed(2)}%`]),
+  );
+  // The plan's top: each branch of the UNION (the rollup's rows, the quotes and acceptances past the marks, the won leads) and the times.
+  const branches = e.plan.filter((line) => /^EXPLAIN|Append|on experiment_arm_daily|Subquery Scan|^(Planning|Execution) Time/.test(line.trim())).map((line) => `  ${line.trimEnd()}`);
+  return [
+    `\nExperiment results at ${millions}M quotes (hosted-page quotes copied from real ones, the rollup built by the minute job's functions, a tail after its mark; the read is the product's verbs in this process)\n${sizes}`,
+    `\n${read}`,
+    `\n${arms}`,
+    `The arm totals' statement as sent, explained once after the runs (the whole plan is in the log and in --json):\n${branches.join('\n')}`,
+  ].join('\n');
+}
+
 type Target = { target: string; measured: string; pass: boolean | null };
 
 function targets(r: Partial<Results>): Target[] {
@@ -291,6 +378,12 @@ function targets(r: Partial<Results>): Target[] {
     });
   }
   ratioTarget('public_quotes', 'POST /v1/public_quotes', 0.5, null);
+  // Issue 41 §5: with an experiment running, the quote routes cost within 5% of their cost without one.
+  for (const c of r.experiments?.comparisons.filter((c) => c.connections === 32) ?? []) {
+    const label = c.route === 'quotes' ? 'POST /v1/quotes' : 'POST /v1/public_quotes';
+    out.push({ target: `experiment running: ${label} @32 within 5% of without (req/s >= 0.95x)`, measured: `${x(c.throughput)} (p99 ${x(c.p99)})`, pass: (c.throughput ?? 0) >= 0.95 });
+    out.push({ target: '  (same, CPU per request, server + PostgreSQL: <= 1.05x)', measured: x(c.cpu), pass: c.cpu === null ? null : c.cpu <= 1.05 });
+  }
   ratioTarget('simulation', 'POST /v1/accounts/{id}/quote-simulations', 0.5, 3);
   if (r.receipts) {
     const slowest = Math.min(...r.receipts.audits.map((run) => run.perSecond));
@@ -396,6 +489,18 @@ function targets(r: Partial<Results>): Target[] {
       out.push({ target: `scale: the hourly rollup equals the rows at ${millions(size)}`, measured: `${size.rollup.requests.toLocaleString('en-US')} counted, ${size.rows.toLocaleString('en-US')} rows`, pass: size.rollup.requests === size.rows });
     }
   }
+  if (r.experimentScale) {
+    // Issue 41 §3: results of an experiment with 10M quotes within 50 ms p95.
+    const e = r.experimentScale;
+    const millions = `${fmt(e.quotes / 1_000_000, 1)}M`;
+    out.push({ target: `scale: experiment results at ${millions} quotes: p95 < 50 ms`, measured: `p50 ${fmt(e.read.ms.p50, 2)} ms, p95 ${fmt(e.read.ms.p95, 2)} ms, max ${fmt(e.read.ms.max, 2)} ms`, pass: e.read.ms.p95 < 50 });
+    const c = e.check;
+    out.push({
+      target: `scale: experiment results at ${millions} count every quote, acceptance and won lead once (rollup + tail = the rows)`,
+      measured: `${c.answerQuotes.toLocaleString('en-US')} / ${c.countedQuotes.toLocaleString('en-US')}; ${c.answerAcceptances.toLocaleString('en-US')} / ${c.countedAcceptances.toLocaleString('en-US')}; ${c.answerWon.toLocaleString('en-US')} / ${c.countedWon.toLocaleString('en-US')}`,
+      pass: c.answerQuotes === c.countedQuotes && c.answerAcceptances === c.countedAcceptances && c.answerWon === c.countedWon,
+    });
+  }
   if (r.impact) {
     const worst = Math.max(...r.impact.http.map((run) => run.wallMs));
     out.push({
@@ -406,6 +511,7 @@ function targets(r: Partial<Results>): Target[] {
   }
   const rss = [
     ...(r.http ?? []).filter((c) => c.group !== 'reference').map((c) => c.usage.service?.peakProcessRssMb ?? 0),
+    ...(r.experiments?.cases ?? []).map((c) => c.usage.service?.peakProcessRssMb ?? 0),
     ...(r.webhooks?.bursts ?? []).map((b) => b.usage.service?.peakProcessRssMb ?? 0),
   ];
   // Before every /v1 route went through the router: 327–349 MB in the full runs of 27 November.
@@ -420,6 +526,7 @@ type Results = {
   settings: typeof SETTINGS;
   machine: Record<string, unknown>;
   http?: HttpCase[];
+  experiments?: ExperimentCostResult;
   engine?: EngineResult;
   webhooks?: WebhookResult;
   search?: SearchResult;
@@ -427,6 +534,7 @@ type Results = {
   impact?: ImpactBenchResult;
   receipts?: ReceiptBenchResult;
   scale?: ScaleResult;
+  experimentScale?: ExperimentScaleResult;
   profile?: ProfileSummary & { requests: number; route: ProfiledRoute };
   targets: Target[];
   errors: Record<string, string>;
@@ -442,6 +550,7 @@ function report(r: Results): string {
   );
   if (r.http) parts.push(`\nHTTP (autocannon in its own process; latency over every response)\n${httpTable(r.http)}`);
   if (r.http?.some((c) => c.rounds)) parts.push(`\nRounds at 32 connections (each round: reference, then ours; pooled above)\n${roundsTable(r.http)}`);
+  if (r.experiments) parts.push(experimentCostReport(r.experiments));
   if (r.engine) parts.push(`\nPricing engine alone (one thread)\n${engineTable(r.engine)}`);
   if (r.webhooks) parts.push(`\nWebhooks (in-process runner → local HTTPS receiver, signatures verified)\n${webhookTable(r.webhooks)}`);
   if (r.search) {
@@ -485,6 +594,7 @@ function report(r: Results): string {
     );
   }
   if (r.scale) parts.push(scaleReport(r.scale));
+  if (r.experimentScale) parts.push(experimentScaleReport(r.experimentScale));
   if (r.impact) parts.push(`\nImpact run (${r.impact.distinctRequests.toLocaleString('en-US')} distinct requests, ${r.impact.quotes.toLocaleString('en-US')} quotes, ${r.impact.rules}-rule book, ${r.impact.changedQuotes.toLocaleString('en-US')} quotes change; seeded in ${fmt(r.impact.seedSeconds, 1)} s)\n${impactTable(r.impact)}`);
   parts.push(`\nTargets\n${formatTable(['target', 'measured', 'result'], r.targets.map((t) => [t.target, t.measured, t.pass === null ? '' : t.pass ? 'pass' : 'FAIL']))}`);
   return parts.join('\n');
@@ -510,7 +620,7 @@ async function main() {
     errors: {},
   };
 
-  const needsServers = wants('http') || wants('webhooks') || wants('search') || wants('sql') || wants('impact') || flag('--profile');
+  const needsServers = wants('http') || wants('experiments') || wants('webhooks') || wants('search') || wants('sql') || wants('impact') || flag('--profile');
   if (needsServers) {
     log('build: ensureBuild (next build unless the last build is current)');
     ensureBuild(root);
@@ -612,6 +722,11 @@ async function main() {
         }
       };
       if (wants('http')) await section('http', async () => void (results.http = await runHttpCases(ctx)));
+      if (wants('experiments')) {
+        // Where the targets are (32 connections) in four alternated rounds, at 8 in two.
+        const rounds = (connections: number) => (quick ? 1 : connections === 32 ? 4 : 2);
+        await section('experiments', async () => void (results.experiments = await runExperimentCostCases(ctx, { connections: [8, 32], rounds })));
+      }
       if (wants('webhooks')) {
         await section('webhooks', async () => {
           const receiver = await startReceiver();
@@ -636,8 +751,19 @@ async function main() {
   return finish(results);
 }
 
-/** Group `scale` on a fresh database of its own (tens of GB), removed afterwards unless --keep. */
+/** Group `scale`: the request log, then an experiment's results, each on a fresh database of its own (tens of GB), removed afterwards unless --keep. */
 async function runScale(results: Results): Promise<void> {
+  if (SCALE_SIZES.length) {
+    await withScaleDatabase(results, 'scale', async (ctx) => void (results.scale = await runScaleCases(ctx, { sizes: SCALE_SIZES, readRuns: quick ? 40 : 200 })));
+  }
+  if (EXPERIMENT_QUOTES > 0) {
+    await withScaleDatabase(results, 'scale-experiment', async (ctx) => {
+      results.experimentScale = await runExperimentScale(ctx, { quotes: EXPERIMENT_QUOTES, tail: 2_000, readRuns: quick ? 40 : 200 });
+    });
+  }
+}
+
+async function withScaleDatabase(results: Results, name: string, run: (ctx: ScaleContext) => Promise<void>): Promise<void> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'quote-bench-scale-'));
   chmodSync(tmp, 0o755); // PostgreSQL runs as the `postgres` OS user when we are root
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -646,9 +772,10 @@ async function runScale(results: Results): Promise<void> {
     cleanups.length = 0;
     if (!flag('--keep')) rmSync(tmp, { recursive: true, force: true });
   };
-  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+  const onInterrupt = () => void cleanup().then(() => process.exit(130));
+  process.once('SIGINT', onInterrupt);
   try {
-    log(`scale: fresh embedded PostgreSQL in ${tmp}`);
+    log(`${name}: fresh embedded PostgreSQL in ${tmp}`);
     const { database, admin, postmasterPid } = await startDatabase(tmp, []);
     cleanups.push(() => database.stop(), () => admin.end());
     await applyMigrations(database.url, path.join(root, 'prisma/migrations'));
@@ -657,11 +784,12 @@ async function runScale(results: Results): Promise<void> {
     cleanups.push(() => db.close());
     process.env.SEALING_KEY ??= randomBytes(32).toString('hex'); // the quotes' receipts and the endpoint's secret are sealed with it
     forgetSettings();
-    results.scale = await runScaleCases({ admin, db, url: database.url, postmasterPid }, { sizes: SCALE_SIZES, readRuns: quick ? 40 : 200 });
+    await run({ admin, db, url: database.url, postmasterPid });
   } catch (error) {
-    log(`scale failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    results.errors.scale = error instanceof Error ? error.message : String(error);
+    log(`${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    results.errors[name] = error instanceof Error ? error.message : String(error);
   } finally {
+    process.off('SIGINT', onInterrupt);
     await cleanup();
   }
 }

@@ -64,7 +64,7 @@ async function httpCase(
 }
 
 /** One case measured in several rounds, as one: its runs pooled (poolRuns), CPU added up, peaks kept. */
-function poolCases(runs: HttpCase[]): HttpCase {
+export function poolCases<C extends Pick<HttpCase, 'result' | 'usage' | 'outboxBacklog' | 'rounds'>>(runs: C[]): C {
   if (runs.length === 1) return runs[0];
   const usage: Usage = {};
   for (const run of runs) {
@@ -93,7 +93,7 @@ function poolCases(runs: HttpCase[]): HttpCase {
  * checkpointed now, so that autovacuum and a checkpoint it triggered do not land in the next
  * case (whichever server that is).
  */
-async function settleDatabase(ctx: Context): Promise<void> {
+export async function settleDatabase(ctx: Context): Promise<void> {
   await ctx.admin.query('VACUUM (ANALYZE) quote_intents, quote_receipts, outbox_events, request_logs, webhook_deliveries, rate_limits');
   await ctx.admin.query('CHECKPOINT');
   await sleep(500);

@@ -79,9 +79,10 @@ export type ScaleContext = { admin: pg.Pool; db: { prisma: Db }; url: string; po
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 /** A Prisma client over exactly one connection, built as lib/db/client.ts builds the service's (statements prepared). */
-function oneConnection(url: string): { prisma: Db; close(): Promise<void> } {
+export function oneConnection(url: string, onConnect?: (client: pg.PoolClient) => void): { prisma: Db; close(): Promise<void> } {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   pool.on('error', (error) => log(`scale: connection closed: ${error.message}`));
+  if (onConnect) pool.on('connect', onConnect);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   registerPool(prisma, pool);
   return {

@@ -39,7 +39,7 @@ export type SqlProfile = {
 };
 
 /** Statements per request: N sequential requests, minus what an idle window of equal length runs. */
-async function sqlProfile(ctx: Context, name: string, spec: LoadSpec): Promise<SqlProfile> {
+export async function sqlProfile(ctx: Context, name: string, spec: LoadSpec): Promise<SqlProfile> {
   log(`sql: ${name}`);
   const key = (s: StatementStat) => s.query;
   await resetStatements(ctx);

@@ -1,0 +1,207 @@
+// Group `experiments` (issue 41 §5): what a running experiment costs the quote path. POST
+// /v1/quotes and POST /v1/public_quotes on the main tenant's book (no experiment) and on a second
+// tenant's book with an experiment running in Test and in Live (control and one variant, 50/50,
+// the variant priced 5% higher), the two alternated in the same run at each concurrency
+// (A B, then B A, …), each request a new subject, so that every quote of the second is assigned.
+import { demoExample } from '../../lib/books/demo-book';
+import { log, type Context, type Usage } from '../context';
+import type { LoadResult, LoadSpec } from '../load';
+import { runLoadProcess } from '../processes';
+import { provisionExperimentTenant } from '../provision';
+import { ratio } from '../stats';
+import { outboxBacklog, poolCases, settleDatabase } from './http';
+import { sqlProfile, type SqlProfile } from './sql';
+
+export type ExperimentRoute = 'quotes' | 'public_quotes';
+
+export type ExperimentCostCase = {
+  name: string;
+  route: ExperimentRoute;
+  experiment: boolean;
+  connections: number;
+  result: LoadResult;
+  usage: Usage;
+  outboxBacklog: number;
+  rounds?: { requestsPerSecond: number; p50: number; p99: number }[];
+  /** What the first 2xx answer's receipt recorded: `experiment <arm> (bucket n)` or `none`. */
+  receipt: string;
+};
+
+export type ExperimentCostComparison = {
+  route: ExperimentRoute;
+  connections: number;
+  /** With over without: requests per second, p50, p99, server + PostgreSQL CPU per request. */
+  throughput: number | null;
+  p50: number | null;
+  p99: number | null;
+  cpu: number | null;
+};
+
+export type ExperimentCostResult = {
+  cases: ExperimentCostCase[];
+  comparisons: ExperimentCostComparison[];
+  /** The experiment tenant's quotes per environment and arm, counted from the receipts after the runs. */
+  arms: { environment: string; arm: string; quotes: number }[];
+  /** Every with-experiment answer checked recorded an experiment, every without one none. */
+  receiptsChecked: boolean;
+  /** Statements and PostgreSQL time per request, sequential requests (pg_stat_statements, idle background subtracted): less moved by other work than CPU. */
+  sql: SqlProfile[];
+};
+
+/** How much dearer the variant is than the control (within the default 20% price guard). */
+const VARIANT_PERCENT = 5;
+const ROUTE_LABEL: Record<ExperimentRoute, string> = { quotes: 'POST /v1/quotes', public_quotes: 'POST /v1/public_quotes' };
+
+/** Server + PostgreSQL CPU ms per request during the measured run. */
+export function serviceCpuPerRequest(c: { usage: Usage; result: LoadResult }): number | null {
+  if (!c.usage.service || !c.usage.postgres || c.result.requests === 0) return null;
+  return ((c.usage.service.cpuSeconds + c.usage.postgres.cpuSeconds) * 1000) / c.result.requests;
+}
+
+/** Creates and starts an experiment through the service's own API, as a member with books:publish does. */
+async function startExperimentThroughApi(ctx: Context, token: string, bookId: string, environment: 'test' | 'live', versionId: string): Promise<string> {
+  const call = async (path: string, body?: object) => {
+    const response = await fetch(`${ctx.next.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, ...(body && { 'content-type': 'application/json' }) },
+      body: body && JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${text}`);
+    return JSON.parse(text) as { data: { experiment: { id: string; state: string } } };
+  };
+  const created = await call(`/v1/books/${bookId}/experiments`, {
+    environment,
+    name: `Bench ${environment} +${VARIANT_PERCENT}%`,
+    controlWeight: 50,
+    variants: [{ versionId, weight: 50 }],
+    // No acceptance guardrail: its minute job reads every quote of the experiment, off the quote
+    // path, and would land in whichever run is measured when it fires.
+    pauseWhenAcceptanceDropsPoints: null,
+  });
+  const id = created.data.experiment.id;
+  const started = await call(`/v1/books/${bookId}/experiments/${id}/start`);
+  if (started.data.experiment.state !== 'running') throw new Error(`experiment ${id} is ${started.data.experiment.state} after start`);
+  return id;
+}
+
+/** The experiment the first answer's receipt recorded (or none); throws when it is not what the case expects. */
+function checkReceipt(c: Pick<ExperimentCostCase, 'name' | 'experiment' | 'result'>, experimentId: string | null): string {
+  if (!c.result.firstSuccess) throw new Error(`${c.name}: no 2xx answer to check`);
+  let recorded: { arm: string; bucket: number; experimentId: string } | null | undefined;
+  try {
+    recorded = (JSON.parse(c.result.firstSuccess) as { data: { quoteReceipt: { experiment?: typeof recorded } } }).data.quoteReceipt.experiment;
+  } catch {
+    throw new Error(`${c.name}: the first answer is not a quote (${c.result.firstSuccess.slice(0, 200)})`);
+  }
+  if (c.experiment ? recorded?.experimentId !== experimentId : recorded != null) {
+    throw new Error(`${c.name}: the receipt recorded ${JSON.stringify(recorded)}, expected ${c.experiment ? `experiment ${experimentId}` : 'none'}`);
+  }
+  return recorded ? `experiment ${recorded.arm} (bucket ${recorded.bucket})` : 'none';
+}
+
+export async function runExperimentCostCases(ctx: Context, options: { connections: number[]; rounds: (connections: number) => number }): Promise<ExperimentCostResult> {
+  const { tenant, businessIds } = ctx.setup;
+  log(`experiments: a tenant with ${businessIds.length} businesses and a version ${VARIANT_PERCENT}% dearer (domain code), experiments started in Test and Live (API)`);
+  const other = await provisionExperimentTenant(ctx.db.prisma, { businesses: businessIds.length, variantPercent: VARIANT_PERCENT });
+  const experimentIds = {
+    test: await startExperimentThroughApi(ctx, other.person.token, other.tenant.bookId, 'test', other.variantVersionId),
+    live: await startExperimentThroughApi(ctx, other.person.token, other.tenant.bookId, 'live', other.variantVersionId),
+  };
+
+  // The same requests on both books; a new subject per request (Quote-Subject, the visitor's cookie).
+  const quotesSpec = (t: typeof tenant): Omit<LoadSpec, 'connections'> => ({
+    url: ctx.next.url,
+    method: 'POST',
+    path: '/v1/quotes',
+    headers: { authorization: `Bearer ${t.keys.test}` },
+    body: { businessId: t.businessId, bookId: t.bookId, ...demoExample },
+    uniqueField: 'idempotencyKey',
+    uniqueHeaders: { 'quote-subject': 'customer-{n}' },
+  });
+  const publicSpec = (ids: string[]): Omit<LoadSpec, 'connections'> => ({
+    url: ctx.next.url,
+    method: 'POST',
+    path: '/v1/public_quotes',
+    body: { ...demoExample },
+    variants: ids.map((businessId) => ({ body: { businessId } })),
+    uniqueField: 'idempotencyKey',
+    uniqueHeaders: { cookie: 'qps_visitor=visitor-{n}' },
+  });
+  const specs: Record<ExperimentRoute, Record<'without' | 'with', Omit<LoadSpec, 'connections'>>> = {
+    quotes: { without: quotesSpec(tenant), with: quotesSpec(other.tenant) },
+    public_quotes: { without: publicSpec(businessIds), with: publicSpec(other.businessIds) },
+  };
+
+  const measure = async (route: ExperimentRoute, experiment: boolean, connections: number, round: number, rounds: number): Promise<ExperimentCostCase> => {
+    const name = `${ROUTE_LABEL[route]}, ${experiment ? 'experiment running' : 'no experiment'}`;
+    log(`${name} @ ${connections} connections (round ${round} of ${rounds})`);
+    await settleDatabase(ctx);
+    const { result, usage } = await runLoadProcess(ctx, name, {
+      warmupSec: ctx.settings.warmupSec,
+      durationSec: ctx.settings.durationSec,
+      ...specs[route][experiment ? 'with' : 'without'],
+      connections,
+      keepLatencies: rounds > 1,
+    });
+    const c = { name, route, experiment, connections, result, usage, outboxBacklog: await outboxBacklog(ctx), receipt: '' };
+    c.receipt = checkReceipt(c, experiment ? experimentIds[route === 'quotes' ? 'test' : 'live'] : null);
+    return c;
+  };
+
+  // Both books' versions compiled and every shape of request warmed in every service process
+  // before anything is measured (run alone, this group starts on a service just started).
+  for (const route of ['quotes', 'public_quotes'] as const) {
+    for (const side of ['without', 'with'] as const) {
+      log(`${ROUTE_LABEL[route]} ${side} experiment: warming up @ 32 connections`);
+      await runLoadProcess(ctx, `warm-up ${route} ${side}`, { ...specs[route][side], warmupSec: 0, durationSec: ctx.settings.warmupSec, connections: 32 });
+    }
+  }
+
+  const cases: ExperimentCostCase[] = [];
+  const comparisons: ExperimentCostComparison[] = [];
+  for (const connections of options.connections) {
+    const rounds = options.rounds(connections);
+    for (const route of ['quotes', 'public_quotes'] as const) {
+      const runs: Record<'without' | 'with', ExperimentCostCase[]> = { without: [], with: [] };
+      for (let round = 1; round <= rounds; round++) {
+        // Alternated: without then with in odd rounds, with then without in even ones, so that a
+        // machine getting slower or faster during the case weighs on both alike.
+        for (const experiment of round % 2 === 1 ? [false, true] : [true, false]) {
+          runs[experiment ? 'with' : 'without'].push(await measure(route, experiment, connections, round, rounds));
+        }
+      }
+      const pool = (list: ExperimentCostCase[]) => {
+        const pooled = poolCases(list);
+        return list.length > 1 ? { ...pooled, receipt: list.map((r) => r.receipt).find((r) => r !== 'none') ?? 'none' } : pooled;
+      };
+      const [without, withExperiment] = [pool(runs.without), pool(runs.with)];
+      cases.push(without, withExperiment);
+      comparisons.push({
+        route,
+        connections,
+        throughput: ratio(withExperiment.result.requestsPerSecond, without.result.requestsPerSecond),
+        p50: ratio(withExperiment.result.latency.p50, without.result.latency.p50),
+        p99: ratio(withExperiment.result.latency.p99, without.result.latency.p99),
+        cpu: ratio(serviceCpuPerRequest(withExperiment), serviceCpuPerRequest(without)),
+      });
+    }
+  }
+
+  const sql: SqlProfile[] = [];
+  for (const route of ['quotes', 'public_quotes'] as const) {
+    for (const side of ['without', 'with'] as const) {
+      sql.push(await sqlProfile(ctx, `${ROUTE_LABEL[route]}, ${side === 'with' ? 'experiment running' : 'no experiment'}`, { ...specs[route][side], connections: 1 }));
+    }
+  }
+
+  const { rows } = await ctx.admin.query<{ environment: string; arm: string | null; quotes: string }>(
+    `SELECT e.kind::text AS environment, r.experiment->>'arm' AS arm, count(*)::text AS quotes
+       FROM quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id JOIN environments e ON e.id = qi.environment_id
+      WHERE qi.book_id = $1::uuid GROUP BY 1, 2 ORDER BY 1, 2`,
+    [other.tenant.bookId],
+  );
+  const arms = rows.map((r) => ({ environment: r.environment, arm: r.arm ?? 'none', quotes: Number(r.quotes) }));
+  log(`experiments: the experiment tenant's quotes by arm: ${arms.map((a) => `${a.environment} ${a.arm} ${a.quotes}`).join(', ')}`);
+  return { cases, comparisons, arms, receiptsChecked: true, sql };
+}
