@@ -112,11 +112,13 @@ const FILL_QUOTES = `WITH tmpl AS MATERIALIZED (
     FROM quotes q WHERE (q.k / 7) % 1000 < ($10::int[])[q.arm_n + 1]
   ), acceptances AS (
     INSERT INTO quote_acceptances (id, quote_intent_id, receipt_id, receipt_signature, workspace_id, project_id, environment_id, business_id, total_minor,
-                                   currency, contact_name, contact_email, consent_text, status, status_changed_at, status_changed_by, request_correlation_id, created_at)
+                                   currency, contact_name, contact_email, consent_text, status, status_changed_at, status_changed_by, request_correlation_id, created_at,
+                                   experiment_id, experiment_arm)
     SELECT gen_random_uuid(), a.intent_id, a.receipt_id, t.signature, t.workspace_id, t.project_id, t.environment_id, t.business_id, t.total_minor,
       t.currency, 'Customer ' || a.g, 'customer-' || a.g || '@example.test', $12::text, ${LEAD_STATUS_SQL},
       CASE WHEN a.h >= 10 THEN least(a.accepted_at + interval '1 day', $11::timestamptz) END, CASE WHEN a.h >= 10 THEN $13::uuid END,
-      ${v7('a.accepted_at', "a.g::text || 'accept'")}, a.accepted_at
+      ${v7('a.accepted_at', "a.g::text || 'accept'")}, a.accepted_at,
+      (t.experiment->>'experimentId')::uuid, t.experiment->>'arm'
     FROM accepted a JOIN tmpl t USING (arm_n, answer_n) ORDER BY a.accepted_at
     RETURNING 1
   )

@@ -85,6 +85,8 @@ export async function acceptQuote(
       preferredDate: request.preferredDate ?? null,
       consentText: consentSentence(await findBranding(tx, request.businessId)),
       requestCorrelationId: ctx.requestId,
+      experimentId: stored.receipt.experiment?.experimentId ?? null,
+      experimentArm: stored.receipt.experiment?.arm ?? null,
       createdAt: now,
     });
     if (!inserted) return null;

@@ -129,6 +129,9 @@ describe('experiment guardrails', () => {
         currency: 'USD',
         consentText: 'I agree to be contacted.',
         requestCorrelationId: randomUUID(),
+        // As the acceptance verb copies them from the receipt.
+        experimentId: m.receipt.experiment.experimentId,
+        experimentArm: m.arm,
       })),
     });
 

@@ -14,17 +14,20 @@ export const EXPERIMENT_ACCOUNT_QUOTES_MARK = 'experiment-account-quotes';
 export const EXPERIMENT_COMMITMENTS_MARK = 'experiment-commitments';
 
 /**
- * One row per priced quote of an experiment, from `quote_intents qi JOIN quote_receipts r`: the
- * rollup and the results' read of the quotes made since the mark (lib/experiments/store.ts) share
- * it. Only priced quotes count (n of the statistics); the arm is the one the receipt records.
+ * One row per priced quote of an experiment: the rollup and the results' read of the quotes made
+ * since the mark (lib/experiments/store.ts) share it. Only priced quotes count (n of the
+ * statistics); the arm is the one the receipt records. Each receipt document (`json`, parsed on
+ * every `->>`) is parsed once, by `json_to_record`: ~80 µs a quote with four `->>`s.
  */
-export const EXPERIMENT_QUOTE_COLUMNS = `(r.experiment->>'experimentId')::uuid AS experiment_id, r.experiment->>'arm' AS arm,
-    (qi.created_at AT TIME ZONE 'UTC')::date AS day, r.computation->>'currency' AS currency, (r.computation->>'totalMinor')::numeric AS total_minor`;
-export const EXPERIMENT_QUOTE_WHERE = `json_typeof(r.experiment) = 'object' AND r.outcome = 'succeeded'
-    AND r.computation->>'currency' IS NOT NULL AND r.computation->>'totalMinor' IS NOT NULL`;
+export const EXPERIMENT_QUOTE_FROM = `quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id
+    CROSS JOIN LATERAL json_to_record(CASE WHEN json_typeof(r.experiment) = 'object' THEN r.experiment END) AS e("experimentId" uuid, arm text)
+    CROSS JOIN LATERAL json_to_record(CASE WHEN r.outcome = 'succeeded' THEN r.computation END) AS c(currency text, "totalMinor" numeric)`;
+export const EXPERIMENT_QUOTE_COLUMNS = `e."experimentId" AS experiment_id, e.arm,
+    (qi.created_at AT TIME ZONE 'UTC')::date AS day, c.currency, c."totalMinor" AS total_minor`;
+export const EXPERIMENT_QUOTE_WHERE = `e."experimentId" IS NOT NULL AND c.currency IS NOT NULL AND c."totalMinor" IS NOT NULL`;
 
-/** One row per acceptance of an experiment's quote, from `quote_acceptances qa JOIN quote_receipts r`. */
-export const EXPERIMENT_ACCEPTANCE_COLUMNS = `(r.experiment->>'experimentId')::uuid AS experiment_id, r.experiment->>'arm' AS arm,
+/** One row per acceptance of an experiment's quote, from `quote_acceptances qa` (which names the receipt's experiment and arm). */
+export const EXPERIMENT_ACCEPTANCE_COLUMNS = `qa.experiment_id, qa.experiment_arm AS arm,
     (qa.created_at AT TIME ZONE 'UTC')::date AS day, qa.currency, qa.total_minor::numeric AS total_minor`;
 
 /**
@@ -54,7 +57,7 @@ const MOVE = (name: string) => `moved AS (
 
 const ROLL_UP_QUOTES_SQL = `WITH ${MARK(EXPERIMENT_QUOTES_MARK)}, rows AS (
     SELECT ${EXPERIMENT_QUOTE_COLUMNS}
-      FROM mark, quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id
+      FROM mark, ${EXPERIMENT_QUOTE_FROM}
      WHERE mark.until > mark.since AND qi.created_at >= mark.since AND qi.created_at < mark.until AND ${EXPERIMENT_QUOTE_WHERE}
   ), added AS (
     INSERT INTO experiment_arm_daily (experiment_id, arm, day, currency, quotes, quoted_price_sum)
@@ -67,8 +70,8 @@ const ROLL_UP_QUOTES_SQL = `WITH ${MARK(EXPERIMENT_QUOTES_MARK)}, rows AS (
 
 const ROLL_UP_ACCEPTANCES_SQL = `WITH ${MARK(EXPERIMENT_ACCEPTANCES_MARK)}, rows AS (
     SELECT ${EXPERIMENT_ACCEPTANCE_COLUMNS}
-      FROM mark, quote_acceptances qa JOIN quote_receipts r ON r.quote_intent_id = qa.quote_intent_id
-     WHERE mark.until > mark.since AND qa.created_at >= mark.since AND qa.created_at < mark.until AND json_typeof(r.experiment) = 'object'
+      FROM mark, quote_acceptances qa
+     WHERE mark.until > mark.since AND qa.created_at >= mark.since AND qa.created_at < mark.until AND qa.experiment_id IS NOT NULL
   ), added AS (
     INSERT INTO experiment_arm_daily (experiment_id, arm, day, currency, acceptances, accepted_revenue_sum, accepted_revenue_sum_of_squares)
     SELECT experiment_id, arm, day, currency, count(*), sum(total_minor), sum(total_minor * total_minor) FROM rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
