@@ -126,7 +126,8 @@ export async function runExperimentCostCases(ctx: Context, options: { connection
     body: { ...demoExample },
     variants: ids.map((businessId) => ({ body: { businessId } })),
     uniqueField: 'idempotencyKey',
-    uniqueHeaders: { cookie: 'qps_visitor=visitor-{n}' },
+    // A well-formed visitor id (22–64 of [A-Za-z0-9_-]): a shorter one is replaced by a fresh id and a Set-Cookie.
+    uniqueHeaders: { cookie: 'qps_visitor=bench_visitor_00000000_{n}' },
   });
   const specs: Record<ExperimentRoute, Record<'without' | 'with', Omit<LoadSpec, 'connections'>>> = {
     quotes: { without: quotesSpec(tenant), with: quotesSpec(other.tenant) },
