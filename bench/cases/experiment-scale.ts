@@ -82,6 +82,7 @@ const v7 = (at: string, seed: string) => `(SELECT substr(t, 1, 8) || '-' || subs
 const FILL_QUOTES = `WITH tmpl AS MATERIALIZED (
     SELECT t.arm_n, t.answer_n, qi.workspace_id, qi.project_id, qi.environment_id, qi.book_id, qi.book_version_id, qi.business_id,
       qi.status AS intent_status, qi.source, qi.idempotency_scope, qi.request_fingerprint, qi.inputs, qi.expires_at - qi.created_at AS validity,
+      qi.experiment_id, qi.experiment_arm, qi.total_minor AS intent_total_minor, qi.currency AS intent_currency,
       r.outcome, r.source AS receipt_source, r.book_version_id AS receipt_version, r.computation, r.missing_inputs, r.failure, r.latency_ms,
       r.signature_kid, r.signature, r.format_version, r.experiment, (r.computation->>'totalMinor')::bigint AS total_minor, r.computation->>'currency' AS currency
     FROM unnest($1::uuid[], $2::int[], $3::int[]) AS t(intent_id, arm_n, answer_n)
@@ -97,9 +98,11 @@ const FILL_QUOTES = `WITH tmpl AS MATERIALIZED (
     FROM slots
   ), intents AS (
     INSERT INTO quote_intents (id, workspace_id, project_id, environment_id, book_id, book_version_id, business_id, status, source, idempotency_scope,
-                               idempotency_key, request_fingerprint, request_correlation_id, inputs, expires_at, created_at, updated_at)
+                               idempotency_key, request_fingerprint, request_correlation_id, inputs, expires_at, created_at, updated_at,
+                               experiment_id, experiment_arm, total_minor, currency)
     SELECT q.intent_id, t.workspace_id, t.project_id, t.environment_id, t.book_id, t.book_version_id, t.business_id, t.intent_status, t.source, t.idempotency_scope,
-      q.idempotency_key, t.request_fingerprint, q.request_id, t.inputs, q.created_at + t.validity, q.created_at, q.created_at
+      q.idempotency_key, t.request_fingerprint, q.request_id, t.inputs, q.created_at + t.validity, q.created_at, q.created_at,
+      t.experiment_id, t.experiment_arm, t.intent_total_minor, t.intent_currency
     FROM quotes q JOIN tmpl t USING (arm_n, answer_n) ORDER BY q.g
   ), receipts AS (
     INSERT INTO quote_receipts (id, quote_intent_id, outcome, source, book_version_id, computation, missing_inputs, failure, idempotency_key,

@@ -150,6 +150,10 @@ async function price(
         : outcome.outcome === 'succeeded'
           ? priceValidUntil(now, book!.artifact.quoteValidityDays)
           : null,
+    experimentId: assignment?.experimentId ?? null,
+    experimentArm: assignment?.arm ?? null,
+    totalMinor: outcome.outcome === 'succeeded' ? String(outcome.computation.totalMinor) : null,
+    currency: outcome.outcome === 'succeeded' ? outcome.computation.currency : null,
     createdAt: now,
     updatedAt: now,
   };

@@ -23,6 +23,12 @@ export type QuoteIntentRow = {
   requestCorrelationId: string;
   inputs: unknown;
   expiresAt: Date | null;
+  /** The experiment and arm the receipt records (copies, for experiment results); null outside one. */
+  experimentId: string | null;
+  experimentArm: string | null;
+  /** The receipt's priced total, as PostgreSQL reads a bigint (a decimal string); null unless priced. */
+  totalMinor: string | null;
+  currency: string | null;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -67,6 +73,10 @@ export const quoteIntents = new Table<QuoteIntentRow>('quote_intents', {
   requestCorrelationId: ['request_correlation_id', 'text'],
   inputs: ['inputs', 'json'],
   expiresAt: ['expires_at', 'timestamptz'],
+  experimentId: ['experiment_id', 'uuid'],
+  experimentArm: ['experiment_arm', 'text'],
+  totalMinor: ['total_minor', 'bigint'],
+  currency: ['currency', 'text'],
   createdAt: ['created_at', 'timestamptz'],
   updatedAt: ['updated_at', 'timestamptz'],
 });
