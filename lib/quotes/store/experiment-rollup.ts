@@ -53,61 +53,53 @@ const MOVE = (name: string) => `moved AS (
     UPDATE rollup_marks m SET through = mark.until FROM mark WHERE m.name = '${name}' AND mark.until > mark.since RETURNING 1
   )`;
 
-const ROLL_UP_QUOTES_SQL = `WITH ${MARK(EXPERIMENT_QUOTES_MARK)}, rows AS (
-    SELECT ${EXPERIMENT_QUOTE_COLUMNS}
-      FROM mark, ${EXPERIMENT_QUOTE_FROM}
-     WHERE mark.until > mark.since AND qi.created_at >= mark.since AND qi.created_at < mark.until AND ${EXPERIMENT_QUOTE_WHERE}
-  ), added AS (
-    INSERT INTO experiment_arm_daily (experiment_id, arm, day, currency, quotes, quoted_price_sum)
-    SELECT experiment_id, arm, day, currency, count(*), sum(total_minor) FROM rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+/**
+ * One roll-up statement: `rows` (a SELECT of experiment_id, arm, day, currency, total_minor over
+ * `mark`, bounded by mark.since and mark.until) added per (experiment, arm, day, currency) to the
+ * `count` column and the `sum` of the totals, and their `sumOfSquares` when given.
+ */
+function rollUpStatement(mark: string, rows: string, into: { count: string; sum: string; sumOfSquares?: string }): string {
+  const columns = [into.count, into.sum, ...(into.sumOfSquares ? [into.sumOfSquares] : [])];
+  const values = ['count(*)', 'sum(total_minor)', ...(into.sumOfSquares ? ['sum(total_minor * total_minor)'] : [])];
+  return `WITH ${MARK(mark)}, rows AS (${rows}), added AS (
+    INSERT INTO experiment_arm_daily (experiment_id, arm, day, currency, ${columns.join(', ')})
+    SELECT experiment_id, arm, day, currency, ${values.join(', ')} FROM rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
     ON CONFLICT (experiment_id, arm, day, currency) DO UPDATE
-      SET quotes = experiment_arm_daily.quotes + EXCLUDED.quotes, quoted_price_sum = experiment_arm_daily.quoted_price_sum + EXCLUDED.quoted_price_sum
+      SET ${columns.map((c) => `${c} = experiment_arm_daily.${c} + EXCLUDED.${c}`).join(', ')}
     RETURNING 1
-  ), ${MOVE(EXPERIMENT_QUOTES_MARK)}
+  ), ${MOVE(mark)}
   SELECT (SELECT count(*) FROM mark)::int AS marks, (SELECT count(*) FROM rows)::int AS counted`;
+}
 
-const ROLL_UP_ACCEPTANCES_SQL = `WITH ${MARK(EXPERIMENT_ACCEPTANCES_MARK)}, rows AS (
-    SELECT ${EXPERIMENT_ACCEPTANCE_COLUMNS}
-      FROM mark, quote_acceptances qa
-     WHERE mark.until > mark.since AND qa.created_at >= mark.since AND qa.created_at < mark.until AND qa.experiment_id IS NOT NULL
-  ), added AS (
-    INSERT INTO experiment_arm_daily (experiment_id, arm, day, currency, acceptances, accepted_revenue_sum, accepted_revenue_sum_of_squares)
-    SELECT experiment_id, arm, day, currency, count(*), sum(total_minor), sum(total_minor * total_minor) FROM rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-    ON CONFLICT (experiment_id, arm, day, currency) DO UPDATE
-      SET acceptances = experiment_arm_daily.acceptances + EXCLUDED.acceptances,
-          accepted_revenue_sum = experiment_arm_daily.accepted_revenue_sum + EXCLUDED.accepted_revenue_sum,
-          accepted_revenue_sum_of_squares = experiment_arm_daily.accepted_revenue_sum_of_squares + EXCLUDED.accepted_revenue_sum_of_squares
-    RETURNING 1
-  ), ${MOVE(EXPERIMENT_ACCEPTANCES_MARK)}
-  SELECT (SELECT count(*) FROM mark)::int AS marks, (SELECT count(*) FROM rows)::int AS counted`;
+const QUOTES = { count: 'quotes', sum: 'quoted_price_sum' };
 
-const ROLL_UP_ACCOUNT_QUOTES_SQL = `WITH ${MARK(EXPERIMENT_ACCOUNT_QUOTES_MARK)}, rows AS (
-    SELECT ${EXPERIMENT_ACCOUNT_QUOTE_COLUMNS}
-      FROM mark, account_quotes aq
-     WHERE mark.until > mark.since AND aq.created_at >= mark.since AND aq.created_at < mark.until AND ${EXPERIMENT_ACCOUNT_QUOTE_WHERE}
-  ), added AS (
-    INSERT INTO experiment_arm_daily (experiment_id, arm, day, currency, quotes, quoted_price_sum)
-    SELECT experiment_id, arm, day, currency, count(*), sum(total_minor) FROM rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-    ON CONFLICT (experiment_id, arm, day, currency) DO UPDATE
-      SET quotes = experiment_arm_daily.quotes + EXCLUDED.quotes, quoted_price_sum = experiment_arm_daily.quoted_price_sum + EXCLUDED.quoted_price_sum
-    RETURNING 1
-  ), ${MOVE(EXPERIMENT_ACCOUNT_QUOTES_MARK)}
-  SELECT (SELECT count(*) FROM mark)::int AS marks, (SELECT count(*) FROM rows)::int AS counted`;
+const ROLL_UP_QUOTES_SQL = rollUpStatement(
+  EXPERIMENT_QUOTES_MARK,
+  `SELECT ${EXPERIMENT_QUOTE_COLUMNS} FROM mark, ${EXPERIMENT_QUOTE_FROM}
+    WHERE mark.until > mark.since AND qi.created_at >= mark.since AND qi.created_at < mark.until AND ${EXPERIMENT_QUOTE_WHERE}`,
+  QUOTES,
+);
 
-const ROLL_UP_COMMITMENTS_SQL = `WITH ${MARK(EXPERIMENT_COMMITMENTS_MARK)}, rows AS (
-    SELECT ${EXPERIMENT_COMMITMENT_COLUMNS}
-      FROM mark, commitments c JOIN account_quotes aq ON aq.id = c.account_quote_id
-     WHERE mark.until > mark.since AND c.confirmed_at >= mark.since AND c.confirmed_at < mark.until AND ${EXPERIMENT_COMMITMENT_WHERE}
-  ), added AS (
-    INSERT INTO experiment_arm_daily (experiment_id, arm, day, currency, commitments, committed_revenue_sum, committed_revenue_sum_of_squares)
-    SELECT experiment_id, arm, day, currency, count(*), sum(total_minor), sum(total_minor * total_minor) FROM rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-    ON CONFLICT (experiment_id, arm, day, currency) DO UPDATE
-      SET commitments = experiment_arm_daily.commitments + EXCLUDED.commitments,
-          committed_revenue_sum = experiment_arm_daily.committed_revenue_sum + EXCLUDED.committed_revenue_sum,
-          committed_revenue_sum_of_squares = experiment_arm_daily.committed_revenue_sum_of_squares + EXCLUDED.committed_revenue_sum_of_squares
-    RETURNING 1
-  ), ${MOVE(EXPERIMENT_COMMITMENTS_MARK)}
-  SELECT (SELECT count(*) FROM mark)::int AS marks, (SELECT count(*) FROM rows)::int AS counted`;
+const ROLL_UP_ACCEPTANCES_SQL = rollUpStatement(
+  EXPERIMENT_ACCEPTANCES_MARK,
+  `SELECT ${EXPERIMENT_ACCEPTANCE_COLUMNS} FROM mark, quote_acceptances qa
+    WHERE mark.until > mark.since AND qa.created_at >= mark.since AND qa.created_at < mark.until AND qa.experiment_id IS NOT NULL`,
+  { count: 'acceptances', sum: 'accepted_revenue_sum', sumOfSquares: 'accepted_revenue_sum_of_squares' },
+);
+
+const ROLL_UP_ACCOUNT_QUOTES_SQL = rollUpStatement(
+  EXPERIMENT_ACCOUNT_QUOTES_MARK,
+  `SELECT ${EXPERIMENT_ACCOUNT_QUOTE_COLUMNS} FROM mark, account_quotes aq
+    WHERE mark.until > mark.since AND aq.created_at >= mark.since AND aq.created_at < mark.until AND ${EXPERIMENT_ACCOUNT_QUOTE_WHERE}`,
+  QUOTES,
+);
+
+const ROLL_UP_COMMITMENTS_SQL = rollUpStatement(
+  EXPERIMENT_COMMITMENTS_MARK,
+  `SELECT ${EXPERIMENT_COMMITMENT_COLUMNS} FROM mark, commitments c JOIN account_quotes aq ON aq.id = c.account_quote_id
+    WHERE mark.until > mark.since AND c.confirmed_at >= mark.since AND c.confirmed_at < mark.until AND ${EXPERIMENT_COMMITMENT_WHERE}`,
+  { count: 'commitments', sum: 'committed_revenue_sum', sumOfSquares: 'committed_revenue_sum_of_squares' },
+);
 
 async function rollUp(db: DbOrTx, sql: string, mark: string, settleMs: number): Promise<number> {
   const [row] = await sqlRows<{ marks: number; counted: number }>(db, sql, [settleMs]);
