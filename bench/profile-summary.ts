@@ -74,8 +74,8 @@ function categorize(frame: CallFrame, mapped: { source: string } | null): string
   return source.split('/').slice(-2).join('/');
 }
 
-/** `windowMicros`: only samples taken in [from, to] of CLOCK_MONOTONIC (V8's profile clock), in µs. */
-export function summarizeProfiles(files: string[], windowMicros?: [number, number]): ProfileSummary {
+/** `windowsMicros`: only samples taken in one of these [from, to] of CLOCK_MONOTONIC (V8's profile clock), in µs. */
+export function summarizeProfiles(files: string[], windowsMicros?: [number, number][]): ProfileSummary {
   const byCategory = new Map<string, number>();
   const byFunction = new Map<string, { name: string; location: string; category: string; ms: number }>();
   let totalMs = 0;
@@ -86,7 +86,7 @@ export function summarizeProfiles(files: string[], windowMicros?: [number, numbe
     let at = profile.startTime;
     for (let i = 0; i < profile.samples.length; i++) {
       at += profile.timeDeltas[i];
-      if (windowMicros && (at < windowMicros[0] || at > windowMicros[1])) continue;
+      if (windowsMicros && !windowsMicros.some(([from, to]) => at >= from && at <= to)) continue;
       const delta = profile.timeDeltas[i + 1] ?? 0; // time until the next sample belongs to this one
       selfMicros.set(profile.samples[i], (selfMicros.get(profile.samples[i]) ?? 0) + delta);
     }
@@ -111,14 +111,14 @@ export function summarizeProfiles(files: string[], windowMicros?: [number, numbe
       byFunction.set(key, entry);
     }
   }
-  if (windowMicros && totalMs === 0) return { ...summarizeProfiles(files), windowed: false };
+  if (windowsMicros && totalMs === 0) return { ...summarizeProfiles(files), windowed: false };
   const pct = (ms: number) => (totalMs ? (100 * ms) / totalMs : 0);
   return {
-    windowed: Boolean(windowMicros),
+    windowed: Boolean(windowsMicros),
     files: files.length,
     totalMs,
     byCategory: [...byCategory].map(([name, ms]) => ({ name, ms, percent: pct(ms) })).sort((a, b) => b.ms - a.ms),
-    byFunction: [...byFunction.values()].map((f) => ({ ...f, percent: pct(f.ms) })).sort((a, b) => b.ms - a.ms).slice(0, 60),
+    byFunction: [...byFunction.values()].map((f) => ({ ...f, percent: pct(f.ms) })).sort((a, b) => b.ms - a.ms).slice(0, 200),
   };
 }
 

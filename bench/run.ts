@@ -1,4 +1,4 @@
-// `npm run bench [-- --json] [--quick] [--profile [trace]] [--only http,experiments,engine,webhooks,search,sql,impact,receipts]`
+// `npm run bench [-- --json] [--quick] [--profile [trace|experiment]] [--only http,experiments,engine,webhooks,search,sql,impact,receipts]`
 // `npm run bench -- --only scale [--scale-sizes 10,50] [--experiment-quotes 10]`: the request log at
 // 10M and 50M rows, then an experiment's results at 10M quotes, each on a database of its own; never
 // part of the default set (it writes ~30 GB and takes most of an hour). A size of 0 skips that part.
@@ -27,7 +27,7 @@ import { runEngineCases } from './cases/engine';
 import { runExperimentCostCases, serviceCpuPerRequest, type ExperimentCostResult } from './cases/experiments';
 import { runHttpCases, type HttpCase } from './cases/http';
 import { runImpactCase, type ImpactBenchResult } from './cases/impact';
-import { PROFILED_ROUTE_LABELS, runProfile, type ProfiledRoute } from './cases/profile';
+import { PROFILED_ROUTE_LABELS, runProfile, type ProfiledRoute, type ProfileResult } from './cases/profile';
 import { runReceiptCases, type ReceiptBenchResult } from './cases/receipts';
 import { runExperimentScale, type ExperimentScaleResult } from './cases/experiment-scale';
 import { runScaleCases, type ScaleContext, type ScaleResult, type ScaleSize } from './cases/scale';
@@ -48,8 +48,8 @@ import { forgetSettings } from '../lib/settings/settings';
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
 const quick = flag('--quick');
-/** `--profile [trace]`: the route the CPU profile's load asks (POST /v1/quotes unless `trace`). */
-const profiledRoute: ProfiledRoute = args[args.indexOf('--profile') + 1] === 'trace' ? 'trace' : 'quotes';
+/** `--profile [trace|experiment]`: the route the CPU profile's load asks (POST /v1/quotes unless named). */
+const profiledRoute: ProfiledRoute = (['trace', 'experiment'] as const).find((r) => args[args.indexOf('--profile') + 1] === r) ?? 'quotes';
 const only = (() => {
   const i = args.indexOf('--only');
   return i >= 0 ? new Set(args[i + 1].split(',')) : null;
@@ -243,6 +243,29 @@ function searchTable(s: SearchResult): string {
   return formatTable(
     ['case', 'requests', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'non-2xx'],
     s.cases.map((c) => [c.name, c.result.requests, fmt(c.result.requestsPerSecond, 0), fmt(c.result.latency.p50, 1), fmt(c.result.latency.p95, 1), fmt(c.result.latency.p99, 1), c.result.non2xx]),
+  );
+}
+
+/** What an experiment adds per request: CPU µs per request with minus without, by where and by function. */
+function profileDifference(without: ProfileSummary & { requests: number }, withExperiment: ProfileSummary & { requests: number }): string {
+  const perRequest = (ms: number, requests: number) => (ms * 1000) / Math.max(1, requests);
+  const rows = <T extends { ms: number }>(a: T[], b: T[], key: (x: T) => string) =>
+    [...new Set([...a, ...b].map(key))]
+      .map((k) => {
+        const before = perRequest(a.find((x) => key(x) === k)?.ms ?? 0, without.requests);
+        const after = perRequest(b.find((x) => key(x) === k)?.ms ?? 0, withExperiment.requests);
+        return [k, before, after, after - before] as const;
+      })
+      .sort((x, y) => Math.abs(y[3]) - Math.abs(x[3]));
+  const us = (value: number) => value.toFixed(1);
+  const table = (label: string, list: ReturnType<typeof rows>) =>
+    formatTable([label, 'without µs/req', 'with µs/req', 'difference'], list.map(([k, before, after, delta]) => [k, us(before), us(after), us(delta)]));
+  const [before, after] = [perRequest(without.totalMs, without.requests), perRequest(withExperiment.totalMs, withExperiment.requests)];
+  return (
+    `\nWith an experiment running (POST /v1/public_quotes @ 32, ${withExperiment.requests.toLocaleString('en-US')} requests against ${without.requests.toLocaleString('en-US')} without): ` +
+    `${us(after)} against ${us(before)} µs busy CPU per request (${fmt(after / before, 3)}x)\n` +
+    `${table('where', rows(without.byCategory, withExperiment.byCategory, (c) => c.name).slice(0, 12))}\n\n` +
+    table('function', rows(without.byFunction, withExperiment.byFunction, (f) => `${f.name} ${f.location}`).slice(0, 25))
   );
 }
 
@@ -535,7 +558,7 @@ type Results = {
   receipts?: ReceiptBenchResult;
   scale?: ScaleResult;
   experimentScale?: ExperimentScaleResult;
-  profile?: ProfileSummary & { requests: number; route: ProfiledRoute };
+  profile?: ProfileResult;
   targets: Target[];
   errors: Record<string, string>;
 };
@@ -581,6 +604,7 @@ function report(r: Results): string {
         r.profile.byCategory.slice(0, 14).map((c) => [c.name, `${c.percent.toFixed(1)}%`]),
       )}\n\n${formatTable(['function', 'location', 'self %'], r.profile.byFunction.slice(0, 20).map((f) => [f.name, f.location, `${f.percent.toFixed(1)}%`]))}`,
     );
+    if (r.profile.withExperiment) parts.push(profileDifference(r.profile, r.profile.withExperiment));
   }
   if (r.receipts) {
     const g = r.receipts.signing;

@@ -100,7 +100,15 @@ function checkReceipt(c: Pick<ExperimentCostCase, 'name' | 'experiment' | 'resul
   return recorded ? `experiment ${recorded.arm} (bucket ${recorded.bucket})` : 'none';
 }
 
-export async function runExperimentCostCases(ctx: Context, options: { connections: number[]; rounds: (connections: number) => number }): Promise<ExperimentCostResult> {
+/** The two books' load specs, without and with an experiment, per route. */
+export type ExperimentLoadSpecs = Record<ExperimentRoute, Record<'without' | 'with', Omit<LoadSpec, 'connections'>>>;
+
+/**
+ * A second tenant with as many businesses as the main one and an experiment running in Test and
+ * Live (control and a version VARIANT_PERCENT% dearer, 50/50), and the same requests on both
+ * books: a new subject per request (Quote-Subject, the visitor's cookie). Shared with `--profile experiment`.
+ */
+export async function provisionExperimentLoads(ctx: Context): Promise<{ specs: ExperimentLoadSpecs; experimentIds: Record<'test' | 'live', string>; bookId: string }> {
   const { tenant, businessIds } = ctx.setup;
   log(`experiments: a tenant with ${businessIds.length} businesses and a version ${VARIANT_PERCENT}% dearer (domain code), experiments started in Test and Live (API)`);
   const other = await provisionExperimentTenant(ctx.db.prisma, { businesses: businessIds.length, variantPercent: VARIANT_PERCENT });
@@ -108,8 +116,6 @@ export async function runExperimentCostCases(ctx: Context, options: { connection
     test: await startExperimentThroughApi(ctx, other.person.token, other.tenant.bookId, 'test', other.variantVersionId),
     live: await startExperimentThroughApi(ctx, other.person.token, other.tenant.bookId, 'live', other.variantVersionId),
   };
-
-  // The same requests on both books; a new subject per request (Quote-Subject, the visitor's cookie).
   const quotesSpec = (t: typeof tenant): Omit<LoadSpec, 'connections'> => ({
     url: ctx.next.url,
     method: 'POST',
@@ -129,10 +135,18 @@ export async function runExperimentCostCases(ctx: Context, options: { connection
     // A well-formed visitor id (22–64 of [A-Za-z0-9_-]): a shorter one is replaced by a fresh id and a Set-Cookie.
     uniqueHeaders: { cookie: 'qps_visitor=bench_visitor_00000000_{n}' },
   });
-  const specs: Record<ExperimentRoute, Record<'without' | 'with', Omit<LoadSpec, 'connections'>>> = {
-    quotes: { without: quotesSpec(tenant), with: quotesSpec(other.tenant) },
-    public_quotes: { without: publicSpec(businessIds), with: publicSpec(other.businessIds) },
+  return {
+    specs: {
+      quotes: { without: quotesSpec(tenant), with: quotesSpec(other.tenant) },
+      public_quotes: { without: publicSpec(businessIds), with: publicSpec(other.businessIds) },
+    },
+    experimentIds,
+    bookId: other.tenant.bookId,
   };
+}
+
+export async function runExperimentCostCases(ctx: Context, options: { connections: number[]; rounds: (connections: number) => number }): Promise<ExperimentCostResult> {
+  const { specs, experimentIds, bookId } = await provisionExperimentLoads(ctx);
 
   const measure = async (route: ExperimentRoute, experiment: boolean, connections: number, round: number, rounds: number): Promise<ExperimentCostCase> => {
     const name = `${ROUTE_LABEL[route]}, ${experiment ? 'experiment running' : 'no experiment'}`;
@@ -200,7 +214,7 @@ export async function runExperimentCostCases(ctx: Context, options: { connection
     `SELECT e.kind::text AS environment, r.experiment->>'arm' AS arm, count(*)::text AS quotes
        FROM quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id JOIN environments e ON e.id = qi.environment_id
       WHERE qi.book_id = $1::uuid GROUP BY 1, 2 ORDER BY 1, 2`,
-    [other.tenant.bookId],
+    [bookId],
   );
   const arms = rows.map((r) => ({ environment: r.environment, arm: r.arm ?? 'none', quotes: Number(r.quotes) }));
   log(`experiments: the experiment tenant's quotes by arm: ${arms.map((a) => `${a.environment} ${a.arm} ${a.quotes}`).join(', ')}`);

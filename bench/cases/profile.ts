@@ -1,6 +1,7 @@
-// `--profile [trace]`: a CPU profile of the service (scripts/serve.mjs, one process) under POST
-// /v1/quotes @ 32, or under a member's GET /v1/quote-intents/{id}/trace @ 32 (bench/profile-summary.ts
-// reads it).
+// `--profile [trace|experiment]`: a CPU profile of the service (scripts/serve.mjs, one process) under
+// POST /v1/quotes @ 32, under a member's GET /v1/quote-intents/{id}/trace @ 32, or under POST
+// /v1/public_quotes @ 32 on a book without and one with an experiment running, alternated, each
+// side summarised from its own runs (bench/profile-summary.ts reads them).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -9,16 +10,30 @@ import { demoExample } from '../../lib/books/demo-book';
 import { log, root, sleep, type Context } from '../context';
 import { createQuoteThroughApi, runLoadProcess, stopChild, waitForHttp } from '../processes';
 import { summarizeProfiles, type ProfileSummary } from '../profile-summary';
+import { provisionExperimentLoads } from './experiments';
 
 /** What the profiled load asks: quotes (the default) or traces of one quote, the read route. */
-export type ProfiledRoute = 'quotes' | 'trace';
+export type ProfiledRoute = 'quotes' | 'trace' | 'experiment';
 
 export const PROFILED_ROUTE_LABELS: Record<ProfiledRoute, string> = {
   quotes: 'POST /v1/quotes',
   trace: 'GET /v1/quote-intents/{id}/trace',
+  experiment: 'POST /v1/public_quotes, no experiment',
 };
 
-export async function runProfile(ctx: Context, route: ProfiledRoute): Promise<ProfileSummary & { requests: number; route: ProfiledRoute }> {
+export type ProfileResult = ProfileSummary & {
+  requests: number;
+  route: ProfiledRoute;
+  /** `experiment`: the same route on the book with an experiment running, from the alternated runs. */
+  withExperiment?: ProfileSummary & { requests: number };
+};
+
+/** Rounds of each side in `--profile experiment` (without, with; then with, without; …). */
+const EXPERIMENT_PROFILE_ROUNDS = 4;
+
+export async function runProfile(ctx: Context, route: ProfiledRoute): Promise<ProfileResult> {
+  // Provisioned before the restart: the experiment is created and started through the API.
+  const experiment = route === 'experiment' ? await provisionExperimentLoads(ctx) : null;
   const dir = path.join(root, 'bench/results/profiles');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -34,6 +49,31 @@ export async function runProfile(ctx: Context, route: ProfiledRoute): Promise<Pr
   const url = `http://127.0.0.1:${ctx.nextPort}`;
   await waitForHttp(`${url}/v1/status`, 60_000);
   ctx.next = { url, port: ctx.nextPort, process: child, stop: () => stopChild(child, 20_000) };
+  const files = () => readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f));
+  const measured = { warmupSec: ctx.settings.warmupSec, durationSec: ctx.settings.durationSec, connections: 32 };
+
+  if (experiment) {
+    const windows: Record<'without' | 'with', [number, number][]> = { without: [], with: [] };
+    const requests = { without: 0, with: 0 };
+    for (let round = 1; round <= EXPERIMENT_PROFILE_ROUNDS; round++) {
+      for (const side of round % 2 === 1 ? (['without', 'with'] as const) : (['with', 'without'] as const)) {
+        log(`profile: POST /v1/public_quotes ${side} experiment @ 32 (round ${round} of ${EXPERIMENT_PROFILE_ROUNDS})`);
+        const run = await runLoadProcess(ctx, `profile ${side}`, { ...experiment.specs.public_quotes[side], url, ...measured });
+        windows[side].push(run.windowMicros);
+        requests[side] += run.result.requests;
+      }
+    }
+    await ctx.next.stop();
+    await sleep(1_000);
+    if (files().length === 0) throw new Error('the service wrote no CPU profile');
+    return {
+      ...summarizeProfiles(files(), windows.without),
+      requests: requests.without,
+      route,
+      withExperiment: { ...summarizeProfiles(files(), windows.with), requests: requests.with },
+    };
+  }
+
   const { tenant, person } = ctx.setup;
   const quoteBody = { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample };
   const load =
@@ -44,17 +84,9 @@ export async function runProfile(ctx: Context, route: ProfiledRoute): Promise<Pr
           path: `/v1/quote-intents/${await createQuoteThroughApi(url, tenant.keys.test, { ...quoteBody, idempotencyKey: `bench-profile-trace-${randomUUID()}` })}/trace`,
           headers: { authorization: `Bearer ${person.token}` },
         };
-  const { windowMicros, result } = await runLoadProcess(ctx, 'profile', {
-    url: ctx.next.url,
-    ...load,
-    connections: 32,
-    warmupSec: ctx.settings.warmupSec,
-    durationSec: ctx.settings.durationSec,
-  });
+  const { windowMicros, result } = await runLoadProcess(ctx, 'profile', { url: ctx.next.url, ...load, ...measured });
   await ctx.next.stop();
   await sleep(1_000);
-  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f));
-  if (files.length === 0) throw new Error('the service wrote no CPU profile');
-  return { ...summarizeProfiles(files, windowMicros), requests: result.requests, route };
+  if (files().length === 0) throw new Error('the service wrote no CPU profile');
+  return { ...summarizeProfiles(files(), [windowMicros]), requests: result.requests, route };
 }
-
