@@ -14,7 +14,7 @@ export type OutboxEventRow = {
   businessId: string | null;
   subjectId: string | null;
   data: unknown;
-  /** Whose computation `data` leaves out (a quote's outcome event): see payloadWithoutComputation. */
+  /** Whose computation and experiment `data` leaves out (a quote's outcome event): see payloadWithoutReceiptParts. */
   receiptId: string | null;
   createdAt: Date;
   /** Set by the statement that writes the event, which also fans it out. */
@@ -37,23 +37,32 @@ export const outboxEvents = new Table<OutboxEventRow>('outbox_events', {
 });
 
 /** A quote as an event payload carries it: the result with its receipt. */
-type QuotePayload = { quoteReceipt: { computation: unknown } };
+type QuotePayload = { quoteReceipt: { computation: unknown; experiment?: unknown } };
 
 /**
- * A quote's outcome event stores its payload without the receipt's computation (several KB that
- * the receipt row already holds, written once instead of twice per quote), with `receiptId`
- * naming the receipt: the key stays in place, null, so that the payload put back together
- * (completePayload) serialises byte for byte as the whole payload did.
+ * A quote's outcome event stores its payload without the receipt's computation (several KB) and
+ * experiment (an arm's assignment, some 170 bytes), which the receipt row already holds: written
+ * once instead of twice per quote, with `receiptId` naming the receipt. The keys stay in place,
+ * null, so that the payload put back together (completePayload) serialises byte for byte as the
+ * whole payload did; an event stored before the experiment was left out has it already, the same,
+ * and a format-1 receipt has no `experiment` key to fill.
  */
-export function payloadWithoutComputation<T extends QuotePayload>(data: T): T {
-  return { ...data, quoteReceipt: { ...data.quoteReceipt, computation: null } };
+export function payloadWithoutReceiptParts<T extends QuotePayload>(data: T): T {
+  const { quoteReceipt } = data;
+  return { ...data, quoteReceipt: { ...quoteReceipt, computation: null, ...('experiment' in quoteReceipt && { experiment: null }) } };
 }
 
-/** The payload every delivery sends: as stored, with the receipt's computation back in place when it was left out. */
-export function completePayload(data: unknown, receiptComputation: unknown, receiptId: string | null): unknown {
-  if (!receiptId) return data;
+/** What a delivery's statement reads of an event's receipt (RECEIPT_PARTS_SQL, with the receipt joined as `r`). */
+export type ReceiptParts = { receipt_id: string | null; receipt_computation: unknown; receipt_experiment: unknown };
+export const RECEIPT_PARTS_SQL = 'e.receipt_id::text AS receipt_id, r.computation AS receipt_computation, r.experiment AS receipt_experiment';
+
+/** The payload every delivery sends: as stored, with the receipt's parts back in place when they were left out. */
+export function completePayload(data: unknown, { receipt_id, receipt_computation, receipt_experiment }: ReceiptParts): unknown {
+  if (!receipt_id) return data;
   const quote = data as QuotePayload;
-  return { ...quote, quoteReceipt: { ...quote.quoteReceipt, computation: receiptComputation } };
+  const { quoteReceipt } = quote;
+  // A receipt of format 1 has no `experiment` key: none is added.
+  return { ...quote, quoteReceipt: { ...quoteReceipt, computation: receipt_computation, ...('experiment' in quoteReceipt && { experiment: receipt_experiment ?? null }) } };
 }
 
 /**
@@ -105,13 +114,13 @@ export type StreamedEvent = { seq: string; id: string; type: string; version: nu
 
 /** Events as their deliveries send them: the receipt joined for the computation a quote's event leaves out. */
 const SELECT_EVENTS = `SELECT e.seq::text AS seq, e.id::text AS id, e.type, e.version, e.created_at AS "createdAt", e.business_id::text AS "businessId",
-    e.data, e.receipt_id::text AS receipt_id, r.computation AS receipt_computation
+    e.data, ${RECEIPT_PARTS_SQL}
   FROM outbox_events e LEFT JOIN quote_receipts r ON r.id = e.receipt_id`;
 
-type EventRowWithReceipt = StreamedEvent & { receipt_id: string | null; receipt_computation: unknown };
+type EventRowWithReceipt = StreamedEvent & ReceiptParts;
 
-function completed({ receipt_id, receipt_computation, ...event }: EventRowWithReceipt): StreamedEvent {
-  return { ...event, data: completePayload(event.data, receipt_computation, receipt_id) };
+function completed({ receipt_id, receipt_computation, receipt_experiment, ...event }: EventRowWithReceipt): StreamedEvent {
+  return { ...event, data: completePayload(event.data, { receipt_id, receipt_computation, receipt_experiment }) };
 }
 
 const EVENT_SQL = `${SELECT_EVENTS} WHERE e.id = $1::uuid AND e.environment_id = $2::uuid`;
@@ -153,7 +162,7 @@ export type EnvironmentEvent = StreamedEvent & { environmentId: string };
 // One statement for every environment a process streams: each one's next `limit` events after its
 // own position (by the index on environment_id, seq), whatever the number of streams.
 const STREAMS_EVENTS_SQL = `SELECT e.environment_id::text AS "environmentId", e.seq::text AS seq, e.id::text AS id, e.type, e.version,
-    e.created_at AS "createdAt", e.business_id::text AS "businessId", e.data, e.receipt_id::text AS receipt_id, r.computation AS receipt_computation
+    e.created_at AS "createdAt", e.business_id::text AS "businessId", e.data, ${RECEIPT_PARTS_SQL}
   FROM unnest($1::uuid[], $2::bigint[]) AS c(environment_id, after)
   CROSS JOIN LATERAL (
     SELECT * FROM outbox_events x WHERE x.environment_id = c.environment_id AND x.seq > c.after ORDER BY x.seq LIMIT $3::int

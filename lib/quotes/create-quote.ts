@@ -5,7 +5,7 @@ import type { SystemPrincipal, VerbContext } from '../context/verb-context';
 import { canonicalHash } from '../hash/canonical-hash';
 import type { EventType } from '../events/catalogue';
 import { outboxEventRow } from '../events/record-event';
-import { payloadWithoutComputation, type OutboxEventRow } from '../events/store';
+import { payloadWithoutReceiptParts, type OutboxEventRow } from '../events/store';
 import { ServiceError } from '../errors/service-error';
 import { assignQuote } from '../experiments/running-experiment';
 import { createOnce } from '../idempotency/create-once';
@@ -205,7 +205,7 @@ function outcomeEvent(quote: StoredQuote, result: QuoteResult, now: Date): Outbo
       environmentId: quote.intent.environmentId,
       businessId: quote.intent.businessId,
       subjectId: quote.intent.id,
-      data: payloadWithoutComputation(result),
+      data: payloadWithoutReceiptParts(result),
     },
     now,
   );

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBookVersion } from '../../lib/books/create-book-version';
 import { demoBookArtifact } from '../../lib/books/demo-book';
+import { readEvent } from '../../lib/events/store';
 import { assignArm } from '../../lib/experiments/assignment';
 import { checkSignature, keyRingOf, type SignedDocument } from '../../lib/receipts/receipt-signature';
 import { api } from '../../lib/testing/api-client';
@@ -140,6 +141,12 @@ describe('experiments', () => {
     const forged = verifyReceiptCli([save('forged.json', forgedArm), '--keys', keysFile, '--experiment', definitionFile, '--subject', sample.subject]);
     expect(forged.status, forged.out).toBe(1);
     expect(verifyReceiptCli([receiptFile, '--keys', keysFile, '--subject', 'x']).status).toBe(2);
+
+    // Its outcome event stores neither the computation nor the arm a second time (the receipt row
+    // holds them); as every delivery sends it, the payload is the answer, arm and signature included.
+    const stored = await testDb().outboxEvent.findFirstOrThrow({ where: { subjectId: sample.result.quoteIntent.id } });
+    expect((stored.data as { quoteReceipt: object }).quoteReceipt).toMatchObject({ computation: null, experiment: null });
+    expect((await readEvent(testDb(), tenant.environments.live, stored.id))?.data).toEqual(sample.result);
 
     // Without Quote-Subject the idempotency key is the subject.
     const keyed = `keyed-${randomUUID()}`;

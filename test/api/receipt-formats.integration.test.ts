@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { outboxEventRow } from '../../lib/events/record-event';
-import { payloadWithoutComputation } from '../../lib/events/store';
+import { payloadWithoutReceiptParts } from '../../lib/events/store';
 import { newRequestId } from '../../lib/http/request-id';
 import { everyReceiptField, toQuoteResult } from '../../lib/quotes/quote-views';
 import { findQuote, insertQuote, type QuoteReceiptRow, type StoredQuote } from '../../lib/quotes/store';
@@ -112,7 +112,7 @@ describe('receipts of every format, read through the API', () => {
             environmentId: intent.environmentId,
             businessId: intent.businessId,
             subjectId: intent.id,
-            data: payloadWithoutComputation({ quoteIntent: toQuoteResult(intent, receipt).quoteIntent, quoteReceipt: { computation: null, ...signed } }),
+            data: payloadWithoutReceiptParts({ quoteIntent: toQuoteResult(intent, receipt).quoteIntent, quoteReceipt: { computation: null, ...signed } }),
           },
           now,
         ),

@@ -63,10 +63,12 @@ describe('signed receipts', () => {
       expect(trace.body.data.quoteReceipt).toEqual(receipt);
 
       // The webhook payload is the quote as the API answered it: the same signed receipt, its
-      // computation put back from the receipt row (the event stores no second copy).
+      // computation and experiment put back from the receipt row (the event stores no second copy).
       const event = await db.outboxEvent.findFirstOrThrow({ where: { subjectId: made.body.data.quoteIntent.id } });
-      const { computation } = await db.quoteReceipt.findUniqueOrThrow({ where: { id: receipt.id } });
-      expect((completePayload(event.data, computation, event.receiptId) as { quoteReceipt: unknown }).quoteReceipt).toEqual(receipt);
+      expect((event.data as { quoteReceipt: { computation: unknown } }).quoteReceipt.computation).toBeNull();
+      const { computation, experiment } = await db.quoteReceipt.findUniqueOrThrow({ where: { id: receipt.id } });
+      const completed = completePayload(event.data, { receipt_id: event.receiptId, receipt_computation: computation, receipt_experiment: experiment });
+      expect((completed as { quoteReceipt: unknown }).quoteReceipt).toEqual(receipt);
     }
     expect(outcomes).toEqual(['succeeded', 'requires_input', 'failed']);
   });

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/client';
 import { sqlRows } from '../../db/sql';
-import { completePayload } from '../../events/store';
+import { completePayload, RECEIPT_PARTS_SQL, type ReceiptParts } from '../../events/store';
 
 /**
  * The sending engine's SQL (deliver-due-webhooks.ts says how it runs): claims of due deliveries
@@ -132,7 +132,7 @@ function claimSql(through: boolean): string {
     )
     SELECT c.id::text, c.endpoint_id::text, c.started_number, c.due_at, w.url, w.secret_ciphertext, w.previous_secret_ciphertext,
       w.previous_secret_expires_at, w.test_failure_mode::text, e.id::text AS event_id, e.type, e.version, e.created_at, e.business_id::text AS business_id, e.data,
-      e.receipt_id::text AS receipt_id, r.computation AS receipt_computation
+      ${RECEIPT_PARTS_SQL}
     FROM claimed c
     JOIN webhook_endpoints w ON w.id = c.endpoint_id
     JOIN outbox_events e ON e.id = c.event_id
@@ -175,12 +175,15 @@ export async function claimDeliveries(db: DbOrTx, claim: ClaimRequest): Promise<
     claim.owner,
     claim.leaseToken,
   ];
-  const rows = await sqlRows<ClaimedDelivery & EndpointTarget & { receipt_id: string | null; receipt_computation: unknown }>(
+  const rows = await sqlRows<ClaimedDelivery & EndpointTarget & ReceiptParts>(
     db,
     claim.through === undefined ? CLAIM_ANY_SQL : CLAIM_THROUGH_SQL,
     claim.through === undefined ? parameters : [...parameters, claim.through],
   );
-  return rows.map(({ receipt_id, receipt_computation, ...row }) => ({ ...row, data: completePayload(row.data, receipt_computation, receipt_id) }));
+  return rows.map(({ receipt_id, receipt_computation, receipt_experiment, ...row }) => ({
+    ...row,
+    data: completePayload(row.data, { receipt_id, receipt_computation, receipt_experiment }),
+  }));
 }
 
 /**
