@@ -34,7 +34,7 @@ import { runScaleCases, type ScaleContext, type ScaleResult, type ScaleSize } fr
 import { runSearchCases, type SearchResult } from './cases/search';
 import { runSqlCases, type SqlProfile } from './cases/sql';
 import { FAN_ENDPOINTS, runWebhookCases, type WebhookResult } from './cases/webhooks';
-import { webhookWindow } from '../lib/webhooks/deliver-due-webhooks';
+import { webhookWindow } from '../lib/webhooks/send-window';
 import { log, root, type Context, type Settings } from './context';
 import type { EngineResult } from './engine';
 import { stopChild, tsxArgs, waitForHttp } from './processes';

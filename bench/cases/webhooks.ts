@@ -7,7 +7,7 @@ import type { Receiver } from '../../lib/testing/https-receiver';
 import { childProcesses, lastSenderTo } from '../../lib/testing/processes';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';
 import { startReceiver } from '../../lib/testing/https-receiver';
-import { LEASE_MS } from '../../lib/webhooks/deliver-due-webhooks';
+import { LEASE_MS } from '../../lib/webhooks/claims';
 import { verifyWebhookSignature } from '../../lib/webhooks/signature';
 import { log, sleep, type Context, type Usage } from '../context';
 import { startSampler } from '../procfs';

@@ -1,7 +1,8 @@
+import { eventType } from 'inngest';
 import { systemContext } from '../../lib/context/verb-context';
 import { deliverThrough, type DeliveryProgress } from '../../lib/webhooks/deliver-due-webhooks';
 import { checkSealingKey } from '../../lib/sealing/check-sealing-key';
-import { DELIVERY_QUEUED_EVENT, type DeliveryQueuedEvent } from '../../lib/webhooks/forward-deliveries';
+import { DELIVERY_QUEUED_EVENT, deliveryQueuedDataSchema } from '../../lib/webhooks/forward-deliveries';
 import { inngest } from '../client';
 import { productionDeps, type FunctionDeps } from './deps';
 
@@ -24,11 +25,12 @@ export function createDeliverWebhook(deps: FunctionDeps = productionDeps) {
   return inngest.createFunction(
     {
       id: 'deliver-webhook',
-      triggers: [{ event: DELIVERY_QUEUED_EVENT }],
+      // Validated by Inngest before the run: a malformed event fails for good, touching nothing.
+      triggers: [eventType(DELIVERY_QUEUED_EVENT, { schema: deliveryQueuedDataSchema })],
       concurrency: [{ key: 'event.data.endpointId', limit: 1 }],
     },
     async ({ event, step }) => {
-      const { deliveryId } = event.data as DeliveryQueuedEvent['data'];
+      const { deliveryId } = event.data;
       let progress: DeliveryProgress | undefined;
       for (let pass = 1; pass <= MAX_PASSES; pass++) {
         progress = await step.run(`pass-${pass}`, async () => {

@@ -1,14 +1,22 @@
+import { z } from 'zod';
 import { withTransaction, type VerbContext } from '../context/verb-context';
 import { lockDueForForwarding, markForwarded } from './store';
 
 /** The Inngest event that starts a delivery's run (inngest/functions/deliver-webhook.ts). */
 export const DELIVERY_QUEUED_EVENT = 'webhooks/delivery.queued';
 
+/**
+ * Its data: the delivery, and its endpoint (the function's concurrency key). The function's
+ * trigger carries this schema, so Inngest validates every event before the run starts (a
+ * malformed one fails without retries, touching nothing).
+ */
+export const deliveryQueuedDataSchema = z.strictObject({ deliveryId: z.uuid(), endpointId: z.uuid() });
+
 export type DeliveryQueuedEvent = {
   /** Inngest drops an event whose id it has seen in the last 24 hours: a re-sent batch runs nothing twice. */
   id: string;
   name: typeof DELIVERY_QUEUED_EVENT;
-  data: { deliveryId: string; endpointId: string };
+  data: z.infer<typeof deliveryQueuedDataSchema>;
 };
 
 /** Sends events to Inngest and resolves once Inngest has acknowledged them (inngest.send). */

@@ -14,7 +14,8 @@ import { childProcesses, lastSenderTo } from '../../lib/testing/processes';
 import { createPerson, createTenant, quoteRequest, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
-import { LEASE_MS, webhookWindow } from '../../lib/webhooks/deliver-due-webhooks';
+import { LEASE_MS } from '../../lib/webhooks/claims';
+import { webhookWindow } from '../../lib/webhooks/send-window';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';
 import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
 

@@ -7,7 +7,9 @@ import { eventually } from '../../lib/testing/eventually';
 import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 import { startReceiver } from '../../lib/testing/https-receiver';
 import { webhookTestbed } from '../support/webhook-testbed';
-import { SendWindow, claimDueDeliveries, deliverGroup, webhookWindow } from '../../lib/webhooks/deliver-due-webhooks';
+import { claimDueDeliveries } from '../../lib/webhooks/claims';
+import { deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
+import { SendWindow, webhookWindow } from '../../lib/webhooks/send-window';
 
 const SEND_WINDOW = webhookWindow().size;
 import { RETRY_DELAYS_MS } from '../../lib/webhooks/retry-schedule';

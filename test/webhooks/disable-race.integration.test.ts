@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { eventually } from '../../lib/testing/eventually';
 import { startReceiver } from '../../lib/testing/https-receiver';
 import { webhookTestbed } from '../support/webhook-testbed';
-import { SendWindow, claimDueDeliveries, deliverGroup, webhookWindow } from '../../lib/webhooks/deliver-due-webhooks';
+import { claimDueDeliveries } from '../../lib/webhooks/claims';
+import { deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
+import { SendWindow, webhookWindow } from '../../lib/webhooks/send-window';
 
 const SEND_WINDOW = webhookWindow().size;
 import { sendTestEvent } from '../../lib/webhooks/send-test-event';

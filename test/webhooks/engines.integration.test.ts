@@ -244,3 +244,27 @@ describe.each([inProcessRunner, inngestFunction])('$name', (engine) => {
     if (!scenario.then) expect(receiver.received).toHaveLength(scenario.statuses.length);
   }, 60_000);
 });
+
+describe('the Inngest function’s event', () => {
+  it.each([
+    ['no endpoint', { deliveryId: '0b7e5a4c-1d2e-4f3a-8b9c-0d1e2f3a4b5c' }],
+    ['a delivery id that is not a uuid', { deliveryId: 'x\u0000y', endpointId: '0b7e5a4c-1d2e-4f3a-8b9c-0d1e2f3a4b5c' }],
+    ['a field it does not know', { deliveryId: '0b7e5a4c-1d2e-4f3a-8b9c-0d1e2f3a4b5c', endpointId: '0b7e5a4c-1d2e-4f3a-8b9c-0d1e2f3a4b5c', extra: 1 }],
+  ])('refuses an event with %s before the run touches the database', async (_, data) => {
+    let reachedDatabase = false;
+    const engine = new InngestTestEngine({
+      function: createDeliverWebhook({
+        db: () => {
+          reachedDatabase = true;
+          return db;
+        },
+        clock: () => new Date(),
+        send: async () => undefined,
+      }),
+      events: [{ name: 'webhooks/delivery.queued', data }],
+    });
+    const { error } = await engine.execute();
+    expect(error).toBeDefined();
+    expect(reachedDatabase).toBe(false);
+  });
+});
