@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bookArtifactSchema, compileBook, evaluate } from '../lib/pricing';
 import { generateBook, generateInputs } from '../lib/testing/generate-book';
 import type { LoadResult } from './load';
-import { fmt, formatTable, linearFit, percentile, poolRuns, ratio, summarize } from './stats';
+import { fmt, formatTable, linearFit, median, percentile, poolRuns, ratio, summarize } from './stats';
 
 describe('percentile (nearest rank)', () => {
   const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
@@ -113,5 +113,15 @@ describe('generated books', () => {
 
   it('are deterministic', () => {
     expect(generateBook(100)).toEqual(generateBook(100));
+  });
+});
+
+describe('median', () => {
+  it('is the middle value, the mean of the middle two for an even count, and leaves unknown values out', () => {
+    expect(median([1.2, 0.9, 1.0])).toBe(1.0);
+    expect(median([1.3, 0.9, 1.1, 1.0])).toBeCloseTo(1.05);
+    expect(median([null, 1.1, null])).toBe(1.1);
+    expect(median([null])).toBeNull();
+    expect(median([])).toBeNull();
   });
 });

@@ -84,6 +84,14 @@ export function linearFit(xs: readonly number[], ys: readonly number[]): { slope
 }
 
 /** A ratio rounded for display, or '' when either side is missing. */
+/** The median of the known values (the mean of the middle two when their count is even); null when none is known. */
+export function median(values: readonly (number | null)[]): number | null {
+  const known = values.filter((v): v is number => v !== null).sort((a, b) => a - b);
+  if (known.length === 0) return null;
+  const middle = known.length >> 1;
+  return known.length % 2 === 1 ? known[middle] : (known[middle - 1] + known[middle]) / 2;
+}
+
 export function ratio(ours: number | null | undefined, reference: number | null | undefined): number | null {
   if (ours == null || reference == null || !Number.isFinite(ours) || !Number.isFinite(reference) || reference === 0) return null;
   return ours / reference;

@@ -8,7 +8,7 @@ import { log, type Context, type Usage } from '../context';
 import type { LoadResult, LoadSpec } from '../load';
 import { runLoadProcess } from '../processes';
 import { provisionExperimentTenant } from '../provision';
-import { ratio } from '../stats';
+import { median, ratio } from '../stats';
 import { outboxBacklog, poolCases, settleDatabase } from './http';
 import { sqlProfile, type SqlProfile } from './sql';
 
@@ -35,6 +35,13 @@ export type ExperimentCostComparison = {
   p50: number | null;
   p99: number | null;
   cpu: number | null;
+  /**
+   * Each round's with over its without (the two runs next to each other in time), and the median
+   * of those: what the targets read. The machine's speed drifts between rounds by more than the 5%
+   * asked (one round of a case ran at 0.75x the others); a pair shares its drift, and the median
+   * is not moved by one disturbed round, as the pooled ratio is.
+   */
+  paired: { throughput: number | null; cpu: number | null; cpuByRound: (number | null)[] };
 };
 
 export type ExperimentCostResult = {
@@ -145,6 +152,13 @@ export async function provisionExperimentLoads(ctx: Context): Promise<{ specs: E
   };
 }
 
+/** Each round's with over without, and their medians (requests per second; CPU per request). */
+export function pairedRatios(without: ExperimentCostCase[], withExperiment: ExperimentCostCase[]): ExperimentCostComparison['paired'] {
+  const cpuByRound = without.map((w, i) => ratio(serviceCpuPerRequest(withExperiment[i]), serviceCpuPerRequest(w)));
+  const throughputByRound = without.map((w, i) => ratio(withExperiment[i].result.requestsPerSecond, w.result.requestsPerSecond));
+  return { throughput: median(throughputByRound), cpu: median(cpuByRound), cpuByRound };
+}
+
 export async function runExperimentCostCases(ctx: Context, options: { connections: number[]; rounds: (connections: number) => number }): Promise<ExperimentCostResult> {
   const { specs, experimentIds, bookId } = await provisionExperimentLoads(ctx);
 
@@ -199,6 +213,7 @@ export async function runExperimentCostCases(ctx: Context, options: { connection
         p50: ratio(withExperiment.result.latency.p50, without.result.latency.p50),
         p99: ratio(withExperiment.result.latency.p99, without.result.latency.p99),
         cpu: ratio(serviceCpuPerRequest(withExperiment), serviceCpuPerRequest(without)),
+        paired: pairedRatios(runs.without, runs.with),
       });
     }
   }

@@ -133,6 +133,13 @@ export type RouteContract<
   errors: ErrorCode[];
 };
 
+/**
+ * What a route answers on success (its `data`), as its contract's schema says: the portal types
+ * what it reads with this rather than restating it, so a contract change the portal does not
+ * follow fails the type check (and so the build).
+ */
+export type AnswerOf<C extends Pick<RouteContract, 'success'>> = z.output<C['success']['schema']>;
+
 export function defineContract<
   P extends z.ZodType,
   B extends z.ZodType,

@@ -1,20 +1,9 @@
-// Shapes of the /v1/api-keys answers this area reads (app/v1/api-keys/contract.ts is the source).
-export type Environment = 'test' | 'live';
+import type { AnswerOf } from '@/lib/http/contract';
+import type { listApiKeysContract } from '@/app/v1/api-keys/contract';
 
-export type ApiKey = {
-  id: string;
-  name: string;
-  environment: Environment;
-  status: 'active' | 'rotating' | 'revoked';
-  displayPrefix: string;
-  last4: string;
-  scopes: string[];
-  createdAt: string;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-  /** The key this one replaced by rotation. */
-  predecessorId: string | null;
-};
+// The /v1/api-keys answers this area reads, typed by their contract (app/v1/api-keys/contract.ts).
+export type ApiKey = AnswerOf<typeof listApiKeysContract>['apiKeys'][number];
+export type Environment = ApiKey['environment'];
 
 /** A plaintext secret the API returned once, held only until the person presses Done. */
 export type RevealedSecret =
