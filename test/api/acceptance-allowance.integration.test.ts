@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { issueFormToken } from '../../lib/leads/form-token';
 import { RATE_LIMITS } from '../../lib/ratelimit/registry';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createTenant, testDb, type Tenant } from '../../lib/testing/factories';
 
 /**

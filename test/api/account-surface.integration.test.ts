@@ -4,7 +4,7 @@ import { demoBookArtifact } from '../../lib/books/demo-book';
 import { createBookVersion } from '../../lib/books/create-book-version';
 import { publishBookVersion } from '../../lib/books/publish-book-version';
 import { createApiKey } from '../../lib/keys/create-api-key';
-import { api, type ApiResponse } from '../../lib/testing/api-client';
+import { api, type ApiResponse } from '../support/api-client';
 import { createPerson, createTenant, quoteRequest, testDb, type Tenant, testContext } from '../../lib/testing/factories';
 import { eventually } from '../../lib/testing/eventually';
 

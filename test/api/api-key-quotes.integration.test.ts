@@ -7,7 +7,7 @@ import { publishBookVersion } from '../../lib/books/publish-book-version';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { createQuote } from '../../lib/quotes/create-quote';
 import { ServiceError } from '../../lib/errors/service-error';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, quoteRequest, testDb, type Tenant, testContext } from '../../lib/testing/factories';
 
 

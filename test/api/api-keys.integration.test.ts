@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sweepRotatedKeys } from '../../lib/keys/sweep-rotated-keys';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { quoteRequest, createPerson, createTenant, testDb, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 
 describe('API key lifecycle (spec 2.5, 3.2)', () => {

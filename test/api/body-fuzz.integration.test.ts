@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { processState } from '../../lib/process/state';
 import { testDb } from '../../lib/testing/factories';
-import { serviceFetch } from '../../lib/testing/service-fetch';
+import { serviceFetch } from '../support/service-fetch';
 import type { RouteContract } from '../../lib/http/contract';
 import { createWorld, fixturesOfRegistry, routeKey, type RouteFixture, type World } from '../support/route-fixtures';
 import { mutatedBodies, mutatedQueries, type MutatedBody } from '../support/json-mutations';

@@ -3,7 +3,7 @@ import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { publishBookVersion } from '../../lib/books/publish-book-version';
 import { canonicalHash } from '../../lib/hash/canonical-hash';
 import { storedBookArtifactSchema } from '../../lib/pricing';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { quoteRequest, createPerson, createTenant, testDb, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 
 describe('book authoring and publication (workspace session)', () => {

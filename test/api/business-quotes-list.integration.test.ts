@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant } from '../../lib/testing/factories';
 
 /**

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
 
 /**

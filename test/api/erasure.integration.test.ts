@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { issueFormToken } from '../../lib/leads/form-token';
 import { processState } from '../../lib/process/state';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, testContext, testDb } from '../../lib/testing/factories';
 import { startReceiver } from '../../lib/testing/https-receiver';
 import { tablesHolding } from '../../lib/testing/search-database';

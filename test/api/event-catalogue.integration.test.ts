@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { deliverySchema, EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../../lib/events/catalogue';
 import { readEvent } from '../../lib/events/store';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { issueFormToken } from '../../lib/leads/form-token';
 import { pauseArm } from '../../lib/experiments/pause-arms';
 import { createPerson, createTenant, quoteRequest, testContext, testDb } from '../../lib/testing/factories';

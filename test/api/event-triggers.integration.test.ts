@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, testContext, testDb, type Tenant } from '../../lib/testing/factories';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';

@@ -4,7 +4,7 @@ import { createBookVersion } from '../../lib/books/create-book-version';
 import { demoBookArtifact } from '../../lib/books/demo-book';
 import { assignArm, checkReceiptAssignment } from '../../lib/experiments/assignment';
 import { pauseLosingArms } from '../../lib/experiments/pause-arms';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, quoteRequest, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 import { withEnv } from '../support/settings';
 

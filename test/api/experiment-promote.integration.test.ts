@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBookVersion } from '../../lib/books/create-book-version';
 import { demoBookArtifact } from '../../lib/books/demo-book';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, quoteRequest, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 
 /**

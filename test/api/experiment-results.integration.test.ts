@@ -6,7 +6,7 @@ import { assignArm, type Assignment } from '../../lib/experiments/assignment';
 import { issueFormToken } from '../../lib/leads/form-token';
 import { rollUpQuotes } from '../../lib/quotes/quote-rollup';
 import { rollUpExperimentAcceptances, rollUpExperimentQuotes } from '../../lib/quotes/store';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, quoteRequest, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 
 /**

@@ -5,7 +5,7 @@ import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { assignArm, checkReceiptAssignment, type AssignmentDefinition } from '../../lib/experiments/assignment';
 import { rollUpExperimentAccountQuotes, rollUpExperimentCommitments } from '../../lib/quotes/store';
 import { checkSignature, keyRingOf, type SignedDocument } from '../../lib/receipts/receipt-signature';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, quoteRequest, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 
 /**

@@ -9,7 +9,7 @@ import { demoBookArtifact } from '../../lib/books/demo-book';
 import { readEvent } from '../../lib/events/store';
 import { assignArm } from '../../lib/experiments/assignment';
 import { checkSignature, keyRingOf, type SignedDocument } from '../../lib/receipts/receipt-signature';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, quoteRequest, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 
 /**

@@ -4,7 +4,7 @@ import { demoExample } from '../../lib/books/demo-book';
 import { issueFormToken } from '../../lib/leads/form-token';
 import { rollUpQuotes } from '../../lib/quotes/quote-rollup';
 import { rollUpQuoteFunnel } from '../../lib/quotes/store';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 
 /**

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { createApiKey } from '../../lib/keys/create-api-key';
-import { api, type ApiResponse } from '../../lib/testing/api-client';
+import { api, type ApiResponse } from '../support/api-client';
 import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 import { rawExchange } from '../../lib/testing/raw-http';
 

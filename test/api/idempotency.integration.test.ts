@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createTenant, testDb, type Tenant } from '../../lib/testing/factories';
 
 describe('idempotency (spec 4.4)', () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../lib/keys/create-api-key';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { demoBookArtifact } from '../../lib/books/demo-book';
 import { idempotencyOf, notKeptOf, openObjectsOf, shownOnceOf } from '../../lib/http/contract';
 import { issueFormToken } from '../../lib/leads/form-token';

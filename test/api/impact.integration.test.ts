@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoBookArtifact } from '../../lib/books/demo-book';
 import { bookArtifactSchema, compileBook, evaluate, type QuoteInputs } from '../../lib/pricing';
-import { serviceFetch } from '../../lib/testing/service-fetch';
-import { api } from '../../lib/testing/api-client';
+import { serviceFetch } from '../support/service-fetch';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
 
 /** Answers the tests quote with; A is sent once more with its keys in another order. */

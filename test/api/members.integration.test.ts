@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createSession } from '../../lib/auth/sessions';
 import { acceptInvitations } from '../../lib/members/invite-business-member';
 import { createPerson, createTenant, testDb, type Person, type Tenant, testContext } from '../../lib/testing/factories';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../lib/events/catalogue';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 
 const V1 = path.resolve(import.meta.dirname, '../../app/v1');
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

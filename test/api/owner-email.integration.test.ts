@@ -11,7 +11,7 @@ import { createBookVersion } from '../../lib/books/create-book-version';
 import { pauseArm } from '../../lib/experiments/pause-arms';
 import { issueFormToken } from '../../lib/leads/form-token';
 import { sendOwnerNotifications } from '../../lib/notifications/send-owner-notifications';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, testContext, testDb, type Tenant } from '../../lib/testing/factories';
 import { setEnv } from '../support/settings';
 

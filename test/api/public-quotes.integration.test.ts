@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { createBookVersion } from '../../lib/books/create-book-version';
 import { publishBookVersion } from '../../lib/books/publish-book-version';
-import { serviceFetch } from '../../lib/testing/service-fetch';
-import { api } from '../../lib/testing/api-client';
+import { serviceFetch } from '../support/service-fetch';
+import { api } from '../support/api-client';
 import { quoteRequest, createTenant, testDb, type Tenant, testContext } from '../../lib/testing/factories';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { addWorkspaceMember } from '../../lib/members/add-members';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, quoteRequest, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 
 /** The demo book's version 2: a bigger "Larger home" surcharge, a welcome discount, no storeys surcharge. */

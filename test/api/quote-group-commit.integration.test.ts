@@ -6,7 +6,7 @@ import { systemContext } from '../../lib/context/verb-context';
 import { sqlRows } from '../../lib/db/sql';
 import { BatchStatement } from '../../lib/db/statement';
 import { createQuote } from '../../lib/quotes/create-quote';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, quoteRequest, testContext, testDb } from '../../lib/testing/factories';
 
 // Concurrent quotes of one process share statements and commits (lib/db/group-commit.ts,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { MEMBER_ROUTE_WITH_API_KEY } from '../../lib/http/steps/authenticate';
-import { api, type ApiResponse } from '../../lib/testing/api-client';
+import { api, type ApiResponse } from '../support/api-client';
 import { createPerson, createTenant, quoteRequest, testContext, testDb, type Tenant } from '../../lib/testing/factories';
 
 // Issue 40: reading quotes back with an API key (GET /v1/quotes, GET /v1/quotes/{id}) and on the

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../lib/db/client';
 import { runMinuteJobs } from '../../lib/jobs/run-jobs';
 import { countQuotesPerDay } from '../../lib/overview/store';
 import { QUOTE_ROLLUP_MARK, rollUpQuoteOutcomes } from '../../lib/quotes/store';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, testContext, testDb, type Tenant } from '../../lib/testing/factories';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 

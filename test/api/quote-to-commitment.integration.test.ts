@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { issueFormToken } from '../../lib/leads/form-token';
 import { expireQuoteIntents } from '../../lib/quotes/expire-quote-intents';
-import { api, type ApiResponse } from '../../lib/testing/api-client';
+import { api, type ApiResponse } from '../support/api-client';
 import { eventually } from '../../lib/testing/eventually';
 import { createPerson, createTenant, quoteRequest, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { findFreePort } from '../../lib/db/embedded';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { quoteRequest, createTenant, type Tenant } from '../../lib/testing/factories';
 import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
 

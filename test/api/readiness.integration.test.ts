@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkReadiness } from '../../lib/receipts/readiness';
 import { forgetReceiptSigner, receiptSigningKeySet } from '../../lib/receipts/signing-keys';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 
 /**

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createTenant, testDb, type Tenant } from '../../lib/testing/factories';
 
 /**

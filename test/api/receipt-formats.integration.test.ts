@@ -9,7 +9,7 @@ import { findQuote, insertQuote, type QuoteReceiptRow, type StoredQuote } from '
 import { RECEIPT_FORMATS, type ReceiptFormat } from '../../lib/receipts/receipt-format';
 import { checkSignature, keyRingOf, signDocument, type ReceiptKeyRing, type SignedDocument } from '../../lib/receipts/receipt-signature';
 import { currentReceiptSigner, forgetReceiptSigner } from '../../lib/receipts/signing-keys';
-import { api, type ApiResponse } from '../../lib/testing/api-client';
+import { api, type ApiResponse } from '../support/api-client';
 import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 
 /**

@@ -5,7 +5,7 @@ import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { checkSignature, keyRingOf, receiptInconsistencies, type SignedDocument } from '../../lib/receipts/receipt-signature';
 import type { ReceiptSigningKeySet } from '../../lib/receipts/schemas';
 import { rotateReceiptSigningKey } from '../../lib/receipts/signing-keys';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, quoteRequest, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 
 /**

@@ -3,7 +3,7 @@ import { processState } from '../../lib/process/state';
 import { RequestLogWriter } from '../../lib/requestlog/request-log-writer';
 import type { RequestLogEntry } from '../../lib/requestlog/store';
 import { createTenant, quoteRequest, requestLogEntry, testDb, type Tenant } from '../../lib/testing/factories';
-import { serviceFetch } from '../../lib/testing/service-fetch';
+import { serviceFetch } from '../support/service-fetch';
 
 // "Every /v1 request leaves one row": whatever bytes a caller sends, its row and every other
 // caller's row of the same batch are written, and the hourly rollup counts them all.

@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 import { partitionKeepDays } from '../../lib/requestlog/retention';
 import { insertRequestLogs, type RequestLogEntry } from '../../lib/requestlog/store';

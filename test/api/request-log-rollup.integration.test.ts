@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { countApiCalls } from '../../lib/overview/store';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { eventually } from '../../lib/testing/eventually';
 import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { quoteRequest, createPerson, createTenant, testDb, type Tenant, testContext } from '../../lib/testing/factories';
 import { eventually } from '../../lib/testing/eventually';

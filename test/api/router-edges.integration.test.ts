@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { processState } from '../../lib/process/state';
 import { eventually } from '../../lib/testing/eventually';
 import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant } from '../../lib/testing/factories';
-import { serviceFetch } from '../../lib/testing/service-fetch';
+import { serviceFetch } from '../support/service-fetch';
 
 /**
  * The router's answers to the requests a framework would answer outside the API's envelope,

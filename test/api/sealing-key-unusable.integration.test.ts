@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { issueFormToken } from '../../lib/leads/form-token';
 import { forgetSealingKeyCheck } from '../../lib/sealing/check-sealing-key';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant } from '../../lib/testing/factories';
 import { setEnv } from '../support/settings';
 

@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { contracts } from '../../app/v1/contracts';
 import { allowHeader } from '../../lib/http/router';
 import type { HttpMethod, RouteContract } from '../../lib/http/contract';
-import { serviceFetch } from '../../lib/testing/service-fetch';
-import { api, type ApiResponse } from '../../lib/testing/api-client';
+import { serviceFetch } from '../support/service-fetch';
+import { api, type ApiResponse } from '../support/api-client';
 import { createWorld, fixturesOfRegistry, type World } from '../support/route-fixtures';
 
 // The shared security suite: every route of the registry (app/v1/contracts.ts), with no

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 
 /**

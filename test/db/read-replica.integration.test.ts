@@ -8,7 +8,7 @@ import { ReadReplica } from '../../lib/db/read-replica';
 import { chooseReadDb } from '../../lib/http/steps/read-after-write';
 import { processState, type ProcessState } from '../../lib/process/state';
 import { insertRequestLogs, type RequestLogEntry } from '../../lib/requestlog/store';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant, testContext, type Person, type Tenant } from '../../lib/testing/factories';
 import { startStreamingPair, type StreamingPair } from '../../lib/testing/streaming-replica';
 
@@ -20,7 +20,7 @@ const LAG_MS = 10_000;
  * a streaming replica, and a caller who just wrote reads their own write. A real primary and hot
  * standby from the embedded binaries (lib/testing/streaming-replica.ts), lag injected with the
  * standby's recovery_min_apply_delay. For this file, the worker's service uses the pair: its
- * requests go through the router and the real wrapper (lib/testing/service-fetch.ts).
+ * requests go through the router and the real wrapper (test/support/service-fetch.ts).
  */
 describe('reads on a streaming replica (DATABASE_READ_URL)', () => {
   let pair: StreamingPair;

@@ -5,7 +5,7 @@ import { prepareTestEnvironment } from '../../scripts/support/test-environment';
 
 /**
  * The `integration` project: one real PostgreSQL (fresh, in a temp folder) and no build and no
- * server. Tests reach the service in-process through the API's router (lib/testing/service-fetch.ts),
+ * server. Tests reach the service in-process through the API's router (test/support/service-fetch.ts),
  * in their own worker, configured here as a server would be; its log lines go to a file the
  * tests read, as they read a server's.
  */

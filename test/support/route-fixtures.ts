@@ -4,7 +4,7 @@ import type { RouteContract } from '../../lib/http/contract';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { issueFormToken } from '../../lib/leads/form-token';
-import { api } from '../../lib/testing/api-client';
+import { api } from './api-client';
 import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 
 /**

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../lib/events/record-event';
 import { runMinuteJobs, runWebhookJobs } from '../../lib/jobs/run-jobs';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { eventually } from '../../lib/testing/eventually';
 import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 import { startReceiver } from '../../lib/testing/https-receiver';

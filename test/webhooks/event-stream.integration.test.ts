@@ -7,7 +7,7 @@ import { createApiKey } from '../../lib/keys/create-api-key';
 import { processState } from '../../lib/process/state';
 import { STREAM_LIMITS } from '../../lib/ratelimit/registry';
 import { createTenant, testContext, testDb, type Tenant } from '../../lib/testing/factories';
-import { serviceFetch } from '../../lib/testing/service-fetch';
+import { serviceFetch } from '../support/service-fetch';
 import { openEventStream } from '../../lib/webhooks/event-stream';
 import { EventStreamHub } from '../../lib/webhooks/event-stream-hub';
 

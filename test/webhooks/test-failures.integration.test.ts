@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordEvent } from '../../lib/events/record-event';
 import { runWebhookJobs } from '../../lib/jobs/run-jobs';
-import { api } from '../../lib/testing/api-client';
+import { api } from '../support/api-client';
 import { createPerson, createTenant } from '../../lib/testing/factories';
 import { startReceiver } from '../../lib/testing/https-receiver';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';

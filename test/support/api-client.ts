@@ -40,7 +40,7 @@ async function loadValidator(): Promise<Validator> {
 
 export type RequestOptions = { body?: unknown; rawBody?: string; key?: string; headers?: Record<string, string> };
 
-/** A request to the service under test (lib/testing/service-fetch.ts); every answer is checked against the OpenAPI document. */
+/** A request to the service under test (test/support/service-fetch.ts); every answer is checked against the OpenAPI document. */
 export async function api<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   validatorPromise ??= loadValidator();
   const headers: Record<string, string> = { ...options.headers };
