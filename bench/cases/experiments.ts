@@ -1,8 +1,10 @@
 // Group `experiments` (issue 41 §5): what a running experiment costs the quote path. POST
-// /v1/quotes and POST /v1/public_quotes on the main tenant's book (no experiment) and on a second
-// tenant's book with an experiment running in Test and in Live (control and one variant, 50/50,
-// the variant priced 5% higher), the two alternated in the same run at each concurrency
-// (A B, then B A, …), each request a new subject, so that every quote of the second is assigned.
+// /v1/quotes and POST /v1/public_quotes on one tenant's book, measured without an experiment and
+// with one running in Test and in Live (control and one variant, 50/50, the variant priced 5%
+// higher): the experiment is started before each "with" run and stopped before each "without"
+// one (through the API), the two alternated in the same run at each concurrency (A B, then B A,
+// …), each request a new subject, so that every quote of a "with" run is assigned. Same book,
+// businesses and rows on both sides: two tenants' books differed by up to 15% from run to run.
 import { demoExample } from '../../lib/books/demo-book';
 import { log, type Context, type Usage } from '../context';
 import type { LoadResult, LoadSpec } from '../load';
@@ -65,19 +67,21 @@ export function serviceCpuPerRequest(c: { usage: Usage; result: LoadResult }): n
   return ((c.usage.service.cpuSeconds + c.usage.postgres.cpuSeconds) * 1000) / c.result.requests;
 }
 
+/** A POST to the service's own API as the tenant's member with books:publish. */
+async function postAsPublisher(ctx: Context, token: string, path: string, body?: object): Promise<{ data: { experiment: { id: string; state: string } } }> {
+  const response = await fetch(`${ctx.next.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, ...(body && { 'content-type': 'application/json' }) },
+    body: body && JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as { data: { experiment: { id: string; state: string } } };
+}
+
 /** Creates and starts an experiment through the service's own API, as a member with books:publish does. */
 async function startExperimentThroughApi(ctx: Context, token: string, bookId: string, environment: 'test' | 'live', versionId: string): Promise<string> {
-  const call = async (path: string, body?: object) => {
-    const response = await fetch(`${ctx.next.url}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, ...(body && { 'content-type': 'application/json' }) },
-      body: body && JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${text}`);
-    return JSON.parse(text) as { data: { experiment: { id: string; state: string } } };
-  };
-  const created = await call(`/v1/books/${bookId}/experiments`, {
+  const created = await postAsPublisher(ctx, token, `/v1/books/${bookId}/experiments`, {
     environment,
     name: `Bench ${environment} +${VARIANT_PERCENT}%`,
     controlWeight: 50,
@@ -87,7 +91,7 @@ async function startExperimentThroughApi(ctx: Context, token: string, bookId: st
     pauseWhenAcceptanceDropsPoints: null,
   });
   const id = created.data.experiment.id;
-  const started = await call(`/v1/books/${bookId}/experiments/${id}/start`);
+  const started = await postAsPublisher(ctx, token, `/v1/books/${bookId}/experiments/${id}/start`);
   if (started.data.experiment.state !== 'running') throw new Error(`experiment ${id} is ${started.data.experiment.state} after start`);
   return id;
 }
@@ -107,48 +111,61 @@ function checkReceipt(c: Pick<ExperimentCostCase, 'name' | 'experiment' | 'resul
   return recorded ? `experiment ${recorded.arm} (bucket ${recorded.bucket})` : 'none';
 }
 
-/** The two books' load specs, without and with an experiment, per route. */
-export type ExperimentLoadSpecs = Record<ExperimentRoute, Record<'without' | 'with', Omit<LoadSpec, 'connections'>>>;
+/** Starts (a new one in Test and in Live) or stops the book's experiments; the ids running, or null. */
+export type ExperimentSwitch = { set(running: boolean): Promise<Record<'test' | 'live', string> | null> };
 
 /**
- * A second tenant with as many businesses as the main one and an experiment running in Test and
- * Live (control and a version VARIANT_PERCENT% dearer, 50/50), and the same requests on both
- * books: a new subject per request (Quote-Subject, the visitor's cookie). Shared with `--profile experiment`.
+ * A tenant with as many businesses as the main one and a second version of its book
+ * VARIANT_PERCENT% dearer, the same requests on its book whether an experiment runs or not (a
+ * new subject per request: Quote-Subject, the visitor's cookie), and the switch that starts and
+ * stops its experiments. Shared with `--profile experiment`.
  */
-export async function provisionExperimentLoads(ctx: Context): Promise<{ specs: ExperimentLoadSpecs; experimentIds: Record<'test' | 'live', string>; bookId: string }> {
-  const { tenant, businessIds } = ctx.setup;
-  log(`experiments: a tenant with ${businessIds.length} businesses and a version ${VARIANT_PERCENT}% dearer (domain code), experiments started in Test and Live (API)`);
+export async function provisionExperimentLoads(
+  ctx: Context,
+): Promise<{ specs: Record<ExperimentRoute, Omit<LoadSpec, 'connections'>>; experiments: ExperimentSwitch; bookId: string }> {
+  const { businessIds } = ctx.setup;
+  log(`experiments: a tenant with ${businessIds.length} businesses and a version ${VARIANT_PERCENT}% dearer (domain code); its experiments started and stopped through the API`);
   const other = await provisionExperimentTenant(ctx.db.prisma, { businesses: businessIds.length, variantPercent: VARIANT_PERCENT });
-  const experimentIds = {
-    test: await startExperimentThroughApi(ctx, other.person.token, other.tenant.bookId, 'test', other.variantVersionId),
-    live: await startExperimentThroughApi(ctx, other.person.token, other.tenant.bookId, 'live', other.variantVersionId),
+  const { tenant } = other;
+  let running: Record<'test' | 'live', string> | null = null;
+  const experiments: ExperimentSwitch = {
+    async set(on) {
+      if (on && !running) {
+        running = {
+          test: await startExperimentThroughApi(ctx, other.person.token, tenant.bookId, 'test', other.variantVersionId),
+          live: await startExperimentThroughApi(ctx, other.person.token, tenant.bookId, 'live', other.variantVersionId),
+        };
+      } else if (!on && running) {
+        for (const id of Object.values(running)) await postAsPublisher(ctx, other.person.token, `/v1/books/${tenant.bookId}/experiments/${id}/stop`);
+        running = null;
+      }
+      return running;
+    },
   };
-  const quotesSpec = (t: typeof tenant): Omit<LoadSpec, 'connections'> => ({
-    url: ctx.next.url,
-    method: 'POST',
-    path: '/v1/quotes',
-    headers: { authorization: `Bearer ${t.keys.test}` },
-    body: { businessId: t.businessId, bookId: t.bookId, ...demoExample },
-    uniqueField: 'idempotencyKey',
-    uniqueHeaders: { 'quote-subject': 'customer-{n}' },
-  });
-  const publicSpec = (ids: string[]): Omit<LoadSpec, 'connections'> => ({
-    url: ctx.next.url,
-    method: 'POST',
-    path: '/v1/public_quotes',
-    body: { ...demoExample },
-    variants: ids.map((businessId) => ({ body: { businessId } })),
-    uniqueField: 'idempotencyKey',
-    // A well-formed visitor id (22–64 of [A-Za-z0-9_-]): a shorter one is replaced by a fresh id and a Set-Cookie.
-    uniqueHeaders: { cookie: 'qps_visitor=bench_visitor_00000000_{n}' },
-  });
   return {
     specs: {
-      quotes: { without: quotesSpec(tenant), with: quotesSpec(other.tenant) },
-      public_quotes: { without: publicSpec(businessIds), with: publicSpec(other.businessIds) },
+      quotes: {
+        url: ctx.next.url,
+        method: 'POST',
+        path: '/v1/quotes',
+        headers: { authorization: `Bearer ${tenant.keys.test}` },
+        body: { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample },
+        uniqueField: 'idempotencyKey',
+        uniqueHeaders: { 'quote-subject': 'customer-{n}' },
+      },
+      public_quotes: {
+        url: ctx.next.url,
+        method: 'POST',
+        path: '/v1/public_quotes',
+        body: { ...demoExample },
+        variants: other.businessIds.map((businessId) => ({ body: { businessId } })),
+        uniqueField: 'idempotencyKey',
+        // A well-formed visitor id (22–64 of [A-Za-z0-9_-]): a shorter one is replaced by a fresh id and a Set-Cookie.
+        uniqueHeaders: { cookie: 'qps_visitor=bench_visitor_00000000_{n}' },
+      },
     },
-    experimentIds,
-    bookId: other.tenant.bookId,
+    experiments,
+    bookId: tenant.bookId,
   };
 }
 
@@ -160,30 +177,34 @@ export function pairedRatios(without: ExperimentCostCase[], withExperiment: Expe
 }
 
 export async function runExperimentCostCases(ctx: Context, options: { connections: number[]; rounds: (connections: number) => number }): Promise<ExperimentCostResult> {
-  const { specs, experimentIds, bookId } = await provisionExperimentLoads(ctx);
+  const { specs, experiments, bookId } = await provisionExperimentLoads(ctx);
 
   const measure = async (route: ExperimentRoute, experiment: boolean, connections: number, round: number, rounds: number): Promise<ExperimentCostCase> => {
     const name = `${ROUTE_LABEL[route]}, ${experiment ? 'experiment running' : 'no experiment'}`;
     log(`${name} @ ${connections} connections (round ${round} of ${rounds})`);
+    const running = await experiments.set(experiment);
     await settleDatabase(ctx);
+    // The warm-up also lets every process learn of the start or stop (its remembered scope is
+    // found stale by the first insert, which re-reads it).
     const { result, usage } = await runLoadProcess(ctx, name, {
       warmupSec: ctx.settings.warmupSec,
       durationSec: ctx.settings.durationSec,
-      ...specs[route][experiment ? 'with' : 'without'],
+      ...specs[route],
       connections,
       keepLatencies: rounds > 1,
     });
     const c = { name, route, experiment, connections, result, usage, outboxBacklog: await outboxBacklog(ctx), receipt: '' };
-    c.receipt = checkReceipt(c, experiment ? experimentIds[route === 'quotes' ? 'test' : 'live'] : null);
+    c.receipt = checkReceipt(c, running ? running[route === 'quotes' ? 'test' : 'live'] : null);
     return c;
   };
 
-  // Both books' versions compiled and every shape of request warmed in every service process
-  // before anything is measured (run alone, this group starts on a service just started).
-  for (const route of ['quotes', 'public_quotes'] as const) {
-    for (const side of ['without', 'with'] as const) {
+  // Both versions compiled and every shape of request warmed in every service process before
+  // anything is measured (run alone, this group starts on a service just started).
+  for (const side of ['without', 'with'] as const) {
+    await experiments.set(side === 'with');
+    for (const route of ['quotes', 'public_quotes'] as const) {
       log(`${ROUTE_LABEL[route]} ${side} experiment: warming up @ 32 connections`);
-      await runLoadProcess(ctx, `warm-up ${route} ${side}`, { ...specs[route][side], warmupSec: 0, durationSec: ctx.settings.warmupSec, connections: 32 });
+      await runLoadProcess(ctx, `warm-up ${route} ${side}`, { ...specs[route], warmupSec: 0, durationSec: ctx.settings.warmupSec, connections: 32 });
     }
   }
 
@@ -219,9 +240,10 @@ export async function runExperimentCostCases(ctx: Context, options: { connection
   }
 
   const sql: SqlProfile[] = [];
-  for (const route of ['quotes', 'public_quotes'] as const) {
-    for (const side of ['without', 'with'] as const) {
-      sql.push(await sqlProfile(ctx, `${ROUTE_LABEL[route]}, ${side === 'with' ? 'experiment running' : 'no experiment'}`, { ...specs[route][side], connections: 1 }));
+  for (const side of ['without', 'with'] as const) {
+    await experiments.set(side === 'with');
+    for (const route of ['quotes', 'public_quotes'] as const) {
+      sql.push(await sqlProfile(ctx, `${ROUTE_LABEL[route]}, ${side === 'with' ? 'experiment running' : 'no experiment'}`, { ...specs[route], connections: 1 }));
     }
   }
 

@@ -1,7 +1,7 @@
 // `--profile [trace|experiment]`: a CPU profile of the service (scripts/serve.mjs, one process) under
 // POST /v1/quotes @ 32, under a member's GET /v1/quote-intents/{id}/trace @ 32, or under POST
-// /v1/public_quotes @ 32 on a book without and one with an experiment running, alternated, each
-// side summarised from its own runs (bench/profile-summary.ts reads them).
+// /v1/public_quotes @ 32 on one book without and with an experiment running (started and stopped
+// between runs), alternated, each side summarised from its own runs (bench/profile-summary.ts).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -58,7 +58,8 @@ export async function runProfile(ctx: Context, route: ProfiledRoute): Promise<Pr
     for (let round = 1; round <= EXPERIMENT_PROFILE_ROUNDS; round++) {
       for (const side of round % 2 === 1 ? (['without', 'with'] as const) : (['with', 'without'] as const)) {
         log(`profile: POST /v1/public_quotes ${side} experiment @ 32 (round ${round} of ${EXPERIMENT_PROFILE_ROUNDS})`);
-        const run = await runLoadProcess(ctx, `profile ${side}`, { ...experiment.specs.public_quotes[side], url, ...measured });
+        await experiment.experiments.set(side === 'with');
+        const run = await runLoadProcess(ctx, `profile ${side}`, { ...experiment.specs.public_quotes, url, ...measured });
         windows[side].push(run.windowMicros);
         requests[side] += run.result.requests;
       }

@@ -26,10 +26,16 @@ const RECORD_MARGIN_MS = 1_000;
  * Marks a claim's attempts as started before they are sent: the claim marks the first
  * MARK_AHEAD of its endpoint, and the next MARK_AHEAD at a time are marked in one statement
  * while earlier sends are still in flight. Service-Attempt counts every attempt
- * started, so a delivery re-sent after its worker died mid-send says so. A crash can count at
- * most MARK_AHEAD attempts of an endpoint that were marked but not sent; deliveries handed back
- * unsent are unmarked.
+ * started, so a delivery re-sent after its worker died mid-send says so. A crash can count
+ * attempts of an endpoint that were marked but not sent: at most MARKED_UNSENT_AT_MOST beyond
+ * the last send started; deliveries handed back unsent are unmarked.
  */
+/**
+ * Taking delivery i marks [i, i + MARK_AHEAD) and [i + ⌈MARK_AHEAD/2⌉, i + ⌈MARK_AHEAD/2⌉ + MARK_AHEAD):
+ * a sender killed right after taking i leaves up to this many marked beyond it (11 for 8 ahead).
+ */
+export const MARKED_UNSENT_AT_MOST = Math.ceil(MARK_AHEAD / 2) + MARK_AHEAD - 1;
+
 class StartMarks {
   private readonly numbers = new Map<string, Promise<number | null>>();
 
