@@ -261,22 +261,7 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
     meaning: 'An integration stored a quote on the account surface (POST /v1/accounts/{id}/quotes)',
     data: z.strictObject({ quote: producedQuoteSchema }),
     example: {
-      quote: {
-        object: 'quote',
-        quote_id: 'd4c3b2a1-0f9e-48d7-b6c5-a4b3c2d1e0f9',
-        state: 'quoted',
-        disposition: 'send',
-        decision: 'priced',
-        pricing_mode: 'instant',
-        total: { low_cents: 15525, high_cents: 15525 },
-        currency: 'USD',
-        book: { version_id: IDS.version },
-        message: 'Your quote is ready.',
-        unpriced_reason: null,
-        created: AT,
-        expires_at: '2026-12-25T16:45:48.423Z',
-        signature: EXAMPLE_SIGNATURE,
-      },
+      quote: { ...heldQuote, state: 'quoted', disposition: 'send', message: 'Your quote is ready.' },
     },
   },
   'account_quote.approved': {

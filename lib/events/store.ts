@@ -119,8 +119,13 @@ const SELECT_EVENTS = `SELECT e.seq::text AS seq, e.id::text AS id, e.type, e.ve
 
 type EventRowWithReceipt = StreamedEvent & ReceiptParts;
 
-function completed({ receipt_id, receipt_computation, receipt_experiment, ...event }: EventRowWithReceipt): StreamedEvent {
-  return { ...event, data: completePayload(event.data, { receipt_id, receipt_computation, receipt_experiment }) };
+/** A row read with RECEIPT_PARTS_SQL, without those columns and with its payload complete. */
+export function withCompletePayload<R extends ReceiptParts & { data: unknown }>({ receipt_id, receipt_computation, receipt_experiment, ...row }: R): Omit<R, keyof ReceiptParts> {
+  return { ...row, data: completePayload(row.data, { receipt_id, receipt_computation, receipt_experiment }) };
+}
+
+function completed(row: EventRowWithReceipt): StreamedEvent {
+  return withCompletePayload(row);
 }
 
 const EVENT_SQL = `${SELECT_EVENTS} WHERE e.id = $1::uuid AND e.environment_id = $2::uuid`;

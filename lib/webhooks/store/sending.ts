@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/client';
 import { sqlRows } from '../../db/sql';
-import { completePayload, RECEIPT_PARTS_SQL, type ReceiptParts } from '../../events/store';
+import { RECEIPT_PARTS_SQL, withCompletePayload, type ReceiptParts } from '../../events/store';
 
 /**
  * The sending engine's SQL (deliver-due-webhooks.ts says how it runs): claims of due deliveries
@@ -180,10 +180,7 @@ export async function claimDeliveries(db: DbOrTx, claim: ClaimRequest): Promise<
     claim.through === undefined ? CLAIM_ANY_SQL : CLAIM_THROUGH_SQL,
     claim.through === undefined ? parameters : [...parameters, claim.through],
   );
-  return rows.map(({ receipt_id, receipt_computation, receipt_experiment, ...row }) => ({
-    ...row,
-    data: completePayload(row.data, { receipt_id, receipt_computation, receipt_experiment }),
-  }));
+  return rows.map(withCompletePayload);
 }
 
 /**
