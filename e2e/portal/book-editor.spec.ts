@@ -194,7 +194,7 @@ test('removing an answer that a rule needs is guided, undo brings it back, and t
   await signIn(page, person.email, `/portal/books/${tenant.bookId}`);
   const rules = page.getByTestId('rule-card');
   // The book page's first answers: under the whole suite's load they took over 10 s (as the reader's test below allows 30 s).
-  await expect(rules.first()).toBeVisible({ timeout: 30_000 });
+  await expect(rules.first()).toBeVisible();
   const before = await rules.count();
 
   // "Difficult" access is the only answer of the difficult-access surcharge: the rule goes with it.
@@ -241,7 +241,7 @@ test('a person without books:edit reads the book and tries prices, but changes n
   const person = await createPerson(tenant, { permissions: ['logs:read'] });
   await signIn(page, person.email, `/portal/books/${tenant.bookId}`);
   // The editor's first paint on a loaded CI machine has taken over 10 s (the stop of 2 December).
-  await expect(page.getByText('Changing it is for workspace members allowed to edit price books.')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Changing it is for workspace members allowed to edit price books.')).toBeVisible();
   // Told what they read, never that they are editing.
   await expect(page.getByText('There is no draft: this is version 1.')).toBeVisible();
   await expect(page.getByText(/You are editing|Saving it creates/)).toHaveCount(0);

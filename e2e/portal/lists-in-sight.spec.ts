@@ -45,8 +45,8 @@ function layoutOf(page: Page): Promise<Layout> {
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle');
   // Rendered first (a main that is still empty says no "Loading" either), then done loading.
-  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByRole('main')).not.toContainText(/\bLoading\b/, { timeout: 15_000 });
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('main')).not.toContainText(/\bLoading\b/);
 }
 
 /**
@@ -132,7 +132,7 @@ test.beforeAll(async () => {
   });
   expect(injected.status).toBe(429);
   await createPerson(tenant, { businessRole: 'viewer' });
-  await expect.poll(() => receiver!.received.length, { timeout: 20_000 }).toBeGreaterThan(0);
+  await expect.poll(() => receiver!.received.length).toBeGreaterThan(0);
 });
 
 const kindsWithRows = {

@@ -43,7 +43,7 @@ async function searchUntil(page: Page, check: () => Promise<void>) {
   await expect(async () => {
     await page.getByRole('button', { name: 'Search' }).click();
     await check();
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 test('finds failed requests and a quote request, traces the quote, and follows the way back', async ({ page }) => {

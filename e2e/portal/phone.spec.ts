@@ -17,7 +17,7 @@ test('on a phone the navigation is a menu that folds away once a page is chosen'
   await expect(async () => {
     if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
     await expect(menu).toHaveAttribute('aria-expanded', 'true', { timeout: 1_000 });
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: 30_000 });
   await screenshot(page, 'phone-menu', { fullPage: false });
   await nav.getByRole('link', { name: 'Quotes' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Quotes' })).toBeVisible();

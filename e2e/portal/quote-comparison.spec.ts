@@ -74,7 +74,7 @@ test('a member picks two quotes on the Quotes page, the request log and a trace,
   await expect(async () => {
     await page.getByRole('button', { name: 'Search' }).click();
     await expect(requests.getByRole('checkbox')).toHaveCount(2, { timeout: 1_000 });
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: 30_000 });
   await requests.getByRole('checkbox', { name: `Compare the quote made by request ${a.requestId}` }).check();
   await requests.getByRole('checkbox', { name: `Compare the quote made by request ${b.requestId}` }).check();
   await page.getByRole('group', { name: 'Compare two quotes' }).getByRole('link', { name: 'Compare' }).click();

@@ -35,7 +35,7 @@ function signaturesOf(request: Received) {
 
 /** The first request whose envelope passes `match`, once the receiver has it. */
 async function receivedWhere(receiver: Receiver, match: (request: Received) => boolean): Promise<Received> {
-  await expect.poll(() => receiver.received.some(match), { timeout: 15_000 }).toBe(true);
+  await expect.poll(() => receiver.received.some(match)).toBe(true);
   return receiver.received.find(match)!;
 }
 
@@ -148,7 +148,7 @@ test('a Live endpoint gets signed deliveries; a failure is replayed; rotation si
   await expect(async () => {
     await page.reload();
     await expect(quoteEvent.getByRole('table', { name: 'Webhook deliveries' })).toContainText('Succeeded', { timeout: 1_000 });
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: 30_000 });
   // The delivery names its endpoint by URL, and links to its own page.
   const traceRow = quoteEvent.getByRole('row').filter({ hasText: receiver.url });
   await expect(traceRow).toContainText('Succeeded');
@@ -190,7 +190,7 @@ test('a Live endpoint gets signed deliveries; a failure is replayed; rotation si
       where: { data: { path: ['quoteIntent', 'id'], equals: whileDisabled } },
       select: { id: true, dispatchedAt: true },
     });
-  await expect.poll(async () => (await event())?.dispatchedAt ?? null, { timeout: 10_000 }).not.toBeNull();
+  await expect.poll(async () => (await event())?.dispatchedAt ?? null).not.toBeNull();
   const { id: disabledEventId } = (await event())!;
   expect(await testDb().webhookDelivery.count({ where: { eventId: disabledEventId } })).toBe(0);
   await page.waitForTimeout(1_000); // several runner ticks
@@ -234,7 +234,7 @@ test('deliveries of an endpoint page by cursor and filter by status', async ({ p
   expect((await call('PATCH', `/v1/webhook-endpoints/${endpointId}`, { status: 'disabled' })).status).toBe(200);
   // A send already in flight is recorded first (and then canceled: its endpoint has no name).
   const canceled = async () => (await call('GET', `/v1/webhook-deliveries?endpointId=${endpointId}&status=canceled&limit=100`)).body.data.deliveries.length;
-  await expect.poll(canceled, { timeout: 15_000 }).toBe(27);
+  await expect.poll(canceled).toBe(27);
 
   await page.reload();
   await expect(page.getByLabel('Endpoint', { exact: true })).toHaveValue(endpointId);
@@ -305,7 +305,7 @@ test('a failing endpoint shows its health and retries; its exhausted deliveries 
     eventTypes: ['quote_intent.succeeded'],
   });
   for (let i = 0; i < 3; i++) await quoteWithLiveKey(tenant);
-  await expect.poll(() => receiver!.received.length, { timeout: 15_000 }).toBe(3);
+  await expect.poll(() => receiver!.received.length).toBe(3);
 
   // The first attempts failed: the deliveries wait for their retry, and say when it comes.
   await signIn(page, admin.email, `/portal/webhooks/deliveries?endpoint=${endpoint.id}`);
@@ -326,7 +326,7 @@ test('a failing endpoint shows its health and retries; its exhausted deliveries 
 
   // Someone fixing the endpoint narrows the list to what is failing: retrying or given up, not what arrived.
   await quoteWithLiveKey(tenant);
-  await expect.poll(() => receiver!.received.length, { timeout: 15_000 }).toBe(4);
+  await expect.poll(() => receiver!.received.length).toBe(4);
   const fourth = await testDb().webhookDelivery.findFirstOrThrow({ where: { endpointId: endpoint.id, id: { notIn: ids } } });
   await testDb().webhookDelivery.update({ where: { id: fourth.id }, data: { status: 'succeeded', nextAttemptAt: null } });
   await page.goto(`${appUrl()}/portal/webhooks/deliveries?endpoint=${endpoint.id}&status=failing`);
@@ -343,7 +343,7 @@ test('a failing endpoint shows its health and retries; its exhausted deliveries 
   await screenshot(page, 'webhooks-bulk-replay');
   await form.getByRole('button', { name: 'Replay 2' }).click();
   await expect(form.getByTestId('bulk-replay-count')).toHaveText('2 deliveries were queued again; each is linked to its original.');
-  await expect.poll(() => receiver!.received.length, { timeout: 15_000 }).toBe(6);
+  await expect.poll(() => receiver!.received.length).toBe(6);
   const replays = await testDb().webhookDelivery.findMany({ where: { replayOfId: { in: ids.slice(0, 2) } } });
   expect(replays).toHaveLength(2);
   await form.getByRole('button', { name: 'Done' }).click();
@@ -378,7 +378,7 @@ test('a Test endpoint fails on demand: its first attempt answers 503 without bei
   await screenshot(page, 'webhooks-test-failures');
 
   await card.getByRole('button', { name: 'Send test event' }).click();
-  await expect.poll(() => receiver!.received.length, { timeout: 20_000 }).toBe(1);
+  await expect.poll(() => receiver!.received.length).toBe(1);
   const attempts = await testDb().webhookAttempt.findMany({ where: { delivery: { endpointId: endpoint.id } }, orderBy: { number: 'asc' } });
   expect(attempts.map((a) => a.responseStatus)).toEqual([503, 200]);
   expect(attempts[0].responseExcerpt).toMatch(/^Simulated/);
