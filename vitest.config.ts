@@ -1,7 +1,12 @@
 import { fileURLToPath } from 'node:url';
+import { writeRouteTable } from './scripts/route-table.mjs';
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+
+// The in-process service routes through the generated table of the route files: written before
+// any test imports it, so that a route added since the last install is there.
+writeRouteTable();
 
 /** Only meaningful behind the pooler: run by the `pgbouncer` project alone. */
 const PGBOUNCER_ONLY = 'test/db/pgbouncer.integration.test.ts';

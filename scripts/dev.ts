@@ -14,6 +14,7 @@ import { tsImport } from 'tsx/esm/api';
 import { ApiServerResponse, answeredAtEdge, configureServer, httpTimeouts, isApiPath, serveApi } from './http-edge.mjs';
 import { forgetSettings } from '../lib/settings/settings';
 import { prepareService, printWelcome } from './support/service-setup';
+import { writeRouteTable } from './route-table.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const port = configured.PORT;
@@ -35,9 +36,12 @@ async function main() {
   // survives the reload.
   let router: Promise<ApiRouter> | null = null;
   const apiRouter = () => (router ??= tsImport('../app/api-router.ts', import.meta.url).then((m: { apiRouter: ApiRouter }) => m.apiRouter));
+  // A route file added or removed: the table of route files is written again (it is generated).
+  writeRouteTable();
   for (const folder of ['app', 'lib']) {
     watch(path.join(root, folder), { recursive: true }, (_event, file) => {
       if (file && /\.tsx?$/.test(file) && !file.includes('generated')) router = null;
+      if (folder === 'app' && file && /(^|[\\/])route\.ts$/.test(file)) writeRouteTable();
     });
   }
 

@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { contracts } from '../app/v1/contracts';
+import { v1Contracts } from '../app/v1/contracts';
 import { EVENT_CATALOGUE, EVENT_TYPES } from '../lib/events/catalogue';
 import { buildOpenApiDocument } from '../lib/http/openapi';
 
@@ -34,7 +34,7 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 /** The document the SDK is made from, and its digest. */
 export function sdkSourceDocument(): { document: Document; text: string; sha256: string } {
-  const document = buildOpenApiDocument(contracts) as unknown as Document;
+  const document = buildOpenApiDocument(v1Contracts()) as unknown as Document;
   const text = JSON.stringify(document, null, 2);
   return { document, text, sha256: createHash('sha256').update(text).digest('hex') };
 }

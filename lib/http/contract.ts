@@ -44,6 +44,33 @@ export const accountQuota = { name: 'accountRequests', countBy: 'account' } as c
 export function reportsQuota(contract: Pick<RouteContract, 'rateLimits'>): boolean {
   return contract.rateLimits?.some((limit) => limit.countBy === 'account') ?? false;
 }
+/**
+ * The API reference's sections, in the order a reader meets them (the OpenAPI document's `tags`
+ * and the order of its operations).
+ */
+export const OPERATION_TAGS = [
+  'Service',
+  'Event types',
+  'Events',
+  'Public quotes',
+  'Quotes',
+  'Businesses',
+  'Members',
+  'Account quotes',
+  'Leads',
+  'API keys',
+  'Books',
+  'Experiments',
+  'Request logs',
+  'Receipt signing keys',
+  'Workspaces',
+  'Me',
+  'Webhook endpoints',
+  'Webhook deliveries',
+  'Accounts',
+] as const;
+export type OperationTag = (typeof OPERATION_TAGS)[number];
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
@@ -68,7 +95,8 @@ export type RouteContract<
   path: string;
   summary: string;
   description?: string;
-  tags: string[];
+  /** Where readers of the API reference find it: the first tag places it (OPERATION_TAGS' order). */
+  tags: OperationTag[];
   auth: A;
   /** Which error body the route answers with (spec 2.1 vs 4.3). */
   surface?: 'standard' | 'account';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createDocument, createSchema, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_STATUS, type ErrorCode } from '../errors/service-error';
 import { deliverySchema, EVENT_CATALOGUE, EVENT_TYPES } from '../events/catalogue';
-import { idempotencyKeyHeaderSchema, idempotencyOf, reportsQuota, type RouteContract } from './contract';
+import { OPERATION_TAGS, idempotencyKeyHeaderSchema, idempotencyOf, reportsQuota, type RouteContract } from './contract';
 import { MAX_TEST_DELAY_MS, takesApiKey, TEST_FAULT_HEADER, TEST_FAULTS } from './steps/test-fault';
 import { NDJSON } from './envelope';
 
@@ -64,7 +64,11 @@ const SECURITY: Record<RouteContract['auth'], { [scheme: string]: string[] }[]> 
 /** The OpenAPI 3.1 document, built from the same contracts the routes validate with. */
 export function buildOpenApiDocument(contracts: RouteContract[]) {
   const paths: ZodOpenApiPathsObject = {};
-  for (const contract of contracts) {
+  // By section, then in the order given (the route table's: by path).
+  const bySection = contracts.map((contract, i) => ({ contract, i })).sort(
+    (a, b) => OPERATION_TAGS.indexOf(a.contract.tags[0]) - OPERATION_TAGS.indexOf(b.contract.tags[0]) || a.i - b.i,
+  );
+  for (const { contract } of bySection) {
     const operation: ZodOpenApiOperationObject = {
       operationId: contract.operationId,
       summary: contract.summary,
@@ -125,6 +129,7 @@ export function buildOpenApiDocument(contracts: RouteContract[]) {
     },
     // Paths are absolute from the service's origin, wherever it runs: the document is served by the service itself.
     servers: [{ url: '/', description: 'The service that serves this document' }],
+    tags: [...OPERATION_TAGS, 'Webhook events'].map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {

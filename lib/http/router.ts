@@ -54,6 +54,11 @@ const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 
 const segmentsOf = (template: string) => template.split('/').filter(Boolean);
 
+/** The contracts of a route table's handlers, in the table's order: what the OpenAPI document is built from. */
+export function contractsOf(table: Record<string, RouteModule>): RouteContract[] {
+  return Object.values(table).flatMap((module) => METHODS.flatMap((method) => (module[method] ? [module[method].contract] : [])));
+}
+
 /** Builds the router from the route table: `{ '/v1/path/{param}': module }`. Throws on a table that disagrees with its modules. */
 export function createRouter(table: Record<string, RouteModule>): Router {
   const root = newNode();

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, readdirSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { writeRouteTable } from '../route-table.mjs';
 
 const SOURCES = ['app', 'lib', 'inngest', 'instrumentation.ts', 'prisma/schema.prisma', 'next.config.mjs', 'package.json', 'tsconfig.json', 'scripts/build-api-router.mjs', 'scripts/route-table.mjs'];
 
@@ -40,6 +41,8 @@ export function throwawayServiceEnv(options: { databaseUrl: string; webhookKey: 
  * router; says which it did: `up to date`, `built` (a production build: about two minutes), `bundled`.
  */
 export function ensureBuild(root: string): 'up to date' | 'built' | 'bundled' {
+  // The build type-checks the router, which imports the generated table of the route files.
+  writeRouteTable();
   const buildId = path.join(root, '.next', 'BUILD_ID');
   const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
   const changedAt = Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s))));

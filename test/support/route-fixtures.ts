@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { contracts } from '../../app/v1/contracts';
+import { v1Contracts } from '../../app/v1/contracts';
 import type { RouteContract } from '../../lib/http/contract';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
@@ -9,7 +9,7 @@ import { createPerson, createTenant, quoteRequest, testDb, type Person, type Ten
 
 /**
  * One tenant with a resource of every kind and a person or key for every right, so that each
- * route of the registry (app/v1/contracts.ts) can be called as it should be and as it must not.
+ * route of the registry (every route file's contract, app/v1/contracts.ts) can be called as it should be and as it must not.
  */
 export type World = {
   tenant: Tenant;
@@ -592,7 +592,7 @@ export const routeKey = (contract: Pick<RouteContract, 'method' | 'path'>) => `$
 
 /** Every contract with its fixture; throws for a contract that has none, naming it. */
 export function fixturesOfRegistry(): { contract: RouteContract; fixture: RouteFixture }[] {
-  return contracts.map((contract) => {
+  return v1Contracts().map((contract) => {
     const fixture = ROUTE_FIXTURES[routeKey(contract)];
     if (!fixture) throw new Error(`${routeKey(contract)} has no entry in test/support/route-fixtures.ts: add one`);
     return { contract, fixture };

@@ -12,11 +12,11 @@ import {
   simulationRequestSchema,
   simulationSchema,
 } from '@/lib/accounts/account-schemas';
-import { accountQuota, defineContract } from '@/lib/http/contract';
+import { accountQuota, defineContract, type OperationTag } from '@/lib/http/contract';
 import { timeIdCursorSchema, timeSequenceCursorSchema } from '@/lib/db/cursors';
 import { quoteSubjectHeader } from '@/lib/quotes/schemas';
 
-const tags = ['Accounts'];
+const tags: OperationTag[] = ['Accounts'];
 const accountParams = z.object({ id: z.string().max(100) });
 const common = ['invalid_api_key', 'revoked_api_key'] as const;
 const NOTHING_PUBLISHED = 'With no price book published in the key’s environment it answers 404 `not_found`.';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { SCOPES } from '@/lib/auth/scopes';
-import { defineContract, shownOnceSecret } from '@/lib/http/contract';
+import { defineContract, shownOnceSecret, type OperationTag } from '@/lib/http/contract';
 import { DEFAULT_GRACE_MINUTES, MAX_GRACE_MINUTES } from '@/lib/keys/rotate-api-key';
 import { apiKeyViewSchema } from '@/lib/keys/schemas';
 
-const tags = ['API keys'];
+const tags: OperationTag[] = ['API keys'];
 const keyParams = z.object({ keyId: z.uuid() });
 const listedKey = apiKeyViewSchema.extend({ projectId: z.uuid(), predecessorId: z.uuid().nullable() });
 

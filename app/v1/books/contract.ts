@@ -11,11 +11,11 @@ import {
   previewResponseSchema,
   publishRequestSchema,
 } from '@/lib/books/schemas';
-import { defineContract } from '@/lib/http/contract';
+import { defineContract, type OperationTag } from '@/lib/http/contract';
 import { impactRequestSchema, impactResponseSchema, publicationRecordSchema } from '@/lib/books/impact-schemas';
 import { timeIdCursorSchema } from '@/lib/db/cursors';
 
-const tags = ['Books'];
+const tags: OperationTag[] = ['Books'];
 const bookParams = z.object({ bookId: z.uuid() });
 /** Artifacts may hold up to 20,000 rules. */
 export const ARTIFACT_BYTES = 5_000_000;

@@ -3,7 +3,7 @@ import { brandingSchema, businessOverviewSchema, businessSchema } from '@/lib/bu
 import { publishGuardSchema } from '@/lib/books/impact-schemas';
 import { timeIdCursorSchema } from '@/lib/db/cursors';
 import { accountQuotesFilterShape, accountQuotesPage, accountQuoteViewSchema, reviewQuoteRequestSchema } from '@/lib/accounts/account-schemas';
-import { defineContract } from '@/lib/http/contract';
+import { defineContract, type OperationTag } from '@/lib/http/contract';
 import { businessFunnelSchema, funnelQueryShape } from '@/lib/funnel/schemas';
 import { LEAD_STATUSES, leadSchema, moveLeadRequestSchema } from '@/lib/leads/schemas';
 import { businessMemberSchema, inviteMemberRequestSchema, updateMemberRequestSchema, workspaceAdminSchema } from '@/lib/members/schemas';
@@ -12,7 +12,7 @@ import { businessQuotesFilterShape, businessQuotesPage, memberQuoteRequestSchema
 const businessParams = z.object({ businessId: z.uuid() });
 const membershipParams = z.object({ businessId: z.uuid(), membershipId: z.uuid() });
 const accountQuoteParams = z.object({ businessId: z.uuid(), quoteId: z.uuid() });
-const tags = ['Businesses'];
+const tags: OperationTag[] = ['Businesses'];
 
 export const listBusinessesContract = defineContract({
   operationId: 'listBusinesses',

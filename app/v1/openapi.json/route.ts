@@ -1,11 +1,11 @@
 import { defineRoute } from '@/lib/http/define-route';
 import { buildOpenApiDocument } from '@/lib/http/openapi';
-import { contracts } from '../contracts';
+import { v1Contracts } from '../contracts';
 import { openApiContract } from './contract';
 
 let document: ReturnType<typeof buildOpenApiDocument> | undefined;
 
 export const GET = defineRoute(openApiContract, async () => {
-  document ??= buildOpenApiDocument(contracts);
+  document ??= buildOpenApiDocument(v1Contracts());
   return { response: Response.json(document) };
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineContract, shownOnceSecret } from '@/lib/http/contract';
+import { defineContract, shownOnceSecret, type OperationTag } from '@/lib/http/contract';
 import {
   bulkReplayResultSchema,
   createEndpointRequestSchema,
@@ -11,7 +11,7 @@ import {
   updateEndpointRequestSchema,
 } from '@/lib/webhooks/schemas';
 
-const tags = ['Webhook endpoints'];
+const tags: OperationTag[] = ['Webhook endpoints'];
 const endpointParams = z.object({ id: z.uuid() });
 const deliveryParams = z.object({ deliveryId: z.uuid() });
 const withSecret = z.object({ endpoint: endpointViewSchema, secret: shownOnceSecret });

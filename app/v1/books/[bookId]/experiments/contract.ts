@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { defineContract } from '@/lib/http/contract';
+import { defineContract, type OperationTag } from '@/lib/http/contract';
 import { createExperimentRequestSchema, experimentResultsSchema, experimentSchema, promoteExperimentRequestSchema } from '@/lib/experiments/schemas';
 
 // Experiments on a book (docs/experiments.md): members only. Reading needs what reading the book
 // does; creating, starting, stopping and promoting need `books:publish`, the permission that changes prices.
 
-const tags = ['Experiments'];
+const tags: OperationTag[] = ['Experiments'];
 const bookParams = z.object({ bookId: z.uuid() });
 const experimentParams = z.object({ bookId: z.uuid(), experimentId: z.uuid() });
 const one = z.object({ experiment: experimentSchema });
