@@ -54,6 +54,8 @@ export async function runLoadProcess(
   ctx: Context,
   name: string,
   spec: LoadSpec,
+  /** The process trees whose CPU and memory the measured run is charged with, read as it starts; the service's, the reference's, PostgreSQL's and the load's own by default. */
+  measuredTrees?: (loadPid: number) => Promise<Record<string, number>>,
 ): Promise<{ result: LoadResult; usage: Usage; windowMicros: [number, number] }> {
   const specFile = path.join(ctx.tmp, `spec-${randomUUID()}.json`);
   const resultFile = `${specFile}.result.json`;
@@ -66,18 +68,17 @@ export async function runLoadProcess(
   // CLOCK_MONOTONIC, the clock of V8's CPU profiles: lets a profile be cut to the measured run.
   const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
   let measuredFrom = 0;
+  let sampling: Promise<void> = Promise.resolve();
   child.on('message', (message: { event?: string }) => {
-    if (message.event === 'measuring') {
-      measuredFrom = monotonicMicros();
-      sampler = startSampler({
-        service: ctx.next.process.pid!,
-        reference: ctx.reference.process.pid!,
-        postgres: ctx.postmasterPid(),
-        load: child.pid!,
-      });
-    }
+    if (message.event !== 'measuring') return;
+    measuredFrom = monotonicMicros();
+    const trees = measuredTrees
+      ? measuredTrees(child.pid!)
+      : Promise.resolve({ service: ctx.next.process.pid!, reference: ctx.reference.process.pid!, postgres: ctx.postmasterPid(), load: child.pid! });
+    sampling = trees.then((roots) => void (sampler = startSampler(roots)));
   });
   const code = await exitOf(child);
+  await sampling;
   const windowMicros: [number, number] = [measuredFrom, monotonicMicros()];
   const usage = sampler?.stop() ?? {};
   if (code !== 0 || !existsSync(resultFile)) throw new Error(`load generator for ${name} exited with ${code}`);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bookArtifactSchema, compileBook, evaluate } from '../lib/pricing';
 import { generateBook, generateInputs } from '../lib/testing/generate-book';
 import type { LoadResult } from './load';
-import { fmt, formatTable, linearFit, median, percentile, poolRuns, ratio, summarize } from './stats';
+import { fmt, formatTable, linearFit, median, percentile, poolRuns, ratio, summarize, swappedPairsEstimate } from './stats';
 
 describe('percentile (nearest rank)', () => {
   const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
@@ -123,5 +123,24 @@ describe('median', () => {
     expect(median([null, 1.1, null])).toBe(1.1);
     expect(median([null])).toBeNull();
     expect(median([])).toBeNull();
+  });
+});
+
+describe('swappedPairsEstimate', () => {
+  it('cancels a difference between the two sides: each is "with" in one round of a pair', () => {
+    // True effect 1.04; side A costs 10% more than side B whatever it runs.
+    const effect = 1.04;
+    const rounds = [(effect * 1.1) / 1, effect / 1.1, (effect * 1.1) / 1, effect / 1.1];
+    const { pairs, median: estimate } = swappedPairsEstimate(rounds);
+    expect(pairs).toHaveLength(2);
+    for (const pair of pairs) expect(pair).toBeCloseTo(effect, 10);
+    expect(estimate).toBeCloseTo(effect, 10);
+  });
+
+  it('takes the median of the pairs, leaves out a pair with a missing round and an odd last round', () => {
+    const { pairs, median: estimate } = swappedPairsEstimate([1, 1, 4, 1, null, 1, 1.21, 1, 9]);
+    expect(pairs).toEqual([1, 2, 1.1]);
+    expect(estimate).toBe(1.1);
+    expect(swappedPairsEstimate([]).median).toBeNull();
   });
 });

@@ -83,13 +83,29 @@ export function linearFit(xs: readonly number[], ys: readonly number[]): { slope
   return { slope, intercept, r2 };
 }
 
-/** A ratio rounded for display, or '' when either side is missing. */
 /** The median of the known values (the mean of the middle two when their count is even); null when none is known. */
 export function median(values: readonly (number | null)[]): number | null {
   const known = values.filter((v): v is number => v !== null).sort((a, b) => a - b);
   if (known.length === 0) return null;
   const middle = known.length >> 1;
   return known.length % 2 === 1 ? known[middle] : (known[middle - 1] + known[middle]) / 2;
+}
+
+/**
+ * Side-by-side rounds (bench/cases/experiments.ts): in each, two service processes are measured
+ * at the same time, one with the treatment and one without, and the two swap roles from one
+ * round to the next. A round's ratio (with over without) carries the machine's moment on both
+ * sides alike, but also whatever differs between the two sides (tenant, process); the geometric
+ * mean of two consecutive rounds cancels that, since each side is "with" in one of them. The
+ * estimate is the median of those pair means; a pair with a missing round is left out.
+ */
+export function swappedPairsEstimate(roundRatios: readonly (number | null)[]): { pairs: number[]; median: number | null } {
+  const pairs: number[] = [];
+  for (let i = 0; i + 1 < roundRatios.length; i += 2) {
+    const [a, b] = [roundRatios[i], roundRatios[i + 1]];
+    if (a !== null && b !== null && a > 0 && b > 0) pairs.push(Math.sqrt(a * b));
+  }
+  return { pairs, median: median(pairs) };
 }
 
 export function ratio(ours: number | null | undefined, reference: number | null | undefined): number | null {

@@ -1,4 +1,4 @@
-import { provisionTenant } from '../lib/accounts/provision-tenant';
+import { provisionTenant } from '../lib/tenants/provision-tenant';
 import { demoBookArtifact } from '../lib/books/demo-book';
 import { systemContext } from '../lib/context/verb-context';
 import type { Db } from '../lib/db/client';

@@ -4,7 +4,7 @@
 // instead, by the router's `refuse` (lib/http/router.ts): with its request id, and a row in the
 // request log, once per request. Only when the router cannot be reached does the edge write an
 // answer of its own (same shapes, lib/http/envelope.ts), with a request id.
-// Request ids carry their time (UUIDv7), as the route wrapper's do (lib/http/request-id.ts).
+// Request ids carry their time (UUIDv7), as the route wrapper's do (lib/requestlog/request-id.ts).
 import { v7 as newRequestId } from 'uuid';
 import http from 'node:http';
 import os from 'node:os';

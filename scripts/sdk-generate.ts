@@ -14,7 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { v1Contracts } from '../app/v1/contracts';
-import { EVENT_CATALOGUE, EVENT_TYPES } from '../lib/events/catalogue';
+import { EVENT_TYPES } from '../lib/events/event-types';
+import { EVENT_CATALOGUE } from '../lib/event-catalogue/catalogue';
 import { buildOpenApiDocument } from '../lib/http/openapi';
 
 const OPENAPI_TYPESCRIPT = 'openapi-typescript@7.13.0';
@@ -209,7 +210,7 @@ export function resourcesFile(document: Document, sha256: string): string {
 }
 
 /**
- * sdk/src/generated/events.ts: every event type of the catalogue (lib/events/catalogue.ts) in its
+ * sdk/src/generated/events.ts: every event type of the catalogue (lib/event-catalogue/catalogue.ts) in its
  * delivery envelope, `type` its discriminant: the body of its entry in the document's `webhooks`,
  * whose schema is the catalogue's (openapi-typescript's `webhooks` in openapi.ts). Nothing here
  * is typed twice.

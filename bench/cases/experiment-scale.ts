@@ -18,7 +18,7 @@ import { experimentResults } from '../../lib/experiments/experiment-results';
 import { createExperimentRequestSchema, type ExperimentResultsView } from '../../lib/experiments/schemas';
 import { startExperiment } from '../../lib/experiments/start-stop-experiment';
 import { createPublicQuote } from '../../lib/quotes/create-public-quote';
-import { EXPERIMENT_ACCEPTANCES_MARK, EXPERIMENT_QUOTES_MARK, rollUpExperimentAcceptances, rollUpExperimentQuotes } from '../../lib/quotes/store/experiment-rollup';
+import { EXPERIMENT_ACCEPTANCES_MARK, EXPERIMENT_QUOTES_MARK, rollUpExperimentAcceptances, rollUpExperimentQuotes } from '../../lib/experiments/store/arm-rollup';
 import { createPerson, createTenant, testContext } from '../../lib/testing/factories';
 import { log } from '../context';
 import { repricedDemoBook } from '../provision';

@@ -5,12 +5,16 @@
 // one (through the API), the two alternated in the same run at each concurrency (A B, then B A,
 // …), each request a new subject, so that every quote of a "with" run is assigned. Same book,
 // businesses and rows on both sides: two tenants' books differed by up to 15% from run to run.
+import path from 'node:path';
 import { demoExample } from '../../lib/books/demo-book';
-import { log, type Context, type Usage } from '../context';
+import { findFreePort } from '../../lib/db/embedded';
+import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
+import { log, root, type Context, type Usage } from '../context';
 import type { LoadResult, LoadSpec } from '../load';
 import { runLoadProcess } from '../processes';
+import { startSampler } from '../procfs';
 import { provisionExperimentTenant } from '../provision';
-import { median, ratio } from '../stats';
+import { median, ratio, swappedPairsEstimate } from '../stats';
 import { outboxBacklog, poolCases, settleDatabase } from './http';
 import { sqlProfile, type SqlProfile } from './sql';
 
@@ -55,6 +59,8 @@ export type ExperimentCostResult = {
   receiptsChecked: boolean;
   /** Statements and PostgreSQL time per request, sequential requests (pg_stat_statements, idle background subtracted): less moved by other work than CPU. */
   sql: SqlProfile[];
+  /** The two sides measured at the same time (runSideBySide): what the targets read. */
+  sideBySide: SideBySideComparison[];
 };
 
 /** How much dearer the variant is than the control (within the default 20% price guard). */
@@ -176,7 +182,10 @@ export function pairedRatios(without: ExperimentCostCase[], withExperiment: Expe
   return { throughput: median(throughputByRound), cpu: median(cpuByRound), cpuByRound };
 }
 
-export async function runExperimentCostCases(ctx: Context, options: { connections: number[]; rounds: (connections: number) => number }): Promise<ExperimentCostResult> {
+export async function runExperimentCostCases(
+  ctx: Context,
+  options: { connections: number[]; rounds: (connections: number) => number; sideBySide: { connections: number[]; rounds: number } },
+): Promise<ExperimentCostResult> {
   const { specs, experiments, bookId } = await provisionExperimentLoads(ctx);
 
   const measure = async (route: ExperimentRoute, experiment: boolean, connections: number, round: number, rounds: number): Promise<ExperimentCostCase> => {
@@ -255,5 +264,160 @@ export async function runExperimentCostCases(ctx: Context, options: { connection
   );
   const arms = rows.map((r) => ({ environment: r.environment, arm: r.arm ?? 'none', quotes: Number(r.quotes) }));
   log(`experiments: the experiment tenant's quotes by arm: ${arms.map((a) => `${a.environment} ${a.arm} ${a.quotes}`).join(', ')}`);
-  return { cases, comparisons, arms, receiptsChecked: true, sql };
+  await experiments.set(false);
+  const sideBySide = await runSideBySide(ctx, options.sideBySide);
+  return { cases, comparisons, arms, receiptsChecked: true, sql, sideBySide };
+}
+
+/** One side of a side-by-side round: its service process and its own PostgreSQL backends. */
+export type SideMeasure = {
+  side: 'a' | 'b';
+  experiment: boolean;
+  requests: number;
+  requestsPerSecond: number;
+  p99: number;
+  /** CPU seconds of the side's service process and of the backends its pool holds. */
+  serviceCpuSeconds: number;
+  postgresCpuSeconds: number;
+  cpuMsPerRequest: number | null;
+  non2xx: number;
+};
+
+export type SideBySideComparison = {
+  route: ExperimentRoute;
+  connections: number;
+  rounds: { with: SideMeasure; without: SideMeasure; cpu: number | null; throughput: number | null }[];
+  /** Geometric means of consecutive rounds (each side "with" in one), and their median: what the target reads. */
+  cpu: { pairs: number[]; median: number | null };
+  throughput: { pairs: number[]; median: number | null };
+  /** All rounds together: CPU per request of every "with" side over every "without" side. */
+  pooledCpu: number | null;
+  /** PostgreSQL CPU no side's backends account for (WAL writer, checkpointer, autovacuum), per request of both sides. */
+  sharedPostgresMsPerRequest: number | null;
+};
+
+/**
+ * Issue 41 §5 measured so that the machine's moment is the same on both sides: two service
+ * processes (one worker each, their own pools, told apart in PostgreSQL by application_name),
+ * two tenants with the same book and a 5% dearer version, loaded at the same time with half the
+ * connections each. In each round one tenant's experiment runs and the other's does not; they
+ * swap every round. A round's ratio is the "with" side's server + backend CPU per request over
+ * the "without" side's in the same seconds; a pair of rounds cancels what differs between the
+ * sides (swappedPairsEstimate). Sequential rounds moved the per-round ratio by ±16% (the
+ * machine's drift between two 10 s runs), more than the 5% to be resolved.
+ */
+export async function runSideBySide(ctx: Context, options: { connections: number[]; rounds: number }): Promise<SideBySideComparison[]> {
+  const loads = { a: await provisionExperimentLoads(ctx), b: await provisionExperimentLoads(ctx) };
+  const servers: Record<'a' | 'b', RunningServer> = {} as never;
+  const appName = (side: 'a' | 'b') => `bench-side-${side}`;
+  try {
+    for (const side of ['a', 'b'] as const) {
+      const port = await findFreePort();
+      const url = new URL(ctx.nextEnv.DATABASE_URL);
+      url.searchParams.set('application_name', appName(side));
+      log(`experiments side by side: service ${side} (one process) on port ${port}`);
+      servers[side] = await startNextServer({
+        root,
+        port,
+        env: { ...ctx.nextEnv, DATABASE_URL: url.toString(), WEB_CONCURRENCY: '1', NEXTAUTH_URL: `http://127.0.0.1:${port}` },
+        logFile: path.join(ctx.tmp, `side-${side}.log`),
+      });
+    }
+    const spec = (side: 'a' | 'b', route: ExperimentRoute, connections: number): LoadSpec => ({
+      ...loads[side].specs[route],
+      url: servers[side].url,
+      connections,
+      warmupSec: ctx.settings.warmupSec,
+      durationSec: ctx.settings.durationSec,
+    });
+
+    // Every shape of request warmed in both processes, with and without, before anything is measured.
+    for (const on of [false, true]) {
+      await Promise.all([loads.a.experiments.set(on), loads.b.experiments.set(on)]);
+      for (const route of ['quotes', 'public_quotes'] as const) {
+        log(`experiments side by side: warming up ${ROUTE_LABEL[route]} ${on ? 'with' : 'without'}`);
+        await Promise.all((['a', 'b'] as const).map((side) => runLoadProcess(ctx, `warm-up ${side}`, { ...spec(side, route, 16), warmupSec: 0 })));
+      }
+    }
+
+    const comparisons: SideBySideComparison[] = [];
+    for (const connections of options.connections) {
+      for (const route of ['quotes', 'public_quotes'] as const) {
+        const rounds: SideBySideComparison['rounds'] = [];
+        let sharedPostgres = 0;
+        let allRequests = 0;
+        for (let round = 1; round <= options.rounds; round++) {
+          const withSide: 'a' | 'b' = round % 2 === 1 ? 'a' : 'b';
+          log(`${ROUTE_LABEL[route]} side by side @ ${connections} (${connections / 2} each), round ${round} of ${options.rounds}: the experiment runs on ${withSide}`);
+          await Promise.all((['a', 'b'] as const).map((side) => loads[side].experiments.set(side === withSide)));
+          await settleDatabase(ctx);
+          const measured = await measureSideBySide(ctx, {
+            a: spec('a', route, connections / 2),
+            b: spec('b', route, connections / 2),
+          }, servers, appName);
+          const side = (name: 'a' | 'b'): SideMeasure => ({ ...measured.sides[name], side: name, experiment: name === withSide });
+          const [w, wo] = [side(withSide), side(withSide === 'a' ? 'b' : 'a')];
+          rounds.push({ with: w, without: wo, cpu: ratio(w.cpuMsPerRequest, wo.cpuMsPerRequest), throughput: ratio(w.requestsPerSecond, wo.requestsPerSecond) });
+          sharedPostgres += measured.sharedPostgresCpuSeconds;
+          allRequests += w.requests + wo.requests;
+        }
+        const pooled = (pick: 'with' | 'without') => {
+          const requests = rounds.reduce((n, r) => n + r[pick].requests, 0);
+          const cpu = rounds.reduce((n, r) => n + r[pick].serviceCpuSeconds + r[pick].postgresCpuSeconds, 0);
+          return requests > 0 ? (cpu * 1000) / requests : null;
+        };
+        comparisons.push({
+          route,
+          connections,
+          rounds,
+          cpu: swappedPairsEstimate(rounds.map((r) => r.cpu)),
+          throughput: swappedPairsEstimate(rounds.map((r) => r.throughput)),
+          pooledCpu: ratio(pooled('with'), pooled('without')),
+          sharedPostgresMsPerRequest: allRequests > 0 ? (sharedPostgres * 1000) / allRequests : null,
+        });
+      }
+    }
+    await Promise.all([loads.a.experiments.set(false), loads.b.experiments.set(false)]);
+    return comparisons;
+  } finally {
+    for (const server of Object.values(servers)) await server.stop();
+  }
+}
+
+/**
+ * Both sides' loads at once (their warm-ups and measured runs start together), each side's CPU
+ * read over its own measured run: its service process, and the backends of its application_name.
+ */
+async function measureSideBySide(
+  ctx: Context,
+  specs: Record<'a' | 'b', LoadSpec>,
+  servers: Record<'a' | 'b', RunningServer>,
+  appName: (side: 'a' | 'b') => string,
+): Promise<{ sides: Record<'a' | 'b', Omit<SideMeasure, 'side' | 'experiment'>>; sharedPostgresCpuSeconds: number }> {
+  const backends: Record<'a' | 'b', number[]> = { a: [], b: [] };
+  let measuring = 0;
+  let whole: ReturnType<typeof startSampler> | undefined;
+  const run = async (side: 'a' | 'b') => {
+    const { result, usage } = await runLoadProcess(ctx, `side ${side}`, specs[side], async () => {
+      const { rows } = await ctx.admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [appName(side)]);
+      backends[side] = rows.map((r) => r.pid);
+      // The whole PostgreSQL tree once both sides measure: what neither side's backends account for.
+      if (++measuring === 2) whole = startSampler({ postgres: ctx.postmasterPid() });
+      return { service: servers[side].process.pid!, ...Object.fromEntries(backends[side].map((pid) => [`pg${pid}`, pid])) };
+    });
+    const postgresCpuSeconds = backends[side].reduce((sum, pid) => sum + (usage[`pg${pid}`]?.cpuSeconds ?? 0), 0);
+    const serviceCpuSeconds = usage.service?.cpuSeconds ?? 0;
+    return {
+      requests: result.requests,
+      requestsPerSecond: result.requestsPerSecond,
+      p99: result.latency.p99,
+      serviceCpuSeconds,
+      postgresCpuSeconds,
+      cpuMsPerRequest: result.requests > 0 && backends[side].length > 0 ? ((serviceCpuSeconds + postgresCpuSeconds) * 1000) / result.requests : null,
+      non2xx: result.non2xx + result.errors,
+    };
+  };
+  const [a, b] = await Promise.all([run('a'), run('b')]);
+  const all = whole?.stop().postgres?.cpuSeconds ?? 0;
+  return { sides: { a, b }, sharedPostgresCpuSeconds: Math.max(0, all - a.postgresCpuSeconds - b.postgresCpuSeconds) };
 }

@@ -15,7 +15,7 @@ import { systemContext, type VerbContext } from '../../lib/context/verb-context'
 import type { Db } from '../../lib/db/client';
 import { PrismaClient } from '../../lib/db/generated/client';
 import { registerPool } from '../../lib/db/sql';
-import { newRequestId } from '../../lib/http/request-id';
+import { newRequestId } from '../../lib/requestlog/request-id';
 import { countApiCalls } from '../../lib/overview/store';
 import { createPublicQuote } from '../../lib/quotes/create-public-quote';
 import { maintainRequestLogPartitions } from '../../lib/requestlog/partitions';

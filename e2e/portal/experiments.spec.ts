@@ -7,7 +7,7 @@ import { describeGuardrail } from '../../lib/experiments/plain-words';
 import type { ExperimentView } from '../../lib/experiments/schemas';
 import { acceptanceGuardrail, type ArmTotals } from '../../lib/experiments/statistics';
 import { issueFormToken } from '../../lib/leads/form-token';
-import { rollUpExperimentAcceptances, rollUpExperimentQuotes } from '../../lib/quotes/store';
+import { rollUpExperimentAcceptances, rollUpExperimentQuotes } from '../../lib/experiments/store';
 import { createPerson, createTenant, quoteRequest, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 import { expectNoSeriousViolations } from '../support/axe';
 import { appUrl, expectFitsWidth, screenshot, signIn } from '../support/portal';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { VerbContext } from '../context/verb-context';
-import type { EventType } from './catalogue';
+import type { EventType } from './event-types';
 import { insertEvent, type OutboxEventRow } from './store';
 
 export type DomainEvent = {

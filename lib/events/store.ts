@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
 import { Statement, Table, type StatementBuilder } from '../db/statement';
-import type { EventType } from './catalogue';
+import type { EventType } from './event-types';
 
 /** An outbox event as stored; `data` is the payload every delivery of it sends. */
 export type OutboxEventRow = {

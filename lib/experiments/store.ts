@@ -14,7 +14,9 @@ import {
   EXPERIMENT_COMMITMENT_COLUMNS,
   EXPERIMENT_COMMITMENT_WHERE,
   EXPERIMENT_COMMITMENTS_MARK,
-} from '../quotes/store/experiment-rollup';
+} from './store/arm-rollup';
+// The experiments' own rollup of quotes, acceptances and commitments by arm and day (the minute job's).
+export { rollUpExperimentAcceptances, rollUpExperimentAccountQuotes, rollUpExperimentCommitments, rollUpExperimentQuotes } from './store/arm-rollup';
 import type { RunningExperiment } from './running-experiment';
 import type { ExperimentSurface, WeightUnit } from './schemas';
 

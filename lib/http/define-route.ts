@@ -7,7 +7,7 @@ import { forwardQueuedDeliveries } from '../jobs/forward-to-inngest';
 import { logger, type Logger } from '../observability/logger';
 import { withTenancyRecorder } from '../observability/request-context';
 import { idempotencyOf, openObjectsOf, type RouteContract } from './contract';
-import { newRequestId } from './request-id';
+import { newRequestId } from '../requestlog/request-id';
 import { authenticate, type Authenticated, type Authenticator } from './steps/authenticate';
 import { replayBeforeAuthorizing, runIdempotently } from './steps/idempotency';
 import { parsePathParams, parseRequest } from './steps/parse-request';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { createDocument, createSchema, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_STATUS, type ErrorCode } from '../errors/service-error';
-import { deliverySchema, EVENT_CATALOGUE, EVENT_TYPES } from '../events/catalogue';
+import { EVENT_TYPES } from '../events/event-types';
+import { deliverySchema, EVENT_CATALOGUE } from '../event-catalogue/catalogue';
 import { OPERATION_TAGS, idempotencyKeyHeaderSchema, idempotencyOf, reportsQuota, type RouteContract } from './contract';
 import { MAX_TEST_DELAY_MS, takesApiKey, TEST_FAULT_HEADER, TEST_FAULTS } from './steps/test-fault';
 import { NDJSON } from './envelope';
@@ -155,7 +156,7 @@ const DELIVERY_HEADERS = [
 ].map((h) => ({ in: 'header' as const, required: true, schema: { type: 'string' as const }, ...h }));
 
 /**
- * OpenAPI 3.1 `webhooks`: every event type of the catalogue (lib/events/catalogue.ts) as the
+ * OpenAPI 3.1 `webhooks`: every event type of the catalogue (lib/event-catalogue/catalogue.ts) as the
  * `POST` its deliveries make, the body its delivery envelope with `data` by the type's schema.
  * A body the service sends is its output, as a response is: zod-openapi renders request bodies
  * as input (where `QuoteIntent` would read otherwise and be renamed), so each body is rendered

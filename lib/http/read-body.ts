@@ -1,5 +1,5 @@
 import { ServiceError, type ErrorCode } from '../errors/service-error';
-import { jsonViolation } from './json-limits';
+import { jsonViolation } from '../json/json-limits';
 import { textOfUtf8 } from '../requestlog/storable-text';
 
 export const DEFAULT_MAX_BODY_BYTES = 100_000;

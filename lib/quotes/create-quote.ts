@@ -3,7 +3,7 @@ import { compiled } from '../books/published-version';
 import type { ApiKeyPrincipal, Principal } from '../auth/principal';
 import type { SystemPrincipal, VerbContext } from '../context/verb-context';
 import { canonicalHash } from '../hash/canonical-hash';
-import type { EventType } from '../events/catalogue';
+import type { EventType } from '../events/event-types';
 import { outboxEventRow } from '../events/record-event';
 import { payloadWithoutReceiptParts, type OutboxEventRow } from '../events/store';
 import { ServiceError } from '../errors/service-error';

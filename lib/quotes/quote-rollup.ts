@@ -4,9 +4,8 @@ import {
   rollUpExperimentAccountQuotes,
   rollUpExperimentCommitments,
   rollUpExperimentQuotes,
-  rollUpQuoteFunnel,
-  rollUpQuoteOutcomes,
-} from './store';
+} from '../experiments/store';
+import { rollUpQuoteFunnel, rollUpQuoteOutcomes } from './store';
 
 /**
  * The minute job behind the Overview's quotes per day: adds the quotes made since its mark (up to

@@ -19,4 +19,3 @@ export * from './store/audit';
 export * from './store/write';
 export * from './store/rollup';
 export * from './store/funnel-rollup';
-export * from './store/experiment-rollup';

@@ -7,7 +7,7 @@
  * details when they accept a quote), whole objects included.
  */
 
-import { MAX_JSON_DEPTH } from '../http/json-limits';
+import { MAX_JSON_DEPTH } from '../json/json-limits';
 
 /** Largest body kept, in UTF-8 bytes; beyond it the text is cut and says so. */
 export const MAX_LOGGED_BODY_BYTES = 8_192;

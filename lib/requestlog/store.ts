@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../db/client';
-import { requestIdTime } from '../http/request-id';
+import { requestIdTime } from './request-id';
 import { afterTimeSequenceCursor } from '../db/cursors';
 import type { Prisma } from '../db/generated/client';
 import { sqlRows } from '../db/sql';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { provisionTenant } from '../accounts/provision-tenant';
+import { provisionTenant } from '../tenants/provision-tenant';
 import { demoBookArtifact, demoExample } from '../books/demo-book';
 import { createDb, type Db, type DbOrTx } from '../db/client';
 import { WORKSPACE_PERMISSIONS, type WorkspacePermission } from '../auth/permissions';

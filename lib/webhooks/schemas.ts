@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../events/catalogue';
+import { EVENT_TYPES } from '../events/event-types';
 import { timeIdCursorSchema } from '../db/cursors';
 import { endpointUrlProblem } from './target-policy';
 import { testFailureSchema } from './test-failures';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
-import { deliverySchema, EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../../lib/events/catalogue';
+import { EVENT_TYPES, type EventType } from '../../lib/events/event-types';
+import { deliverySchema, EVENT_CATALOGUE } from '../../lib/event-catalogue/catalogue';
 import { readEvent } from '../../lib/events/store';
 import { api } from '../support/api-client';
 import { issueFormToken } from '../../lib/leads/form-token';

@@ -5,7 +5,7 @@ import { demoBookArtifact } from '../../lib/books/demo-book';
 import { assignArm, type Assignment } from '../../lib/experiments/assignment';
 import { issueFormToken } from '../../lib/leads/form-token';
 import { rollUpQuotes } from '../../lib/quotes/quote-rollup';
-import { rollUpExperimentAcceptances, rollUpExperimentQuotes } from '../../lib/quotes/store';
+import { rollUpExperimentAcceptances, rollUpExperimentQuotes } from '../../lib/experiments/store';
 import { api } from '../support/api-client';
 import { createPerson, createTenant, quoteRequest, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createBookVersion } from '../../lib/books/create-book-version';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { assignArm, checkReceiptAssignment, type AssignmentDefinition } from '../../lib/experiments/assignment';
-import { rollUpExperimentAccountQuotes, rollUpExperimentCommitments } from '../../lib/quotes/store';
+import { rollUpExperimentAccountQuotes, rollUpExperimentCommitments } from '../../lib/experiments/store';
 import { checkSignature, keyRingOf, type SignedDocument } from '../../lib/receipts/receipt-signature';
 import { api } from '../support/api-client';
 import { createPerson, createTenant, quoteRequest, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../../lib/events/catalogue';
+import { EVENT_TYPES } from '../../lib/events/event-types';
 import { api } from '../support/api-client';
 
 const V1 = path.resolve(import.meta.dirname, '../../app/v1');

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { outboxEventRow } from '../../lib/events/record-event';
 import { payloadWithoutReceiptParts } from '../../lib/events/store';
-import { newRequestId } from '../../lib/http/request-id';
+import { newRequestId } from '../../lib/requestlog/request-id';
 import { everyReceiptField, toQuoteResult } from '../../lib/quotes/quote-views';
 import { findQuote, insertQuote, type QuoteReceiptRow, type StoredQuote } from '../../lib/quotes/store';
 import { RECEIPT_FORMATS, type ReceiptFormat } from '../../lib/receipts/receipt-format';

@@ -4,7 +4,7 @@ import { testContext } from '../../lib/testing/factories';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { maintainRequestLogPartitions, PARTITION_DAYS_AHEAD } from '../../lib/requestlog/partitions';
 import { countDefaultPartitionRows, findRequestLog, insertRequestLogs, listDayPartitions, PARTITIONED, partitionName, type RequestLogEntry } from '../../lib/requestlog/store';
-import { newRequestId } from '../../lib/http/request-id';
+import { newRequestId } from '../../lib/requestlog/request-id';
 
 /**
  * Issue 31: the request log is partitioned by UTC day. The minute job makes days ahead, drops

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ARTIFACT_BYTES } from '../../app/v1/books/contract';
-import { MAX_JSON_DEPTH } from '../../lib/http/json-limits';
+import { MAX_JSON_DEPTH } from '../../lib/json/json-limits';
 import { DEFAULT_MAX_BODY_BYTES } from '../../lib/http/read-body';
 import { RATE_LIMITS } from '../../lib/ratelimit/registry';
 // @ts-expect-error: a plain .mjs script without types

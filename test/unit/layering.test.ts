@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 /**
  * The arrows point down (docs/architecture.md): app/ and inngest/ are composition roots that use
  * lib/, and nothing in lib/ reaches back up to them, statically or by a dynamic import. Test
- * helpers that need the router live under test/support.
+ * helpers that need the router live under test/support. Between lib/'s domains (its folders) the
+ * arrows never close a ring, so that each can be read, and changed, from the ones below it.
  */
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -14,6 +15,14 @@ function sources(folder: string): string[] {
     .filter((entry) => entry.isFile() && /\.(ts|tsx|js|mjs)$/.test(entry.name) && !entry.parentPath.includes(`${path.sep}generated`))
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
 }
+
+/** The file a specifier names, from the repository's root, or null for a package. */
+function targetOf(file: string, spec: string): string | null {
+  return spec.startsWith('@/') ? spec.slice(2) : spec.startsWith('.') ? path.posix.join(path.posix.dirname(file), spec) : null;
+}
+
+/** A lib/ file's domain: its folder under lib/. */
+const domainOf = (file: string): string | null => /^lib\/([^/]+)\//.exec(file)?.[1] ?? null;
 
 /** The modules a file names: `from '…'`, `import('…')`, `require('…')`. */
 function specifiers(text: string): string[] {
@@ -27,11 +36,42 @@ describe('layering', () => {
     const upward = files.flatMap((file) =>
       specifiers(readFileSync(path.join(root, file), 'utf8'))
         .filter((spec) => {
-          const target = spec.startsWith('@/') ? spec.slice(2) : spec.startsWith('.') ? path.posix.join(path.posix.dirname(file), spec) : null;
+          const target = targetOf(file, spec);
           return target !== null && /^(app|inngest)(\/|$)/.test(target);
         })
         .map((spec) => `${file} → ${spec}`),
     );
     expect(upward).toEqual([]);
+  });
+
+  it('has no ring between lib/ domains (type-only imports included)', () => {
+    // Every domain's arrows to other domains, with a file that draws each.
+    const arrows = new Map<string, Map<string, string>>();
+    for (const file of sources('lib').filter((f) => !/\.test\.tsx?$/.test(f))) {
+      const from = domainOf(file)!;
+      for (const spec of specifiers(readFileSync(path.join(root, file), 'utf8'))) {
+        const target = targetOf(file, spec);
+        const to = target && domainOf(target);
+        if (!to || to === from) continue;
+        if (!arrows.has(from)) arrows.set(from, new Map());
+        arrows.get(from)!.set(to, `${file} → ${spec}`);
+      }
+    }
+    // A ring exists when a domain reaches itself: report each by the path that closes it.
+    const rings: string[] = [];
+    for (const start of arrows.keys()) {
+      const seen = new Set<string>();
+      const walk = (domain: string, trail: string[]): void => {
+        for (const [next, why] of arrows.get(domain) ?? []) {
+          if (next === start) rings.push([...trail, why].join(', then '));
+          else if (!seen.has(next)) {
+            seen.add(next);
+            walk(next, [...trail, why]);
+          }
+        }
+      };
+      walk(start, []);
+    }
+    expect(rings).toEqual([]);
   });
 });

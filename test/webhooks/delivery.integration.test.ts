@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import type { EventType } from '../../lib/events/catalogue';
+import type { EventType } from '../../lib/events/event-types';
 import { recordEvent } from '../../lib/events/record-event';
 import { startInProcessRunner } from '../../lib/jobs/in-process-runner';
 import { runWebhookJobs } from '../../lib/jobs/run-jobs';

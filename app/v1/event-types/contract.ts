@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '@/lib/events/catalogue';
+import { EVENT_TYPES } from '@/lib/events/event-types';
 import { defineContract } from '@/lib/http/contract';
 
 export const listEventTypesContract = defineContract({

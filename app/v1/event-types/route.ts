@@ -1,4 +1,5 @@
-import { EVENT_CATALOGUE, EVENT_TYPES, exampleEnvelope } from '@/lib/events/catalogue';
+import { EVENT_TYPES } from '@/lib/events/event-types';
+import { EVENT_CATALOGUE, exampleEnvelope } from '@/lib/event-catalogue/catalogue';
 import { defineRoute } from '@/lib/http/define-route';
 import { listEventTypesContract } from './contract';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseOrThrow } from '../../errors/parse-or-throw';
 import { ServiceError, type ErrorCode } from '../../errors/service-error';
 import type { RouteContract } from '../contract';
-import { jsonViolation } from '../json-limits';
+import { jsonViolation } from '../../json/json-limits';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from '../read-body';
 
 /** A malformed path id names nothing: 404, like an id that does not exist. */

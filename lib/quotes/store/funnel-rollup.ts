@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/client';
 import { sqlRows } from '../../db/sql';
-import { QUOTE_ROLLUP_SETTLE_MS } from './rollup';
+import { ROLLUP_SETTLE_MS } from '../../db/rollups';
 
 // The quotes' store (lib/quotes/store.ts): the daily rollups behind the funnel
 // (GET /v1/businesses/{id}/funnel): outcomes, exact priced totals and unanswered questions per
@@ -61,7 +61,7 @@ const ROLL_UP_FUNNEL_SQL = `WITH mark AS (
  * Counts the quotes made since the funnel's mark, up to `settleMs` before the database's now,
  * into the funnel's daily rollups; returns how many quotes it added.
  */
-export async function rollUpQuoteFunnel(db: DbOrTx, settleMs = QUOTE_ROLLUP_SETTLE_MS): Promise<number> {
+export async function rollUpQuoteFunnel(db: DbOrTx, settleMs = ROLLUP_SETTLE_MS): Promise<number> {
   const [row] = await sqlRows<{ marks: number; quotes: number; rowsWritten: number }>(db, ROLL_UP_FUNNEL_SQL, [settleMs]);
   if (row.marks !== 1) throw new Error(`rollup_marks has no '${QUOTE_FUNNEL_MARK}' row: run the migrations`);
   return row.quotes;

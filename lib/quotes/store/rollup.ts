@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../../db/client';
+import { ROLLUP_SETTLE_MS } from '../../db/rollups';
 import { sqlRows } from '../../db/sql';
 
 // The quotes' store (lib/quotes/store.ts): the hourly rollup of quotes by outcome.
@@ -6,12 +7,6 @@ import { sqlRows } from '../../db/sql';
 /** The rollup's row in rollup_marks: the quotes made before its `through` are counted in it. */
 export const QUOTE_ROLLUP_MARK = 'quote-outcomes';
 
-/**
- * How long after its `created_at` (the request's clock reading) a quote is counted: a quote's
- * statement commits within milliseconds of it, and the request's clock may run a little behind
- * the database's. A quote that commits later than this is left out of the rollup.
- */
-export const QUOTE_ROLLUP_SETTLE_MS = 5 * 60_000;
 
 // Adds the quotes made from the mark up to the database's now less the settle time, and moves
 // the mark there, in one statement: each quote is counted once, and a run reads about a minute
@@ -42,7 +37,7 @@ const ROLL_UP_SQL = `WITH mark AS (
  * Counts the quotes made since the mark, up to `settleMs` before the database's now, into the
  * hourly rollup; returns how many quotes it added.
  */
-export async function rollUpQuoteOutcomes(db: DbOrTx, settleMs = QUOTE_ROLLUP_SETTLE_MS): Promise<number> {
+export async function rollUpQuoteOutcomes(db: DbOrTx, settleMs = ROLLUP_SETTLE_MS): Promise<number> {
   const [row] = await sqlRows<{ marks: number; hours: number; quotes: number }>(db, ROLL_UP_SQL, [settleMs]);
   // Made by the migration that made the table: its absence means the database is not migrated.
   if (row.marks !== 1) throw new Error(`rollup_marks has no '${QUOTE_ROLLUP_MARK}' row: run the migrations`);

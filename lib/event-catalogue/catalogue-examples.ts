@@ -1,4 +1,4 @@
-// The examples the event catalogue (lib/events/catalogue.ts) shows for each event type: made-up
+// The examples the event catalogue (lib/event-catalogue/catalogue.ts) shows for each event type: made-up
 // ids and values in the shapes the API answers, checked against each type's schema by
 // test/api/event-catalogue.integration.test.ts.
 

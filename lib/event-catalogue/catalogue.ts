@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EVENT_TYPES, type EventType } from '../events/event-types';
 import { accountQuoteRecordSchema, commitmentSchema, producedQuoteSchema } from '../accounts/account-schemas';
 import { businessSchema } from '../businesses/schemas';
 import { experimentSchema } from '../experiments/schemas';
@@ -15,32 +16,6 @@ import { AT, EXAMPLE_SIGNATURE, IDS, apiKey, experiment, heldQuote, member, quot
  * catalogue, the OpenAPI document's `webhooks` and the SDK's `WebhookEvent`. Tests parse each
  * example, and one real event of every type, with its schema.
  */
-export const EVENT_TYPES = [
-  'quote_intent.succeeded',
-  'quote_intent.requires_input',
-  'quote_intent.failed',
-  'book_version.published',
-  'experiment.started',
-  'experiment.stopped',
-  'experiment.concluded',
-  'experiment.paused',
-  'api_key.created',
-  'api_key.rotated',
-  'api_key.revoked',
-  'business_member.invited',
-  'business_member.updated',
-  'business_member.removed',
-  'business.branding_updated',
-  'account_quote.created',
-  'account_quote.approved',
-  'account_quote.declined',
-  'quote_intent.accepted',
-  'commitment.confirmed',
-  'webhook.test',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
-
 export type EventDescription = {
   /** Which environment's endpoints receive it. */
   environment: 'the quote’s' | 'the publication’s' | 'the key’s' | 'Live' | 'the endpoint’s';

@@ -4,8 +4,8 @@ import { publishBookVersion } from '../books/publish-book-version';
 import { createBusiness } from '../businesses/create-business';
 import type { VerbContext } from '../context/verb-context';
 import type { EnvironmentName } from '../auth/principal';
-import { createProject } from './create-project';
-import { createWorkspace } from './create-workspace';
+import { createProject } from '../accounts/create-project';
+import { createWorkspace } from '../accounts/create-workspace';
 
 export type ProvisionTenantInput = {
   workspace: { slug: string; name: string };

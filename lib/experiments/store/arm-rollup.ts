@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/client';
 import { sqlRows } from '../../db/sql';
-import { QUOTE_ROLLUP_SETTLE_MS } from './rollup';
+import { ROLLUP_SETTLE_MS } from '../../db/rollups';
 
 // The quotes' store (lib/quotes/store.ts): the daily rollup behind experiment results
 // (GET /v1/books/{bookId}/experiments/{id}/results): per experiment, arm, UTC day and currency,
@@ -111,7 +111,7 @@ async function rollUp(db: DbOrTx, sql: string, mark: string, settleMs: number): 
  * Counts the experiments' priced quotes made since their mark, up to `settleMs` before the
  * database's now, into experiment_arm_daily; returns how many quotes it added.
  */
-export async function rollUpExperimentQuotes(db: DbOrTx, settleMs = QUOTE_ROLLUP_SETTLE_MS): Promise<number> {
+export async function rollUpExperimentQuotes(db: DbOrTx, settleMs = ROLLUP_SETTLE_MS): Promise<number> {
   return rollUp(db, ROLL_UP_QUOTES_SQL, EXPERIMENT_QUOTES_MARK, settleMs);
 }
 
@@ -120,12 +120,12 @@ export async function rollUpExperimentQuotes(db: DbOrTx, settleMs = QUOTE_ROLLUP
  * returns how many it added. An acceptance's existence and amount never change (erasure nulls
  * contact details only), so it is counted once; its lead's status is read at results time.
  */
-export async function rollUpExperimentAcceptances(db: DbOrTx, settleMs = QUOTE_ROLLUP_SETTLE_MS): Promise<number> {
+export async function rollUpExperimentAcceptances(db: DbOrTx, settleMs = ROLLUP_SETTLE_MS): Promise<number> {
   return rollUp(db, ROLL_UP_ACCEPTANCES_SQL, EXPERIMENT_ACCEPTANCES_MARK, settleMs);
 }
 
 /** Counts the experiments' priced account-surface quotes made since their mark; returns how many it added. */
-export async function rollUpExperimentAccountQuotes(db: DbOrTx, settleMs = QUOTE_ROLLUP_SETTLE_MS): Promise<number> {
+export async function rollUpExperimentAccountQuotes(db: DbOrTx, settleMs = ROLLUP_SETTLE_MS): Promise<number> {
   return rollUp(db, ROLL_UP_ACCOUNT_QUOTES_SQL, EXPERIMENT_ACCOUNT_QUOTES_MARK, settleMs);
 }
 
@@ -133,6 +133,6 @@ export async function rollUpExperimentAccountQuotes(db: DbOrTx, settleMs = QUOTE
  * Counts the commitments of experiments' account quotes confirmed since their mark; returns how
  * many it added. A commitment is confirmed once and never changes, so it is counted once.
  */
-export async function rollUpExperimentCommitments(db: DbOrTx, settleMs = QUOTE_ROLLUP_SETTLE_MS): Promise<number> {
+export async function rollUpExperimentCommitments(db: DbOrTx, settleMs = ROLLUP_SETTLE_MS): Promise<number> {
   return rollUp(db, ROLL_UP_COMMITMENTS_SQL, EXPERIMENT_COMMITMENTS_MARK, settleMs);
 }
