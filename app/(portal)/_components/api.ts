@@ -1,5 +1,7 @@
 'use client';
 
+import type { AnswerOf, RouteContract } from '@/lib/http/contract';
+
 /** A failed call to our API, with the envelope's code and field messages. */
 export class ApiError extends Error {
   constructor(
@@ -40,8 +42,15 @@ export function unreachable(): ApiError {
   return new ApiError(0, 'network', 'Could not reach the service. Check your connection and try again.', null);
 }
 
-/** Calls a /v1 route with the portal's session cookie; returns `data` or throws ApiError. */
-export async function apiFetch<T>(path: string, init: { method?: string; body?: unknown; idempotencyKey?: string } = {}): Promise<T> {
+/**
+ * Calls a /v1 route with the portal's session cookie; returns `data` or throws ApiError. The type
+ * parameter is the route's contract (a type-only import: `apiFetch<typeof listMembersContract>(…)`),
+ * so the answer is typed by the contract's success schema, never restated at the call site.
+ */
+export async function apiFetch<C extends Pick<RouteContract, 'success'>>(
+  path: string,
+  init: { method?: string; body?: unknown; idempotencyKey?: string } = {},
+): Promise<AnswerOf<C>> {
   let response: Response;
   const headers: Record<string, string> = {};
   if (init.body !== undefined) headers['content-type'] = 'application/json';
@@ -57,7 +66,7 @@ export async function apiFetch<T>(path: string, init: { method?: string; body?: 
   } catch {
     throw unreachable();
   }
-  const body = (await response.json().catch(() => null)) as { data: T } | { error: ApiErrorBody } | null;
+  const body = (await response.json().catch(() => null)) as { data: AnswerOf<C> } | { error: ApiErrorBody } | null;
   if (!response.ok || !body || !('data' in body)) throw apiErrorOf(body && 'error' in body ? body.error : null, response);
   return body.data;
 }

@@ -1,18 +1,17 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import type { listMembersContract } from '@/app/v1/businesses/contract';
 import { apiFetch } from './api';
 import { ownerWords } from './admin-words';
 import { AskAnAdmin } from './ask-an-admin';
 import type { Business } from './queries';
 
-type RosterMember = { name: string | null; email: string; role: 'owner' | 'editor' | 'viewer'; status: 'active' | 'invited' | 'removed' };
-
 /** The business's active owners, from its roster (the Members page's query: any member may read it). */
 export function useBusinessOwners(business: Business) {
   const roster = useQuery({
     queryKey: ['businesses', business.id, 'members'],
-    queryFn: () => apiFetch<{ members: RosterMember[] }>(`/v1/businesses/${business.id}/members`),
+    queryFn: () => apiFetch<typeof listMembersContract>(`/v1/businesses/${business.id}/members`),
   });
   const owners = (roster.data?.members ?? []).filter((m) => m.role === 'owner' && m.status === 'active').map(({ name, email }) => ({ name, email }));
   return { owners, settled: !roster.isPending };

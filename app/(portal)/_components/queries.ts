@@ -15,22 +15,22 @@ export type BookSummary = AnswerOf<typeof listBooksContract>['books'][number];
 export type Inbox = AnswerOf<typeof inboxContract>['inbox'];
 
 export function useWorkspaces() {
-  return useQuery({ queryKey: ['workspaces'], queryFn: () => apiFetch<{ workspaces: Workspace[] }>('/v1/workspaces') });
+  return useQuery({ queryKey: ['workspaces'], queryFn: () => apiFetch<typeof listWorkspacesContract>('/v1/workspaces') });
 }
 
 export function useBusinesses() {
-  return useQuery({ queryKey: ['businesses'], queryFn: () => apiFetch<{ businesses: Business[] }>('/v1/businesses') });
+  return useQuery({ queryKey: ['businesses'], queryFn: () => apiFetch<typeof listBusinessesContract>('/v1/businesses') });
 }
 
 export function useBooks() {
-  return useQuery({ queryKey: ['books'], queryFn: () => apiFetch<{ books: BookSummary[] }>('/v1/books') });
+  return useQuery({ queryKey: ['books'], queryFn: () => apiFetch<typeof listBooksContract>('/v1/books') });
 }
 
 /** What waits for the person (GET /v1/me/inbox), asked again every minute and when the tab comes back. */
 export function useInbox(enabled: boolean) {
   return useQuery({
     queryKey: ['inbox'],
-    queryFn: () => apiFetch<{ inbox: Inbox }>('/v1/me/inbox').then((d) => d.inbox),
+    queryFn: () => apiFetch<typeof inboxContract>('/v1/me/inbox').then((d) => d.inbox),
     enabled,
     refetchInterval: 60_000,
   });

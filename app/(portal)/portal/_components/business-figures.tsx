@@ -3,7 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import dynamic from 'next/dynamic';
-import type { BusinessOverview } from '@/lib/overview/business-overview';
+import type { AnswerOf } from '@/lib/http/contract';
+import type { businessOverviewContract } from '@/app/v1/businesses/contract';
 import { apiFetch } from '../../_components/api';
 import { mayInWorkspaceOf, mayReviewQuotes, mayWorkLeads } from '../../_components/portal-access';
 import type { Business, Workspace } from '../../_components/queries';
@@ -13,6 +14,9 @@ import { dayLabel } from './day-label';
 
 // recharts (with its redux and d3) is a third of the Overview's JavaScript: it loads after the page,
 // into the chart's box of fixed height, so that neither first paint nor hydration waits for it.
+/** GET /v1/businesses/{id}/overview's `overview`, typed by its contract. */
+export type BusinessOverview = AnswerOf<typeof businessOverviewContract>['overview'];
+
 const QuotesPerDayChart = dynamic(() => import('./quotes-per-day-chart').then((m) => m.QuotesPerDayChart), { ssr: false });
 
 /**
@@ -22,7 +26,7 @@ const QuotesPerDayChart = dynamic(() => import('./quotes-per-day-chart').then((m
 export function BusinessFigures({ business, workspaces }: { business: Business; workspaces: readonly Workspace[] }) {
   const overview = useQuery({
     queryKey: ['businesses', business.id, 'overview'],
-    queryFn: () => apiFetch<{ overview: BusinessOverview }>(`/v1/businesses/${business.id}/overview`).then((d) => d.overview),
+    queryFn: () => apiFetch<typeof businessOverviewContract>(`/v1/businesses/${business.id}/overview`).then((d) => d.overview),
   });
   if (overview.isPending) return <Loading what="figures" />;
   if (overview.isError) return <ErrorMessage error={overview.error} />;

@@ -1,7 +1,7 @@
 'use client';
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { BusinessOverview } from '@/lib/overview/business-overview';
+import type { BusinessOverview } from './business-figures';
 import { dayLabel } from './day-label';
 
 /** Live quotes per day, stacked by outcome (the table beside it says the same to screen readers). */

@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
+import type { listApiKeysContract } from '@/app/v1/api-keys/contract';
 import { apiFetch } from '../../_components/api';
 import { ProjectScope, type ProjectInWorkspace } from '../../_components/project-scope';
 import { Empty, EnvironmentBadge, ErrorMessage, Loading } from '../../_components/ui';
@@ -33,7 +34,7 @@ function ProjectKeys({ workspace, project }: ProjectInWorkspace) {
   const mayManage = workspace.permissions.includes('api_keys:create');
   const keys = useQuery({
     queryKey: apiKeysQueryKey(project.id),
-    queryFn: () => apiFetch<{ apiKeys: ApiKey[] }>(`/v1/api-keys?projectId=${encodeURIComponent(project.id)}`),
+    queryFn: () => apiFetch<typeof listApiKeysContract>(`/v1/api-keys?projectId=${encodeURIComponent(project.id)}`),
   });
   const [creating, setCreating] = useState(false);
   // The only copy of a plaintext secret in the page; "Done" drops it.

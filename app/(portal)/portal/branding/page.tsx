@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import type { setBrandingContract } from '@/app/v1/businesses/contract';
 import { ApiError, apiFetch } from '../../_components/api';
 import { BusinessScope } from '../../_components/business-scope';
 import { describedBy, FieldError, useFieldErrors } from '../../_components/field-error';
@@ -53,7 +54,7 @@ function BrandingEditor({ business }: { business: Business }) {
   const [draft, setDraft] = useState(() => draftOf(business));
   const save = useMutation({
     mutationFn: (body: BrandingDraft) =>
-      apiFetch(`/v1/businesses/${business.id}/branding`, {
+      apiFetch<typeof setBrandingContract>(`/v1/businesses/${business.id}/branding`, {
         method: 'PUT',
         body: {
           displayName: body.displayName.trim(),

@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dynamic from 'next/dynamic';
 import { useState } from 'react';
 import { formatMoney } from '@/app/_components/receipt-view';
-import type { BusinessFunnel } from '@/lib/funnel/schemas';
+import type { businessFunnelContract } from '@/app/v1/businesses/contract';
 import { FUNNEL_DEFAULT_WEEKS } from '@/lib/funnel/schemas';
 import { apiFetch } from '../../_components/api';
 import { BusinessScope } from '../../_components/business-scope';
@@ -12,7 +12,7 @@ import type { Business } from '../../_components/queries';
 import { RequiresAccess } from '../../_components/requires-access';
 import { TableHead } from '../../_components/table-head';
 import { Empty, ErrorMessage, Loading } from '../../_components/ui';
-import { funnelStages, unansweredSentence, weekLabel } from './_components/funnel-stages';
+import { funnelStages, unansweredSentence, weekLabel, type BusinessFunnel } from './_components/funnel-stages';
 
 // recharts loads after the page, into boxes of fixed height (docs/architecture.md, "Something heavy").
 const FunnelChart = dynamic(() => import('./_components/funnel-chart').then((m) => m.FunnelChart), { ssr: false });
@@ -39,7 +39,7 @@ function BusinessFunnelView({ business }: { business: Business }) {
     queryFn: () => {
       const query = new URLSearchParams({ weeks: String(FUNNEL_DEFAULT_WEEKS) });
       if (offeringId) query.set('offeringId', offeringId);
-      return apiFetch<{ funnel: BusinessFunnel }>(`/v1/businesses/${business.id}/funnel?${query}`).then((d) => d.funnel);
+      return apiFetch<typeof businessFunnelContract>(`/v1/businesses/${business.id}/funnel?${query}`).then((d) => d.funnel);
     },
     // The picker keeps the last figures on screen while the next offering's come.
     placeholderData: keepPreviousData,

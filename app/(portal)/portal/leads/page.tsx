@@ -4,7 +4,9 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import Link from 'next/link';
 import { useId, useRef, useState } from 'react';
 import { formatMoney } from '@/app/_components/receipt-view';
-import { LEAD_STATUSES, PIPELINE_STATUSES, type Lead, type LeadStatus, type PipelineStatus } from '@/lib/leads/schemas';
+import type { AnswerOf } from '@/lib/http/contract';
+import type { eraseLeadContract, listLeadsContract, moveLeadContract } from '@/app/v1/businesses/contract';
+import { LEAD_STATUSES, PIPELINE_STATUSES, type PipelineStatus } from '@/lib/leads/schemas';
 import { apiFetch, friendlyError } from '../../_components/api';
 import { BusinessScope } from '../../_components/business-scope';
 import { ConfirmButton } from '../../_components/confirm-button';
@@ -13,7 +15,8 @@ import { useWorkspaces, type Business } from '../../_components/queries';
 import { RequiresAccess } from '../../_components/requires-access';
 import { Empty, ErrorMessage, formatTime, Loading } from '../../_components/ui';
 
-type Page = { leads: Lead[]; nextCursor: string | null };
+type Lead = AnswerOf<typeof listLeadsContract>['leads'][number];
+type LeadStatus = Lead['status'];
 
 export const LEAD_STATUS: Record<LeadStatus, { label: string; tone: string }> = {
   new: { label: 'New', tone: 'warn' },
@@ -48,7 +51,7 @@ function BusinessLeads({ business }: { business: Business }) {
       const query = new URLSearchParams({ limit: '50' });
       if (status) query.set('status', status);
       if (pageParam) query.set('cursor', pageParam);
-      return apiFetch<Page>(`/v1/businesses/${business.id}/leads?${query}`);
+      return apiFetch<typeof listLeadsContract>(`/v1/businesses/${business.id}/leads?${query}`);
     },
     getNextPageParam: (last) => last.nextCursor,
   });
@@ -103,13 +106,13 @@ function LeadCard({ business, lead, canWork, canErase }: { business: Business; l
     void queryClient.invalidateQueries({ queryKey: ['inbox'] });
   };
   const move = useMutation({
-    mutationFn: (status: PipelineStatus) => apiFetch<{ lead: Lead }>(`/v1/businesses/${business.id}/leads/${lead.id}`, { method: 'PATCH', body: { status } }),
+    mutationFn: (status: PipelineStatus) => apiFetch<typeof moveLeadContract>(`/v1/businesses/${business.id}/leads/${lead.id}`, { method: 'PATCH', body: { status } }),
     onSuccess: refresh,
   });
   // One key for the erasure of this lead: a retry after a lost answer replays it.
   const erasureKey = useRef(crypto.randomUUID());
   const erase = useMutation({
-    mutationFn: () => apiFetch<{ lead: Lead }>(`/v1/businesses/${business.id}/leads/${lead.id}/erasure`, { method: 'POST', idempotencyKey: erasureKey.current }),
+    mutationFn: () => apiFetch<typeof eraseLeadContract>(`/v1/businesses/${business.id}/leads/${lead.id}/erasure`, { method: 'POST', idempotencyKey: erasureKey.current }),
     onSuccess: refresh,
   });
   const name = lead.contact?.name ?? 'Personal data erased';

@@ -2,6 +2,8 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { AnswerOf } from '@/lib/http/contract';
+import type { inviteMemberContract, listMembersContract, removeMemberContract, updateMemberContract } from '@/app/v1/businesses/contract';
 import { ApiError, apiFetch } from '../../_components/api';
 import { BusinessScope } from '../../_components/business-scope';
 import { ConfirmButton } from '../../_components/confirm-button';
@@ -11,8 +13,8 @@ import { Empty, ErrorMessage, Loading } from '../../_components/ui';
 import { ROLE_WORDS } from '../../_components/portal-access';
 import { AskAnAdmin } from '../../_components/ask-an-admin';
 
-type Role = 'owner' | 'editor' | 'viewer';
-type Member = { id: string; email: string; name: string | null; role: Role; status: 'active' | 'invited' | 'removed' };
+type Member = AnswerOf<typeof listMembersContract>['members'][number];
+type Role = Member['role'];
 
 const ROLES: { value: Role; label: string }[] = [
   { value: 'owner', label: 'Owner' },
@@ -35,7 +37,7 @@ export default function MembersPage() {
 function Roster({ business }: { business: Business }) {
   const members = useQuery({
     queryKey: ['businesses', business.id, 'members'],
-    queryFn: () => apiFetch<{ members: Member[] }>(`/v1/businesses/${business.id}/members`),
+    queryFn: () => apiFetch<typeof listMembersContract>(`/v1/businesses/${business.id}/members`),
   });
   const isOwner = business.yourMembership?.role === 'owner';
 
@@ -94,7 +96,7 @@ function InviteForm({ businessId }: { businessId: string }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
   const invite = useMutation({
-    mutationFn: () => apiFetch<{ member: Member }>(`/v1/businesses/${businessId}/members`, { method: 'POST', body: { email, role } }),
+    mutationFn: () => apiFetch<typeof inviteMemberContract>(`/v1/businesses/${businessId}/members`, { method: 'POST', body: { email, role } }),
     onSuccess: () => {
       setEmail('');
       void queryClient.invalidateQueries({ queryKey: ['businesses', businessId, 'members'] });
@@ -163,7 +165,7 @@ function MemberRow({ businessId, member, editable, isYou }: { businessId: string
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['businesses'] });
   const path = `/v1/businesses/${businessId}/members/${member.id}`;
   const changeRole = useMutation({
-    mutationFn: (role: Role) => apiFetch(path, { method: 'PATCH', body: { role } }),
+    mutationFn: (role: Role) => apiFetch<typeof updateMemberContract>(path, { method: 'PATCH', body: { role } }),
     onSuccess: (_, role) => {
       setSaved(role);
       return refresh();
@@ -172,7 +174,7 @@ function MemberRow({ businessId, member, editable, isYou }: { businessId: string
   // A role chosen in the list waits for a confirmation; `saved` says what the last change did.
   const [proposed, setProposed] = useState<Role | null>(null);
   const [saved, setSaved] = useState<Role | null>(null);
-  const remove = useMutation({ mutationFn: () => apiFetch(path, { method: 'DELETE' }), onSuccess: refresh });
+  const remove = useMutation({ mutationFn: () => apiFetch<typeof removeMemberContract>(path, { method: 'DELETE' }), onSuccess: refresh });
   const failure = changeRole.error ?? remove.error;
   const columns = editable ? 5 : 4;
 

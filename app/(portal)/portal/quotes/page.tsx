@@ -4,16 +4,19 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
 import { formatMoney } from '@/app/_components/receipt-view';
-import type { BusinessQuote } from '@/lib/quotes/schemas';
+import type { AnswerOf } from '@/lib/http/contract';
+import type { listBusinessQuotesContract } from '@/app/v1/businesses/contract';
+import type { listQuoteIntentsContract } from '@/app/v1/quote-intents/contract';
 import { apiFetch } from '../../_components/api';
 import { BusinessScope } from '../../_components/business-scope';
 import { CompareBar, CompareCheckbox, useComparePicks } from '../../_components/compare-picker';
 import { useWorkspaces, type Business } from '../../_components/queries';
 import { Empty, EnvironmentBadge, ErrorMessage, formatTime, Loading } from '../../_components/ui';
 import { QUOTE_STATUS } from '../traces/_components/trace-header';
-import { offeringName } from './_components/offering-name';
+import { offeringName, type BusinessQuote } from './_components/offering-name';
 
-type Page = { quotes: BusinessQuote[]; nextCursor: string | null };
+/** One page of the member route's Live quotes, or of the workspace route's (Test, or both). */
+type Page = AnswerOf<typeof listBusinessQuotesContract> | AnswerOf<typeof listQuoteIntentsContract>;
 const SOURCE = { hosted: 'Hosted page', api: 'API' } as const;
 
 export default function QuotesPage() {
@@ -38,15 +41,15 @@ function BusinessQuotes({ business }: { business: Business }) {
   const quotes = useInfiniteQuery({
     queryKey: ['businesses', business.id, 'quotes', environment, status],
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => {
+    queryFn: ({ pageParam }): Promise<Page> => {
       const query = new URLSearchParams({ limit: '50' });
       if (status) query.set('status', status);
       if (pageParam) query.set('cursor', pageParam);
-      if (environment === 'live') return apiFetch<Page>(`/v1/businesses/${business.id}/quotes?${query}`);
+      if (environment === 'live') return apiFetch<typeof listBusinessQuotesContract>(`/v1/businesses/${business.id}/quotes?${query}`);
       // Test quotes are the workspace's to see (spec 9: member routes use the business's Live connection).
       query.set('businessId', business.id);
       if (environment) query.set('environment', environment);
-      return apiFetch<Page>(`/v1/quote-intents?${query}`);
+      return apiFetch<typeof listQuoteIntentsContract>(`/v1/quote-intents?${query}`);
     },
     getNextPageParam: (last) => last.nextCursor,
   });

@@ -2,7 +2,9 @@
 
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import type { AccountQuoteView } from '@/lib/accounts/account-schemas';
+import type { AnswerOf } from '@/lib/http/contract';
+import type { listWorkspaceAccountQuotesContract } from '@/app/v1/account-quotes/contract';
+import type { listBusinessAccountQuotesContract } from '@/app/v1/businesses/contract';
 import { BusinessScope } from '../../_components/business-scope';
 import { Choice, ChoiceGroup } from '../../_components/choice-group';
 import { mayReviewQuotes, mayReviewTestQuotes } from '../../_components/portal-access';
@@ -12,7 +14,8 @@ import { apiFetch } from '../../_components/api';
 import { Empty, ErrorMessage, Loading } from '../../_components/ui';
 import { HeldQuoteCard } from './_components/held-quote-card';
 
-type Page = { quotes: AccountQuoteView[]; nextCursor: string | null };
+/** One page of the member route's Live quotes, or of the workspace route's Test ones. */
+type Page = AnswerOf<typeof listBusinessAccountQuotesContract> | AnswerOf<typeof listWorkspaceAccountQuotesContract>;
 type View = 'waiting' | 'reviewed' | 'observed' | 'all';
 
 const VIEWS: Record<View, { label: string; query: string; empty: string }> = {
@@ -49,14 +52,12 @@ function BusinessReview({ business }: { business: Business }) {
   const quotes = useInfiniteQuery({
     queryKey: ['businesses', business.id, 'account-quotes', environment, view],
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => {
+    queryFn: ({ pageParam }): Promise<Page> => {
       const page = `${VIEWS[view].query}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`;
       // Live: the member route (the business's Live connection, spec 9); Test: the workspace route.
-      return apiFetch<Page>(
-        environment === 'live'
-          ? `/v1/businesses/${business.id}/account-quotes?${page}`
-          : `/v1/account-quotes?businessId=${business.id}&environment=test&${page}`,
-      );
+      return environment === 'live'
+        ? apiFetch<typeof listBusinessAccountQuotesContract>(`/v1/businesses/${business.id}/account-quotes?${page}`)
+        : apiFetch<typeof listWorkspaceAccountQuotesContract>(`/v1/account-quotes?businessId=${business.id}&environment=test&${page}`);
     },
     getNextPageParam: (last) => last.nextCursor,
   });

@@ -1,9 +1,14 @@
 'use client';
 
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import type { AcceptanceState, PublicAcceptance } from '@/lib/leads/schemas';
+import type { AnswerOf } from '@/lib/http/contract';
+import type { acceptQuoteContract, getAcceptanceStateContract } from '@/app/v1/public_quotes/contract';
 import { FIELD_SENTENCES, fieldSentence, refusalSentence } from './acceptance-messages';
 import { LocalTime } from './local-time';
+
+// The acceptance routes' answers, typed by their contract (app/v1/public_quotes/contract.ts).
+export type AcceptanceState = AnswerOf<typeof getAcceptanceStateContract>;
+type PublicAcceptance = AnswerOf<typeof acceptQuoteContract>['acceptance'];
 
 type Props = {
   businessId: string;
@@ -231,7 +236,7 @@ function AcceptForm({
       return setMessage("We couldn't reach the service. Check your connection and try again.");
     }
     const body = (await response.json().catch(() => null)) as
-      | { data: { acceptance: PublicAcceptance } }
+      | { data: AnswerOf<typeof acceptQuoteContract> }
       | { error: { code: string; message: string; details?: { fields?: Record<string, string[]>; formToken?: string; acceptedAt?: string } } }
       | null;
     if (response.ok && body && 'data' in body) return onAccepted(body.data.acceptance);

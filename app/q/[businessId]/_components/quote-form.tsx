@@ -1,13 +1,12 @@
 'use client';
 
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { AcceptanceState } from '@/lib/leads/schemas';
-import type { QuoteResult } from '@/lib/quotes/schemas';
 import { factorPath, factorsToSend, missingAnswers, missingSentence, NO_ANSWERS, offeringPath, type Answers, type Offering } from './answers';
 import { FactorSelect } from './factor-select';
 import { OfferingPicker } from './offering-picker';
+import type { AcceptanceState } from './accept-quote';
 import { QuoteReceipt, type NextStep } from './quote-receipt';
-import { newIdempotencyKey, submitPublicQuote } from './submit-public-quote';
+import { newIdempotencyKey, submitPublicQuote, type QuoteResult } from './submit-public-quote';
 import { useSecondsUntil } from './use-seconds-until';
 
 /**

@@ -1,11 +1,10 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { formatMoney, ReceiptSummary } from '@/app/_components/receipt-view';
-import type { AcceptanceState } from '@/lib/leads/schemas';
-import type { QuoteResult } from '@/lib/quotes/schemas';
 import type { Answers, Offering } from './answers';
-import { AcceptQuote, useAcceptance } from './accept-quote';
+import { AcceptQuote, useAcceptance, type AcceptanceState } from './accept-quote';
 import { LocalTime } from './local-time';
 import { SignedReceipt } from './signed-receipt';
+import type { QuoteResult } from './submit-public-quote';
 
 export type NextStep = { label: string; url: string };
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { downloadReceipt, useReceiptSignatureCheck } from '@/app/_components/receipt-signature-check';
-import type { QuoteReceiptView } from '@/lib/quotes/schemas';
+import type { QuoteResult } from './submit-public-quote';
 
 /**
  * The customer's copy of the price: a page to print or keep as a PDF (the receipt as they see it,
@@ -9,7 +9,7 @@ import type { QuoteReceiptView } from '@/lib/quotes/schemas';
  * anyone can check again (docs/receipts.md). The signature is told in plain words; the key that
  * signed it is on hover, for whoever wants to check it.
  */
-export function SignedReceipt({ receipt, businessName }: { receipt: QuoteReceiptView; businessName: string }) {
+export function SignedReceipt({ receipt, businessName }: { receipt: QuoteResult['quoteReceipt']; businessName: string }) {
   const check = useReceiptSignatureCheck(receipt);
   return (
     <div className="quote-proof">

@@ -1,4 +1,8 @@
-import type { QuoteResult } from '@/lib/quotes/schemas';
+import type { AnswerOf } from '@/lib/http/contract';
+import type { createPublicQuoteContract } from '@/app/v1/public_quotes/contract';
+
+/** A quote and its receipt, as POST (and GET) /v1/public_quotes answer it: typed by the contract. */
+export type QuoteResult = AnswerOf<typeof createPublicQuoteContract>;
 
 export type PublicQuoteRequest = {
   businessId: string;

@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
+import type { createApiKeyContract } from '@/app/v1/api-keys/contract';
 import { SCOPES, TEST_ONLY_SCOPES, type Scope } from '@/lib/auth/scopes';
 import { apiFetch } from '../../../_components/api';
 import { Choice, ChoiceGroup, EnvironmentChoice, PlainFieldset } from '../../../_components/choice-group';
@@ -45,12 +46,15 @@ export function CreateKeyForm({
 
   const { mutation: create, fieldErrors, submit } = useSaveForm({
     save: () =>
-      apiFetch<{ apiKey: ApiKey; secret: string }>('/v1/api-keys', {
+      apiFetch<typeof createApiKeyContract>('/v1/api-keys', {
         method: 'POST',
         body: { projectId, name: name.trim(), environment, scopes: scopes.filter((scope) => offered.includes(scope)) },
       }),
     refresh: apiKeysQueryKey(projectId),
-    onSaved: (created) => onCreated({ kind: 'created', apiKey: created.apiKey, secret: created.secret }),
+    onSaved: (created) => {
+      // Null only on a replay of the same Idempotency-Key, which this call never sends.
+      if (created.secret !== null) onCreated({ kind: 'created', apiKey: created.apiKey, secret: created.secret });
+    },
   });
   const toggleScope = (scope: Scope, on: boolean) =>
     setScopes((current) => SCOPES.filter((s) => (s === scope ? on : current.includes(s))));

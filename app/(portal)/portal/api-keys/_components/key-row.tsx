@@ -1,6 +1,7 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { revokeApiKeyContract, rotateApiKeyContract } from '@/app/v1/api-keys/contract';
 import { SCOPES } from '@/lib/auth/scopes';
 import { apiFetch } from '../../../_components/api';
 import { ConfirmButton } from '../../../_components/confirm-button';
@@ -38,7 +39,7 @@ export function KeyRow({
   const refresh = () => queryClient.invalidateQueries({ queryKey: apiKeysQueryKey(projectId) });
   const rotation = useRotationToggle(refresh, onRotated);
   const revoke = useMutation({
-    mutationFn: () => apiFetch<{ apiKey: ApiKey }>(`/v1/api-keys/${apiKey.id}/revocation`, { method: 'POST' }),
+    mutationFn: () => apiFetch<typeof revokeApiKeyContract>(`/v1/api-keys/${apiKey.id}/revocation`, { method: 'POST' }),
     onSuccess: refresh,
   });
   const status = STATUS_BADGE[apiKey.status];
@@ -142,12 +143,15 @@ function RotateForm({ apiKey, onCancel, onRotated }: { apiKey: ApiKey; onCancel:
       noOverlapLabel="None — the old key stops working now"
       submitLabel="Rotate key"
       rotate={(graceMinutes) =>
-        apiFetch<{ apiKey: ApiKey; successor: ApiKey; secret: string }>(`/v1/api-keys/${apiKey.id}/rotation`, {
+        apiFetch<typeof rotateApiKeyContract>(`/v1/api-keys/${apiKey.id}/rotation`, {
           method: 'POST',
           body: { graceMinutes },
         })
       }
-      onRotated={(rotated) => onRotated({ kind: 'rotated', apiKey: rotated.successor, predecessor: rotated.apiKey, secret: rotated.secret })}
+      onRotated={(rotated) => {
+        // Null only on a replay of the same Idempotency-Key, which this call never sends.
+        if (rotated.secret !== null) onRotated({ kind: 'rotated', apiKey: rotated.successor, predecessor: rotated.apiKey, secret: rotated.secret });
+      }}
       onCancel={onCancel}
     />
   );

@@ -1,7 +1,8 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import type { ReceiptSigningKeySet } from '@/lib/receipts/schemas';
+import type { AnswerOf } from '@/lib/http/contract';
+import type { listReceiptSigningKeysContract } from '@/app/v1/receipt-signing-keys/contract';
 import { unreachable } from '../../../_components/api';
 import { ErrorMessage, formatTime, Loading } from '../../../_components/ui';
 
@@ -14,7 +15,8 @@ export function ReceiptSigningKeys() {
         throw unreachable();
       });
       if (!response.ok) throw unreachable();
-      return (await response.json()) as ReceiptSigningKeySet;
+      // Not enveloped (a JWK Set as RFC 7517 has it): the body is the answer, which apiFetch does not read.
+      return (await response.json()) as AnswerOf<typeof listReceiptSigningKeysContract>;
     },
   });
   const current = keys.data?.keys.find((key) => key.activeUntil === null);

@@ -29,7 +29,7 @@ export function SecretPanel({ revealed, onDone }: { revealed: RevealedSecret; on
   );
 }
 
-function predecessorFate(predecessor: ApiKey) {
+function predecessorFate(predecessor: Pick<ApiKey, 'status' | 'revokedAt'>) {
   if (predecessor.status === 'revoked') return 'The old key has stopped working. Put the new key in place now.';
   return `The old key keeps working until ${formatTime(predecessor.revokedAt!)}. Put the new key in place before then.`;
 }

@@ -1,9 +1,11 @@
 'use client';
 
+import type { BookSummary } from '../../../_components/queries';
 import { formatTime } from '../../../_components/ui';
 import styles from './books.module.css';
 
-type Publication = { number: number; publishedAt: string } | null;
+/** An environment's publication as the books routes answer it (the list's and one book's are the same). */
+type Publication = Pick<NonNullable<BookSummary['publications']['test']>, 'number' | 'publishedAt'> | null;
 
 /** The version an environment quotes with, or that nothing is published there. */
 export function PublishedVersion({ publication }: { publication: Publication }) {

@@ -1,20 +1,24 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
+import type { AnswerOf } from '@/lib/http/contract';
 import type {
-  bookDetailSchema,
-  bookVersionSchema,
-  bookVersionSummarySchema,
-} from '@/lib/books/schemas';
-import type { publicationRecordSchema } from '@/lib/books/impact-schemas';
+  createBookContract,
+  createVersionContract,
+  getBookContract,
+  getVersionContract,
+  listPublicationsContract,
+  publishContract,
+  saveDraftContract,
+} from '@/app/v1/books/contract';
 import { apiFetch } from '../../../_components/api';
 import { useWorkspaces } from '../../../_components/queries';
 
-export type BookDetail = z.infer<typeof bookDetailSchema>;
-export type BookVersionSummary = z.infer<typeof bookVersionSummarySchema>;
-export type BookVersion = z.infer<typeof bookVersionSchema>;
-export type SaveDraftResult = { valid: boolean; issues: Record<string, string[]> };
+// The /v1/books answers the editor reads, typed by their contract (app/v1/books/contract.ts).
+export type BookDetail = AnswerOf<typeof getBookContract>['book'];
+export type BookVersionSummary = AnswerOf<typeof createVersionContract>['version'];
+export type BookVersion = AnswerOf<typeof getVersionContract>['version'];
+export type SaveDraftResult = AnswerOf<typeof saveDraftContract>;
 export type EnvironmentKind = 'test' | 'live';
 
 // ['books'] is the list (see ../../_components/queries.ts); one book sits under it, so
@@ -24,7 +28,7 @@ const bookKey = (bookId: string) => ['books', bookId] as const;
 export function useBook(bookId: string) {
   return useQuery({
     queryKey: bookKey(bookId),
-    queryFn: () => apiFetch<{ book: BookDetail }>(`/v1/books/${bookId}`).then((d) => d.book),
+    queryFn: () => apiFetch<typeof getBookContract>(`/v1/books/${bookId}`).then((d) => d.book),
   });
 }
 
@@ -32,7 +36,7 @@ export function useBook(bookId: string) {
 export function useBookVersion(bookId: string, versionId: string | undefined) {
   return useQuery({
     queryKey: ['book-versions', bookId, versionId],
-    queryFn: () => apiFetch<{ version: BookVersion }>(`/v1/books/${bookId}/versions/${versionId}`).then((d) => d.version),
+    queryFn: () => apiFetch<typeof getVersionContract>(`/v1/books/${bookId}/versions/${versionId}`).then((d) => d.version),
     enabled: versionId !== undefined,
     staleTime: Infinity,
   });
@@ -55,7 +59,7 @@ export function useCreateBook() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { projectId: string; key: string; name: string; makePrimary: boolean }) =>
-      apiFetch<{ book: BookDetail }>('/v1/books', { method: 'POST', body: input }).then((d) => d.book),
+      apiFetch<typeof createBookContract>('/v1/books', { method: 'POST', body: input }).then((d) => d.book),
     onSuccess: () => client.invalidateQueries({ queryKey: ['books'] }),
   });
 }
@@ -64,7 +68,7 @@ export function useSaveDraft(bookId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (artifact: Record<string, unknown>) =>
-      apiFetch<SaveDraftResult>(`/v1/books/${bookId}/draft`, { method: 'PUT', body: { artifact } }),
+      apiFetch<typeof saveDraftContract>(`/v1/books/${bookId}/draft`, { method: 'PUT', body: { artifact } }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['books'] }),
   });
 }
@@ -73,7 +77,7 @@ export function useCreateVersion(bookId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () =>
-      apiFetch<{ version: BookVersionSummary }>(`/v1/books/${bookId}/versions`, { method: 'POST', body: {} }).then((d) => d.version),
+      apiFetch<typeof createVersionContract>(`/v1/books/${bookId}/versions`, { method: 'POST', body: {} }).then((d) => d.version),
     onSuccess: () => client.invalidateQueries({ queryKey: ['books'] }),
   });
 }
@@ -82,7 +86,7 @@ export function usePublish(bookId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { versionId: string; environment: EnvironmentKind; impactAsOf?: string; confirmation?: string }) =>
-      apiFetch<{ book: BookDetail }>(`/v1/books/${bookId}/publications`, { method: 'POST', body: input }).then((d) => d.book),
+      apiFetch<typeof publishContract>(`/v1/books/${bookId}/publications`, { method: 'POST', body: input }).then((d) => d.book),
     onSuccess: (book) => {
       client.setQueryData(bookKey(bookId), book);
       return client.invalidateQueries({ queryKey: ['books'] });
@@ -90,12 +94,12 @@ export function usePublish(bookId: string) {
   });
 }
 
-export type PublicationRecord = z.infer<typeof publicationRecordSchema>;
+export type PublicationRecord = AnswerOf<typeof listPublicationsContract>['publications'][number];
 
 /** Who published which version where, newest first (the first page). */
 export function usePublicationRecords(bookId: string) {
   return useQuery({
     queryKey: ['books', bookId, 'publications'],
-    queryFn: () => apiFetch<{ publications: PublicationRecord[]; nextCursor: string | null }>(`/v1/books/${bookId}/publications?limit=20`),
+    queryFn: () => apiFetch<typeof listPublicationsContract>(`/v1/books/${bookId}/publications?limit=20`),
   });
 }

@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
+import type { setPublishGuardContract } from '@/app/v1/businesses/contract';
 import { ApiError, apiFetch } from '../../../_components/api';
 import { describedBy, FieldError, useFieldErrors } from '../../../_components/field-error';
 import { useWorkspaces, type Business } from '../../../_components/queries';
@@ -25,7 +26,7 @@ export function PublishGuardForm({ business }: { business: Business }) {
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState({ changePercent: String(business.publishGuard.changePercent), sharePercent: String(business.publishGuard.sharePercent) });
   const save = useMutation({
-    mutationFn: (body: { changePercent: number; sharePercent: number }) => apiFetch(`/v1/businesses/${business.id}/publish-guard`, { method: 'PUT', body }),
+    mutationFn: (body: { changePercent: number; sharePercent: number }) => apiFetch<typeof setPublishGuardContract>(`/v1/businesses/${business.id}/publish-guard`, { method: 'PUT', body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['businesses'] }),
   });
   const fieldErrors = useFieldErrors(save.error);

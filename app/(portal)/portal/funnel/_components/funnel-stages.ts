@@ -1,4 +1,8 @@
-import type { BusinessFunnel } from '@/lib/funnel/schemas';
+import type { AnswerOf } from '@/lib/http/contract';
+import type { businessFunnelContract } from '@/app/v1/businesses/contract';
+
+/** GET /v1/businesses/{id}/funnel's `funnel`, typed by its contract. */
+export type BusinessFunnel = AnswerOf<typeof businessFunnelContract>['funnel'];
 
 export type FunnelStage = { key: string; label: string; count: number; share: number | null; of: string | null };
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { BusinessFunnel } from '@/lib/funnel/schemas';
+import type { BusinessFunnel } from './funnel-stages';
 import { weekLabel } from './funnel-stages';
 
 /** Quotes, priced and accepted per week (the table beside it says the same to screen readers). */

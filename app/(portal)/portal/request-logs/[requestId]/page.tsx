@@ -3,8 +3,8 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useParams } from 'next/navigation';
-import type { z } from 'zod';
-import type { requestLogDetailSchema } from '@/lib/requestlog/schemas';
+import type { AnswerOf } from '@/lib/http/contract';
+import type { getRequestLogContract } from '@/app/v1/request-logs/contract';
 import { apiFetch } from '../../../_components/api';
 import { CopyId } from '../../../_components/copy-id';
 import { HttpStatus } from '../../../_components/http-status';
@@ -12,7 +12,7 @@ import { RequiresAccess } from '../../../_components/requires-access';
 import { EnvironmentBadge, ErrorMessage, formatTime, Loading } from '../../../_components/ui';
 import { Caller } from '../_components/request-log-table';
 
-type RequestLogDetail = z.output<typeof requestLogDetailSchema>;
+type RequestLogDetail = AnswerOf<typeof getRequestLogContract>['log'];
 
 /** One request: who made it from where, how it ended, and what was sent and answered (redacted). */
 export default function RequestLogDetailPage() {
@@ -33,7 +33,7 @@ export default function RequestLogDetailPage() {
 function Detail({ requestId }: { requestId: string }) {
   const log = useQuery({
     queryKey: ['request-logs', 'one', requestId],
-    queryFn: () => apiFetch<{ log: RequestLogDetail }>(`/v1/request-logs/${encodeURIComponent(requestId)}`).then((d) => d.log),
+    queryFn: () => apiFetch<typeof getRequestLogContract>(`/v1/request-logs/${encodeURIComponent(requestId)}`).then((d) => d.log),
   });
   if (log.isPending) return <Loading what="the request" />;
   if (log.isError) return <ErrorMessage error={log.error} />;

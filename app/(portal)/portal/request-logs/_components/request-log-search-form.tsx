@@ -4,7 +4,9 @@ import Link from 'next/link';
 import type { FormEvent } from 'react';
 import { ENVIRONMENT_LABEL, ENVIRONMENTS } from '../../../_components/ui';
 import { useQuery } from '@tanstack/react-query';
+import type { listApiKeysContract } from '@/app/v1/api-keys/contract';
 import { apiFetch } from '../../../_components/api';
+import type { ApiKey } from '../../api-keys/_components/types';
 import { choicesOf, InputField, SelectField } from '../../../_components/form-fields';
 import { CALLERS, DEFAULT_PAGE_SIZE, METHODS, PAGE_SIZES, PORTAL_TRAFFIC, STATUS_CLASSES, dateTimeLocalFromIso, searchParamsFromForm } from './request-log-filters';
 
@@ -15,11 +17,11 @@ const STATUS_CLASS_LABELS: Record<(typeof STATUS_CLASSES)[number], string> = {
   '5xx': '5xx server errors',
 };
 
-type ListedKey = { id: string; name: string; environment: 'test' | 'live'; last4: string; status: string };
+type ListedKey = Pick<ApiKey, 'id' | 'name' | 'environment' | 'last4' | 'status'>;
 
 /** The keys a person can pick by name (every key of their workspaces, revoked ones too: old requests used them). */
 function useKeyChoices() {
-  return useQuery({ queryKey: ['api-keys', 'all'], queryFn: () => apiFetch<{ apiKeys: ListedKey[] }>('/v1/api-keys').then((d) => d.apiKeys) });
+  return useQuery({ queryKey: ['api-keys', 'all'], queryFn: () => apiFetch<typeof listApiKeysContract>('/v1/api-keys').then((d) => d.apiKeys) });
 }
 
 /** A key as the filter names it: "Checkout (Live, …a1b2)", ", revoked" when it is. */

@@ -1,6 +1,7 @@
 'use client';
 
 import { useId, useState } from 'react';
+import type { updateWorkspaceContract } from '@/app/v1/workspaces/contract';
 import { holdsEveryPermission } from '@/lib/auth/workspace-permissions';
 import { apiFetch } from '../../../_components/api';
 import { CheckedInput } from '../../../_components/field-error';
@@ -54,7 +55,7 @@ function RetentionForm({ workspace, onDone }: { workspace: Workspace; onDone: ()
   const [useDefault, setUseDefault] = useState(false);
   const { mutation, fieldErrors, submit } = useSaveForm({
     save: () =>
-      apiFetch(`/v1/workspaces/${workspace.id}`, {
+      apiFetch<typeof updateWorkspaceContract>(`/v1/workspaces/${workspace.id}`, {
         method: 'PATCH',
         body: { requestLogRetentionDays: useDefault ? null : Number(days.trim()) },
       }),

@@ -1,17 +1,17 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import type { z } from 'zod';
-import type { requestLogSchema } from '@/lib/requestlog/schemas';
+import type { AnswerOf } from '@/lib/http/contract';
+import type { searchRequestLogsContract } from '@/app/v1/request-logs/contract';
 import { apiFetch } from '../../../_components/api';
 
-export type RequestLog = z.output<typeof requestLogSchema>;
-export type RequestLogPage = { logs: RequestLog[]; nextCursor: string | null };
+export type RequestLogPage = AnswerOf<typeof searchRequestLogsContract>;
+export type RequestLog = RequestLogPage['logs'][number];
 
 /** One page of GET /v1/request-logs for an API query string (see request-log-filters). */
 export function useRequestLogs(apiQuery: string) {
   return useQuery({
     queryKey: ['request-logs', apiQuery],
-    queryFn: () => apiFetch<RequestLogPage>(`/v1/request-logs${apiQuery ? `?${apiQuery}` : ''}`),
+    queryFn: () => apiFetch<typeof searchRequestLogsContract>(`/v1/request-logs${apiQuery ? `?${apiQuery}` : ''}`),
   });
 }

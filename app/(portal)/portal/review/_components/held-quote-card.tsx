@@ -3,12 +3,17 @@
 import { useMutation } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { formatMoney } from '@/app/_components/receipt-view';
-import type { AccountQuoteView } from '@/lib/accounts/account-schemas';
+import type { AnswerOf } from '@/lib/http/contract';
+import type { reviewWorkspaceAccountQuoteContract } from '@/app/v1/account-quotes/contract';
+import type { listBusinessAccountQuotesContract, reviewAccountQuoteContract } from '@/app/v1/businesses/contract';
 import { ApiError, apiFetch, friendlyError } from '../../../_components/api';
 import { ConfirmDialog } from '../../../_components/confirm-dialog';
 import { CopyId } from '../../../_components/copy-id';
 import type { Business } from '../../../_components/queries';
 import { formatTime } from '../../../_components/ui';
+
+/** A quote of an integration as the business's list answers it (GET /v1/businesses/{id}/account-quotes; the workspace route's is the same). */
+export type AccountQuoteView = AnswerOf<typeof listBusinessAccountQuotesContract>['quotes'][number];
 
 /** A price or a range, in the quote's currency. */
 export function priceOf(total: { lowMinor: number; highMinor: number }, currency: string): string {
@@ -169,8 +174,8 @@ function Decision({
       attempt.current ??= crypto.randomUUID();
       // A Live quote on the member route (spec 9: the business's Live connection); a Test one on the workspace route.
       return quote.environment === 'live'
-        ? apiFetch<{ quote: AccountQuoteView }>(`/v1/businesses/${business.id}/account-quotes/${quote.id}/review`, { method: 'POST', body, idempotencyKey: attempt.current })
-        : apiFetch<{ quote: AccountQuoteView }>(`/v1/account-quotes/${quote.id}/review`, {
+        ? apiFetch<typeof reviewAccountQuoteContract>(`/v1/businesses/${business.id}/account-quotes/${quote.id}/review`, { method: 'POST', body, idempotencyKey: attempt.current })
+        : apiFetch<typeof reviewWorkspaceAccountQuoteContract>(`/v1/account-quotes/${quote.id}/review`, {
             method: 'POST',
             body: { businessId: business.id, ...body },
             idempotencyKey: attempt.current,

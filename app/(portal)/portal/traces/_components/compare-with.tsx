@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useId, useState, type FormEvent } from 'react';
 import { formatMoney } from '@/app/_components/receipt-view';
-import type { BusinessQuote } from '@/lib/quotes/schemas';
+import type { listBusinessQuotesContract } from '@/app/v1/businesses/contract';
+import type { listQuoteIntentsContract } from '@/app/v1/quote-intents/contract';
 import { apiFetch } from '../../../_components/api';
 import { comparisonHref } from '../../../_components/compare-picker';
 import { formatTime } from '../../../_components/ui';
@@ -38,11 +39,9 @@ function ComparePanel({ id, trace, businessId }: { id: string; trace: QuoteTrace
     queryKey: ['businesses', businessId, 'quotes', trace.environment, 'recent'],
     queryFn: () =>
       // Live on the member route (the business's Live connection, spec 9); Test on the workspace route.
-      apiFetch<{ quotes: BusinessQuote[] }>(
-        trace.environment === 'live'
-          ? `/v1/businesses/${businessId}/quotes?limit=20`
-          : `/v1/quote-intents?${new URLSearchParams({ businessId, environment: 'test', limit: '20' })}`,
-      ),
+      trace.environment === 'live'
+        ? apiFetch<typeof listBusinessQuotesContract>(`/v1/businesses/${businessId}/quotes?limit=20`)
+        : apiFetch<typeof listQuoteIntentsContract>(`/v1/quote-intents?${new URLSearchParams({ businessId, environment: 'test', limit: '20' })}`),
     retry: false,
   });
   const others = recent.data?.quotes.filter((q) => q.id !== self) ?? [];

@@ -2,7 +2,8 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { downloadReceipt, useReceiptSignatureCheck } from '@/app/_components/receipt-signature-check';
-import type { QuoteVerification } from '@/lib/quotes/schemas';
+import type { AnswerOf } from '@/lib/http/contract';
+import type { verifyQuoteContract } from '@/app/v1/quote-intents/contract';
 import { apiFetch } from '../../../_components/api';
 import { ErrorMessage, formatTime } from '../../../_components/ui';
 import type { QuoteTrace } from './use-quote-trace';
@@ -16,7 +17,7 @@ export function ReceiptProof({ trace }: { trace: QuoteTrace }) {
   const receipt = trace.quoteReceipt;
   const check = useReceiptSignatureCheck(receipt);
   const recompute = useMutation({
-    mutationFn: () => apiFetch<QuoteVerification>(`/v1/quote-intents/${trace.quoteIntent.id}/verification`, { method: 'POST' }),
+    mutationFn: () => apiFetch<typeof verifyQuoteContract>(`/v1/quote-intents/${trace.quoteIntent.id}/verification`, { method: 'POST' }),
     gcTime: 0,
   });
   return (
@@ -49,7 +50,7 @@ export function ReceiptProof({ trace }: { trace: QuoteTrace }) {
   );
 }
 
-function RecomputeResult({ verification }: { verification: QuoteVerification }) {
+function RecomputeResult({ verification }: { verification: AnswerOf<typeof verifyQuoteContract> }) {
   const { recomputation, signature } = verification;
   const difference = recomputation.firstDifference;
   return (

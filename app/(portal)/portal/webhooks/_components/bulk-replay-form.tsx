@@ -2,12 +2,12 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
+import type { replayExhaustedContract } from '@/app/v1/webhook-endpoints/contract';
 import { apiFetch } from '../../../_components/api';
 import { ErrorMessage } from '../../../_components/ui';
 import { endpointStatsKey } from './endpoint-health';
 import { webhookQueryKeys, type Endpoint } from './types';
 
-type Result = { matched: number; replayed: number; deliveryIds: string[] };
 const WINDOWS = { '1h': ['the last hour', 3_600_000], '24h': ['the last 24 hours', 86_400_000], '7d': ['the last 7 days', 7 * 86_400_000], '30d': ['the last 30 days', 30 * 86_400_000] } as const;
 
 /**
@@ -23,10 +23,10 @@ export function BulkReplayForm({ endpoint, onClose }: { endpoint: Endpoint; onCl
   const count = useQuery({
     queryKey: ['webhook-replays', endpoint.id, since],
     queryFn: () =>
-      apiFetch<Result>(`/v1/webhook-endpoints/${endpoint.id}/replays`, { method: 'POST', body: { since, dryRun: true } }),
+      apiFetch<typeof replayExhaustedContract>(`/v1/webhook-endpoints/${endpoint.id}/replays`, { method: 'POST', body: { since, dryRun: true } }),
   });
   const replay = useMutation({
-    mutationFn: () => apiFetch<Result>(`/v1/webhook-endpoints/${endpoint.id}/replays`, { method: 'POST', body: { since, dryRun: false } }),
+    mutationFn: () => apiFetch<typeof replayExhaustedContract>(`/v1/webhook-endpoints/${endpoint.id}/replays`, { method: 'POST', body: { since, dryRun: false } }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: webhookQueryKeys.allDeliveries });
       void queryClient.invalidateQueries({ queryKey: endpointStatsKey(endpoint.id) });

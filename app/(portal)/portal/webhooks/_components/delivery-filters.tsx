@@ -3,7 +3,7 @@
 import { useSearchParams } from 'next/navigation';
 import { choicesOf, SelectField } from '../../../_components/form-fields';
 import { useSetSearchParam } from '../../../_components/url-selection';
-import { EVENT_TYPES } from '@/lib/events/catalogue';
+import { EVENT_TYPES } from '@/lib/events/event-types';
 import { DELIVERY_STATUS, DELIVERY_STATUSES } from './delivery-status';
 
 const FILTER_STATUSES = ['failing', ...DELIVERY_STATUSES] as const;

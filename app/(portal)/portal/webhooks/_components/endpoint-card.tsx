@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRef, useState } from 'react';
+import type { deleteEndpointContract, sendTestEventContract, updateEndpointContract } from '@/app/v1/webhook-endpoints/contract';
 import { apiFetch } from '../../../_components/api';
 import { ConfirmButton } from '../../../_components/confirm-button';
 import { useRotationToggle } from '../../../_components/rotation-form';
@@ -34,15 +35,15 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
 
   const setStatus = useMutation({
     mutationFn: (status: Endpoint['status']) =>
-      apiFetch<{ endpoint: Endpoint }>(`/v1/webhook-endpoints/${endpoint.id}`, { method: 'PATCH', body: { status } }),
+      apiFetch<typeof updateEndpointContract>(`/v1/webhook-endpoints/${endpoint.id}`, { method: 'PATCH', body: { status } }),
     onSuccess: refresh,
   });
   const sendTest = useMutation({
-    mutationFn: () => apiFetch<{ delivery: Delivery }>(`/v1/webhook-endpoints/${endpoint.id}/test-events`, { method: 'POST' }),
+    mutationFn: () => apiFetch<typeof sendTestEventContract>(`/v1/webhook-endpoints/${endpoint.id}/test-events`, { method: 'POST' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookQueryKeys.allDeliveries }),
   });
   const remove = useMutation({
-    mutationFn: () => apiFetch<{ endpoint: Endpoint }>(`/v1/webhook-endpoints/${endpoint.id}`, { method: 'DELETE' }),
+    mutationFn: () => apiFetch<typeof deleteEndpointContract>(`/v1/webhook-endpoints/${endpoint.id}`, { method: 'DELETE' }),
     onSuccess: refresh,
   });
   const failed = [setStatus, sendTest, remove].find((m) => m.isError);

@@ -1,14 +1,16 @@
 'use client';
 
 import { useEffect, useId, useRef, useState } from 'react';
-import { EVENT_TYPES, type EventType } from '@/lib/events/catalogue';
+import type { AnswerOf } from '@/lib/http/contract';
+import type { createEndpointContract, updateEndpointContract } from '@/app/v1/webhook-endpoints/contract';
+import { EVENT_TYPES, type EventType } from '@/lib/events/event-types';
 import { ApiError, apiFetch } from '../../../_components/api';
 import { Choice, ChoiceGroup, EnvironmentChoice, PlainFieldset } from '../../../_components/choice-group';
 import { CheckedInput } from '../../../_components/field-error';
 import { SubmitOrCancel } from '../../../_components/form-fields';
 import { useSaveForm } from '../../../_components/save-form';
 import { ENVIRONMENT_LABEL } from '../../../_components/ui';
-import { EVENT_CATALOGUE } from '@/lib/events/catalogue';
+import { EVENT_CATALOGUE } from '@/lib/event-catalogue/catalogue';
 import { webhookQueryKeys, type Endpoint, type RevealedSigningSecret } from './types';
 import styles from './webhooks.module.css';
 
@@ -35,20 +37,21 @@ export function EndpointForm(props: EndpointFormProps) {
   useEffect(() => urlRef.current?.focus(), []);
 
   const { mutation: create, fieldErrors, submit } = useSaveForm({
-    save: (): Promise<{ endpoint: Endpoint; secret?: string }> =>
+    save: (): Promise<AnswerOf<typeof updateEndpointContract> | AnswerOf<typeof createEndpointContract>> =>
       endpoint
-        ? apiFetch<{ endpoint: Endpoint }>(`/v1/webhook-endpoints/${endpoint.id}`, {
+        ? apiFetch<typeof updateEndpointContract>(`/v1/webhook-endpoints/${endpoint.id}`, {
             method: 'PATCH',
             body: { url: url.trim(), eventTypes, description: description.trim() || null },
           })
-        : apiFetch<{ endpoint: Endpoint; secret: string }>('/v1/webhook-endpoints', {
+        : apiFetch<typeof createEndpointContract>('/v1/webhook-endpoints', {
             method: 'POST',
             body: { projectId, environment, url: url.trim(), eventTypes, ...(description.trim() ? { description: description.trim() } : {}) },
           }),
     refresh: webhookQueryKeys.endpoints(projectId),
     onSaved: (saved) => {
       if (props.endpoint) props.onSaved();
-      else if (saved.secret) props.onCreated({ kind: 'created', endpoint: saved.endpoint, secret: saved.secret });
+      // A creation's secret: null only on a replay of the same Idempotency-Key, which this call never sends.
+      else if ('secret' in saved && saved.secret !== null) props.onCreated({ kind: 'created', endpoint: saved.endpoint, secret: saved.secret });
     },
   });
   const urlProblem = fieldErrors.of('url');

@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import type { EndpointStats as Stats } from '@/lib/webhooks/endpoint-stats';
+import type { endpointStatsContract } from '@/app/v1/webhook-endpoints/contract';
 import { apiFetch } from '../../../_components/api';
 import { formatTime } from '../../../_components/ui';
 import type { Endpoint } from './types';
@@ -13,7 +13,7 @@ export const endpointStatsKey = (endpointId: string) => ['webhook-endpoint-stats
 export function EndpointHealth({ endpoint }: { endpoint: Endpoint }) {
   const stats = useQuery({
     queryKey: endpointStatsKey(endpoint.id),
-    queryFn: () => apiFetch<{ stats: Stats }>(`/v1/webhook-endpoints/${endpoint.id}/stats`).then((d) => d.stats),
+    queryFn: () => apiFetch<typeof endpointStatsContract>(`/v1/webhook-endpoints/${endpoint.id}/stats`).then((d) => d.stats),
     refetchInterval: 30_000,
   });
   if (!stats.data) return <span className="muted">{stats.isError ? 'Figures not available right now.' : 'Reading the last 24 hours…'}</span>;

@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
+import type { replayDeliveryContract } from '@/app/v1/webhook-endpoints/contract';
 import { apiFetch } from '../../../_components/api';
 import { ErrorMessage } from '../../../_components/ui';
 import { deliveryHref } from './links';
@@ -26,7 +27,7 @@ export function ReplayButton({ delivery }: { delivery: Delivery }) {
 function ReplayAction({ delivery }: { delivery: Delivery }) {
   const queryClient = useQueryClient();
   const replay = useMutation({
-    mutationFn: () => apiFetch<{ delivery: Delivery }>(`/v1/webhook-deliveries/${delivery.id}/replay`, { method: 'POST' }),
+    mutationFn: () => apiFetch<typeof replayDeliveryContract>(`/v1/webhook-deliveries/${delivery.id}/replay`, { method: 'POST' }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookQueryKeys.allDeliveries }),
   });
   return (

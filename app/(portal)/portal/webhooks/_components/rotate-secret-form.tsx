@@ -1,5 +1,6 @@
 'use client';
 
+import type { rotateEndpointSecretContract } from '@/app/v1/webhook-endpoints/contract';
 import { apiFetch } from '../../../_components/api';
 import { RotationForm } from '../../../_components/rotation-form';
 import type { Endpoint, RevealedSigningSecret } from './types';
@@ -23,12 +24,15 @@ export function RotateSecretForm({
       noOverlapLabel="None — the old secret stops signing now"
       submitLabel="Rotate secret"
       rotate={(overlapMinutes) =>
-        apiFetch<{ endpoint: Endpoint; secret: string }>(`/v1/webhook-endpoints/${endpoint.id}/secret-rotation`, {
+        apiFetch<typeof rotateEndpointSecretContract>(`/v1/webhook-endpoints/${endpoint.id}/secret-rotation`, {
           method: 'POST',
           body: { overlapMinutes },
         })
       }
-      onRotated={(rotated) => onRotated({ kind: 'rotated', endpoint: rotated.endpoint, secret: rotated.secret })}
+      onRotated={(rotated) => {
+        // Null only on a replay of the same Idempotency-Key, which this call never sends.
+        if (rotated.secret !== null) onRotated({ kind: 'rotated', endpoint: rotated.endpoint, secret: rotated.secret });
+      }}
       onCancel={onCancel}
     />
   );

@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { COMPRESSED_RETRY_DELAYS_MS, RETRY_DELAYS_MS, retryScheduleInWords } from '@/lib/webhooks/retry-schedule';
+import type { updateEndpointContract } from '@/app/v1/webhook-endpoints/contract';
 import { apiFetch } from '../../../_components/api';
 import { ErrorMessage } from '../../../_components/ui';
 import { webhookQueryKeys, type Endpoint } from './types';
@@ -32,7 +33,7 @@ export function TestFailureForm({ endpoint, onClose }: { endpoint: Endpoint; onC
   const [compressed, setCompressed] = useState(endpoint.compressedRetries);
   const save = useMutation({
     mutationFn: () =>
-      apiFetch<{ endpoint: Endpoint }>(`/v1/webhook-endpoints/${endpoint.id}`, {
+      apiFetch<typeof updateEndpointContract>(`/v1/webhook-endpoints/${endpoint.id}`, {
         method: 'PATCH',
         body: {
           testFailure:

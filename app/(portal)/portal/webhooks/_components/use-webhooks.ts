@@ -1,21 +1,22 @@
 'use client';
 
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { getDeliveryContract, getEndpointContract, listDeliveriesContract, listEndpointsContract } from '@/app/v1/webhook-endpoints/contract';
 import { apiFetch } from '../../../_components/api';
 import { refreshInterval } from './refresh-interval';
-import { webhookQueryKeys, type Delivery, type DeliveryFilter, type Endpoint } from './types';
+import { webhookQueryKeys, type DeliveryFilter } from './types';
 
 export function useEndpoints(projectId: string) {
   return useQuery({
     queryKey: webhookQueryKeys.endpoints(projectId),
-    queryFn: () => apiFetch<{ endpoints: Endpoint[] }>(`/v1/webhook-endpoints?projectId=${encodeURIComponent(projectId)}`),
+    queryFn: () => apiFetch<typeof listEndpointsContract>(`/v1/webhook-endpoints?projectId=${encodeURIComponent(projectId)}`),
   });
 }
 
 export function useEndpoint(endpointId: string) {
   return useQuery({
     queryKey: ['webhook-endpoint', endpointId],
-    queryFn: () => apiFetch<{ endpoint: Endpoint }>(`/v1/webhook-endpoints/${encodeURIComponent(endpointId)}`),
+    queryFn: () => apiFetch<typeof getEndpointContract>(`/v1/webhook-endpoints/${encodeURIComponent(endpointId)}`),
   });
 }
 
@@ -33,7 +34,7 @@ export function useDeliveries(filter: DeliveryFilter, endpointEnabled: boolean) 
       else if (filter.status) query.set('status', filter.status);
       if (filter.eventType) query.set('eventType', filter.eventType);
       if (pageParam) query.set('cursor', pageParam);
-      return apiFetch<{ deliveries: Delivery[]; nextCursor: string | null }>(`/v1/webhook-deliveries?${query}`);
+      return apiFetch<typeof listDeliveriesContract>(`/v1/webhook-deliveries?${query}`);
     },
     getNextPageParam: (page) => page.nextCursor,
     refetchInterval: (query) => endpointEnabled && refreshInterval(query.state.data?.pages.flatMap((p) => p.deliveries) ?? []),
@@ -43,7 +44,7 @@ export function useDeliveries(filter: DeliveryFilter, endpointEnabled: boolean) 
 export function useDelivery(deliveryId: string) {
   return useQuery({
     queryKey: webhookQueryKeys.delivery(deliveryId),
-    queryFn: () => apiFetch<{ delivery: Delivery }>(`/v1/webhook-deliveries/${encodeURIComponent(deliveryId)}`),
+    queryFn: () => apiFetch<typeof getDeliveryContract>(`/v1/webhook-deliveries/${encodeURIComponent(deliveryId)}`),
     refetchInterval: (query) => refreshInterval(query.state.data ? [query.state.data.delivery] : []),
   });
 }

@@ -1,5 +1,6 @@
 import Link from 'next/link';
-import { EVENT_CATALOGUE, EVENT_TYPES, exampleEnvelope } from '@/lib/events/catalogue';
+import { EVENT_TYPES } from '@/lib/events/event-types';
+import { EVENT_CATALOGUE, exampleEnvelope } from '@/lib/event-catalogue/catalogue';
 
 /** Every event webhooks deliver, when, to which environment, and what a delivery looks like. */
 export default function EventCataloguePage() {

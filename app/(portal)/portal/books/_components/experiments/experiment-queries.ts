@@ -1,17 +1,28 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateExperimentInput, ExperimentResultsView, ExperimentView, PromoteExperimentRequest } from '@/lib/experiments/schemas';
+import type { AnswerOf } from '@/lib/http/contract';
+import type { CreateExperimentInput, PromoteExperimentRequest } from '@/lib/experiments/schemas';
+import type {
+  createExperimentContract,
+  getExperimentContract,
+  getExperimentResultsContract,
+  listExperimentsContract,
+  promoteExperimentContract,
+  startExperimentContract,
+  stopExperimentContract,
+} from '@/app/v1/books/[bookId]/experiments/contract';
 import { ApiError, apiFetch } from '../../../../_components/api';
 
-export type Experiment = ExperimentView;
+// The experiments routes' answers, typed by their contract (app/v1/books/[bookId]/experiments/contract.ts).
+export type Experiment = AnswerOf<typeof listExperimentsContract>['experiments'][number];
 export type ExperimentState = Experiment['state'];
 
 /** What the portal sends to create one: weights in percent, the metric chosen; defaulted settings optional. */
 export type NewExperiment = Omit<CreateExperimentInput, 'weightUnit'>;
 
-// The results route's answer, as its contract types it (lib/experiments/schemas.ts).
-export type ExperimentResults = ExperimentResultsView;
+// The results route's answer, as its contract types it.
+export type ExperimentResults = AnswerOf<typeof getExperimentResultsContract>['results'];
 export type ArmResult = ExperimentResults['arms'][number];
 export type ArmComparison = ExperimentResults['comparisons'][number];
 export type Interval = NonNullable<ArmComparison['absolute']>;
@@ -24,14 +35,14 @@ const base = (bookId: string) => `/v1/books/${bookId}/experiments`;
 export function useExperiments(bookId: string) {
   return useQuery({
     queryKey: listKey(bookId),
-    queryFn: () => apiFetch<{ experiments: Experiment[] }>(base(bookId)).then((d) => d.experiments),
+    queryFn: () => apiFetch<typeof listExperimentsContract>(base(bookId)).then((d) => d.experiments),
   });
 }
 
 export function useExperiment(bookId: string, experimentId: string) {
   return useQuery({
     queryKey: oneKey(bookId, experimentId),
-    queryFn: () => apiFetch<{ experiment: Experiment }>(`${base(bookId)}/${experimentId}`).then((d) => d.experiment),
+    queryFn: () => apiFetch<typeof getExperimentContract>(`${base(bookId)}/${experimentId}`).then((d) => d.experiment),
   });
 }
 
@@ -44,7 +55,7 @@ export function useExperimentResults(bookId: string, experiment: Experiment) {
   return useQuery({
     queryKey: [...oneKey(bookId, experiment.id), 'results'],
     queryFn: () =>
-      apiFetch<{ results: ExperimentResults }>(`${base(bookId)}/${experiment.id}/results`)
+      apiFetch<typeof getExperimentResultsContract>(`${base(bookId)}/${experiment.id}/results`)
         .then((d) => d.results)
         .catch((error: unknown) => {
           if (error instanceof ApiError && error.status === 404) return null;
@@ -79,7 +90,7 @@ export function useCreateExperiment(bookId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: NewExperiment) =>
-      apiFetch<{ experiment: Experiment }>(base(bookId), {
+      apiFetch<typeof createExperimentContract>(base(bookId), {
         method: 'POST',
         body: { ...input, weightUnit: 'percent' },
         idempotencyKey: crypto.randomUUID(),
@@ -100,7 +111,7 @@ export function useExperimentAction(bookId: string, experimentId: string, action
   const client = useQueryClient();
   return useMutation({
     mutationFn: () =>
-      apiFetch<{ experiment: Experiment }>(`${base(bookId)}/${experimentId}/${action}`, { method: 'POST', idempotencyKey: crypto.randomUUID() }).then(
+      apiFetch<typeof startExperimentContract | typeof stopExperimentContract>(`${base(bookId)}/${experimentId}/${action}`, { method: 'POST', idempotencyKey: crypto.randomUUID() }).then(
         (d) => d.experiment,
       ),
     onSuccess: (experiment) => {
@@ -116,7 +127,7 @@ export function usePromote(bookId: string, experimentId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: PromoteExperimentRequest) =>
-      apiFetch<{ experiment: Experiment }>(`${base(bookId)}/${experimentId}/promote`, { method: 'POST', body: input, idempotencyKey: crypto.randomUUID() }).then(
+      apiFetch<typeof promoteExperimentContract>(`${base(bookId)}/${experimentId}/promote`, { method: 'POST', body: input, idempotencyKey: crypto.randomUUID() }).then(
         (d) => d.experiment,
       ),
     onSuccess: (experiment) => {

@@ -1,5 +1,5 @@
 import { formatMoney, signedMoney } from '@/lib/pricing/format-money';
-import type { Impact } from '@/lib/books/impact-schemas';
+import type { Impact } from './use-impact-run';
 
 type Difference = Impact['movers'][number]['differences'][number];
 

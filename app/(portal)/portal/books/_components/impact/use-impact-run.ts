@@ -1,10 +1,13 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Impact, ImpactResult } from '@/lib/books/impact-schemas';
+import type { AnswerOf } from '@/lib/http/contract';
+import type { impactContract } from '@/app/v1/books/contract';
 import { ApiError, apiErrorOf, unreachable, type ApiErrorBody } from '../../../../_components/api';
 
-export type { Impact };
+// The impact route's answer, typed by its contract (not an envelope apiFetch reads: a stream of lines).
+type ImpactResult = AnswerOf<typeof impactContract>;
+export type Impact = NonNullable<ImpactResult['impact']>;
 
 export type ImpactRequestBody = {
   versionId?: string;
