@@ -10,6 +10,12 @@ export type ApiKeyPrincipal = {
   environmentId: string;
   environment: EnvironmentName;
   scopes: string[];
+  /**
+   * Set on a key this request took from the process's memory instead of the database
+   * (authenticateQuoteKey): the quote's insert re-checks the key and marks it confirmed here, so
+   * that the answer goes out under a key the database has just vouched for. One per request.
+   */
+  fromMemory?: { confirmed: boolean };
 };
 
 /** Where an API key's work belongs: its workspace, project and environment (events, request logs). */

@@ -2,10 +2,7 @@ import type { ApiKeyPrincipal } from '../../auth/principal';
 import type { DbOrTx } from '../../db/client';
 import { authenticateApiKey, rememberedApiKey } from '../../keys/authenticate-api-key';
 
-// The quotes' store (lib/quotes/store.ts): aPI keys taken from memory for a quote.
-
-/** Keys handed out from memory and not yet confirmed by a quote's insert. */
-export const unconfirmedKeys = new WeakMap<ApiKeyPrincipal, { confirmed: boolean }>();
+// The quotes' store (lib/quotes/store.ts): API keys taken from memory for a quote.
 
 /**
  * Authentication for POST /v1/quotes: a key this process found valid recently is taken from
@@ -22,10 +19,10 @@ export async function authenticateQuoteKey(
   const remembered = rememberedApiKey(authorization, now);
   // Read from the database just now: nothing left to confirm.
   if (!remembered) return { principal: await authenticateApiKey(db, authorization, now) };
-  const check = { confirmed: false };
-  unconfirmedKeys.set(remembered, check);
+  // This request's own copy: the remembered principal is shared by every request of the key.
+  const principal: ApiKeyPrincipal = { ...remembered, fromMemory: { confirmed: false } };
   return {
-    principal: remembered,
-    confirm: async () => (check.confirmed ? remembered : authenticateApiKey(db, authorization, now)),
+    principal,
+    confirm: async () => (principal.fromMemory!.confirmed ? principal : authenticateApiKey(db, authorization, now)),
   };
 }

@@ -5,7 +5,6 @@ import { runsOnPool, sqlRows } from '../../db/sql';
 import { BatchStatement } from '../../db/statement';
 import { eventCtes, type OutboxEventRow } from '../../events/store';
 import { signsAt } from '../../receipts/store';
-import { unconfirmedKeys } from './keys';
 import { type QuoteIntentRow, type QuoteReceiptRow, type StoredQuote, quoteIntents, quoteReceipts } from './rows';
 
 // The quotes' store (lib/quotes/store.ts): writing a quote.
@@ -113,7 +112,8 @@ export type InsertOutcome = 'inserted' | 'key_taken' | 'scope_changed' | 'key_re
  * `signer_retired`: the receipt's signing key was rotated out since this process loaded it.
  */
 export async function insertQuote(db: DbOrTx, quote: StoredQuote, event: OutboxEventRow, guards: QuoteGuards): Promise<InsertOutcome> {
-  const keyCheck = guards.apiKey ? unconfirmedKeys.get(guards.apiKey) : undefined;
+  // A key taken from memory is re-checked by the insert; one read from the database just now is not.
+  const keyCheck = guards.apiKey?.fromMemory;
   const written = await quoteWriter(db)({
     ...quote,
     event,
