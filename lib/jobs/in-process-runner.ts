@@ -82,8 +82,11 @@ export function startInProcessRunner({ db, clock = () => new Date(), tickMs = 20
       const claimLane = lane;
       claimLane.claims++;
       if (group.leasedUntil > claimLane.lastLease) claimLane.lastLease = group.leasedUntil;
-      // Attempts are stamped from when sending starts, not from before the fan-out and the claim.
-      const done: Promise<void> = deliverGroup({ ...ctx, now: clock() }, { group, window: claimLane.window }).finally(async () => {
+      // Attempts are stamped from when sending starts, not from before the fan-out and the claim,
+      // and by the runner's own clock: without it deliverGroup counts `now` plus the time since,
+      // so a clock a test holds still would still see its events grow late (BACKLOG_MS) and the
+      // window widen, sending more than one at a time to a receiver that keeps up.
+      const done: Promise<void> = deliverGroup({ ...ctx, now: clock() }, { group, window: claimLane.window, clock }).finally(async () => {
         sending.delete(done);
         if (group.leasedUntil > claimLane.lastLease) claimLane.lastLease = group.leasedUntil; // renewed while sending
         if (--claimLane.claims === 0) {
