@@ -91,6 +91,7 @@ describe('npm run audit-receipts', () => {
     expect(out).toContain('2 verified, 0 bad signature, 0 differ on recomputation, 0 unsigned');
   });
 
+  // Four runs of the command, each a fresh Node process loading TypeScript: over a minute under CI's load.
   it('fails on a forged receipt and names its quote; a date after every receipt finds none', async () => {
     const db = testDb();
     const original = await db.quoteIntent.findFirstOrThrow({ where: { businessId: tenant.businessId, status: 'succeeded' }, include: { receipt: true } });
@@ -110,5 +111,5 @@ describe('npm run audit-receipts', () => {
     expect(none.status, none.out).toBe(0);
     expect(none.out).toContain('0 receipts');
     expect(audit('--since', 'yesterday').status).toBe(2);
-  });
+  }, 240_000);
 });

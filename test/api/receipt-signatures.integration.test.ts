@@ -176,8 +176,9 @@ describe('signed receipts', () => {
   it('announces a rotation: the next key is published before it signs, then takes over at its activeFrom', async () => {
     const quote = async () => (await api('POST', '/v1/public_quotes', { body: { businessId: tenant.businessId, ...demoExample } })).body.data.quoteReceipt;
     const oldKid = (await quote()).signature.kid;
-    // Announced 3 s ahead (a real rotation announces an hour ahead).
-    const { kid: nextKid, retiredKid, activeFrom } = await rotateReceiptSigningKey(testContext(db), { announceMinutes: 0.05 });
+    // Announced 10 s ahead (a real rotation announces an hour ahead): the checks below must end
+    // before it takes over, which at 3 s a loaded CI machine could not promise.
+    const { kid: nextKid, retiredKid, activeFrom } = await rotateReceiptSigningKey(testContext(db), { announceMinutes: 10 / 60 });
     expect(retiredKid).toBe(oldKid);
     const announced = (await publishedKeys()).keys;
     expect(announced.find((key) => key.kid === nextKid)).toMatchObject({ activeFrom: activeFrom.toISOString(), activeUntil: null });

@@ -85,7 +85,7 @@ describe('the router at the edges of its table', () => {
     const deleteBook = await book('', 'DELETE');
     await expectError(deleteBook, 405, 'method_not_allowed');
     expect(deleteBook.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
-    const row = await eventually(() => testDb().requestLog.findFirst({ where: { requestId: unknown } }), 3000, 50);
+    const row = await eventually(() => testDb().requestLog.findFirst({ where: { requestId: unknown } }), 30_000, 50); // written in batches
     expect(row).toMatchObject({ status: 404, errorCode: 'not_found', path: '/v1/quotes/extra/more' });
   });
 

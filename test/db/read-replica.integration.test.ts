@@ -12,8 +12,12 @@ import { api } from '../support/api-client';
 import { createPerson, createTenant, testContext, type Person, type Tenant } from '../../lib/testing/factories';
 import { startStreamingPair, type StreamingPair } from '../../lib/testing/streaming-replica';
 
-/** Longer than any step below takes: the lag is ended by setting the delay back to 0, not waited out. */
-const LAG_MS = 10_000;
+/**
+ * Longer than any step below takes, on a loaded machine too (where a few requests can take
+ * seconds each): the lag is ended by setting the delay back to 0, not waited out, so a longer
+ * one costs nothing.
+ */
+const LAG_MS = 60_000;
 
 /**
  * Issue 31 §3: with DATABASE_READ_URL, searches (and traces, comparisons, request logs) read from

@@ -218,7 +218,9 @@ describe('docs/integrating.md, followed as written', () => {
     for (const block of blocks) expect(block.name && block.name in runners, `line ${block.line}: a block with no doc-test runner`).toBe(true);
   });
 
+  // A block may start three Node processes loading TypeScript, one after another (the five
+  // commands), or type-check and run a snippet: each can take tens of seconds under CI's load.
   for (const block of blocks.filter((b) => b.name && b.name in runners)) {
-    it(`runs ${block.name} (line ${block.line})`, () => runners[block.name!](block), 120_000);
+    it(`runs ${block.name} (line ${block.line})`, () => runners[block.name!](block), 300_000);
   }
 });

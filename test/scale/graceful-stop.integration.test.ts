@@ -56,7 +56,8 @@ describe('stopping the service', () => {
     expect(workers).toHaveLength(2);
     const deliveries = [];
     for (let i = 0; i < 3; i++) deliveries.push(await sendTestEvent(asAdmin(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: endpoint.id }) }));
-    await eventually(() => receiver.load.inFlight === 1, 10_000, 20);
+    // The first send of a fresh worker's runner: its first ticks can trail the start by tens of seconds under load.
+    await eventually(() => receiver.load.inFlight === 1, 60_000, 20);
     // A listener's event stream is open too: it must not hold the stop up, nor keep its place.
     const stream = await fetch(`${server.url}/v1/event-stream`, { headers: { authorization: `Bearer ${tenant.keys.test}` } });
     expect(stream.status).toBe(200);
@@ -86,7 +87,7 @@ describe('stopping the service', () => {
       ['pending', null, 0],
     ]);
     await updateEndpoint(testContext(db), { endpointId: endpoint.id, changes: { status: 'disabled' } });
-  }, 60_000);
+  }, 180_000); // a server's start (up to 60 s), its first send and its stop, on a loaded machine
 
   it('npm start, stopped with SIGTERM, returns only after every process under it has stopped', async () => {
     const asAdmin = () => testContext(db, { principal: admin.principal });
@@ -102,7 +103,7 @@ describe('stopping the service', () => {
     const tree = descendantProcesses(npm.pid!);
     expect(tree.length).toBeGreaterThanOrEqual(4); // start script, primary, two workers
     const delivery = await sendTestEvent(asAdmin(), { endpoint: await requireEndpoint(asAdmin(), { endpointId: endpoint.id }) });
-    await eventually(() => receiver.load.inFlight === 1, 10_000, 20);
+    await eventually(() => receiver.load.inFlight === 1, 60_000, 20); // a fresh worker's runner, as above
 
     const signalled = Date.now();
     npm.kill('SIGTERM');
@@ -111,6 +112,6 @@ describe('stopping the service', () => {
     expect(survivors).toEqual([]);
     expect(exitedAt - signalled).toBeLessThan(STOP_BOUND_MS);
     expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: 'succeeded', attemptCount: 1 });
-  }, 90_000);
+  }, 180_000); // npm start (up to 60 s), the first send and the stop, on a loaded machine
 });
 

@@ -50,6 +50,12 @@ function runCli(args: string[], env: Record<string, string>) {
   return { child, output, exited };
 }
 
+/**
+ * Each run of the CLI is a fresh Node process loading TypeScript: over 30 s to start under CI's
+ * load. The bounds on a start, and the tests' timeouts (a minute a run), allow for that.
+ */
+const CLI_START_MS = 75_000;
+
 beforeAll(async () => {
   iso = await createIsolatedDatabase();
   tenant = await createTenant({}, iso.db);
@@ -82,7 +88,7 @@ describe('qps listen', () => {
   it('forwards a real Test event to localhost, signed, and retries the failed attempt on the compressed schedule', async () => {
     const url = `http://127.0.0.1:${(local.address() as AddressInfo).port}/hooks`;
     const cli = runCli(['listen', '--forward-to', url, '--compressed'], { QPS_API_KEY: tenant.keys.test, QPS_BASE_URL: server.url });
-    await eventually(() => (cli.output.text.includes('Ready:') ? true : undefined), 30_000);
+    await eventually(() => (cli.output.text.includes('Ready:') ? true : undefined), CLI_START_MS);
     const secret = /Signing forwarded events with (whsec_\S+)/.exec(cli.output.text)?.[1];
     expect(secret).toBeDefined();
     expect(cli.output.text).toMatch(/retried after 2 seconds, 5 seconds, 10 seconds and 20 seconds \(compressed/);
@@ -93,7 +99,8 @@ describe('qps listen', () => {
       body: JSON.stringify(quoteRequest(tenant)),
     });
     const created = (await quote.json()) as { data: { quoteIntent: { id: string } } };
-    await eventually(() => (received.filter((r) => r.body.includes(created.data.quoteIntent.id)).length >= 2 ? true : undefined), 20_000);
+    // The event through the stream, a first send, 2 s, a second: seconds more on a loaded machine.
+    await eventually(() => (received.filter((r) => r.body.includes(created.data.quoteIntent.id)).length >= 2 ? true : undefined), 60_000);
 
     const forQuote = received.filter((r) => r.body.includes(created.data.quoteIntent.id));
     expect(forQuote.map((r) => r.status)).toEqual([500, 200]);
@@ -104,9 +111,9 @@ describe('qps listen', () => {
       expect((event.data as { quoteReceipt: { computation: { totalMinor: number } } }).quoteReceipt.computation.totalMinor).toBe(15525);
     }
     // The CLI prints each line once the receiver's answer is read: a moment after the receiver has it.
-    await eventually(() => (/quote_intent\.succeeded .*→ 200 .*attempt 2\)/.test(cli.output.text) ? true : undefined), 10_000);
+    await eventually(() => (/quote_intent\.succeeded .*→ 200 .*attempt 2\)/.test(cli.output.text) ? true : undefined), 30_000);
     expect(cli.output.text).toMatch(/quote_intent\.succeeded .*→ 500 .*attempt 1\); retrying in 2 seconds/);
-  });
+  }, 240_000);
 
   it('sends one signed event with a chosen body', async () => {
     const url = `http://127.0.0.1:${(local.address() as AddressInfo).port}/hooks`;
@@ -118,7 +125,7 @@ describe('qps listen', () => {
     const got = received.find((r) => r.body.includes('chosen-by-hand'))!;
     expect(webhooks.verify(got.body, got.headers as Record<string, string>, 'whsec_local')).toMatchObject({ type: 'quote_intent.failed', data: { quoteIntent: { id: 'chosen-by-hand' } } });
     expect(cli.output.text).toMatch(/quote_intent\.failed .*→ 200/);
-  });
+  }, 120_000); // one run of the CLI
 
   it('triggers a real Test event of every type Test has: quotes, keys, a republished book, a test event', async () => {
     // No --business or --book: the key's account names its book and business (the quote spec).
@@ -143,7 +150,7 @@ describe('qps listen', () => {
     const refused = runCli(['trigger', 'business_member.invited'], env);
     expect(await refused.exited).toBe(2);
     expect(refused.output.text).toContain('qps send --type business_member.invited --example');
-  });
+  }, 600_000); // ten runs of the CLI, one after another
 
   it('sends the catalogue’s example of an event type, signed', async () => {
     const url = `http://127.0.0.1:${(local.address() as AddressInfo).port}/hooks`;
@@ -152,7 +159,7 @@ describe('qps listen', () => {
     // A triggered api_key.rotated may have reached the listener too: this one is signed with ours.
     const got = received.filter((r) => r.body.includes('"api_key.rotated"')).find(signedWith('whsec_local'))!;
     expect(webhooks.verify(got.body, got.headers as Record<string, string>, 'whsec_local').data).toMatchObject({ graceMinutes: expect.any(Number) });
-  });
+  }, 120_000); // one run of the CLI
 
   it('sends an event of the Test environment again, as its deliveries send it', async () => {
     const url = `http://127.0.0.1:${(local.address() as AddressInfo).port}/hooks`;
@@ -174,19 +181,20 @@ describe('qps listen', () => {
 
     const live = runCli(['resend', event.id, '--forward-to', url, '--secret', 'whsec_local'], { QPS_API_KEY: tenant.keys.live, QPS_BASE_URL: server.url });
     expect(await live.exited).toBe(2);
-  });
+  }, 240_000); // two runs of the CLI
 
   it('follows the request log of the key’s environment', async () => {
     const cli = runCli(['logs', 'tail'], { QPS_API_KEY: tenant.keys.test, QPS_BASE_URL: server.url });
-    await eventually(() => (cli.output.text.includes('Following the requests') ? true : undefined), 30_000);
+    await eventually(() => (cli.output.text.includes('Following the requests') ? true : undefined), CLI_START_MS);
     await fetch(`${server.url}/v1/quotes`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tenant.keys.test}`, 'content-type': 'application/json' },
       body: JSON.stringify({ ...quoteRequest(tenant), factors: 'not an object' }),
     });
-    await eventually(() => (/422 {2}POST \/v1\/quotes .*invalid_quote_request/.test(cli.output.text) ? true : undefined), 15_000);
+    // The server's batched request log, then the CLI's next poll: seconds more on a loaded machine.
+    await eventually(() => (/422 {2}POST \/v1\/quotes .*invalid_quote_request/.test(cli.output.text) ? true : undefined), 30_000);
     cli.child.kill('SIGTERM');
-  });
+  }, 150_000);
 
   it('frees a stream’s place when its listener goes away; the bound per key holds across the server’s processes', async () => {
     const { secret, apiKey } = await createApiKey(testContext(iso.db), { projectId: tenant.projectId, environment: 'test', name: 'listeners' });
@@ -211,7 +219,8 @@ describe('qps listen', () => {
       expect(refused.retryAfter).toMatch(/^\d+$/);
 
       listeners.shift()!.destroy();
-      await eventually(async () => (await slots()).length === STREAM_LIMITS.perKey - 1, 10_000);
+      // The server sees the hang-up and frees the place: seconds on a loaded machine.
+      await eventually(async () => (await slots()).length === STREAM_LIMITS.perKey - 1, 30_000);
       expect((await open()).status).toBe(200);
     } finally {
       for (const listener of listeners) listener.destroy();
@@ -237,8 +246,9 @@ describe('qps listen', () => {
       onTestFinished(() => void socket.destroy());
     });
     // It was opened (the request log says 200), and its place is free.
-    await eventually(() => iso.db.requestLog.findFirst({ where: { apiKeyId: apiKey.id, path: '/v1/event-stream', status: 200 } }), 5_000);
-    await eventually(async () => (await iso.db.eventStreamLease.count({ where: { apiKeyId: apiKey.id } })) === 0, 5_000);
+    // The server's batched request log, and its freeing of the place: seconds on a loaded machine.
+    await eventually(() => iso.db.requestLog.findFirst({ where: { apiKeyId: apiKey.id, path: '/v1/event-stream', status: 200 } }), 30_000);
+    await eventually(async () => (await iso.db.eventStreamLease.count({ where: { apiKeyId: apiKey.id } })) === 0, 30_000);
   });
 
   it('resumes after a restart where it stopped: an event emitted while it was stopped arrives once', async () => {
@@ -268,17 +278,17 @@ describe('qps listen', () => {
     const arrived = (quoteId: string) => hits.filter((body) => body.includes(quoteId)).length;
 
     const first = runCli(['listen', '--forward-to', url, '--secret', 'whsec_resume'], env);
-    await eventually(() => (first.output.text.includes('Ready:') ? true : undefined), 30_000);
+    await eventually(() => (first.output.text.includes('Ready:') ? true : undefined), CLI_START_MS);
     const before = await quote();
-    await eventually(() => (arrived(before) === 1 ? true : undefined), 15_000);
-    await eventually(() => (/→ 204/.test(first.output.text) ? true : undefined), 5_000);
+    await eventually(() => (arrived(before) === 1 ? true : undefined), 30_000);
+    await eventually(() => (/→ 204/.test(first.output.text) ? true : undefined), 30_000);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     expect(first.output.text).toMatch(/Stopped\. The next start resumes after event [0-9a-f-]{36}/);
 
     const missed = await quote();
     const second = runCli(['listen', '--forward-to', url, '--secret', 'whsec_resume'], env);
-    await eventually(() => (arrived(missed) === 1 ? true : undefined), 30_000);
+    await eventually(() => (arrived(missed) === 1 ? true : undefined), CLI_START_MS); // the second run's start, then the event
     expect(second.output.text).toMatch(/Resuming after event [0-9a-f-]{36} \(saved \d\d:\d\d:\d\d\)\./);
     // Nothing forwarded twice: the event of the first run is not sent again, the missed one once.
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -286,7 +296,7 @@ describe('qps listen', () => {
     expect(arrived(missed)).toBe(1);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
-  });
+  }, 300_000); // two runs of the CLI and the bounds above
 
   it('refuses a Live key, before and at the service', async () => {
     const cli = runCli(['listen', '--forward-to', 'http://127.0.0.1:9/x'], { QPS_API_KEY: tenant.keys.live, QPS_BASE_URL: server.url });
@@ -301,5 +311,5 @@ describe('qps listen', () => {
     const refused = await fetch(`${server.url}/v1/event-stream`, { headers: { authorization: `Bearer ${liveListener}` } });
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toContain('Test keys only');
-  });
+  }, 120_000); // one run of the CLI
 });

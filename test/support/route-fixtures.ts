@@ -423,7 +423,7 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
     lacking: member,
     foreign: notFound,
   },
-  // Then promoted: the control, which publishes nothing (the registry lists promote after stop).
+  // Then promoted: the control, which publishes nothing (the fixtures list promote after stop).
   'POST /v1/books/{bookId}/experiments/{experimentId}/promote': {
     path: (w) => `/v1/books/${w.tenant.bookId}/experiments/${w.experimentId}/promote`,
     body: () => ({ arm: 'control' }),
@@ -590,9 +590,15 @@ export const ROUTE_FIXTURES: Record<string, RouteFixture> = {
 
 export const routeKey = (contract: Pick<RouteContract, 'method' | 'path'>) => `${contract.method} ${contract.path}`;
 
-/** Every contract with its fixture; throws for a contract that has none, naming it. */
+/**
+ * Every contract with its fixture, in the fixtures' order (a key is rotated before it is revoked,
+ * an experiment started and stopped before it is promoted); throws for a contract that has none,
+ * naming it.
+ */
 export function fixturesOfRegistry(): { contract: RouteContract; fixture: RouteFixture }[] {
-  return v1Contracts().map((contract) => {
+  const order = Object.keys(ROUTE_FIXTURES);
+  const contracts = [...v1Contracts()].sort((a, b) => order.indexOf(routeKey(a)) - order.indexOf(routeKey(b)));
+  return contracts.map((contract) => {
     const fixture = ROUTE_FIXTURES[routeKey(contract)];
     if (!fixture) throw new Error(`${routeKey(contract)} has no entry in test/support/route-fixtures.ts: add one`);
     return { contract, fixture };

@@ -47,8 +47,9 @@ describe('attempt history after a crash', () => {
     });
     const exited = new Promise<void>((resolve) => sender.once('exit', () => resolve()));
     try {
-      // Nothing answers: the backlog widens the window, and a whole window is in flight.
-      await eventually(() => receiver.load.inFlight === DEFAULT_SEND_WINDOW, 30_000, 20);
+      // Nothing answers: the backlog widens the window, and a whole window is in flight. The bound
+      // covers the sender's start (a Node process loading TypeScript), over 30 s under CI's load.
+      await eventually(() => receiver.load.inFlight === DEFAULT_SEND_WINDOW, 75_000, 20);
       const inFlight = await bed.db.webhookAttempt.findMany({ where: { delivery: { endpointId: endpoint.id } } });
       expect(inFlight.length).toBeGreaterThanOrEqual(DEFAULT_SEND_WINDOW); // recorded before they were sent
       expect(inFlight.every((a) => a.state === 'sending' && a.number === 1 && a.latencyMs === null)).toBe(true);
@@ -96,5 +97,5 @@ describe('attempt history after a crash', () => {
     ]);
     expect(view.attemptCount).toBe(2);
     await updateEndpoint(bed.system(), { endpointId: endpoint.id, changes: { status: 'disabled' } });
-  }, 90_000);
+  }, 180_000); // the sender's start (the 75 s bound above), then the take-over's 50 sends
 });

@@ -73,6 +73,8 @@ describe('deleting an endpoint, over HTTP (no job runner)', () => {
 
   it('disabling cancels its pending deliveries; once enabled again, they can be replayed', async () => {
     const paused = await createEndpointOverHttp('https://hooks.example.com/paused');
+    // Taken before its deliveries are made: they are "since" it however long the steps below take.
+    const since = new Date(Date.now() - 60_000).toISOString();
     const quote = await api('POST', '/v1/quotes', { key: tenant.keys.test, body: quoteRequest(tenant) });
     expect(quote.status).toBe(201);
     expect((await api('POST', `/v1/webhook-endpoints/${paused.id}/test-events`, { key: admin.token })).status).toBe(201);
@@ -91,7 +93,6 @@ describe('deleting an endpoint, over HTTP (no job runner)', () => {
     expect(test.status).toBe(409);
     expect(test.body.error.message).toMatch(/is disabled: enable it/);
     expect((await api('POST', `/v1/webhook-deliveries/${canceled[0].id}/replay`, { key: admin.token })).status).toBe(409);
-    const since = new Date(Date.now() - 60_000).toISOString();
     expect((await api('POST', `/v1/webhook-endpoints/${paused.id}/replays`, { key: admin.token, body: { since, dryRun: true } })).status).toBe(409);
 
     // Enabled again: one bulk replay queues both canceled deliveries anew; a second queues nothing.
@@ -205,7 +206,7 @@ describe('deleting an endpoint, with the delivery routine', () => {
         const waiting = await bed.db.$queryRaw<{ n: number }[]>`
           SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%canceled%' AND datname = current_database()`;
         return waiting[0].n === 1;
-      }, 5_000);
+      }, 30_000); // the deletion's first statements: seconds on a loaded machine
       await other.query('SELECT id FROM webhook_deliveries WHERE id = $1 FOR UPDATE', [ids[0]]);
       await other.query('COMMIT');
       await deleting;
@@ -213,5 +214,5 @@ describe('deleting an endpoint, with the delivery routine', () => {
       await other.end();
     }
     expect(await bed.db.webhookDelivery.count({ where: { endpointId: endpoint.id, status: 'canceled' } })).toBe(4);
-  }, 20_000);
+  }, 60_000); // the bound above, the deadlock's detection and the retry, on a loaded machine
 });

@@ -40,8 +40,18 @@ describe('disabling while a claimed send is in flight', () => {
 
       // The sender sends (the read sees the endpoint still enabled), records the failure and cancels what it can.
       const delivering = deliverGroup(bed.system(), { group, window: new SendWindow(bed.db, SEND_WINDOW, undefined, 0) });
-      await eventually(async () => (await bed.db.webhookAttempt.count({ where: { deliveryId: group.deliveryIds[0], state: 'ended' } })) === 1);
-      await Promise.race([delivering, new Promise((resolve) => setTimeout(resolve, 500))]);
+      let settled = false;
+      void delivering.then(() => (settled = true), () => (settled = true));
+      // A send, its record and a handshake: seconds on a loaded machine.
+      await eventually(async () => (await bed.db.webhookAttempt.count({ where: { deliveryId: group.deliveryIds[0], state: 'ended' } })) === 1, 30_000);
+      // The sender's cancel waits on the PATCH's lock (it reads the endpoint under KEY SHARE), or it
+      // ended without waiting: seen in PostgreSQL rather than given half a second, which a loaded
+      // machine may not be enough for (the commit would then come first, and the race go untested).
+      const [{ pid }] = (await patch.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows;
+      await eventually(
+        async () => settled || (await bed.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`)[0].n > 0,
+        30_000,
+      );
       await patch.query('COMMIT');
       await delivering;
     } finally {

@@ -3,7 +3,7 @@ import { createDb } from '../../lib/db/client';
 import { recordEvent } from '../../lib/events/record-event';
 import { startInProcessRunner } from '../../lib/jobs/in-process-runner';
 import { eventually } from '../../lib/testing/eventually';
-import { startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
+import { heldAnswers, startReceiver, type Behaviour, type Receiver } from '../../lib/testing/https-receiver';
 import { randomUUID } from 'node:crypto';
 import { LEASE_MS, claimDueDeliveries } from '../../lib/webhooks/claims';
 import { deliverGroup } from '../../lib/webhooks/deliver-due-webhooks';
@@ -55,19 +55,23 @@ async function setUp(behaviour: (index: number) => Behaviour, count: number) {
 
 describe('delivery order per endpoint', () => {
   it('a slow receiver gets 40 events from two workers in outbox order: 0 inversions', async () => {
-    // Each answer takes half a second: the 40 sends (20 s) outlast a lease (LEASE_MS).
-    const { receiver, endpoint, ids } = await setUp(() => ({ status: 200, afterMs: 500 }), 40);
+    // Each answer takes half a second: the 40 sends (20 s) outlast a lease (LEASE_MS). The 35th
+    // answer waits for the test, so that the claim is still sending when its leases are read.
+    const thirtyFifth = heldAnswers();
+    const { receiver, endpoint, ids } = await setUp((i) => (i === 34 ? thirtyFifth.answer() : { status: 200, afterMs: 500 }), 40);
     const started = Date.now();
     const stop = twoRunners(() => new Date(T0.getTime() + Date.now() - started));
     const leases: number[] = [];
     try {
-      // The claim holding the endpoint renews its lease while it sends: after 34 arrivals (17 s
+      // The claim holding the endpoint renews its lease while it sends: after 34 answers (17 s
       // and more) it holds the endpoint well past the LEASE_MS a claim starts with.
-      await eventually(() => receiver.received.length >= 34, 60_000, 100);
+      await eventually(() => receiver.received.length >= 35, 60_000, 100);
       const held = await bed.db.webhookDelivery.findMany({ where: { endpointId: endpoint.id, leasedUntil: { not: null } }, select: { leasedUntil: true } });
       leases.push(...held.map((d) => d.leasedUntil!.getTime() - T0.getTime()));
+      thirtyFifth.release();
       await eventually(() => receiver.received.length === 40, 60_000, 100);
     } finally {
+      thirtyFifth.release();
       await stop();
     }
     expect(Math.max(...leases)).toBeGreaterThan(LEASE_MS + 10_000);
