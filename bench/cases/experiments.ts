@@ -1,10 +1,10 @@
 // Group `experiments` (issue 41 §5): what a running experiment costs the quote path. POST
-// /v1/quotes and POST /v1/public_quotes on one tenant's book, measured without an experiment and
-// with one running in Test and in Live (control and one variant, 50/50, the variant priced 5%
-// higher): the experiment is started before each "with" run and stopped before each "without"
-// one (through the API), the two alternated in the same run at each concurrency (A B, then B A,
-// …), each request a new subject, so that every quote of a "with" run is assigned. Same book,
-// businesses and rows on both sides: two tenants' books differed by up to 15% from run to run.
+// /v1/quotes and POST /v1/public_quotes, without an experiment and with one running in Test and
+// in Live (control and one variant, 50/50, the variant priced 5% higher), each request a new
+// subject, so that every quote of a "with" run is assigned. Two parts: one book measured each
+// way in turn (runExperimentCostCases: absolute figures; the machine's drift between two runs
+// moves their ratio by ±16%), and two service processes measured at the same time, swapping
+// roles every round (runSideBySide: what the targets read).
 import path from 'node:path';
 import { demoExample } from '../../lib/books/demo-book';
 import { findFreePort } from '../../lib/db/embedded';
