@@ -1,4 +1,5 @@
 // `npm run bench [-- --json] [--quick] [--profile [trace|experiment]] [--only http,experiments,engine,webhooks,search,sql,impact,receipts]`
+// `npm run bench -- --only experiments [--side-by-side 8,32]`: the connections (in all) the side-by-side rounds run at (32 unless named).
 // `npm run bench -- --only scale [--scale-sizes 10,50] [--experiment-quotes 10]`: the request log at
 // 10M and 50M rows, then an experiment's results at 10M quotes, each on a database of its own; never
 // part of the default set (it writes ~30 GB and takes most of an hour). A size of 0 skips that part.
@@ -61,6 +62,11 @@ const named = (group: string) => only?.has(group) ?? false;
 const SCALE_SIZES = (() => {
   const i = args.indexOf('--scale-sizes');
   return (i >= 0 ? args[i + 1] : '10,50').split(',').map((m) => Math.round(Number(m) * 1_000_000)).filter((rows) => rows > 0);
+})();
+/** `--side-by-side 8,32`: the connections, both sides together, of the experiments' side-by-side rounds (32 unless named; even numbers). */
+const SIDE_BY_SIDE_CONNECTIONS = (() => {
+  const i = args.indexOf('--side-by-side');
+  return (i >= 0 ? args[i + 1] : '32').split(',').map((n) => 2 * Math.max(1, Math.round(Number(n) / 2)));
 })();
 /** `--experiment-quotes 10`: the experiment's quotes in millions for its results at scale (0: skip). */
 const EXPERIMENT_QUOTES = (() => {
@@ -791,14 +797,14 @@ async function main() {
       if (wants('http')) await section('http', async () => void (results.http = await runHttpCases(ctx)));
       if (wants('experiments')) {
         // One run each way at 8 and 32 for the absolute figures; the targets read the side-by-side
-        // rounds at 32 (8 rounds: 4 swapped pairs).
+        // rounds (8 rounds: 4 swapped pairs), at 32 unless --side-by-side names others.
         await section(
           'experiments',
           async () =>
             void (results.experiments = await runExperimentCostCases(ctx, {
               connections: [8, 32],
               rounds: () => 1,
-              sideBySide: { connections: [32], rounds: quick ? 2 : 8 },
+              sideBySide: { connections: SIDE_BY_SIDE_CONNECTIONS, rounds: quick ? 2 : 8 },
             })),
         );
       }
