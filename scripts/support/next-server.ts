@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { writeRouteTable } from '../route-table.mjs';
 
-const SOURCES = ['app', 'lib', 'inngest', 'instrumentation.ts', 'prisma/schema.prisma', 'next.config.mjs', 'package.json', 'tsconfig.json', 'scripts/build-api-router.mjs', 'scripts/route-table.mjs'];
+const SOURCES = ['app', 'lib', 'inngest', 'sdk/src', 'instrumentation.ts', 'prisma/schema.prisma', 'next.config.mjs', 'package.json', 'tsconfig.json', 'scripts/build-api-router.mjs', 'scripts/route-table.mjs'];
 
 function newestMtime(target: string): number {
   if (!existsSync(target)) return 0;
