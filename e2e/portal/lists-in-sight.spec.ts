@@ -53,7 +53,7 @@ async function settle(page: Page) {
  * Opens every page the person can reach from /portal (the nav's pages, then what they link to, then
  * one detail page of each kind), checks it at 390 then 1280 px, and returns the row controls seen per kind.
  */
-async function crawl(page: Page, person: Person, who: string): Promise<Map<string, { controls: number; shown: string }>> {
+async function crawl(page: Page, person: Person, who: keyof typeof kindsWithRows): Promise<Map<string, { controls: number; shown: string }>> {
   // Errors thrown in the page (a hydration mismatch, React #418, among them) fail the crawl.
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message.slice(0, 200)}`));
@@ -69,7 +69,13 @@ async function crawl(page: Page, person: Person, who: string): Promise<Map<strin
     // The deliveries' attempts are folded away: open the first row's, as someone checking a failure would.
     const showAttempts = page.getByRole('button', { name: 'Show attempts' }).first();
     if (await showAttempts.isVisible()) await showAttempts.click();
+    // A list this person has rows in: its rows are what is checked, so wait for them as the person would.
+    if ((kindsWithRows[who] as readonly string[]).includes(kindOf(href))) {
+      await expect.poll(async () => (await layoutOf(page)).rowControls, { message: `${href} shows its rows` }).toBeGreaterThan(0).catch(() => undefined);
+    }
     const phone = await layoutOf(page);
+    // What the page said, for a list found without rows (an empty state, an error).
+    const shown = phone.rowControls > 0 ? '' : (await page.getByRole('main').innerText()).replace(/\s+/g, ' ').slice(0, 600);
     await screenshot(page, `lists-${who}-390${kindOf(href).replace(/\W+/g, '-')}`);
     expect(phone.sideways, `${href} at 390 px: nothing scrolls sideways`).toEqual([]);
     expect(phone.offScreen, `${href} at 390 px: every row's controls are on the screen`).toEqual([]);
@@ -79,8 +85,6 @@ async function crawl(page: Page, person: Person, who: string): Promise<Map<strin
     const desk = await layoutOf(page);
     expect(desk.sideways, `${href} at 1280 px: no table scrolls sideways`).toEqual([]);
     expect(desk.offScreen, `${href} at 1280 px: every row's controls are in the window`).toEqual([]);
-    // What the page said, for a list found without rows (an empty state, an error).
-    const shown = phone.rowControls > 0 ? '' : (await page.getByRole('main').innerText()).replace(/\s+/g, ' ').slice(0, 600);
     controlsByKind.set(kindOf(href), { controls: phone.rowControls, shown: `${href}: ${shown}` });
 
     const links = await page.locator('a[href^="/portal"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
