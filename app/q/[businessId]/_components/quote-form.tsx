@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { factorPath, factorsToSend, missingAnswers, missingSentence, NO_ANSWERS, offeringPath, type Answers, type Offering } from './answers';
 import { FactorSelect } from './factor-select';
 import { OfferingPicker } from './offering-picker';
-import type { AcceptanceState } from './accept-quote';
+import type { AcceptanceState } from './acceptance-request';
 import { QuoteReceipt, type NextStep } from './quote-receipt';
 import { newIdempotencyKey, submitPublicQuote, type QuoteResult } from './submit-public-quote';
 import { useSecondsUntil } from './use-seconds-until';

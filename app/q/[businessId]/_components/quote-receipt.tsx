@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { formatMoney, ReceiptSummary } from '@/app/_components/receipt-view';
 import type { Answers, Offering } from './answers';
-import { AcceptQuote, useAcceptance, type AcceptanceState } from './accept-quote';
+import { AcceptQuote, useAcceptance } from './accept-quote';
+import type { AcceptanceState } from './acceptance-request';
 import { LocalTime } from './local-time';
 import { SignedReceipt } from './signed-receipt';
 import type { QuoteResult } from './submit-public-quote';
