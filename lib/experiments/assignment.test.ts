@@ -31,6 +31,19 @@ describe('experiment assignment', () => {
     });
   });
 
+  it('computes its HMAC as createHmac does, for any salt (longer than a block too), experiment id and subject', async () => {
+    const { createHash, createHmac } = await import('node:crypto');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), fc.string({ maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 80 }), (salt, id, subject) => {
+        const digest = createHash('sha256').update(subject, 'utf8').digest('hex');
+        const mac = createHmac('sha256', Buffer.from(salt, 'utf8')).update(`${id}:${digest}`, 'utf8').digest();
+        expect(subjectDigestOf(subject)).toBe(digest);
+        expect(assignmentBucket(id, salt, digest)).toBe(Number(mac.readBigUInt64BE(0) % 10000n));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('is deterministic: the same subject, the same arm and bucket, from the subject or its digest', () => {
     const definition = { id: ID, salt: SALT, arms: split(9000, 1000) };
     for (const subject of ['a', 'customer-7', 'ünïcødé', 'x'.repeat(200)]) {
