@@ -28,10 +28,43 @@ export async function searchRequestLogs(ctx: VerbContext, { workspaceIds, query 
     findEnvironmentKinds(reader, { workspaceIds, kind: query.environment }),
     shownSinceOf(ctx.db, workspaceIds, ctx.now),
   ]);
-  const rows = await findRequestLogs(reader, { shownSince, query, environmentIds: environments.map((e) => e.id) });
+  const rows = await findNewestFirst(reader, { shownSince, query, environmentIds: environments.map((e) => e.id) }, ctx.now);
   const { page, nextCursor } = timeIdPage(rows, query.limit);
   const views = await toViews(reader, page, environments);
   return { logs: views, nextCursor };
+}
+
+/**
+ * How far back each read of a search without a lower bound of its own looks, in days before where
+ * its page starts (now, `to` or the cursor), newest first; past the last, one read takes the rest.
+ * A read plans over the day partitions its window covers, not all of them: over every partition a
+ * first page spent 5–14 ms planning at ~99 days (docs/performance.md), and a workspace may keep
+ * 3,650. Most pages fill from the first window.
+ */
+export const SEARCH_WINDOW_DAYS = [1, 7, 30, 90, 365] as const;
+
+/**
+ * The search's rows (`limit + 1`, for the next page), newest first: at once when the query bounds
+ * its own time (`from`, or a request id's minute), else read window after widening window until
+ * the page is full or nothing older can be shown.
+ */
+async function findNewestFirst(reader: DbOrTx, search: Parameters<typeof findRequestLogs>[1], now: Date): Promise<RequestLogListRow[]> {
+  const { query, shownSince } = search;
+  if (query.from || query.requestId) return findRequestLogs(reader, search);
+  const startsAt = Math.min(now.getTime(), query.to ? Date.parse(query.to) : Infinity, query.cursor ? Date.parse(query.cursor.split('|')[0]) : Infinity);
+  // The oldest instant any of the workspaces shows, when each has one: no window goes past it.
+  const sinces = [...shownSince.values()];
+  const oldestShown = sinces.length > 0 && sinces.every((since) => since !== null) ? Math.min(...sinces.map((since) => since!.getTime())) : null;
+  const rows: RequestLogListRow[] = [];
+  let before: Date | null = null;
+  for (const days of [...SEARCH_WINDOW_DAYS, null]) {
+    const from = days === null ? null : new Date(startsAt - days * 86_400_000);
+    const taken = await findRequestLogs(reader, { ...search, query: { ...query, limit: query.limit - rows.length }, window: { from, before } });
+    rows.push(...taken);
+    if (rows.length > query.limit || from === null || (oldestShown !== null && from.getTime() <= oldestShown)) break;
+    before = from;
+  }
+  return rows;
 }
 
 /**

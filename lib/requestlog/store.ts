@@ -179,7 +179,13 @@ export async function findEnvironmentKinds(
  */
 export async function findRequestLogs(
   db: DbOrTx,
-  { shownSince, query, environmentIds }: { shownSince: ShownSince; query: RequestLogQuery; environmentIds: string[] },
+  { shownSince, query, environmentIds, window }: {
+    shownSince: ShownSince;
+    query: RequestLogQuery;
+    environmentIds: string[];
+    /** Only rows from `from` (inclusive) to `before` (exclusive), each unbounded when null: one of a search's widening reads. */
+    window?: { from: Date | null; before: Date | null };
+  },
 ): Promise<RequestLogListRow[]> {
   const statusRange = query.statusClass ? Number(query.statusClass[0]) * 100 : null;
   const where: Prisma.RequestLogWhereInput = {
@@ -194,7 +200,12 @@ export async function findRequestLogs(
     businessId: query.businessId,
     environmentId: query.environment ? { in: environmentIds } : undefined,
     createdAt: query.from || query.to ? { gte: query.from ? new Date(query.from) : undefined, lte: query.to ? new Date(query.to) : undefined } : undefined,
-    AND: [shownRows(shownSince), afterTimeSequenceCursor(query.cursor), query.requestId ? requestIdWindow(query.requestId) : {}],
+    AND: [
+      shownRows(shownSince),
+      afterTimeSequenceCursor(query.cursor),
+      query.requestId ? requestIdWindow(query.requestId) : {},
+      window ? { createdAt: { gte: window.from ?? undefined, lt: window.before ?? undefined } } : {},
+    ],
   };
   return db.requestLog.findMany({ where, orderBy: NEWEST_FIRST, take: query.limit + 1, select: listSelect });
 }
