@@ -12,7 +12,11 @@ import { QUOTE_ROLLUP_MARK } from '../quotes/store/rollup';
 
 // From the hourly rollup the minute job keeps (lib/quotes/store/rollup.ts), which holds the quotes
 // made before its mark, and the quotes made since the mark (a minute or two of them) counted from
-// the quotes themselves: the cost depends on the days, not on the traffic.
+// the quotes themselves: the cost depends on the days, not on the traffic. The statement reads the
+// mark in its own snapshot (what makes the two parts add up exactly); the mark read just before it
+// is given too, as a bound the planner can see: it only moves forward, so it is at most the one
+// the statement reads. Without it the planner planned for every quote of the days asked (258–359
+// ms for 300,000 quotes in the bench).
 const QUOTES_PER_DAY_SQL = `WITH mark AS (SELECT through FROM rollup_marks WHERE name = '${QUOTE_ROLLUP_MARK}'),
   hourly AS (
     SELECT h.hour, h.outcome, h.quotes FROM quote_outcomes_hourly h
@@ -20,6 +24,7 @@ const QUOTES_PER_DAY_SQL = `WITH mark AS (SELECT through FROM rollup_marks WHERE
     UNION ALL
     SELECT qi.created_at, r.outcome, 1 FROM mark, quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id
      WHERE qi.business_id = $1::uuid AND qi.environment_id = $3::uuid AND qi.created_at >= greatest(mark.through, $2::timestamptz)
+       AND qi.created_at >= $4::timestamptz
   )
   SELECT to_char(date_trunc('day', hour AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day,
      COALESCE(sum(quotes) FILTER (WHERE outcome = 'succeeded'), 0)::int AS succeeded,
@@ -29,7 +34,9 @@ const QUOTES_PER_DAY_SQL = `WITH mark AS (SELECT through FROM rollup_marks WHERE
 
 /** The business's quotes in the environment since the UTC day `since` starts, per UTC day (days without any left out). */
 export async function countQuotesPerDay(db: DbOrTx, businessId: string, environmentId: string | null, since: Date) {
-  return sqlRows<{ day: string; succeeded: number; requiresInput: number; failed: number }>(db, QUOTES_PER_DAY_SQL, [businessId, since, environmentId]);
+  const [mark] = await sqlRows<{ through: Date }>(db, `SELECT through FROM rollup_marks WHERE name = '${QUOTE_ROLLUP_MARK}'`, []);
+  const rolledUpAtLeastTo = mark && mark.through > since ? mark.through : since;
+  return sqlRows<{ day: string; succeeded: number; requiresInput: number; failed: number }>(db, QUOTES_PER_DAY_SQL, [businessId, since, environmentId, rolledUpAtLeastTo]);
 }
 
 // From the hourly rollup (lib/requestlog/store.ts): its cost depends on the hours, not the traffic.

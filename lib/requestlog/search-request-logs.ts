@@ -3,6 +3,7 @@ import type { DbOrTx } from '../db/client';
 import { timeIdPage } from '../db/cursors';
 import { ServiceError } from '../errors/service-error';
 import { REQUEST_BODY_RETENTION_DAYS } from './partitions';
+import { requestIdTime } from './request-id';
 import { shownSinceOf } from './retention';
 import type { RequestLogQuery } from './schemas';
 import {
@@ -45,12 +46,12 @@ export const SEARCH_WINDOW_DAYS = [1, 7, 30, 90, 365] as const;
 
 /**
  * The search's rows (`limit + 1`, for the next page), newest first: at once when the query bounds
- * its own time (`from`, or a request id's minute), else read window after widening window until
+ * its own time (`from`, or the minute a UUIDv7 request id carries), else read window after widening window until
  * the page is full or nothing older can be shown.
  */
 async function findNewestFirst(reader: DbOrTx, search: Parameters<typeof findRequestLogs>[1], now: Date): Promise<RequestLogListRow[]> {
   const { query, shownSince } = search;
-  if (query.from || query.requestId) return findRequestLogs(reader, search);
+  if (query.from || (query.requestId && requestIdTime(query.requestId))) return findRequestLogs(reader, search);
   const startsAt = Math.min(now.getTime(), query.to ? Date.parse(query.to) : Infinity, query.cursor ? Date.parse(query.cursor.split('|')[0]) : Infinity);
   // The oldest instant any of the workspaces shows, when each has one: no window goes past it.
   const sinces = [...shownSince.values()];

@@ -76,6 +76,21 @@ describe('a search without a time window, read window by window', () => {
     expect((await pages(`&to=${encodeURIComponent(to)}`, 100)).shown).toEqual(ids.slice(3));
   });
 
+  it('finds a request by an id that carries no time (a v4 id, from before UUIDv7), however old', async () => {
+    const createdAt = new Date(Date.now() - 200 * DAY);
+    const requestId = crypto.randomUUID();
+    await insertRequestLogs(testDb(), [
+      {
+        requestId, method: 'GET', path: '/v1/older', status: 200, errorCode: null, principal: 'api_key', caller: 'api_key', portal: false, ip: null, userAgent: null,
+        requestBody: null, responseBody: null, apiKeyId: tenant.keyIds.test, userId: null, workspaceId: tenant.workspaceId, projectId: tenant.projectId,
+        environmentId: tenant.environments.test, businessId: tenant.businessId, latencyMs: 3, testFault: null, createdAt,
+      },
+    ]);
+    const res = await api('GET', `/v1/request-logs?requestId=${requestId}`, { key: admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.logs.map((l: { requestId: string }) => l.requestId)).toEqual([requestId]);
+  });
+
   it('stops at what the retention shows', async () => {
     expect((await keep(30)).status).toBe(200);
     expect((await pages('', 2)).shown).toEqual(ids.slice(0, 4));
