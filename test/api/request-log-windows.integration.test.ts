@@ -70,6 +70,23 @@ describe('a search without a time window, read window by window', () => {
     }
   });
 
+  it('shows a request stamped more than a day ahead (a clock gone wrong) only to a search from a time', async () => {
+    const createdAt = new Date(Date.now() + 2 * DAY);
+    const requestId = uuidv7({ msecs: createdAt.getTime() });
+    await insertRequestLogs(testDb(), [
+      {
+        requestId, method: 'GET', path: '/v1/ahead', status: 200, errorCode: null, principal: 'api_key', caller: 'api_key', portal: false, ip: null, userAgent: null,
+        requestBody: null, responseBody: null, apiKeyId: tenant.keyIds.test, userId: null, workspaceId: tenant.workspaceId, projectId: tenant.projectId,
+        environmentId: tenant.environments.test, businessId: tenant.businessId, latencyMs: 3, testFault: null, createdAt,
+      },
+    ]);
+    const listed = async (query: string) =>
+      (await api('GET', `/v1/request-logs?path=/v1/ahead${query}`, { key: admin.token })).body.data.logs.map((l: { requestId: string }) => l.requestId);
+    expect(await listed('')).toEqual([]);
+    expect(await listed(`&from=${encodeURIComponent(new Date().toISOString())}`)).toEqual([requestId]);
+    expect(await listed(`&requestId=${requestId}`)).toEqual([requestId]);
+  });
+
   it('counts its windows back from the end the person asked for', async () => {
     const to = new Date(Date.now() - 10 * DAY).toISOString();
     expect((await pages(`&to=${encodeURIComponent(to)}`, 2)).shown).toEqual(ids.slice(3));
