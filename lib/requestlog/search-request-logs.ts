@@ -37,7 +37,7 @@ export async function searchRequestLogs(ctx: VerbContext, { workspaceIds, query 
 
 /**
  * How far back each read of a search without a lower bound of its own looks, in days before where
- * its page starts (now, `to` or the cursor; the first read up to a day after it), newest first;
+ * its page starts (now, `to` or the cursor; the first read up to an hour after it), newest first;
  * past the last, one read takes the rest.
  * A read plans over the day partitions its window covers, not all of them: over every partition a
  * first page spent 5–14 ms planning at ~99 days (docs/performance.md), and a workspace may keep
@@ -58,9 +58,9 @@ async function findNewestFirst(reader: DbOrTx, search: Parameters<typeof findReq
   const sinces = [...shownSince.values()];
   const oldestShown = sinces.length > 0 && sinces.every((since) => since !== null) ? Math.min(...sinces.map((since) => since!.getTime())) : null;
   const rows: RequestLogListRow[] = [];
-  // Nor do they look more than a day ahead: the empty days the minute job makes ahead would be
-  // planned over by every first read. A request is stamped with its arrival (a day ahead is a clock gone wrong).
-  let before = new Date(startsAt + 86_400_000);
+  // Nor do they look more than an hour ahead: the empty days the minute job makes ahead would be
+  // planned over by every first read. A request is stamped as it arrives (an hour ahead is a clock gone wrong).
+  let before = new Date(startsAt + 3_600_000);
   for (const days of [...SEARCH_WINDOW_DAYS, null]) {
     const from = days === null ? null : new Date(startsAt - days * 86_400_000);
     const taken = await findRequestLogs(reader, { ...search, query: { ...query, limit: query.limit - rows.length }, window: { from, before } });
