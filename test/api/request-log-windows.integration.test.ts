@@ -27,14 +27,7 @@ describe('a search without a time window, read window by window', () => {
     expect(SEARCH_WINDOW_DAYS.at(-1)).toBeLessThan(380);
     tenant = await createTenant();
     admin = await createPerson(tenant, { permissions: 'all' });
-    const rows: RequestLogEntry[] = ages.map((daysAgo) => {
-      const createdAt = new Date(Date.now() - daysAgo * DAY);
-      return {
-        requestId: uuidv7({ msecs: createdAt.getTime() }), method: 'GET', path: '/v1/books', status: 200, errorCode: null, principal: 'api_key', caller: 'api_key',
-        portal: false, ip: null, userAgent: null, requestBody: null, responseBody: null, apiKeyId: tenant.keyIds.test, userId: null, workspaceId: tenant.workspaceId,
-        projectId: tenant.projectId, environmentId: tenant.environments.test, businessId: tenant.businessId, latencyMs: 3, testFault: null, createdAt,
-      };
-    });
+    const rows = ages.map((daysAgo) => entry(new Date(Date.now() - daysAgo * DAY), '/v1/books'));
     ids.push(...rows.map((r) => r.requestId));
     await insertRequestLogs(testDb(), rows);
     expect((await keep(KEPT_DAYS)).status).toBe(200);
@@ -45,6 +38,13 @@ describe('a search without a time window, read window by window', () => {
 
   const keep = (requestLogRetentionDays: number | null) =>
     api('PATCH', `/v1/workspaces/${tenant.workspaceId}`, { key: admin.token, body: { requestLogRetentionDays } });
+
+  /** A request of the tenant's Test key, stamped `createdAt`. */
+  const entry = (createdAt: Date, path: string, requestId = uuidv7({ msecs: createdAt.getTime() })): RequestLogEntry => ({
+    requestId, method: 'GET', path, status: 200, errorCode: null, principal: 'api_key', caller: 'api_key', portal: false, ip: null, userAgent: null,
+    requestBody: null, responseBody: null, apiKeyId: tenant.keyIds.test, userId: null, workspaceId: tenant.workspaceId, projectId: tenant.projectId,
+    environmentId: tenant.environments.test, businessId: tenant.businessId, latencyMs: 3, testFault: null, createdAt,
+  });
 
   /** Every page of a search, followed by its cursor: the request ids in the order shown. */
   async function pages(query: string, limit: number): Promise<{ shown: string[]; pageCount: number }> {
@@ -72,19 +72,13 @@ describe('a search without a time window, read window by window', () => {
 
   it('shows a request stamped more than an hour ahead (a clock gone wrong) only to a search from a time', async () => {
     const createdAt = new Date(Date.now() + 2 * 3_600_000);
-    const requestId = uuidv7({ msecs: createdAt.getTime() });
-    await insertRequestLogs(testDb(), [
-      {
-        requestId, method: 'GET', path: '/v1/ahead', status: 200, errorCode: null, principal: 'api_key', caller: 'api_key', portal: false, ip: null, userAgent: null,
-        requestBody: null, responseBody: null, apiKeyId: tenant.keyIds.test, userId: null, workspaceId: tenant.workspaceId, projectId: tenant.projectId,
-        environmentId: tenant.environments.test, businessId: tenant.businessId, latencyMs: 3, testFault: null, createdAt,
-      },
-    ]);
+    const ahead = entry(createdAt, '/v1/ahead');
+    await insertRequestLogs(testDb(), [ahead]);
     const listed = async (query: string) =>
       (await api('GET', `/v1/request-logs?path=/v1/ahead${query}`, { key: admin.token })).body.data.logs.map((l: { requestId: string }) => l.requestId);
     expect(await listed('')).toEqual([]);
-    expect(await listed(`&from=${encodeURIComponent(new Date().toISOString())}`)).toEqual([requestId]);
-    expect(await listed(`&requestId=${requestId}`)).toEqual([requestId]);
+    expect(await listed(`&from=${encodeURIComponent(new Date().toISOString())}`)).toEqual([ahead.requestId]);
+    expect(await listed(`&requestId=${ahead.requestId}`)).toEqual([ahead.requestId]);
   });
 
   it('counts its windows back from the end the person asked for', async () => {
@@ -96,13 +90,7 @@ describe('a search without a time window, read window by window', () => {
   it('finds a request by an id that carries no time (a v4 id, from before UUIDv7), however old', async () => {
     const createdAt = new Date(Date.now() - 200 * DAY);
     const requestId = crypto.randomUUID();
-    await insertRequestLogs(testDb(), [
-      {
-        requestId, method: 'GET', path: '/v1/older', status: 200, errorCode: null, principal: 'api_key', caller: 'api_key', portal: false, ip: null, userAgent: null,
-        requestBody: null, responseBody: null, apiKeyId: tenant.keyIds.test, userId: null, workspaceId: tenant.workspaceId, projectId: tenant.projectId,
-        environmentId: tenant.environments.test, businessId: tenant.businessId, latencyMs: 3, testFault: null, createdAt,
-      },
-    ]);
+    await insertRequestLogs(testDb(), [entry(createdAt, '/v1/older', requestId)]);
     const res = await api('GET', `/v1/request-logs?requestId=${requestId}`, { key: admin.token });
     expect(res.status).toBe(200);
     expect(res.body.data.logs.map((l: { requestId: string }) => l.requestId)).toEqual([requestId]);
