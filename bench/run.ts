@@ -655,12 +655,14 @@ function report(r: Results): string {
   }
   if (r.sql) {
     parts.push(`\nSQL per request (pg_stat_statements, idle background subtracted)\n${sqlTable(r.sql.profiles)}`);
-    const quotes = r.sql.profiles[0];
-    parts.push(
-      `\nStatements of ${quotes.name} (calls per request, mean execution ms, share of calls planned anew and mean planning ms)\n${quotes.statements
-        .map((st) => `  ${st.perRequest.toFixed(2)}  ${st.meanMs.toFixed(3)} ms  planned ${(st.plannedShare * 100).toFixed(0)}% ${st.meanPlanMs.toFixed(3)} ms  ${st.query.slice(0, 120)}`)
-        .join('\n')}`,
-    );
+    for (const profile of r.sql.profiles) {
+      parts.push(
+        `\nStatements of ${profile.name} (calls per request, mean execution ms, share of calls planned anew and mean planning ms)\n${profile.statements
+          .slice(0, 6)
+          .map((st) => `  ${st.perRequest.toFixed(2)}  ${st.meanMs.toFixed(3)} ms  planned ${(st.plannedShare * 100).toFixed(0)}% ${st.meanPlanMs.toFixed(3)} ms  ${st.query.slice(0, 120)}`)
+          .join('\n')}`,
+      );
+    }
     parts.push(`\nPostgreSQL statement log of one POST /v1/quotes (log_statement = all; runner statements left out)\n${r.sql.quoteStatementLog.map((l) => `  ${l}`).join('\n')}`);
   }
   if (r.profile) {
