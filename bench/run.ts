@@ -1,4 +1,5 @@
 // `npm run bench [-- --json] [--quick] [--profile [trace|experiment]] [--only http,experiments,engine,webhooks,search,sql,impact,receipts]`
+// `npm run bench -- --only http [--connections 8]`: the http group (and `--profile`) at the concurrencies named.
 // `npm run bench -- --only experiments [--side-by-side 8,32]`: the connections (in all) the side-by-side rounds run at (32 unless named).
 // `npm run bench -- --only scale [--scale-sizes 10,50] [--experiment-quotes 10]`: the request log at
 // 10M and 50M rows, then an experiment's results at 10M quotes, each on a database of its own; never
@@ -74,9 +75,16 @@ const EXPERIMENT_QUOTES = (() => {
   return Math.round(Number(i >= 0 ? args[i + 1] : '10') * 1_000_000);
 })();
 
+/** `--connections 8` (or `1,8`): the http group's concurrencies (1, 8 and 32 unless named); the first also the profile's (32 unless named). */
+const CONNECTIONS = (() => {
+  const i = args.indexOf('--connections');
+  return i >= 0 ? args[i + 1].split(',').map(Number).filter((n) => n > 0) : null;
+})();
+
 const SETTINGS: Settings = quick
   ? { warmupSec: 2, durationSec: 3, connections: [1, 8, 32], roundsAt32: 1, searchRequests: 40, idleEvents: 5, burstEvents: 400, logRows: 1_000_000, sqlRequests: 50 }
   : { warmupSec: 5, durationSec: 10, connections: [1, 8, 32], roundsAt32: 3, searchRequests: 200, idleEvents: 12, burstEvents: 2_000, logRows: 1_000_000, sqlRequests: 200 };
+if (CONNECTIONS) SETTINGS.connections = CONNECTIONS;
 
 // ---------------------------------------------------------------------------------------------
 // Processes
@@ -667,7 +675,7 @@ function report(r: Results): string {
   }
   if (r.profile) {
     parts.push(
-      `\nCPU profile of the service (one process) under ${PROFILED_ROUTE_LABELS[r.profile.route]} @ 32, measured run only (${fmt(r.profile.totalMs / Math.max(1, r.profile.requests), 2)} ms busy CPU per request; self time)\n${formatTable(
+      `\nCPU profile of the service (one process) under ${PROFILED_ROUTE_LABELS[r.profile.route]} @ ${r.profile.connections}, measured run only (${fmt(r.profile.totalMs / Math.max(1, r.profile.requests), 2)} ms busy CPU per request; self time)\n${formatTable(
         ['where', 'self %'],
         r.profile.byCategory.slice(0, 14).map((c) => [c.name, `${c.percent.toFixed(1)}%`]),
       )}\n\n${formatTable(['function', 'location', 'self %'], r.profile.byFunction.slice(0, 20).map((f) => [f.name, f.location, `${f.percent.toFixed(1)}%`]))}`,
@@ -842,7 +850,7 @@ async function main() {
           results.impact = await runImpactCase(ctx.db.prisma, ctx.admin, tenant, person, ctx.next.url, log);
         });
       }
-      if (flag('--profile')) await section('profile', async () => void (results.profile = await runProfile(ctx, profiledRoute)));
+      if (flag('--profile')) await section('profile', async () => void (results.profile = await runProfile(ctx, profiledRoute, CONNECTIONS?.[0])));
     } finally {
       await cleanup();
     }

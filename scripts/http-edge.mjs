@@ -37,6 +37,30 @@ function wholeNumber(env, name, fallback, min, max) {
 }
 
 /**
+ * Service processes unless WEB_CONCURRENCY says: one per core, or half the cores (at least one)
+ * when PostgreSQL runs on this machine too (no DATABASE_URL: the embedded one). PostgreSQL spends
+ * about as much CPU on a quote as the service does, and a second process on 2 cores shared with it
+ * halved every quote's batch and doubled the job runner's polling: one process served 1.6–1.8×
+ * the quotes at 8 connections and 1.3× at 32 (docs/performance.md, "One process per two cores").
+ */
+export function defaultWorkers(databaseUrl, cores = os.availableParallelism()) {
+  return databaseOnThisMachine(databaseUrl) ? Math.max(1, Math.floor(cores / 2)) : cores;
+}
+
+function databaseOnThisMachine(databaseUrl) {
+  if (databaseUrl === undefined || databaseUrl.trim() === '') return true;
+  let url;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    return false;
+  }
+  // A Unix socket (`?host=/var/run/postgresql`, or no host at all) is this machine's.
+  const host = url.searchParams.get('host') ?? decodeURIComponent(url.hostname);
+  return host === '' || host.startsWith('/') || host === 'localhost' || host === '[::1]' || host === '::1' || /^127\./.test(host);
+}
+
+/**
  * What scripts/serve.mjs reads before any TypeScript loads: where to listen, how many processes
  * and their heap (docs/operations.md). The same names, defaults and ranges as lib/settings
  * (test/unit/settings-readers.test.ts compares them); a malformed one is named and refused.
@@ -46,7 +70,7 @@ export function serveSettings(env = process.env) {
   return {
     port: number('PORT', 3000, 0, 65_535),
     hostname: env.HOST ?? '0.0.0.0',
-    workers: number('WEB_CONCURRENCY', os.availableParallelism(), 1, 1024),
+    workers: number('WEB_CONCURRENCY', defaultWorkers(env.DATABASE_URL), 1, 1024),
     heapMb: number('SERVICE_MAX_HEAP_MB', 320, 16, 1_048_576),
     youngMb: number('SERVICE_SEMI_SPACE_MB', 32, 1, 1024),
   };

@@ -28,6 +28,8 @@ import { createPerson, createTenant, testContext } from '../lib/testing/factorie
 import { signedBy, startReceiver } from '../lib/testing/https-receiver';
 import { createEndpoint } from '../lib/webhooks/create-endpoint';
 import { streamsPerProcess } from '../lib/webhooks/event-stream-hub';
+// @ts-expect-error: plain JavaScript, shared with scripts/serve.mjs
+import { serveSettings } from './http-edge.mjs';
 import { ensureBuild, startNextServer, throwawayServiceEnv, type RunningServer } from './support/next-server';
 import { acceptanceAttackCase, erasureSearchCase, oddBytesCase } from './support/reliability-surfaces';
 import { writeTestCertificates } from './support/test-certificates';
@@ -191,7 +193,8 @@ async function streamFlood(options: { base: string; db: ReturnType<typeof create
       headers: { authorization: `Bearer ${quoter.keys.test}`, 'content-type': 'application/json' },
       body: JSON.stringify({ businessId: quoter.businessId, bookId: quoter.bookId, ...demoExample, idempotencyKey: key }),
     });
-  const processes = Number(process.env.WEB_CONCURRENCY ?? os.availableParallelism());
+  // The service runs beside its embedded database here: the edge's default for that (or WEB_CONCURRENCY).
+  const processes: number = serveSettings({ ...process.env, DATABASE_URL: '' }).workers;
   const total = processes * streamsPerProcess();
   const workspaces = Math.ceil(total / STREAM_LIMITS.perWorkspace);
   const keysPerWorkspace = Math.ceil(STREAM_LIMITS.perWorkspace / STREAM_LIMITS.perKey);

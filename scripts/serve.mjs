@@ -1,6 +1,7 @@
-// Serves the production build on every core: a cluster of Next.js servers sharing one port.
-// Plain JavaScript so that nothing transforms code at run time. Each worker also runs the
-// in-process job runner (instrumentation.ts); claims in PostgreSQL keep them from colliding.
+// Serves the production build: a cluster of Next.js servers sharing one port, one per core (half
+// the cores when PostgreSQL is on this machine: defaultWorkers in http-edge.mjs). Plain JavaScript so
+// that nothing transforms code at run time. Each worker also runs the in-process job runner
+// (instrumentation.ts); claims in PostgreSQL keep them from colliding.
 import cluster from 'node:cluster';
 import http from 'node:http';
 import path from 'node:path';
@@ -20,7 +21,9 @@ try {
 }
 const { port, hostname, workers, heapMb, youngMb, timeouts } = settings;
 
-if (cluster.isPrimary && workers > 1) {
+// Always a primary with its workers, one included: the heap flags below apply, and a worker that
+// dies is replaced.
+if (cluster.isPrimary) {
   let stopping = false;
   // A bounded heap (heapMb) keeps each process small: V8 collects sooner instead of growing to its
   // default. A larger young generation (youngMb) lets a request's short-lived objects die there
@@ -63,7 +66,7 @@ if (cluster.isPrimary && workers > 1) {
   process.on('SIGINT', stop);
 } else {
   // A worker whose primary is gone (killed) must not linger holding the port.
-  if (cluster.isWorker) process.on('disconnect', () => process.exit(0));
+  process.on('disconnect', () => process.exit(0));
   const app = next({ dev: false, dir: root, hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();
@@ -80,7 +83,7 @@ if (cluster.isPrimary && workers > 1) {
   );
   configureServer(server, timeouts, { router: () => apiRouter });
   server.listen(port, hostname, () => {
-    if (cluster.isPrimary || cluster.worker?.id === 1) console.log(`Ready on http://${hostname}:${port} (${workers} process${workers > 1 ? 'es' : ''}, Node ${process.version})`);
+    if (cluster.worker?.id === 1) console.log(`Ready on http://${hostname}:${port} (${workers} process${workers > 1 ? 'es' : ''}, Node ${process.version})`);
   });
   // The job runner (instrumentation.ts) hands back unsent deliveries and finishes the sends in
   // flight (at most one 10 s attempt); the process waits for it and for the requests in

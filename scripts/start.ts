@@ -1,7 +1,8 @@
 // `npm start`: the service with its embedded defaults — a real PostgreSQL (unless
 // DATABASE_URL is set), migrations, the demo workspace, demo keys in .data/demo.json (the
 // previous start's while they still work), then the production build served by
-// scripts/serve.mjs (the API's router for /v1, Next.js for the pages, one process per core).
+// scripts/serve.mjs (the API's router for /v1, Next.js for the pages; one process per two cores
+// beside the embedded database).
 // First: the settings are checked before any other module loads (scripts/support/settings-at-start.ts).
 import { configured } from './support/settings-at-start';
 import exitHook from 'async-exit-hook';

@@ -1,7 +1,8 @@
 // `--profile [trace|experiment]`: a CPU profile of the service (scripts/serve.mjs, one process) under
 // POST /v1/quotes @ 32, under a member's GET /v1/quote-intents/{id}/trace @ 32, or under POST
 // /v1/public_quotes @ 32 on one book without and with an experiment running (started and stopped
-// between runs), alternated, each side summarised from its own runs (bench/profile-summary.ts).
+// between runs), alternated, each side summarised from its own runs (bench/profile-summary.ts);
+// `--connections 8` profiles at the first concurrency named instead of 32.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -24,6 +25,7 @@ export const PROFILED_ROUTE_LABELS: Record<ProfiledRoute, string> = {
 export type ProfileResult = ProfileSummary & {
   requests: number;
   route: ProfiledRoute;
+  connections: number;
   /** `experiment`: the same route on the book with an experiment running, from the alternated runs. */
   withExperiment?: ProfileSummary & { requests: number };
 };
@@ -31,7 +33,7 @@ export type ProfileResult = ProfileSummary & {
 /** Rounds of each side in `--profile experiment` (without, with; then with, without; …). */
 const EXPERIMENT_PROFILE_ROUNDS = 4;
 
-export async function runProfile(ctx: Context, route: ProfiledRoute): Promise<ProfileResult> {
+export async function runProfile(ctx: Context, route: ProfiledRoute, connections = 32): Promise<ProfileResult> {
   // Provisioned before the restart: the experiment is created and started through the API.
   const experiment = route === 'experiment' ? await provisionExperimentLoads(ctx) : null;
   const dir = path.join(root, 'bench/results/profiles');
@@ -39,8 +41,9 @@ export async function runProfile(ctx: Context, route: ProfiledRoute): Promise<Pr
   mkdirSync(dir, { recursive: true });
   log('profile: restarting the service as one process with --cpu-prof');
   await ctx.next.stop();
-  // --cpu-prof is refused in NODE_OPTIONS: the server runs under node with the flag itself, as one
-  // process (no cluster), which exits through process.exit on SIGTERM and so writes the profile.
+  // --cpu-prof is refused in NODE_OPTIONS: the server runs under node with the flag itself, which
+  // its one worker inherits; each process exits through process.exit on SIGTERM and so writes its
+  // profile (the primary's is idle: it only hands on connections).
   const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, path.join(root, 'scripts/serve.mjs')], {
     cwd: root,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...ctx.nextEnv, PORT: String(ctx.nextPort), HOST: '127.0.0.1', WEB_CONCURRENCY: '1' },
@@ -50,14 +53,14 @@ export async function runProfile(ctx: Context, route: ProfiledRoute): Promise<Pr
   await waitForHttp(`${url}/v1/status`, 60_000);
   ctx.next = { url, port: ctx.nextPort, process: child, stop: () => stopChild(child, 20_000) };
   const files = () => readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f));
-  const measured = { warmupSec: ctx.settings.warmupSec, durationSec: ctx.settings.durationSec, connections: 32 };
+  const measured = { warmupSec: ctx.settings.warmupSec, durationSec: ctx.settings.durationSec, connections };
 
   if (experiment) {
     const windows: Record<'without' | 'with', [number, number][]> = { without: [], with: [] };
     const requests = { without: 0, with: 0 };
     for (let round = 1; round <= EXPERIMENT_PROFILE_ROUNDS; round++) {
       for (const side of round % 2 === 1 ? (['without', 'with'] as const) : (['with', 'without'] as const)) {
-        log(`profile: POST /v1/public_quotes ${side} experiment @ 32 (round ${round} of ${EXPERIMENT_PROFILE_ROUNDS})`);
+        log(`profile: POST /v1/public_quotes ${side} experiment @ ${connections} (round ${round} of ${EXPERIMENT_PROFILE_ROUNDS})`);
         await experiment.experiments.set(side === 'with');
         const run = await runLoadProcess(ctx, `profile ${side}`, { ...experiment.specs.public_quotes, url, ...measured });
         windows[side].push(run.windowMicros);
@@ -71,6 +74,7 @@ export async function runProfile(ctx: Context, route: ProfiledRoute): Promise<Pr
       ...summarizeProfiles(files(), windows.without),
       requests: requests.without,
       route,
+      connections,
       withExperiment: { ...summarizeProfiles(files(), windows.with), requests: requests.with },
     };
   }
@@ -89,5 +93,5 @@ export async function runProfile(ctx: Context, route: ProfiledRoute): Promise<Pr
   await ctx.next.stop();
   await sleep(1_000);
   if (files().length === 0) throw new Error('the service wrote no CPU profile');
-  return { ...summarizeProfiles(files(), [windowMicros]), requests: result.requests, route };
+  return { ...summarizeProfiles(files(), [windowMicros]), requests: result.requests, route, connections };
 }

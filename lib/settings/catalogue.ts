@@ -127,7 +127,11 @@ export const SETTINGS = {
     '`true`',
     '`true`: hot-path statements are prepared once per connection (named prepared statements). `false`: every statement is sent unnamed, including those libraries name themselves (rate-limiter-flexible); needed behind a transaction-mode pooler without prepared-statement support (PgBouncer before 1.21, or `max_prepared_statements = 0`).',
   ),
-  WEB_CONCURRENCY: define(wholeNumber(1, 1024), 'the number of cores', 'Service processes (`scripts/serve.mjs` runs a cluster of Next.js servers on one port).'),
+  WEB_CONCURRENCY: define(
+    wholeNumber(1, 1024),
+    'the number of cores; half of them when PostgreSQL is on this machine',
+    'Service processes (`scripts/serve.mjs` runs a cluster of Next.js servers on one port). The default leaves PostgreSQL half the cores when `DATABASE_URL` is this machine\'s (localhost, 127.x, a Unix socket, or the embedded database): it spends about as much CPU a quote as the service.',
+  ),
   SERVICE_MAX_HEAP_MB: define(
     wholeNumber(16, 1_048_576, 320),
     '`320`',

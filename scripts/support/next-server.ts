@@ -72,8 +72,8 @@ export type RunningServer = { url: string; port: number; process: ChildProcess; 
 export const STOP_BOUND_MS = 30_000;
 
 /**
- * Starts the production server (scripts/serve.mjs: a cluster of Next.js servers, one per core
- * unless WEB_CONCURRENCY says otherwise) and waits until /v1/status answers 200.
+ * Starts the production server (scripts/serve.mjs: a cluster of Next.js servers, as many as
+ * WEB_CONCURRENCY or its default says) and waits until /v1/status answers 200.
  */
 export async function startNextServer(options: {
   root: string;

@@ -25,6 +25,12 @@ describe('process.env', () => {
   });
 });
 
+async function serveSettingsOf(env: Record<string, string>): Promise<number> {
+  // @ts-expect-error: a plain .mjs script without types
+  const { serveSettings } = await import('../../scripts/http-edge.mjs');
+  return serveSettings(env).workers;
+}
+
 describe('the plain-JavaScript edge (scripts/http-edge.mjs, run before any TypeScript loads)', () => {
   it('parses what serve.mjs reads as lib/settings does', async () => {
     // @ts-expect-error: a plain .mjs script without types
@@ -62,5 +68,20 @@ describe('the plain-JavaScript edge (scripts/http-edge.mjs, run before any TypeS
       expect(() => httpTimeouts(env)).toThrow(new RegExp(`^${Object.keys(env)[0]}: `));
       expect(() => parseSettings(env)).toThrow();
     }
+  });
+
+  it('runs one process per core, or half the cores when PostgreSQL is on this machine', async () => {
+    // @ts-expect-error: a plain .mjs script without types
+    const { defaultWorkers } = await import('../../scripts/http-edge.mjs');
+    // No DATABASE_URL: the embedded database, on this machine.
+    expect(defaultWorkers(undefined, 2)).toBe(1);
+    expect(defaultWorkers('', 8)).toBe(4);
+    for (const url of ['postgres://quote:x@127.0.0.1:5432/quote', 'postgresql://localhost/quote', 'postgres://[::1]:6432/q', 'postgres:///quote?host=/var/run/postgresql']) {
+      expect(defaultWorkers(url, 2), url).toBe(1);
+      expect(defaultWorkers(url, 1), url).toBe(1);
+    }
+    for (const url of ['postgres://quote:x@db.internal:5432/quote', 'postgres://10.0.0.5/quote']) expect(defaultWorkers(url, 2), url).toBe(2);
+    // WEB_CONCURRENCY still decides when set.
+    expect(await serveSettingsOf({ DATABASE_URL: 'postgres://127.0.0.1/q', WEB_CONCURRENCY: '3' })).toBe(3);
   });
 });
