@@ -27,7 +27,7 @@ import { ensureBuild, startNextServer, throwawayServiceEnv } from '../scripts/su
 import { writeTestCertificates } from '../scripts/support/test-certificates';
 import { runEngineCases } from './cases/engine';
 import { runExperimentCostCases, serviceCpuPerRequest, type ExperimentCostResult, type SideBySideComparison, type SideMeasure } from './cases/experiments';
-import { runHttpCases, type HttpCase } from './cases/http';
+import { isReference, referenceGroupOf, runHttpCases, type HttpCase } from './cases/http';
 import { runImpactCase, type ImpactBenchResult } from './cases/impact';
 import { PROFILED_ROUTE_LABELS, runProfile, type ProfiledRoute, type ProfileResult } from './cases/profile';
 import { runReceiptCases, type ReceiptBenchResult } from './cases/receipts';
@@ -123,7 +123,7 @@ function httpTable(cases: HttpCase[]): string {
   return formatTable(
     ['case', 'conns', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'peak RSS MB', 'req/s vs ref', 'p99 vs ref', 'server CPU ms/req', 'PG CPU ms/req', 'CPU/req vs ref', 'non-2xx', 'outbox backlog'],
     cases.map((c) => {
-      const server = c.group === 'reference' ? c.usage.reference : c.usage.service;
+      const server = isReference(c.group) ? c.usage.reference : c.usage.service;
       const n = c.result.requests || 1;
       return [
         c.name,
@@ -139,7 +139,7 @@ function httpTable(cases: HttpCase[]): string {
         c.usage.postgres ? fmt((c.usage.postgres.cpuSeconds * 1000) / n, 2) : '',
         x(c.vsReference?.cpu),
         c.result.non2xx + c.result.errors,
-        c.group === 'reference' ? '' : c.outboxBacklog,
+        isReference(c.group) ? '' : c.outboxBacklog,
       ];
     }),
   );
@@ -147,12 +147,11 @@ function httpTable(cases: HttpCase[]): string {
 
 function roundsTable(cases: HttpCase[]): string {
   const pooled = cases.filter((c) => c.rounds);
-  const reference = pooled.find((c) => c.group === 'reference');
   return formatTable(
     ['case', 'round', 'req/s', 'p50 ms', 'p99 ms', 'req/s vs ref', 'p99 vs ref'],
     pooled.flatMap((c) =>
       c.rounds!.map((round, i) => {
-        const ref = c.group === 'reference' ? undefined : reference?.rounds?.[i];
+        const ref = isReference(c.group) ? undefined : pooled.find((p) => p.group === referenceGroupOf(c.group))?.rounds?.[i];
         return [
           c.name,
           i + 1,
@@ -458,6 +457,20 @@ function targets(r: Partial<Results>): Target[] {
     });
   }
   ratioTarget('public_quotes', 'POST /v1/public_quotes', 0.5, null);
+  // Issue 43: at the limit at every load, and for reads against the reference's own reads.
+  const at = (group: string, connections: number) => r.http?.find((c) => c.group === group && c.connections === connections);
+  const bound = (group: string, connections: number, label: string, throughput: number, p99: number | null) => {
+    const c = at(group, connections);
+    if (!c?.vsReference) return;
+    out.push({ target: `issue 43: ${label} @${connections}: req/s >= ${throughput}x ${c.vsReference.reference}`, measured: x(c.vsReference.throughput), pass: (c.vsReference.throughput ?? 0) >= throughput });
+    if (p99 !== null) out.push({ target: `issue 43: ${label} @${connections}: p99 <= ${p99}x`, measured: x(c.vsReference.p99), pass: (c.vsReference.p99 ?? Infinity) <= p99 });
+  };
+  bound('quotes', 8, 'POST /v1/quotes', 0.8, 1.5);
+  bound('quotes', 32, 'POST /v1/quotes', 0.8, 1.5);
+  bound('public_quotes', 8, 'POST /v1/public_quotes', 0.6, null);
+  bound('public_quotes', 32, 'POST /v1/public_quotes', 0.6, null);
+  bound('trace', 32, 'GET /v1/quote-intents/{id}/trace', 0.6, 2);
+  bound('search', 32, 'GET /v1/request-logs', 0.6, 2);
   // Issue 41 §5: with an experiment running, the quote routes cost within 5% of their cost without
   // one: two processes measured at the same time, swapping roles each round (runSideBySide).
   for (const c of r.experiments?.sideBySide ?? []) {

@@ -9,7 +9,7 @@ import { poolRuns, ratio } from '../stats';
 
 export type HttpCase = {
   name: string;
-  group: 'reference' | 'public_quotes' | 'quotes' | 'replay' | 'simulation' | 'trace';
+  group: 'reference' | 'reference_trace' | 'reference_search' | 'public_quotes' | 'quotes' | 'replay' | 'simulation' | 'trace' | 'search';
   connections: number;
   result: LoadResult;
   usage: Usage;
@@ -99,9 +99,16 @@ export async function settleDatabase(ctx: Context): Promise<void> {
   await sleep(500);
 }
 
+/** The bare node:http + pg server's cases (bench/reference-server.ts): a write and two reads. */
+export const isReference = (group: HttpCase['group']) => group.startsWith('reference');
+
+/** What each case is compared with: a read with the reference's same read, a write with its write (at the same concurrency). */
+const READ_REFERENCES: Partial<Record<HttpCase['group'], HttpCase['group']>> = { trace: 'reference_trace', search: 'reference_search' };
+export const referenceGroupOf = (group: HttpCase['group']): HttpCase['group'] => READ_REFERENCES[group] ?? 'reference';
+
 /** Server + PostgreSQL CPU ms per request during the measured run. */
 function cpuPerRequest(c: HttpCase): number | null {
-  const server = c.group === 'reference' ? c.usage.reference : c.usage.service;
+  const server = isReference(c.group) ? c.usage.reference : c.usage.service;
   if (!server || !c.usage.postgres || c.result.requests === 0) return null;
   return ((server.cpuSeconds + c.usage.postgres.cpuSeconds) * 1000) / c.result.requests;
 }
@@ -114,6 +121,9 @@ function caseLabel(group: HttpCase['group']): string {
     replay: 'POST /v1/quotes (idempotent replay)',
     simulation: 'POST /v1/accounts/{id}/quote-simulations',
     trace: 'GET /v1/quote-intents/{id}/trace (a read)',
+    reference_trace: 'reference GET /trace/{id}',
+    search: 'GET /v1/request-logs (a read)',
+    reference_search: 'reference GET /request-logs',
   }[group];
 }
 
@@ -171,21 +181,27 @@ export async function runHttpCases(ctx: Context): Promise<HttpCase[]> {
     }),
   );
 
-  // A read route: a member traces a quote (the intent, its receipt, version, request and events).
+  // The reads a member makes most, each beside the reference's same read (bench/reference-server.ts),
+  // interleaved as the writes are: a member traces a quote (the intent, its receipt, version,
+  // request and events), and reads the newest page of the request log.
   const tracedId = await createQuoteThroughApi(ctx.next.url, tenant.keys.test, { ...quoteBody, idempotencyKey: `bench-trace-${randomUUID()}` });
-  cases.push(
-    await httpCase(ctx, 'trace', 32, {
-      url: ctx.next.url,
-      method: 'GET',
-      path: `/v1/quote-intents/${tracedId}/trace`,
-      headers: { authorization: `Bearer ${ctx.setup.person.token}` },
-    }),
-  );
+  const member = { authorization: `Bearer ${ctx.setup.person.token}` };
+  const reads: Record<'reference_trace' | 'trace' | 'reference_search' | 'search', HttpCase[]> = { reference_trace: [], trace: [], reference_search: [], search: [] };
+  const rounds = ctx.settings.roundsAt32;
+  for (let round = 1; round <= rounds; round++) {
+    const spec = { method: 'GET' as const, headers: member, keepLatencies: rounds > 1 };
+    reads.reference_trace.push(await httpCase(ctx, 'reference_trace', 32, { ...spec, url: ctx.reference.url, path: `/trace/${tracedId}` }, round, rounds));
+    reads.trace.push(await httpCase(ctx, 'trace', 32, { ...spec, url: ctx.next.url, path: `/v1/quote-intents/${tracedId}/trace` }, round, rounds));
+    reads.reference_search.push(await httpCase(ctx, 'reference_search', 32, { ...spec, url: ctx.reference.url, path: '/request-logs' }, round, rounds));
+    reads.search.push(await httpCase(ctx, 'search', 32, { ...spec, url: ctx.next.url, path: '/v1/request-logs' }, round, rounds));
+  }
+  cases.push(poolCases(reads.reference_trace), poolCases(reads.trace), poolCases(reads.reference_search), poolCases(reads.search));
 
-  const referenceAt = (connections: number) => cases.find((c) => c.group === 'reference' && c.connections === connections);
+  const referenceAt = (group: HttpCase['group'], connections: number) => cases.find((c) => c.group === group && c.connections === connections);
   for (const c of cases) {
-    if (c.group === 'reference') continue;
-    const ref = referenceAt(c.connections) ?? referenceAt(32);
+    if (isReference(c.group)) continue;
+    const own = referenceGroupOf(c.group);
+    const ref = referenceAt(own, c.connections) ?? referenceAt(own, 32);
     if (!ref) continue;
     c.vsReference = {
       throughput: ratio(c.result.requestsPerSecond, ref.result.requestsPerSecond),
