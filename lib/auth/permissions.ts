@@ -52,6 +52,8 @@ export type BusinessAccess = {
   membership: BusinessAccessRow['membership'];
   /** The caller's permissions in the business's workspace (empty when not a member). */
   workspacePermissions: string[];
+  /** Whether the caller is an active member of the business's workspace (with or without permissions). */
+  workspaceMember: boolean;
   /** The business's active connection, if any, with its project's Live environment. */
   connection: BusinessAccessRow['connection'];
 };
@@ -65,6 +67,7 @@ export async function businessAccess(db: DbOrTx, principal: SessionPrincipal, bu
     business: { id: row.id, workspaceId: row.workspaceId },
     membership: row.membership,
     workspacePermissions: row.workspacePermissions ?? [],
+    workspaceMember: row.workspacePermissions !== null,
     connection: row.connection,
   };
 }

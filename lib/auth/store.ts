@@ -1,5 +1,6 @@
 import type { DbOrTx } from '../db/client';
 import type { Prisma } from '../db/generated/client';
+import type { MembershipStatus } from '../db/generated/enums';
 import { sqlRows } from '../db/sql';
 import { Statement } from '../db/statement';
 import type { WorkspacePermission } from './permissions';
@@ -67,12 +68,21 @@ export async function insertSession(db: DbOrTx, session: { tokenDigest: string; 
   await db.session.create({ data: { sessionToken: session.tokenDigest, userId: session.userId, expires: session.expires } });
 }
 
+// On every signed-in request: one prepared statement, not a Prisma query (its engine costs more
+// CPU than the read itself).
+const SESSION_WITH_USER = new Statement<{ session: { tokenDigest: string } }>(
+  (sql) => `SELECT s.id::text AS id, s.user_id::text AS "userId", s.expires, u.name, u.email, u.email_verified AS "emailVerified", u.image
+    FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.session_token = ${sql.param('session', 'tokenDigest', 'text')}`,
+);
+
+type SessionWithUserRow = { id: string; userId: string; expires: Date; name: string | null; email: string; emailVerified: Date | null; image: string | null };
+
 /** The session a digest names, with its user, or null; expired or not (the caller decides). */
-export async function findSessionWithUser(db: DbOrTx, tokenDigest: string) {
-  return db.session.findUnique({
-    where: { sessionToken: tokenDigest },
-    select: { id: true, userId: true, expires: true, user: { select: userSelect } },
-  });
+export async function findSessionWithUser(db: DbOrTx, tokenDigest: string): Promise<{ id: string; userId: string; expires: Date; user: UserRow } | null> {
+  const [row] = await sqlRows<SessionWithUserRow>(db, SESSION_WITH_USER.text, SESSION_WITH_USER.values({ session: { tokenDigest } }));
+  if (!row) return null;
+  const { id, userId, expires, ...user } = row;
+  return { id, userId, expires, user: { id: userId, ...user } };
 }
 
 /** Moves a session's expiry (when given); null when there is no such session. */
@@ -89,12 +99,15 @@ export async function deleteSession(db: DbOrTx, tokenDigest: string): Promise<vo
 // ---------------------------------------------------------------------------------------------
 // Memberships, as authorization reads them
 
-/** A person's membership of a workspace, active or not, or null. */
-export async function findWorkspaceMembership(db: DbOrTx, workspaceId: string, userId: string) {
-  return db.workspaceMember.findUnique({
-    where: { workspaceId_userId: { workspaceId, userId } },
-    select: { status: true, permissions: true },
-  });
+const WORKSPACE_MEMBERSHIP = new Statement<{ member: { workspaceId: string; userId: string } }>(
+  (sql) => `SELECT status::text AS status, permissions FROM workspace_members
+    WHERE workspace_id = ${sql.param('member', 'workspaceId', 'uuid')} AND user_id = ${sql.param('member', 'userId', 'uuid')}`,
+);
+
+/** A person's membership of a workspace, active or not, or null (a prepared statement: most session routes read it). */
+export async function findWorkspaceMembership(db: DbOrTx, workspaceId: string, userId: string): Promise<{ status: MembershipStatus; permissions: string[] } | null> {
+  const [row] = await sqlRows<{ status: MembershipStatus; permissions: string[] }>(db, WORKSPACE_MEMBERSHIP.text, WORKSPACE_MEMBERSHIP.values({ member: { workspaceId, userId } }));
+  return row ?? null;
 }
 
 /** The workspaces a person is an active member of (holding `permission`, when named). */

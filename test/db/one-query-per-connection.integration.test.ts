@@ -47,6 +47,7 @@ describe('one query at a time on a connection', () => {
       business: { id: tenant.businessId, workspaceId: tenant.workspaceId },
       membership: { role: 'owner' },
       workspacePermissions: ['businesses:manage'],
+      workspaceMember: true,
       connection: { projectId: tenant.projectId, liveEnvironmentId: tenant.environments.live },
     });
     expect(await businessAccess(testDb(), owner.principal, randomUUID())).toBeNull();
