@@ -62,7 +62,8 @@ beforeAll(async () => {
   server = await startNextServer({
     root,
     port: await findFreePort(),
-    env: { DATABASE_URL: iso.url, JOB_RUNNER: 'off' },
+    // Two processes whatever the machine: a test below holds the bound per key across them.
+    env: { DATABASE_URL: iso.url, JOB_RUNNER: 'off', WEB_CONCURRENCY: '2' },
     logFile: path.join(root, 'test-results', 'cli-server.log'),
   });
   local = http.createServer((request, response) => {
