@@ -24,14 +24,17 @@ export async function traceQuote(ctx: VerbContext<SessionPrincipal>, { id }: { i
   if (!found) throw new ServiceError('not_found', notFound);
   const stored = found.intent;
   // The members of the quote's business trace their own quotes; workspace members trace any.
-  const access = stored.businessId !== null ? await businessAccess(db, principal, stored.businessId) : null;
+  // Who may see it and how long the workspace shows its requests are read together (both on the primary).
+  const [access, requestShownSince] = await Promise.all([
+    stored.businessId !== null ? businessAccess(db, principal, stored.businessId) : null,
+    shownSinceOfWorkspace(db, stored.workspaceId, now),
+  ]);
   if (!access?.membership) {
     // The workspace membership was read with the business's when it is the quote's workspace too.
     if (access?.business.workspaceId !== stored.workspaceId) await requireWorkspaceMember(db, principal, stored.workspaceId, undefined, notFound);
     else if (!access.workspaceMember) throw new ServiceError('not_found', notFound);
   }
 
-  const requestShownSince = await shownSinceOfWorkspace(db, stored.workspaceId, now);
   const assignment = found.receipt?.experiment ?? null;
   const { version, book, request, environment, experiment, events } = await readTraceOf(source, stored, requestShownSince, assignment?.experimentId ?? null);
   return {

@@ -6,16 +6,7 @@ import { REQUEST_BODY_RETENTION_DAYS } from './partitions';
 import { requestIdTime } from './request-id';
 import { shownSinceOf } from './retention';
 import type { RequestLogQuery } from './schemas';
-import {
-  findEnvironmentKinds,
-  findKeyNames,
-  findQuotesOfRequests,
-  findRequestLog,
-  findRequestLogs,
-  findUserEmails,
-  type Caller,
-  type RequestLogListRow,
-} from './store';
+import { findEnvironmentIdsOfKind, findNamesOfRows, findRequestLog, findRequestLogs, type Caller, type RequestLogListRow } from './store';
 
 /**
  * Request-log search over the given workspaces (those where the person holds `logs:read`, found
@@ -25,13 +16,13 @@ import {
  */
 export async function searchRequestLogs(ctx: VerbContext, { workspaceIds, query }: { workspaceIds: string[]; query: RequestLogQuery }) {
   const reader = readDbOf(ctx);
-  const [environments, shownSince] = await Promise.all([
-    findEnvironmentKinds(reader, { workspaceIds, kind: query.environment }),
+  const [environmentIds, shownSince] = await Promise.all([
+    query.environment ? findEnvironmentIdsOfKind(reader, { workspaceIds, kind: query.environment }) : [],
     shownSinceOf(ctx.db, workspaceIds, ctx.now),
   ]);
-  const rows = await findNewestFirst(reader, { shownSince, query, environmentIds: environments.map((e) => e.id) }, ctx.now);
+  const rows = await findNewestFirst(reader, { shownSince, query, environmentIds }, ctx.now);
   const { page, nextCursor } = timeIdPage(rows, query.limit);
-  const views = await toViews(reader, page, environments);
+  const views = await toViews(reader, page);
   return { logs: views, nextCursor };
 }
 
@@ -80,8 +71,7 @@ export async function getRequestLog(ctx: VerbContext, { workspaceIds, requestId 
   const shownSince = await shownSinceOf(ctx.db, workspaceIds, ctx.now);
   const { value: row, db } = await readFresh(ctx, (db) => findRequestLog(db, shownSince, requestId));
   if (!row) throw new ServiceError('not_found', `No request ${requestId} in the request log of your workspaces.`);
-  const environments = row.environmentId ? await findEnvironmentKinds(db, { id: row.environmentId }) : [];
-  const [view] = await toViews(db, [row], environments);
+  const [view] = await toViews(db, [row]);
   return {
     ...view,
     ip: row.ip,
@@ -92,19 +82,9 @@ export async function getRequestLog(ctx: VerbContext, { workspaceIds, requestId 
   };
 }
 
-/** Rows as the API shows them: with the quote each created, its key's name and its member's email. */
-async function toViews(db: DbOrTx, page: RequestLogListRow[], environments: { id: string; kind: 'test' | 'live' }[]) {
-  const keyIds = [...new Set(page.flatMap((r) => (r.apiKeyId ? [r.apiKeyId] : [])))];
-  const userIds = [...new Set(page.flatMap((r) => (r.userId ? [r.userId] : [])))];
-  const [quotes, keys, users] = await Promise.all([
-    findQuotesOfRequests(db, page.map((r) => r.requestId)),
-    findKeyNames(db, keyIds),
-    findUserEmails(db, userIds),
-  ]);
-  const quoteByRequest = new Map(quotes.map((q) => [q.requestCorrelationId, q.id]));
-  const keyName = new Map(keys.map((k) => [k.id, k.name]));
-  const email = new Map(users.map((u) => [u.id, u.email]));
-  const kindById = new Map(environments.map((e) => [e.id, e.kind]));
+/** Rows as the API shows them: with the quote each created, its key's name, its member's email and its environment's kind. */
+async function toViews(db: DbOrTx, page: RequestLogListRow[]) {
+  const { quoteByRequest, keyName, email, environmentKind } = await findNamesOfRows(db, page);
   return page.map((row) => ({
     requestId: row.requestId,
     method: row.method,
@@ -121,7 +101,7 @@ async function toViews(db: DbOrTx, page: RequestLogListRow[], environments: { id
     workspaceId: row.workspaceId,
     projectId: row.projectId,
     environmentId: row.environmentId,
-    environment: row.environmentId ? (kindById.get(row.environmentId) ?? null) : null,
+    environment: row.environmentId ? (environmentKind.get(row.environmentId) ?? null) : null,
     businessId: row.businessId,
     latencyMs: row.latencyMs,
     testFault: row.testFault,

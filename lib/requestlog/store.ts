@@ -161,15 +161,10 @@ export async function insertRequestLogs(db: DbOrTx, batch: RequestLogEntry[]): P
 // ---------------------------------------------------------------------------------------------
 // Searching
 
-/** The environments of the workspaces (of one kind, when named): what the views name as Test or Live. */
-export async function findEnvironmentKinds(
-  db: DbOrTx,
-  where: { workspaceIds: string[]; kind?: 'test' | 'live' } | { id: string },
-): Promise<{ id: string; kind: 'test' | 'live' }[]> {
-  return db.environment.findMany({
-    where: 'id' in where ? { id: where.id } : { project: { workspaceId: { in: where.workspaceIds } }, ...(where.kind ? { kind: where.kind } : {}) },
-    select: { id: true, kind: true },
-  });
+/** The ids of the workspaces' environments of one kind: what a search for Test or Live reads. */
+export async function findEnvironmentIdsOfKind(db: DbOrTx, { workspaceIds, kind }: { workspaceIds: string[]; kind: 'test' | 'live' }): Promise<string[]> {
+  const environments = await db.environment.findMany({ where: { project: { workspaceId: { in: workspaceIds } }, kind }, select: { id: true } });
+  return environments.map((e) => e.id);
 }
 
 /**
@@ -247,19 +242,41 @@ export async function findRequestLogsOfEnvironment(
 // ---------------------------------------------------------------------------------------------
 // What the views name: a row's quote, its key's name, its member's email
 
-/** The quotes the requests created, by request id. */
-export async function findQuotesOfRequests(db: DbOrTx, requestIds: string[]): Promise<{ id: string; requestCorrelationId: string }[]> {
-  return db.quoteIntent.findMany({ where: { requestCorrelationId: { in: requestIds } }, select: { id: true, requestCorrelationId: true } });
-}
+/** What a page of rows names: the quotes its requests created, its keys' names, its members' emails and its environments' kinds. */
+export type NamesOfRows = {
+  quoteByRequest: Map<string, string>;
+  keyName: Map<string, string>;
+  email: Map<string, string>;
+  environmentKind: Map<string, 'test' | 'live'>;
+};
 
-/** Keys' names (no query for none). */
-export async function findKeyNames(db: DbOrTx, keyIds: string[]): Promise<{ id: string; name: string }[]> {
-  return keyIds.length ? db.apiKey.findMany({ where: { id: { in: keyIds } }, select: { id: true, name: true } }) : [];
-}
+// One statement for the four lookups (each by its index): a page's view was four round trips.
+const NAMES_OF_ROWS = `SELECT 'quote' AS of, q.request_correlation_id AS key, q.id::text AS value FROM quote_intents q WHERE q.request_correlation_id = ANY($1::text[])
+  UNION ALL SELECT 'key', k.id::text, k.name FROM api_keys k WHERE k.id = ANY($2::uuid[])
+  UNION ALL SELECT 'email', u.id::text, u.email FROM users u WHERE u.id = ANY($3::uuid[])
+  UNION ALL SELECT 'environment', e.id::text, e.kind::text FROM environments e WHERE e.id = ANY($4::uuid[])`;
 
-/** People's emails (no query for none). */
-export async function findUserEmails(db: DbOrTx, userIds: string[]): Promise<{ id: string; email: string }[]> {
-  return userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, select: { id: true, email: true } }) : [];
+/** The names a page of rows shows, in one read. */
+export async function findNamesOfRows(
+  db: DbOrTx,
+  page: { requestId: string; apiKeyId: string | null; userId: string | null; environmentId: string | null }[],
+): Promise<NamesOfRows> {
+  const names: NamesOfRows = { quoteByRequest: new Map(), keyName: new Map(), email: new Map(), environmentKind: new Map() };
+  if (page.length === 0) return names;
+  const idsOf = (field: 'apiKeyId' | 'userId' | 'environmentId') => [...new Set(page.flatMap((row) => (row[field] ? [row[field]] : [])))];
+  const rows = await sqlRows<{ of: 'quote' | 'key' | 'email' | 'environment'; key: string; value: string }>(db, NAMES_OF_ROWS, [
+    page.map((row) => row.requestId),
+    idsOf('apiKeyId'),
+    idsOf('userId'),
+    idsOf('environmentId'),
+  ]);
+  for (const { of, key, value } of rows) {
+    if (of === 'quote') names.quoteByRequest.set(key, value);
+    else if (of === 'key') names.keyName.set(key, value);
+    else if (of === 'email') names.email.set(key, value);
+    else names.environmentKind.set(key, value as 'test' | 'live');
+  }
+  return names;
 }
 
 // ---------------------------------------------------------------------------------------------
