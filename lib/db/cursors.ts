@@ -49,10 +49,6 @@ export function afterTimeIdCursor(cursor: string | undefined, direction: 'asc' |
   return afterTimeCursor(cursor, (id) => id, direction);
 }
 
-/** After a `timeSequenceCursorSchema` cursor. */
-export function afterTimeSequenceCursor(cursor: string | undefined) {
-  return afterTimeCursor(cursor, (id) => BigInt(id));
-}
 
 /** One page of rows read with `take: limit + 1`, and the cursor of the next page (null at the end). */
 export function timeIdPage<T extends { createdAt: Date; id: string | bigint }>(rows: T[], limit: number): { page: T[]; nextCursor: string | null } {

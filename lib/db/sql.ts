@@ -65,12 +65,14 @@ function statementName(text: string): string {
  * skip Prisma's per-query work, which costs more CPU than PostgreSQL spends running them, and
  * run as prepared statements (unless DATABASE_PREPARED_STATEMENTS=false). Inside an interactive
  * transaction (no pool is known for it) it goes through Prisma. Write casts ($1::uuid,
- * ::timestamptz, …) so that both paths bind alike.
+ * ::timestamptz, …) so that both paths bind alike. `prepared: false` sends a statement unnamed, so
+ * that it is planned for its values each time (texts built from a query's filters; partitioned
+ * tables whose best plan depends on the values).
  */
-export async function sqlRows<T>(db: DbOrTx, text: string, values: unknown[]): Promise<T[]> {
+export async function sqlRows<T>(db: DbOrTx, text: string, values: unknown[], { prepared = true }: { prepared?: boolean } = {}): Promise<T[]> {
   const pool = pools.get(db);
   if (!pool) return db.$queryRawUnsafe<T[]>(text, ...values);
-  if (!preparedStatementsEnabled()) return (await pool.query(text, values)).rows as T[];
+  if (!prepared || !preparedStatementsEnabled()) return (await pool.query(text, values)).rows as T[];
   try {
     return (await pool.query({ name: statementName(text), text, values })).rows as T[];
   } catch (error) {

@@ -1,7 +1,5 @@
 import type { DbOrTx } from '../db/client';
 import { requestIdTime } from './request-id';
-import { afterTimeSequenceCursor } from '../db/cursors';
-import type { Prisma } from '../db/generated/client';
 import { sqlRows } from '../db/sql';
 import { Table } from '../db/statement';
 import type { RequestLogQuery } from './schemas';
@@ -82,31 +80,15 @@ export const tracedRequestJson = (alias: string) => requestLogs.jsonObject(alias
 export const tracedRequestFromJson = (json: Record<string, unknown>): TracedRequest => requestLogs.fromJson(json);
 
 /** What a log row's view shows; bodies and the caller's address only in the detail. */
-const listSelect = {
-  id: true,
-  requestId: true,
-  method: true,
-  path: true,
-  status: true,
-  errorCode: true,
-  principal: true,
-  caller: true,
-  portal: true,
-  apiKeyId: true,
-  userId: true,
-  workspaceId: true,
-  projectId: true,
-  environmentId: true,
-  businessId: true,
-  latencyMs: true,
-  testFault: true,
-  createdAt: true,
-} satisfies Prisma.RequestLogSelect;
+const LIST_FIELDS = [
+  'requestId', 'method', 'path', 'status', 'errorCode', 'principal', 'caller', 'portal', 'apiKeyId', 'userId',
+  'workspaceId', 'projectId', 'environmentId', 'businessId', 'latencyMs', 'testFault', 'createdAt',
+] as const;
+const DETAIL_FIELDS = [...LIST_FIELDS, 'ip', 'userAgent'] as const;
 
-const detailSelect = { ...listSelect, ip: true, userAgent: true } satisfies Prisma.RequestLogSelect;
-
-export type RequestLogListRow = Prisma.RequestLogGetPayload<{ select: typeof listSelect }>;
-export type RequestLogDetailRow = Prisma.RequestLogGetPayload<{ select: typeof detailSelect }> & { requestBody: string | null; responseBody: string | null };
+/** A row of a search: its sequence number (as text: the cursor's tie-break) and what the list shows. */
+export type RequestLogListRow = Pick<RequestLogEntry, (typeof LIST_FIELDS)[number]> & { id: string };
+export type RequestLogDetailRow = Pick<RequestLogEntry, (typeof DETAIL_FIELDS)[number]> & { id: string; requestBody: string | null; responseBody: string | null };
 
 // ---------------------------------------------------------------------------------------------
 // Writing
@@ -168,6 +150,81 @@ export async function findEnvironmentIdsOfKind(db: DbOrTx, { workspaceIds, kind 
 }
 
 /**
+ * The conditions of a search, written as SQL with their values: only those the query has, so
+ * that each text is sent unnamed and planned for its values (the planner prunes the day
+ * partitions by the time bounds and picks the index for the workspaces' row counts). Not a
+ * Prisma query: its engine cost a page more CPU than PostgreSQL spent on it (docs/performance.md).
+ */
+class Conditions {
+  readonly values: unknown[] = [];
+  private readonly parts: string[] = [];
+
+  /** `$n::type` for the value. */
+  param(value: unknown, type: string): string {
+    this.values.push(value);
+    return `$${this.values.length}::${type}`;
+  }
+
+  add(condition: string): this {
+    this.parts.push(condition);
+    return this;
+  }
+
+  /** Rows from `from` (inclusive) to `before` (exclusive); either may be absent. */
+  during(from: Date | null | undefined, before: Date | null | undefined): this {
+    if (from) this.add(`r.created_at >= ${this.param(from, 'timestamptz')}`);
+    if (before) this.add(`r.created_at < ${this.param(before, 'timestamptz')}`);
+    return this;
+  }
+
+  /** After a `<time>|<sequence>` cursor, newest first: the time bound alone lets the index start there. */
+  afterCursor(cursor: string | undefined): this {
+    if (!cursor) return this;
+    const [time, id] = cursor.split('|');
+    const at = this.param(new Date(time), 'timestamptz');
+    return this.add(`r.created_at <= ${at} AND (r.created_at < ${at} OR r.id < ${this.param(id, 'bigint')})`);
+  }
+
+  /** Rows of the workspaces, each from its own first shown instant (workspaces grouped by it). */
+  shown(shownSince: ShownSince): this {
+    const byInstant = new Map<number | null, string[]>();
+    for (const [workspaceId, since] of shownSince) {
+      const key = since?.getTime() ?? null;
+      byInstant.set(key, [...(byInstant.get(key) ?? []), workspaceId]);
+    }
+    if (byInstant.size === 0) return this.add('false');
+    const groups = [...byInstant].map(([since, workspaceIds]) => {
+      const ofWorkspaces = workspaceIds.length === 1 ? `r.workspace_id = ${this.param(workspaceIds[0], 'uuid')}` : `r.workspace_id = ANY(${this.param(workspaceIds, 'uuid[]')})`;
+      return since === null ? ofWorkspaces : `${ofWorkspaces} AND r.created_at >= ${this.param(new Date(since), 'timestamptz')}`;
+    });
+    return this.add(groups.length === 1 ? groups[0] : groups.map((group) => `(${group})`).join(' OR '));
+  }
+
+  /** Where a request id's row can be: within a minute of the time a UUIDv7 id carries (only that day's partition is read). */
+  ofRequest(requestId: string): this {
+    this.add(`r.request_id = ${this.param(requestId, 'text')}`);
+    const at = requestIdTime(requestId);
+    return at ? this.during(new Date(at.getTime() - 60_000), new Date(at.getTime() + 60_000)) : this;
+  }
+
+  get sql(): string {
+    return this.parts.length === 0 ? 'true' : this.parts.map((part) => `(${part})`).join(' AND ');
+  }
+}
+
+const LIST_COLUMNS = `r.id::text AS id, ${requestLogs.selectList('r', LIST_FIELDS)}`;
+
+/** Newest first, as the log's (…, created_at DESC, id DESC) indexes hold it. */
+async function findNewestRows(db: DbOrTx, where: Conditions, take: number): Promise<RequestLogListRow[]> {
+  return sqlRows<RequestLogListRow>(
+    db,
+    `SELECT ${LIST_COLUMNS} FROM request_logs r WHERE ${where.sql} ORDER BY r.created_at DESC, r.id DESC LIMIT ${where.param(take, 'int')}`,
+    where.values,
+    { prepared: false },
+  );
+}
+
+/**
  * The query's rows in the workspaces, newest first by the request's time (ties by id), after
  * the cursor: `query.limit + 1` of them, so that the caller sees whether there is a next page.
  * `environmentIds` are those of the queried environment kind, when the query names one.
@@ -182,47 +239,40 @@ export async function findRequestLogs(
     window?: { from: Date | null; before: Date | null };
   },
 ): Promise<RequestLogListRow[]> {
-  const statusRange = query.statusClass ? Number(query.statusClass[0]) * 100 : null;
-  const where: Prisma.RequestLogWhereInput = {
-    requestId: query.requestId,
-    method: query.method,
-    caller: query.caller,
-    portal: query.portal === undefined ? undefined : query.portal === 'only',
-    status: query.status ?? (statusRange ? { gte: statusRange, lt: statusRange + 100 } : undefined),
-    path: query.path ? { startsWith: query.path } : undefined,
-    apiKeyId: query.apiKeyId,
-    projectId: query.projectId,
-    businessId: query.businessId,
-    environmentId: query.environment ? { in: environmentIds } : undefined,
-    createdAt: query.from || query.to ? { gte: query.from ? new Date(query.from) : undefined, lte: query.to ? new Date(query.to) : undefined } : undefined,
-    AND: [
-      shownRows(shownSince),
-      afterTimeSequenceCursor(query.cursor),
-      query.requestId ? requestIdWindow(query.requestId) : {},
-      window ? { createdAt: { gte: window.from ?? undefined, lt: window.before ?? undefined } } : {},
-    ],
-  };
-  return db.requestLog.findMany({ where, orderBy: NEWEST_FIRST, take: query.limit + 1, select: listSelect });
+  const where = new Conditions().shown(shownSince);
+  if (query.requestId) where.ofRequest(query.requestId);
+  if (query.method) where.add(`r.method = ${where.param(query.method, 'text')}`);
+  if (query.caller) where.add(`r.caller = ${where.param(query.caller, 'text')}`);
+  if (query.portal !== undefined) where.add(`r.portal = ${where.param(query.portal === 'only', 'boolean')}`);
+  if (query.status !== undefined) where.add(`r.status = ${where.param(query.status, 'int')}`);
+  else if (query.statusClass) {
+    const lowest = Number(query.statusClass[0]) * 100;
+    where.add(`r.status >= ${where.param(lowest, 'int')} AND r.status < ${where.param(lowest + 100, 'int')}`);
+  }
+  if (query.path) where.add(`starts_with(r.path, ${where.param(query.path, 'text')})`);
+  if (query.apiKeyId) where.add(`r.api_key_id = ${where.param(query.apiKeyId, 'uuid')}`);
+  if (query.projectId) where.add(`r.project_id = ${where.param(query.projectId, 'uuid')}`);
+  if (query.businessId) where.add(`r.business_id = ${where.param(query.businessId, 'uuid')}`);
+  if (query.environment) where.add(`r.environment_id = ANY(${where.param(environmentIds, 'uuid[]')})`);
+  if (query.from) where.add(`r.created_at >= ${where.param(new Date(query.from), 'timestamptz')}`);
+  if (query.to) where.add(`r.created_at <= ${where.param(new Date(query.to), 'timestamptz')}`);
+  where.afterCursor(query.cursor);
+  if (window) where.during(window.from, window.before);
+  return findNewestRows(db, where, query.limit + 1);
 }
-
-/** The log's order, which its (…, created_at DESC, id DESC) indexes hold. */
-const NEWEST_FIRST: Prisma.RequestLogOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
 
 /** One request, with what the log kept of its exchange, if it is in one of the workspaces and still shown. */
 export async function findRequestLog(db: DbOrTx, shownSince: ShownSince, requestId: string): Promise<RequestLogDetailRow | null> {
-  const row = await db.requestLog.findFirst({ where: { requestId, AND: [shownRows(shownSince), requestIdWindow(requestId)] }, select: detailSelect });
-  if (!row) return null;
-  const bodies = await db.requestLogBody.findUnique({ where: { requestId_createdAt: { requestId, createdAt: row.createdAt } } });
-  return { ...row, requestBody: bodies?.requestBody ?? null, responseBody: bodies?.responseBody ?? null };
-}
-
-/**
- * Where a request id's row can be: within a minute of the time a UUIDv7 id carries (the row is
- * stamped as the id is made), so that only that day's partition is read; anywhere for older ids.
- */
-export function requestIdWindow(requestId: string): Prisma.RequestLogWhereInput {
-  const at = requestIdTime(requestId);
-  return at ? { createdAt: { gte: new Date(at.getTime() - 60_000), lt: new Date(at.getTime() + 60_000) } } : {};
+  const where = new Conditions().shown(shownSince).ofRequest(requestId);
+  const [row] = await sqlRows<RequestLogDetailRow>(
+    db,
+    `SELECT r.id::text AS id, ${requestLogs.selectList('r', DETAIL_FIELDS)}, b.request_body AS "requestBody", b.response_body AS "responseBody"
+     FROM request_logs r LEFT JOIN request_log_bodies b ON b.request_id = r.request_id AND b.created_at = r.created_at
+     WHERE ${where.sql} LIMIT 1`,
+    where.values,
+    { prepared: false },
+  );
+  return row ?? null;
 }
 
 /** An account's requests in one environment, newest first: `take` rows after the cursor. */
@@ -231,12 +281,10 @@ export async function findRequestLogsOfEnvironment(
   { projectId, environmentId, shownSince }: { projectId: string; environmentId: string; shownSince: Date | null },
   { cursor, take }: { cursor?: string; take: number },
 ): Promise<RequestLogListRow[]> {
-  return db.requestLog.findMany({
-    where: { projectId, environmentId, AND: [shownSince ? { createdAt: { gte: shownSince } } : {}, afterTimeSequenceCursor(cursor)] },
-    orderBy: NEWEST_FIRST,
-    take,
-    select: listSelect,
-  });
+  const where = new Conditions();
+  where.add(`r.project_id = ${where.param(projectId, 'uuid')} AND r.environment_id = ${where.param(environmentId, 'uuid')}`);
+  where.during(shownSince, null).afterCursor(cursor);
+  return findNewestRows(db, where, take);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -288,20 +336,6 @@ export async function findNamesOfRows(
  * day partition's indexes costs the planner milliseconds).
  */
 export type ShownSince = Map<string, Date | null>;
-
-/** Rows of the workspaces, each from its own first shown instant (workspaces grouped by it). */
-export function shownRows(shownSince: ShownSince): Prisma.RequestLogWhereInput {
-  const byInstant = new Map<number | null, string[]>();
-  for (const [workspaceId, since] of shownSince) {
-    const key = since?.getTime() ?? null;
-    byInstant.set(key, [...(byInstant.get(key) ?? []), workspaceId]);
-  }
-  if (byInstant.size === 0) return { workspaceId: { in: [] } };
-  const groups = [...byInstant].map(([since, workspaceIds]) =>
-    since === null ? { workspaceId: { in: workspaceIds } } : { workspaceId: { in: workspaceIds }, createdAt: { gte: new Date(since) } },
-  );
-  return groups.length === 1 ? groups[0] : { OR: groups };
-}
 
 /** The workspaces' own retention settings (null: the service's default), and the longest any workspace set. */
 export async function findRetentionSettings(db: DbOrTx, workspaceIds: string[]): Promise<{ settings: Map<string, number | null>; longest: number | null }> {
