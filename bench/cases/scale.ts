@@ -21,6 +21,7 @@ import { createPublicQuote } from '../../lib/quotes/create-public-quote';
 import { maintainRequestLogPartitions } from '../../lib/requestlog/partitions';
 import { requestLogQuerySchema } from '../../lib/requestlog/schemas';
 import { getRequestLog, searchRequestLogs } from '../../lib/requestlog/search-request-logs';
+import { shownSinceOf } from '../../lib/requestlog/retention';
 import { createDayPartition, dropDayPartition, insertRequestLogs, NONE_ID, PARTITIONED, PARTITION_SCHEMA, partitionName, type RequestLogEntry } from '../../lib/requestlog/store';
 import { createPerson, createTenant, testContext, type Person, type Tenant } from '../../lib/testing/factories';
 import { createEndpoint } from '../../lib/webhooks/create-endpoint';
@@ -358,9 +359,12 @@ async function measureReads(ctx: ScaleContext, tenancy: Tenancy, probes: Probes,
   try {
     const verb: VerbContext = systemContext(one.prisma, 'bench-scale');
     const workspaceIds = [tenancy.main.workspaceId];
-    const search = (query: Record<string, unknown>) => async () => (await searchRequestLogs({ ...verb, now: new Date() }, { workspaceIds, query: requestLogQuerySchema.parse(query) })).logs.length;
+    // Each read with its retention read first, as the route does.
+    const shownSince = () => shownSinceOf(one.prisma, workspaceIds, new Date());
+    const search = (query: Record<string, unknown>) => async () =>
+      (await searchRequestLogs({ ...verb, now: new Date() }, { shownSince: await shownSince(), query: requestLogQuerySchema.parse(query) })).logs.length;
     const lookup = (requestId: string) => async () => {
-      const found = await getRequestLog({ ...verb, now: new Date() }, { workspaceIds, requestId });
+      const found = await getRequestLog({ ...verb, now: new Date() }, { shownSince: await shownSince(), requestId });
       return found.requestBody !== null || found.responseBody !== null ? 2 : 1;
     };
     const shapes: [string, () => Promise<number>][] = [

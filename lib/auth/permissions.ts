@@ -40,10 +40,13 @@ export async function requirePermissionSomewhere(
   permission?: WorkspacePermission,
 ): Promise<string[]> {
   const workspaceIds = await findActiveWorkspaceIds(db, principal.userId, permission);
-  if (workspaceIds.length === 0) {
-    throw new ServiceError('forbidden', permission ? `This needs the workspace permission "${permission}".` : 'This is for the members of a workspace.');
-  }
+  if (workspaceIds.length === 0) throw permissionNowhere(permission);
   return workspaceIds;
+}
+
+/** 403 `forbidden` for a person who holds `permission` (or is a member) in no workspace. */
+export function permissionNowhere(permission?: WorkspacePermission): ServiceError {
+  return new ServiceError('forbidden', permission ? `This needs the workspace permission "${permission}".` : 'This is for the members of a workspace.');
 }
 
 export type BusinessAccess = {
@@ -60,7 +63,11 @@ export type BusinessAccess = {
 
 /** What a person may do with a business: read in one query, checked by the caller. */
 export async function businessAccess(db: DbOrTx, principal: SessionPrincipal, businessId: string): Promise<BusinessAccess | null> {
-  const row = await readBusinessAccess(db, businessId, principal.userId);
+  return toBusinessAccess(await readBusinessAccess(db, businessId, principal.userId));
+}
+
+/** An access row (read alone, or within another statement by `businessAccessJson`) as the checks read it. */
+export function toBusinessAccess(row: BusinessAccessRow | null): BusinessAccess | null {
   if (!row) return null;
   noteTenancy({ workspaceId: row.workspaceId, businessId: row.id });
   return {

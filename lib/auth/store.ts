@@ -110,11 +110,17 @@ export async function findWorkspaceMembership(db: DbOrTx, workspaceId: string, u
   return row ?? null;
 }
 
-const ACTIVE_WORKSPACE_IDS = new Statement<{ member: { userId: string; permission: string | null } }>((sql) => {
-  const permission = sql.param('member', 'permission', 'text');
-  return `SELECT workspace_id::text AS id FROM workspace_members
-    WHERE user_id = ${sql.param('member', 'userId', 'uuid')} AND status = 'active' AND (${permission} IS NULL OR ${permission} = ANY(permissions))`;
-});
+/**
+ * `SELECT workspace_id …`: the workspaces the person `userId` (SQL) is an active member of, holding
+ * `permission` (SQL text, NULL for any membership). A statement of its own reads it; others embed it.
+ */
+export function activeWorkspaceIdsSql(userId: string, permission: string): string {
+  return `SELECT workspace_id FROM workspace_members WHERE user_id = ${userId} AND status = 'active' AND (${permission} IS NULL OR ${permission} = ANY(permissions))`;
+}
+
+const ACTIVE_WORKSPACE_IDS = new Statement<{ member: { userId: string; permission: string | null } }>(
+  (sql) => `SELECT workspace_id::text AS id FROM (${activeWorkspaceIdsSql(sql.param('member', 'userId', 'uuid'), sql.param('member', 'permission', 'text'))}) m`,
+);
 
 /** The workspaces a person is an active member of (holding `permission`, when named): a prepared statement, as every cross-workspace list reads it. */
 export async function findActiveWorkspaceIds(db: DbOrTx, userId: string, permission?: WorkspacePermission): Promise<string[]> {
@@ -131,20 +137,33 @@ export type BusinessAccessRow = {
   connection: { kind: 'direct' | 'managed'; projectId: string; liveEnvironmentId: string } | null;
 };
 
+/** A business's access row for a person, as [field, expression] over `businesses b`: a statement of its own reads it, the trace embeds it. */
+function businessAccessColumns(userId: string): [field: keyof BusinessAccessRow, expression: string][] {
+  return [
+    ['id', 'b.id::text'],
+    ['workspaceId', 'b.workspace_id::text'],
+    ['membership', `(SELECT json_build_object('id', m.id, 'role', m.role) FROM business_members m
+      WHERE m.business_id = b.id AND m.user_id = ${userId} AND m.status = 'active')`],
+    ['workspacePermissions', `(SELECT w.permissions FROM workspace_members w
+      WHERE w.workspace_id = b.workspace_id AND w.user_id = ${userId} AND w.status = 'active')`],
+    ['connection', `(SELECT json_build_object('kind', c.kind, 'projectId', c.project_id, 'liveEnvironmentId', e.id)
+      FROM connections c JOIN environments e ON e.project_id = c.project_id AND e.kind = 'live'
+      WHERE c.business_id = b.id AND c.status = 'active' LIMIT 1)`],
+  ];
+}
+
+/** A business's access row for the person `userId` (SQL) as one JSON value, or null when there is no business `businessId` (SQL). */
+export function businessAccessJson(businessId: string, userId: string): string {
+  const fields = businessAccessColumns(userId).map(([field, expression]) => `'${field}', ${expression}`);
+  return `(SELECT json_build_object(${fields.join(', ')}) FROM businesses b WHERE b.id = ${businessId})`;
+}
+
 // One statement, not a Prisma query with three relations: Prisma reads those concurrently, and
 // inside a transaction (the member and branding changes check access in theirs) that means
 // several queries at once on the transaction's one connection, which pg deprecates.
 const BUSINESS_ACCESS = new Statement<{ access: { businessId: string; userId: string } }>((sql) => {
-  const userId = sql.param('access', 'userId', 'uuid');
-  return `SELECT b.id::text AS id, b.workspace_id::text AS "workspaceId",
-    (SELECT json_build_object('id', m.id, 'role', m.role) FROM business_members m
-      WHERE m.business_id = b.id AND m.user_id = ${userId} AND m.status = 'active') AS membership,
-    (SELECT w.permissions FROM workspace_members w
-      WHERE w.workspace_id = b.workspace_id AND w.user_id = ${userId} AND w.status = 'active') AS "workspacePermissions",
-    (SELECT json_build_object('kind', c.kind, 'projectId', c.project_id, 'liveEnvironmentId', e.id)
-      FROM connections c JOIN environments e ON e.project_id = c.project_id AND e.kind = 'live'
-      WHERE c.business_id = b.id AND c.status = 'active' LIMIT 1) AS connection
-  FROM businesses b WHERE b.id = ${sql.param('access', 'businessId', 'uuid')}`;
+  const columns = businessAccessColumns(sql.param('access', 'userId', 'uuid')).map(([field, expression]) => `${expression} AS "${field}"`);
+  return `SELECT ${columns.join(', ')} FROM businesses b WHERE b.id = ${sql.param('access', 'businessId', 'uuid')}`;
 });
 
 /** What a person may do with a business, in one query; null when there is no such business. */

@@ -1,8 +1,8 @@
-import { businessAccess, requireWorkspaceMember } from '../auth/permissions';
+import { businessAccess, requireWorkspaceMember, toBusinessAccess } from '../auth/permissions';
 import type { SessionPrincipal } from '../auth/principal';
 import { readFresh, type VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
-import { shownSinceOfWorkspace } from '../requestlog/retention';
+import { shownSinceBy, shownSinceOfWorkspace } from '../requestlog/retention';
 import { ASSIGNMENT_BUCKETS } from '../experiments/assignment';
 import { asOf } from './expire-quote-intents';
 import { toQuoteResult } from './quote-views';
@@ -23,20 +23,25 @@ export async function traceQuote(ctx: VerbContext<SessionPrincipal>, { id }: { i
   const notFound = `No quote or quote request ${id}.`;
   if (!found) throw new ServiceError('not_found', notFound);
   const stored = found.intent;
+  const assignment = found.receipt?.experiment ?? null;
+  const trace = await readTraceOf(source, stored, { userId: principal.userId, experimentId: assignment?.experimentId ?? null });
+  // Who may see it and how long its workspace shows requests are decided on the primary: read
+  // with the trace when it came from there, again when it came from a replica.
+  const [access, requestShownSince] =
+    source === db
+      ? [toBusinessAccess(trace.access), shownSinceBy(trace.retention, [stored.workspaceId], now).get(stored.workspaceId) ?? null]
+      : await Promise.all([
+          stored.businessId !== null ? businessAccess(db, principal, stored.businessId) : null,
+          shownSinceOfWorkspace(db, stored.workspaceId, now),
+        ]);
   // The members of the quote's business trace their own quotes; workspace members trace any.
-  // Who may see it and how long the workspace shows its requests are read together (both on the primary).
-  const [access, requestShownSince] = await Promise.all([
-    stored.businessId !== null ? businessAccess(db, principal, stored.businessId) : null,
-    shownSinceOfWorkspace(db, stored.workspaceId, now),
-  ]);
   if (!access?.membership) {
     // The workspace membership was read with the business's when it is the quote's workspace too.
     if (access?.business.workspaceId !== stored.workspaceId) await requireWorkspaceMember(db, principal, stored.workspaceId, undefined, notFound);
     else if (!access.workspaceMember) throw new ServiceError('not_found', notFound);
   }
-
-  const assignment = found.receipt?.experiment ?? null;
-  const { version, book, request, environment, experiment, events } = await readTraceOf(source, stored, requestShownSince, assignment?.experimentId ?? null);
+  const { version, book, environment, experiment, events } = trace;
+  const request = trace.request && (requestShownSince === null || trace.request.createdAt >= requestShownSince) ? trace.request : null;
   return {
     ...toQuoteResult(asOf(found.intent, now), found.receipt),
     businessId: stored.businessId,

@@ -1,10 +1,10 @@
 import type { SessionPrincipal } from '../auth/principal';
-import { requireWorkspaceMember } from '../auth/permissions';
+import { permissionNowhere, requireWorkspaceMember } from '../auth/permissions';
 import { holdsEveryPermission } from '../auth/workspace-permissions';
 import type { VerbContext } from '../context/verb-context';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
-import { findLongestRetentionSetting, findRetentionSettings, updateRetentionSetting, type ShownSince } from './store';
+import { findLongestRetentionSetting, findReadableRetentionSettings, findRetentionSettings, updateRetentionSetting, type RetentionSettings, type ShownSince } from './store';
 import { settings } from '../settings/settings';
 
 const DAY_MS = 86_400_000;
@@ -39,7 +39,23 @@ export function firstShownInstant(now: Date, days: number): Date {
  * is on disk (it keeps its log as long as the longest retention, by which days are dropped).
  */
 export async function shownSinceOf(db: DbOrTx, workspaceIds: string[], now: Date): Promise<ShownSince> {
-  const { settings, longest } = await findRetentionSettings(db, workspaceIds);
+  return shownSinceBy(await findRetentionSettings(db, workspaceIds), workspaceIds, now);
+}
+
+/**
+ * The workspaces where the person holds `logs:read`, each with the instant from which it shows
+ * its rows (null: all on disk), in one read of the primary; 403 `forbidden` when there is none
+ * (a search is refused, never empty).
+ */
+export async function readableShownSince(db: DbOrTx, principal: SessionPrincipal, now: Date): Promise<ShownSince> {
+  const retention = await findReadableRetentionSettings(db, principal.userId);
+  const workspaceIds = [...retention.settings.keys()];
+  if (workspaceIds.length === 0) throw permissionNowhere('logs:read');
+  return shownSinceBy(retention, workspaceIds, now);
+}
+
+/** `shownSinceOf` for settings already read (within another statement, by `retentionSettingsJson`). */
+export function shownSinceBy({ settings, longest }: RetentionSettings, workspaceIds: string[], now: Date): ShownSince {
   const defaultDays = requestLogRetentionDays();
   const keptDays = Math.max(defaultDays, longest ?? 0);
   return new Map(

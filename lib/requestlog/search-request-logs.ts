@@ -4,26 +4,21 @@ import { timeIdPage } from '../db/cursors';
 import { ServiceError } from '../errors/service-error';
 import { REQUEST_BODY_RETENTION_DAYS } from './partitions';
 import { requestIdTime } from './request-id';
-import { shownSinceOf } from './retention';
 import type { RequestLogQuery } from './schemas';
-import { findEnvironmentIdsOfKind, findNamesOfRows, findRequestLog, findRequestLogs, type Caller, type RequestLogListRow } from './store';
+import { findEnvironmentIdsOfKind, findRequestLog, findRequestLogs, type RequestLogListRow, type RowNames, type ShownSince } from './store';
 
 /**
- * Request-log search over the given workspaces (those where the person holds `logs:read`, found
- * by the route), each within its retention (retention.ts), newest first, keyset-paginated on
- * (time, id) (`nextCursor`). The rows come from the read replica when there is one; the
- * retention, from the primary, so that a shortened one hides older rows at once.
+ * Request-log search over the given workspaces (those where the person holds `logs:read`, each
+ * with the instant from which its retention shows rows, read by the route on the primary),
+ * newest first, keyset-paginated on (time, id) (`nextCursor`). The rows come from the read
+ * replica when there is one.
  */
-export async function searchRequestLogs(ctx: VerbContext, { workspaceIds, query }: { workspaceIds: string[]; query: RequestLogQuery }) {
+export async function searchRequestLogs(ctx: VerbContext, { shownSince, query }: { shownSince: ShownSince; query: RequestLogQuery }) {
   const reader = readDbOf(ctx);
-  const [environmentIds, shownSince] = await Promise.all([
-    query.environment ? findEnvironmentIdsOfKind(reader, { workspaceIds, kind: query.environment }) : [],
-    shownSinceOf(ctx.db, workspaceIds, ctx.now),
-  ]);
+  const environmentIds = query.environment ? await findEnvironmentIdsOfKind(reader, { workspaceIds: [...shownSince.keys()], kind: query.environment }) : [];
   const rows = await findNewestFirst(reader, { shownSince, query, environmentIds }, ctx.now);
   const { page, nextCursor } = timeIdPage(rows, query.limit);
-  const views = await toViews(reader, page);
-  return { logs: views, nextCursor };
+  return { logs: page.map(toView), nextCursor };
 }
 
 /**
@@ -41,14 +36,14 @@ export const SEARCH_WINDOW_DAYS = [1, 7, 30, 90, 365] as const;
  * its own time (`from`, or the minute a UUIDv7 request id carries), else read window after widening window until
  * the page is full or nothing older can be shown.
  */
-async function findNewestFirst(reader: DbOrTx, search: Parameters<typeof findRequestLogs>[1], now: Date): Promise<RequestLogListRow[]> {
+async function findNewestFirst(reader: DbOrTx, search: Parameters<typeof findRequestLogs>[1], now: Date): Promise<NamedRow[]> {
   const { query, shownSince } = search;
   if (query.from || (query.requestId && requestIdTime(query.requestId))) return findRequestLogs(reader, search);
   const startsAt = Math.min(now.getTime(), query.to ? Date.parse(query.to) : Infinity, query.cursor ? Date.parse(query.cursor.split('|')[0]) : Infinity);
   // The oldest instant any of the workspaces shows, when each has one: no window goes past it.
   const sinces = [...shownSince.values()];
   const oldestShown = sinces.length > 0 && sinces.every((since) => since !== null) ? Math.min(...sinces.map((since) => since!.getTime())) : null;
-  const rows: RequestLogListRow[] = [];
+  const rows: NamedRow[] = [];
   // Nor do they look more than an hour ahead: the empty days the minute job makes ahead would be
   // planned over by every first read. A request is stamped as it arrives (an hour ahead is a clock gone wrong).
   let before = new Date(startsAt + 3_600_000);
@@ -65,15 +60,13 @@ async function findNewestFirst(reader: DbOrTx, search: Parameters<typeof findReq
 
 /**
  * GET /v1/request-logs/{requestId}: one request with its address, user agent and the bodies the
- * log kept, in the workspaces where the person holds `logs:read` (found by the route).
+ * log kept, in the workspaces where the person holds `logs:read` (found by the route, with their retention).
  */
-export async function getRequestLog(ctx: VerbContext, { workspaceIds, requestId }: { workspaceIds: string[]; requestId: string }) {
-  const shownSince = await shownSinceOf(ctx.db, workspaceIds, ctx.now);
-  const { value: row, db } = await readFresh(ctx, (db) => findRequestLog(db, shownSince, requestId));
+export async function getRequestLog(ctx: VerbContext, { shownSince, requestId }: { shownSince: ShownSince; requestId: string }) {
+  const { value: row } = await readFresh(ctx, (db) => findRequestLog(db, shownSince, requestId));
   if (!row) throw new ServiceError('not_found', `No request ${requestId} in the request log of your workspaces.`);
-  const [view] = await toViews(db, [row]);
   return {
-    ...view,
+    ...toView(row),
     ip: row.ip,
     userAgent: row.userAgent,
     requestBody: row.requestBody,
@@ -82,30 +75,31 @@ export async function getRequestLog(ctx: VerbContext, { workspaceIds, requestId 
   };
 }
 
-/** Rows as the API shows them: with the quote each created, its key's name, its member's email and its environment's kind. */
-async function toViews(db: DbOrTx, page: RequestLogListRow[]) {
-  const { quoteByRequest, keyName, email, environmentKind } = await findNamesOfRows(db, page);
-  return page.map((row) => ({
+type NamedRow = RequestLogListRow & RowNames;
+
+/** A row as the API shows it: with the quote it created, its key's name, its member's email and its environment's kind. */
+function toView(row: NamedRow) {
+  return {
     requestId: row.requestId,
     method: row.method,
     path: row.path,
     status: row.status,
     errorCode: row.errorCode,
-    principal: row.principal as 'anonymous' | 'api_key' | 'session',
-    caller: row.caller as Caller,
+    principal: row.principal,
+    caller: row.caller,
     portal: row.portal,
     apiKeyId: row.apiKeyId,
-    apiKeyName: row.apiKeyId ? (keyName.get(row.apiKeyId) ?? null) : null,
+    apiKeyName: row.apiKeyName,
     userId: row.userId,
-    memberEmail: row.userId ? (email.get(row.userId) ?? null) : null,
+    memberEmail: row.memberEmail,
     workspaceId: row.workspaceId,
     projectId: row.projectId,
     environmentId: row.environmentId,
-    environment: row.environmentId ? (environmentKind.get(row.environmentId) ?? null) : null,
+    environment: row.environment,
     businessId: row.businessId,
     latencyMs: row.latencyMs,
     testFault: row.testFault,
     createdAt: row.createdAt.toISOString(),
-    quoteIntentId: quoteByRequest.get(row.requestId) ?? null,
-  }));
+    quoteIntentId: row.quoteIntentId,
+  };
 }

@@ -1,3 +1,4 @@
+import { activeWorkspaceIdsSql } from '../auth/store';
 import type { DbOrTx } from '../db/client';
 import { requestIdTime } from './request-id';
 import { sqlRows } from '../db/sql';
@@ -212,16 +213,23 @@ class Conditions {
   }
 }
 
-const LIST_COLUMNS = `r.id::text AS id, ${requestLogs.selectList('r', LIST_FIELDS)}`;
+/** What a row's view names besides the row: the quote its request created, its key's name, its member's email, its environment's kind. */
+export type RowNames = { quoteIntentId: string | null; apiKeyName: string | null; memberEmail: string | null; environment: 'test' | 'live' | null };
 
-/** Newest first, as the log's (…, created_at DESC, id DESC) indexes hold it. */
-async function findNewestRows(db: DbOrTx, where: Conditions, take: number): Promise<RequestLogListRow[]> {
-  return sqlRows<RequestLogListRow>(
-    db,
-    `SELECT ${LIST_COLUMNS} FROM request_logs r WHERE ${where.sql} ORDER BY r.created_at DESC, r.id DESC LIMIT ${where.param(take, 'int')}`,
-    where.values,
-    { prepared: false },
-  );
+const NAME_COLUMNS = `q.id::text AS "quoteIntentId", k.name AS "apiKeyName", u.email AS "memberEmail", e.kind::text AS environment`;
+/** Joined to the rows `r` (each by its index): one statement, not a read per kind of name. */
+const NAME_JOINS = `LEFT JOIN api_keys k ON k.id = r.api_key_id LEFT JOIN users u ON u.id = r.user_id LEFT JOIN environments e ON e.id = r.environment_id
+  LEFT JOIN LATERAL (SELECT id FROM quote_intents WHERE request_correlation_id = r.request_id LIMIT 1) q ON true`;
+
+const NEWEST_FIRST = 'ORDER BY r.created_at DESC, r.id DESC';
+
+/** Newest first, as the log's (…, created_at DESC, id DESC) indexes hold it; with their names when a view shows them. */
+async function findNewestRows<Named extends boolean>(db: DbOrTx, where: Conditions, take: number, named: Named) {
+  const rows = `SELECT r.* FROM request_logs r WHERE ${where.sql} ${NEWEST_FIRST} LIMIT ${where.param(take, 'int')}`;
+  const text = named
+    ? `SELECT r.id::text AS id, ${requestLogs.selectList('r', LIST_FIELDS)}, ${NAME_COLUMNS} FROM (${rows}) r ${NAME_JOINS} ${NEWEST_FIRST}`
+    : `SELECT r.id::text AS id, ${requestLogs.selectList('r', LIST_FIELDS)} FROM (${rows}) r ${NEWEST_FIRST}`;
+  return sqlRows<Named extends true ? RequestLogListRow & RowNames : RequestLogListRow>(db, text, where.values, { prepared: false });
 }
 
 /**
@@ -238,7 +246,7 @@ export async function findRequestLogs(
     /** Only rows from `from` (inclusive) to `before` (exclusive), each unbounded when null: one of a search's widening reads. */
     window?: { from: Date | null; before: Date | null };
   },
-): Promise<RequestLogListRow[]> {
+): Promise<(RequestLogListRow & RowNames)[]> {
   const where = new Conditions().shown(shownSince);
   if (query.requestId) where.ofRequest(query.requestId);
   if (query.method) where.add(`r.method = ${where.param(query.method, 'text')}`);
@@ -258,17 +266,17 @@ export async function findRequestLogs(
   if (query.to) where.add(`r.created_at <= ${where.param(new Date(query.to), 'timestamptz')}`);
   where.afterCursor(query.cursor);
   if (window) where.during(window.from, window.before);
-  return findNewestRows(db, where, query.limit + 1);
+  return findNewestRows(db, where, query.limit + 1, true);
 }
 
 /** One request, with what the log kept of its exchange, if it is in one of the workspaces and still shown. */
-export async function findRequestLog(db: DbOrTx, shownSince: ShownSince, requestId: string): Promise<RequestLogDetailRow | null> {
+export async function findRequestLog(db: DbOrTx, shownSince: ShownSince, requestId: string): Promise<(RequestLogDetailRow & RowNames) | null> {
   const where = new Conditions().shown(shownSince).ofRequest(requestId);
-  const [row] = await sqlRows<RequestLogDetailRow>(
+  const [row] = await sqlRows<RequestLogDetailRow & RowNames>(
     db,
-    `SELECT r.id::text AS id, ${requestLogs.selectList('r', DETAIL_FIELDS)}, b.request_body AS "requestBody", b.response_body AS "responseBody"
-     FROM request_logs r LEFT JOIN request_log_bodies b ON b.request_id = r.request_id AND b.created_at = r.created_at
-     WHERE ${where.sql} LIMIT 1`,
+    `SELECT r.id::text AS id, ${requestLogs.selectList('r', DETAIL_FIELDS)}, b.request_body AS "requestBody", b.response_body AS "responseBody", ${NAME_COLUMNS}
+     FROM (SELECT r.* FROM request_logs r WHERE ${where.sql} LIMIT 1) r
+     LEFT JOIN request_log_bodies b ON b.request_id = r.request_id AND b.created_at = r.created_at ${NAME_JOINS}`,
     where.values,
     { prepared: false },
   );
@@ -284,47 +292,7 @@ export async function findRequestLogsOfEnvironment(
   const where = new Conditions();
   where.add(`r.project_id = ${where.param(projectId, 'uuid')} AND r.environment_id = ${where.param(environmentId, 'uuid')}`);
   where.during(shownSince, null).afterCursor(cursor);
-  return findNewestRows(db, where, take);
-}
-
-// ---------------------------------------------------------------------------------------------
-// What the views name: a row's quote, its key's name, its member's email
-
-/** What a page of rows names: the quotes its requests created, its keys' names, its members' emails and its environments' kinds. */
-export type NamesOfRows = {
-  quoteByRequest: Map<string, string>;
-  keyName: Map<string, string>;
-  email: Map<string, string>;
-  environmentKind: Map<string, 'test' | 'live'>;
-};
-
-// One statement for the four lookups (each by its index): a page's view was four round trips.
-const NAMES_OF_ROWS = `SELECT 'quote' AS of, q.request_correlation_id AS key, q.id::text AS value FROM quote_intents q WHERE q.request_correlation_id = ANY($1::text[])
-  UNION ALL SELECT 'key', k.id::text, k.name FROM api_keys k WHERE k.id = ANY($2::uuid[])
-  UNION ALL SELECT 'email', u.id::text, u.email FROM users u WHERE u.id = ANY($3::uuid[])
-  UNION ALL SELECT 'environment', e.id::text, e.kind::text FROM environments e WHERE e.id = ANY($4::uuid[])`;
-
-/** The names a page of rows shows, in one read. */
-export async function findNamesOfRows(
-  db: DbOrTx,
-  page: { requestId: string; apiKeyId: string | null; userId: string | null; environmentId: string | null }[],
-): Promise<NamesOfRows> {
-  const names: NamesOfRows = { quoteByRequest: new Map(), keyName: new Map(), email: new Map(), environmentKind: new Map() };
-  if (page.length === 0) return names;
-  const idsOf = (field: 'apiKeyId' | 'userId' | 'environmentId') => [...new Set(page.flatMap((row) => (row[field] ? [row[field]] : [])))];
-  const rows = await sqlRows<{ of: 'quote' | 'key' | 'email' | 'environment'; key: string; value: string }>(db, NAMES_OF_ROWS, [
-    page.map((row) => row.requestId),
-    idsOf('apiKeyId'),
-    idsOf('userId'),
-    idsOf('environmentId'),
-  ]);
-  for (const { of, key, value } of rows) {
-    if (of === 'quote') names.quoteByRequest.set(key, value);
-    else if (of === 'key') names.keyName.set(key, value);
-    else if (of === 'email') names.email.set(key, value);
-    else names.environmentKind.set(key, value as 'test' | 'live');
-  }
-  return names;
+  return findNewestRows(db, where, take, false);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -338,7 +306,9 @@ export async function findNamesOfRows(
 export type ShownSince = Map<string, Date | null>;
 
 /** The workspaces' own retention settings (null: the service's default), and the longest any workspace set. */
-export async function findRetentionSettings(db: DbOrTx, workspaceIds: string[]): Promise<{ settings: Map<string, number | null>; longest: number | null }> {
+export type RetentionSettings = { settings: Map<string, number | null>; longest: number | null };
+
+export async function findRetentionSettings(db: DbOrTx, workspaceIds: string[]): Promise<RetentionSettings> {
   const rows = await sqlRows<{ id: string; days: number | null; longest: number | null }>(
     db,
     `SELECT w.id::text AS id, w.request_log_retention_days AS days, (SELECT max(request_log_retention_days) FROM workspaces) AS longest
@@ -346,6 +316,22 @@ export async function findRetentionSettings(db: DbOrTx, workspaceIds: string[]):
     [workspaceIds],
   );
   return { settings: new Map(rows.map((r) => [r.id, r.days])), longest: rows[0]?.longest ?? null };
+}
+
+// The readable workspaces and their settings in one statement: who may search and how far back.
+const READABLE_RETENTION_SETTINGS = `SELECT w.id::text AS id, w.request_log_retention_days AS days, (SELECT max(request_log_retention_days) FROM workspaces) AS longest
+  FROM workspaces w WHERE w.id IN (${activeWorkspaceIdsSql('$1::uuid', "'logs:read'::text")})`;
+
+/** The retention settings of the workspaces where the person holds `logs:read` (none: no such workspace). */
+export async function findReadableRetentionSettings(db: DbOrTx, userId: string): Promise<RetentionSettings> {
+  const rows = await sqlRows<{ id: string; days: number | null; longest: number | null }>(db, READABLE_RETENTION_SETTINGS, [userId]);
+  return { settings: new Map(rows.map((r) => [r.id, r.days])), longest: rows[0]?.longest ?? null };
+}
+
+/** One workspace's `RetentionSettings` (SQL) as one JSON value `{ days, longest }`: a statement that reads the workspace anyway embeds it. */
+export function retentionSettingsJson(workspaceId: string): string {
+  return `(SELECT json_build_object('days', w.request_log_retention_days, 'longest', (SELECT max(request_log_retention_days) FROM workspaces))
+    FROM workspaces w WHERE w.id = ${workspaceId})`;
 }
 
 /** The longest retention any workspace set, or null when none did. */

@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api-client';
-import { createPerson, createTenant, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 import { partitionKeepDays } from '../../lib/requestlog/retention';
 import { insertRequestLogs, type RequestLogEntry } from '../../lib/requestlog/store';
 
@@ -90,6 +90,27 @@ describe("a workspace's request log retention", () => {
     expect((await setRetention(admin, tenant.workspaceId, null)).body.data.workspace.requestLogRetention).toEqual({ days: 90, setByWorkspace: false });
     expect(await lookedUp(admin, ids.tenDays)).toBe(200);
     expect((await listedByAccount()).has(ids.fortyDays)).toBe(true);
+  });
+
+  it("a quote's trace shows the request that created it only while the retention shows that request", async () => {
+    const created = await api('POST', '/v1/quotes', { key: tenant.keys.test, body: quoteRequest(tenant) });
+    expect(created.status).toBe(201);
+    const quoteId = created.body.data.quoteIntent.id;
+    // The quote and its request, ten days ago.
+    const row = request(tenant, 10);
+    const { requestCorrelationId } = await testDb().quoteIntent.update({ where: { id: quoteId }, data: { createdAt: row.createdAt }, select: { requestCorrelationId: true } });
+    await insertRequestLogs(testDb(), [{ ...row, requestId: requestCorrelationId }]);
+    const tracedRequest = async () => {
+      const res = await api('GET', `/v1/quote-intents/${quoteId}/trace`, { key: reader.token });
+      expect(res.status).toBe(200);
+      return res.body.data.request?.requestId ?? null;
+    };
+
+    expect(await tracedRequest()).toBe(requestCorrelationId);
+    expect((await setRetention(admin, tenant.workspaceId, 7)).status).toBe(200);
+    expect(await tracedRequest()).toBeNull();
+    await setRetention(admin, tenant.workspaceId, null);
+    expect(await tracedRequest()).toBe(requestCorrelationId);
   });
 
   it('a longer retention keeps every day until it is past: the partitions are kept for the longest', async () => {

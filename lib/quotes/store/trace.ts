@@ -4,7 +4,8 @@ import { sqlRows } from '../../db/sql';
 import { Statement } from '../../db/statement';
 import { versionSummaryJson } from '../../books/store/versions';
 import { experimentNameJson } from '../../experiments/store';
-import { tracedRequestFromJson, tracedRequestJson } from '../../requestlog/store';
+import { retentionSettingsJson, tracedRequestFromJson, tracedRequestJson } from '../../requestlog/store';
+import { businessAccessJson, type BusinessAccessRow } from '../../auth/store';
 import { type QuoteIntentRow } from './rows';
 
 // The quotes' store (lib/quotes/store.ts): what a trace shows besides the quote.
@@ -18,23 +19,27 @@ type TraceKey = {
   /** The request's row is stamped with the quote's own clock reading: its day's partition only. */
   requestFrom: Date;
   requestUntil: Date;
-  /** The workspace's request log shows nothing older (its retention); null: all it keeps. */
-  requestShownSince: Date | null;
+  /** Whose access to the quote's business (and its workspace) is read with it. */
+  userId: string;
+  businessId: string | null;
+  workspaceId: string;
   /** The experiment the receipt names (format 2), else null. */
   experimentId: string | null;
 };
 
-/** What a trace shows besides the quote, in one statement: a trace is a page load, and each statement a round trip. */
+/**
+ * What a trace shows besides the quote, in one statement: a trace is a page load, and each
+ * statement a round trip. With it, who may see the quote (the person's access to its business)
+ * and how long its workspace shows requests: the verb decides both before it shows anything.
+ */
 const READ_TRACE = new Statement<{ key: TraceKey }>((sql) => {
   const key = (field: keyof TraceKey, type: Parameters<typeof sql.param>[2]) => sql.param('key', field, type);
-  const shownSince = key('requestShownSince', 'timestamptz');
   return `SELECT
       (SELECT ${versionSummaryJson('v')} FROM book_versions v WHERE v.id = ${key('bookVersionId', 'uuid')}) AS version,
       (SELECT json_build_object('id', b.id, 'key', b.key, 'name', b.name) FROM books b WHERE b.id = ${key('bookId', 'uuid')}) AS book,
       (SELECT ${tracedRequestJson('r')} FROM request_logs r
         WHERE r.request_id = ${key('requestId', 'text')}
           AND r.created_at >= ${key('requestFrom', 'timestamptz')} AND r.created_at < ${key('requestUntil', 'timestamptz')}
-          AND (${shownSince} IS NULL OR r.created_at >= ${shownSince})
         LIMIT 1) AS request,
       (SELECT json_build_object('kind', e.kind) FROM environments e WHERE e.id = ${key('environmentId', 'uuid')}) AS environment,
       (SELECT ${experimentNameJson('x')} FROM experiments x WHERE x.id = ${key('experimentId', 'uuid')}) AS experiment,
@@ -44,11 +49,15 @@ const READ_TRACE = new Statement<{ key: TraceKey }>((sql) => {
                 'attemptCount', d.attempt_count, 'nextAttemptAt', d.next_attempt_at, 'replayOfId', d.replay_of_id,
                 'createdAt', d.created_at) ORDER BY d.created_at, d.id), '[]')
               FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.event_id = ev.id)) ORDER BY ev.seq), '[]')
-         FROM outbox_events ev WHERE ev.subject_id = ${key('intentId', 'uuid')}) AS events`;
+         FROM outbox_events ev WHERE ev.subject_id = ${key('intentId', 'uuid')}) AS events,
+      ${businessAccessJson(key('businessId', 'uuid'), key('userId', 'uuid'))} AS access,
+      ${retentionSettingsJson(key('workspaceId', 'uuid'))} AS retention`;
 });
 
 /** The statement's row: json_build_object gives timestamps as text, turned back into Dates below. */
 type TraceRow = {
+  access: BusinessAccessRow | null;
+  retention: { days: number | null; longest: number | null } | null;
   version: { id: string; number: number; artifactHash: string } | null;
   book: { id: string; key: string; name: string } | null;
   request: Record<string, unknown> | null;
@@ -75,11 +84,11 @@ const at = (text: string) => new Date(text);
 const atOrNull = (text: string | null) => (text === null ? null : new Date(text));
 
 /**
- * The quote's pinned version, book, creating request (when its workspace's request log still
- * shows it: `requestShownSince`), environment, the experiment its receipt names (its name), and
- * its events with their deliveries.
+ * The quote's pinned version, book, creating request (its row, whatever the workspace's request
+ * log still shows: `retention` says), environment, the experiment its receipt names (its name),
+ * and its events with their deliveries; and `userId`'s access to the quote's business.
  */
-export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow, requestShownSince: Date | null, experimentId: string | null = null) {
+export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow, { userId, experimentId }: { userId: string; experimentId: string | null }) {
   const key: TraceKey = {
     bookVersionId: stored.bookVersionId,
     bookId: stored.bookId,
@@ -88,8 +97,10 @@ export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow, requestSho
     requestId: stored.requestCorrelationId,
     requestFrom: new Date(stored.createdAt.getTime() - 60_000),
     requestUntil: new Date(stored.createdAt.getTime() + 60_000),
-    requestShownSince,
     experimentId,
+    userId,
+    businessId: stored.businessId,
+    workspaceId: stored.workspaceId,
   };
   const [row] = await sqlRows<TraceRow>(db, READ_TRACE.text, READ_TRACE.values({ key }));
   const request = row.request && tracedRequestFromJson(row.request);
@@ -103,7 +114,8 @@ export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow, requestSho
       createdAt: at(d.createdAt),
     })),
   }));
-  return { version: row.version, book: row.book, request, environment: row.environment, experiment: row.experiment, events };
+  const retention = { settings: new Map([[stored.workspaceId, row.retention?.days ?? null]]), longest: row.retention?.longest ?? null };
+  return { access: row.access, retention, version: row.version, book: row.book, request, environment: row.environment, experiment: row.experiment, events };
 }
 
 /** The book a member quotes against, in the connected project, with its Live publication: one read. */
