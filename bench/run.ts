@@ -1,5 +1,6 @@
 // `npm run bench [-- --json] [--quick] [--profile [trace|experiment]] [--only http,experiments,engine,webhooks,search,sql,impact,receipts]`
-// `npm run bench -- --only http [--connections 8]`: the http group (and `--profile`) at the concurrencies named.
+// `npm run bench -- --only http [--connections 8] [--write-docs]`: the http group (and `--profile`) at the concurrencies named;
+// `--write-docs` puts its table of route families in docs/performance.md.
 // `npm run bench -- --only experiments [--side-by-side 8,32]`: the connections (in all) the side-by-side rounds run at (32 unless named).
 // `npm run bench -- --only scale [--scale-sizes 10,50] [--experiment-quotes 10]`: the request log at
 // 10M and 50M rows, then an experiment's results at 10M quotes, each on a database of its own; never
@@ -43,6 +44,7 @@ import { stopChild, tsxArgs, waitForHttp } from './processes';
 import type { TreeUsage } from './procfs';
 import type { ProfileSummary } from './profile-summary';
 import { provision } from './provision';
+import { routeFamilyTable, writeRouteFamilies } from './route-families';
 import type { ReferenceConfig } from './reference-server';
 import { fmt, formatTable, ratio } from './stats';
 import { forgetSettings } from '../lib/settings/settings';
@@ -660,6 +662,7 @@ function report(r: Results): string {
   );
   if (r.http) parts.push(`\nHTTP (autocannon in its own process; latency over every response)\n${httpTable(r.http)}`);
   if (r.http?.some((c) => c.rounds)) parts.push(`\nRounds at 32 connections (each round: reference, then ours; pooled above)\n${roundsTable(r.http)}`);
+  if (r.http) parts.push(`\nRoute families against their reference (docs/performance.md keeps the newest: --write-docs)\n${routeFamilyTable(r.http)}`);
   if (r.experiments) parts.push(experimentCostReport(r.experiments));
   if (r.engine) parts.push(`\nPricing engine alone (one thread)\n${engineTable(r.engine)}`);
   if (r.webhooks) parts.push(`\nWebhooks (in-process runner → local HTTPS receiver, signatures verified)\n${webhookTable(r.webhooks)}`);
@@ -927,6 +930,7 @@ function finish(results: Results): boolean {
     writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
     log(`wrote ${path.relative(root, out)}`);
   }
+  if (flag('--write-docs') && results.http) log(`wrote ${writeRouteFamilies(results.http, { finishedAt: results.finishedAt, loadStart: String(results.machine.loadStart), loadEnd: String(results.machine.loadEnd) })}`);
   for (const [name, message] of Object.entries(results.errors)) console.log(`\n${name} FAILED: ${message}`);
   return Object.keys(results.errors).length === 0;
 }

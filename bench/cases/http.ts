@@ -147,55 +147,52 @@ export async function runHttpCases(ctx: Context): Promise<HttpCase[]> {
     variants: businessIds.map((businessId) => ({ body: { businessId } })),
     uniqueField: 'idempotencyKey',
   };
-  const cases: HttpCase[] = [];
-  // Interleaved (reference, ours, ours) per concurrency so that a ratio compares runs minutes
-  // apart at most on a machine whose load changes. At 32 connections, where the targets are, in
-  // several such rounds pooled: one 10 s run's p99 is its 50 slowest answers, and the machine's
-  // speed moves between runs minutes apart.
-  for (const connections of ctx.settings.connections) {
-    const rounds = connections === 32 ? ctx.settings.roundsAt32 : 1;
-    const runs: Record<'reference' | 'quotes' | 'public_quotes', HttpCase[]> = { reference: [], quotes: [], public_quotes: [] };
-    for (let round = 1; round <= rounds; round++) {
-      const spec = { keepLatencies: rounds > 1 };
-      runs.reference.push(await httpCase(ctx, 'reference', connections, { ...reference, ...spec }, round, rounds));
-      runs.quotes.push(await httpCase(ctx, 'quotes', connections, { ...quotes, ...spec }, round, rounds));
-      runs.public_quotes.push(await httpCase(ctx, 'public_quotes', connections, { ...publicQuotes, ...spec }, round, rounds));
-    }
-    cases.push(poolCases(runs.reference), poolCases(runs.quotes), poolCases(runs.public_quotes));
-  }
-
   const replayBody = { ...quoteBody, idempotencyKey: `bench-replay-${randomUUID()}` };
   await createQuoteThroughApi(ctx.next.url, tenant.keys.test, replayBody);
-  cases.push(await httpCase(ctx, 'replay', 32, { url: ctx.next.url, method: 'POST', path: '/v1/quotes', headers: quotes.headers, body: replayBody }));
-
-  const simulation = {
-    services: [{ service: demoExample.offeringId, selections: demoExample.factors }],
-  };
-  cases.push(
-    await httpCase(ctx, 'simulation', 32, {
-      url: ctx.next.url,
-      method: 'POST',
-      path: '/v1/accounts/x/quote-simulations',
-      body: simulation,
-      variants: accounts.map((a) => ({ path: `/v1/accounts/${a.accountId}/quote-simulations`, headers: { authorization: `Bearer ${a.key}` } })),
-    }),
-  );
-
-  // The reads a member makes most, each beside the reference's same read (bench/reference-server.ts),
-  // interleaved as the writes are: a member traces a quote (the intent, its receipt, version,
-  // request and events), and reads the newest page of the request log.
+  const simulation = { services: [{ service: demoExample.offeringId, selections: demoExample.factors }] };
+  // The reads a member makes most, each beside the reference's same read (bench/reference-server.ts):
+  // a member traces a quote (the intent, its receipt, version, request and events), and reads the
+  // newest page of the request log.
   const tracedId = await createQuoteThroughApi(ctx.next.url, tenant.keys.test, { ...quoteBody, idempotencyKey: `bench-trace-${randomUUID()}` });
-  const member = { authorization: `Bearer ${ctx.setup.person.token}` };
-  const reads: Record<'reference_trace' | 'trace' | 'reference_search' | 'search', HttpCase[]> = { reference_trace: [], trace: [], reference_search: [], search: [] };
-  const rounds = ctx.settings.roundsAt32;
-  for (let round = 1; round <= rounds; round++) {
-    const spec = { method: 'GET' as const, headers: member, keepLatencies: rounds > 1 };
-    reads.reference_trace.push(await httpCase(ctx, 'reference_trace', 32, { ...spec, url: ctx.reference.url, path: `/trace/${tracedId}` }, round, rounds));
-    reads.trace.push(await httpCase(ctx, 'trace', 32, { ...spec, url: ctx.next.url, path: `/v1/quote-intents/${tracedId}/trace` }, round, rounds));
-    reads.reference_search.push(await httpCase(ctx, 'reference_search', 32, { ...spec, url: ctx.reference.url, path: '/request-logs' }, round, rounds));
-    reads.search.push(await httpCase(ctx, 'search', 32, { ...spec, url: ctx.next.url, path: '/v1/request-logs' }, round, rounds));
+  const member = { method: 'GET' as const, headers: { authorization: `Bearer ${ctx.setup.person.token}` } };
+  /** Every route family and its reference, in the order they run; `once`: one round even where the others run several. */
+  const families: { group: HttpCase['group']; spec: Omit<LoadSpec, 'connections'>; once?: boolean }[] = [
+    { group: 'reference', spec: reference },
+    { group: 'quotes', spec: quotes },
+    { group: 'public_quotes', spec: publicQuotes },
+    { group: 'replay', spec: { url: ctx.next.url, method: 'POST', path: '/v1/quotes', headers: quotes.headers, body: replayBody }, once: true },
+    {
+      group: 'simulation',
+      spec: {
+        url: ctx.next.url,
+        method: 'POST',
+        path: '/v1/accounts/x/quote-simulations',
+        body: simulation,
+        variants: accounts.map((a) => ({ path: `/v1/accounts/${a.accountId}/quote-simulations`, headers: { authorization: `Bearer ${a.key}` } })),
+      },
+      once: true,
+    },
+    { group: 'reference_trace', spec: { ...member, url: ctx.reference.url, path: `/trace/${tracedId}` } },
+    { group: 'trace', spec: { ...member, url: ctx.next.url, path: `/v1/quote-intents/${tracedId}/trace` } },
+    { group: 'reference_search', spec: { ...member, url: ctx.reference.url, path: '/request-logs' } },
+    { group: 'search', spec: { ...member, url: ctx.next.url, path: '/v1/request-logs' } },
+  ];
+  const cases: HttpCase[] = [];
+  // Every family at every concurrency, each round in the same order (each reference just before
+  // its cases), so that a ratio compares runs minutes apart at most on a machine whose load
+  // changes. At 32 connections, in several rounds pooled: one 10 s run's p99 is its 50 slowest
+  // answers, and the machine's speed moves between runs minutes apart.
+  for (const connections of ctx.settings.connections) {
+    const rounds = connections === 32 ? ctx.settings.roundsAt32 : 1;
+    const runs = new Map(families.map((family) => [family.group, [] as HttpCase[]]));
+    for (let round = 1; round <= rounds; round++) {
+      for (const { group, spec, once } of families) {
+        if (once && round > 1) continue;
+        runs.get(group)!.push(await httpCase(ctx, group, connections, { ...spec, keepLatencies: rounds > 1 && !once }, round, once ? 1 : rounds));
+      }
+    }
+    cases.push(...[...runs.values()].map(poolCases));
   }
-  cases.push(poolCases(reads.reference_trace), poolCases(reads.trace), poolCases(reads.reference_search), poolCases(reads.search));
 
   const referenceAt = (group: HttpCase['group'], connections: number) => cases.find((c) => c.group === group && c.connections === connections);
   for (const c of cases) {
