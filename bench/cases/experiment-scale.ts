@@ -9,7 +9,14 @@
 // quotes is written after the mark (as between two minute passes), and the results read
 // (requireBook + experimentResults, as the route calls them) is timed over one connection.
 import os from 'node:os';
+import type { SessionPrincipal } from '../../lib/auth/principal';
+import type { VerbContext } from '../../lib/context/verb-context';
 import { requireBook } from '../../lib/books/book-authorization';
+import { listLeads } from '../../lib/leads/list-leads';
+import { requireBusinessReader } from '../../lib/members/business-authorization';
+import { businessOverview } from '../../lib/overview/business-overview';
+import { listBusinessQuotes } from '../../lib/quotes/list-business-quotes';
+import { QUOTE_ROLLUP_MARK, rollUpQuoteOutcomes } from '../../lib/quotes/store/rollup';
 import { consentSentence } from '../../lib/businesses/acceptance-consent';
 import { findBranding } from '../../lib/businesses/store';
 import { createBookVersion } from '../../lib/books/create-book-version';
@@ -57,6 +64,14 @@ export type ExperimentScaleResult = {
   /** The minute job's two functions catching up over every quote and acceptance once. */
   rollup: { quotesSeconds: number; quotesCounted: number; acceptancesSeconds: number; acceptancesCounted: number; rows: number };
   disk: { intentsBytes: number; receiptsBytes: number; acceptancesBytes: number; databaseBytes: number };
+  /**
+   * Issue 43: the three reads the portal makes on loading the business's Overview, Quotes and
+   * Leads pages (GET …/overview, …/quotes?limit=50, …/leads?limit=50), each as the route calls it
+   * (requireBusinessReader, then the verb), one connection, after 5 warm-up runs.
+   */
+  portalReads: { name: string; ms: LatencySummary }[];
+  /** The quote-outcome rollup's catch-up over every quote (what the Overview's quotes per day read). */
+  quoteRollupSeconds: number;
   /** requireBook + experimentResults per run, one connection, after 5 warm-up runs. */
   read: { ms: LatencySummary; statementsPerRun: number; planMsPerRun: number; execMsPerRun: number };
   /** The answer's totals against counts of the rows themselves. */
@@ -232,9 +247,10 @@ export async function runExperimentScale(ctx: ScaleContext, settings: Experiment
 
   // The rollup, as the minute job builds it: its marks as they stood at the start (the job has
   // counted from there on), then one catch-up pass of each function.
-  await ctx.admin.query(`UPDATE rollup_marks SET through = $1 WHERE name IN ('${EXPERIMENT_QUOTES_MARK}', '${EXPERIMENT_ACCEPTANCES_MARK}')`, [startedAt]);
+  await ctx.admin.query(`UPDATE rollup_marks SET through = $1 WHERE name IN ('${EXPERIMENT_QUOTES_MARK}', '${EXPERIMENT_ACCEPTANCES_MARK}', '${QUOTE_ROLLUP_MARK}')`, [startedAt]);
   const job = oneConnection(ctx.url);
   let rollup: ExperimentScaleResult['rollup'];
+  let quoteRollupSeconds = 0;
   try {
     let t = performance.now();
     const quotesCounted = await rollUpExperimentQuotes(job.prisma);
@@ -244,12 +260,16 @@ export async function runExperimentScale(ctx: ScaleContext, settings: Experiment
     const acceptancesCounted = await rollUpExperimentAcceptances(job.prisma);
     const acceptancesSeconds = (performance.now() - t) / 1000;
     log(`scale, experiment: rollUpExperimentAcceptances counted ${acceptancesCounted.toLocaleString('en-US')} acceptances in ${acceptancesSeconds.toFixed(1)} s`);
+    t = performance.now();
+    await rollUpQuoteOutcomes(job.prisma);
+    quoteRollupSeconds = (performance.now() - t) / 1000;
+    log(`scale, experiment: rollUpQuoteOutcomes caught up in ${quoteRollupSeconds.toFixed(1)} s`);
     const rows = Number((await ctx.admin.query<{ n: string }>('SELECT count(*)::text AS n FROM experiment_arm_daily WHERE experiment_id = $1::uuid', [created.id])).rows[0].n);
     rollup = { quotesSeconds, quotesCounted, acceptancesSeconds, acceptancesCounted, rows };
   } finally {
     await job.close();
   }
-  await ctx.admin.query('ANALYZE experiment_arm_daily');
+  await ctx.admin.query('ANALYZE experiment_arm_daily, quote_outcomes_hourly');
 
   // The tail: quotes of the last few minutes, after the mark (five minutes before the rollup ran), not yet counted.
   const tailFrom = new Date(Date.now() - 4 * 60_000);
@@ -324,8 +344,12 @@ export async function runExperimentScale(ctx: ScaleContext, settings: Experiment
   const plan = captured ? [`${explain}:`, ...(await ctx.admin.query<{ 'QUERY PLAN': string }>(`${explain} ${captured.text}`, captured.values)).rows.map((r) => r['QUERY PLAN'])] : [];
   for (const line of plan) log(`  ${line}`);
 
+  const portalReads = await timePortalReads(ctx, { businessId: tenant.businessId, principal: person.principal });
+
   const arms = answer!.arms;
   return {
+    portalReads,
+    quoteRollupSeconds,
     quotes: perDay * EXPERIMENT_DAYS,
     days: EXPERIMENT_DAYS,
     tail: settings.tail,
@@ -349,4 +373,44 @@ export async function runExperimentScale(ctx: ScaleContext, settings: Experiment
     loadStart,
     loadEnd: load(),
   };
+}
+
+/** Measured runs of each portal read (after 5 warm-up runs); fewer when a read is slow (a 20 s budget each). */
+const PORTAL_READ_RUNS = 100;
+
+/** Issue 43: the reads the portal makes on loading Overview, Quotes and Leads, as their routes call them, one connection. */
+async function timePortalReads(ctx: ScaleContext, who: { businessId: string; principal: SessionPrincipal }) {
+  const reader = oneConnection(ctx.url);
+  try {
+    // Each as its route calls it: the business's access check, then the verb.
+    const reads: [string, (member: VerbContext<SessionPrincipal>) => Promise<unknown>][] = [
+      ['GET /v1/businesses/{id}/overview', async (member) => businessOverview(member, { access: await requireBusinessReader(member, who) })],
+      [
+        'GET /v1/businesses/{id}/quotes?limit=50',
+        async (member) => {
+          await requireBusinessReader(member, who);
+          return listBusinessQuotes(member, { businessId: who.businessId, query: { limit: 50, environment: 'live' } });
+        },
+      ],
+      ['GET /v1/businesses/{id}/leads?limit=50', async (member) => listLeads(member, { access: await requireBusinessReader(member, who), query: { limit: 50 } })],
+    ];
+    const readOnce = (read: (typeof reads)[number][1]) => read(testContext(reader.prisma, { now: new Date(), principal: who.principal }));
+    const out: { name: string; ms: LatencySummary }[] = [];
+    for (const [name, read] of reads) {
+      for (let i = 0; i < 5; i++) await readOnce(read);
+      const ms: number[] = [];
+      const until = performance.now() + 20_000;
+      for (let i = 0; i < PORTAL_READ_RUNS && (i < 3 || performance.now() < until); i++) {
+        const t = performance.now();
+        await readOnce(read);
+        ms.push(performance.now() - t);
+      }
+      const summary = summarize(ms);
+      out.push({ name, ms: summary });
+      log(`scale, experiment: ${name} (${ms.length} runs) p50 ${summary.p50.toFixed(2)} ms, p95 ${summary.p95.toFixed(2)} ms`);
+    }
+    return out;
+  } finally {
+    await reader.close();
+  }
 }
