@@ -15,6 +15,7 @@ import { requireBook } from '../../lib/books/book-authorization';
 import { listLeads } from '../../lib/leads/list-leads';
 import { requireBusinessReader } from '../../lib/members/business-authorization';
 import { businessOverview } from '../../lib/overview/business-overview';
+import { personInbox } from '../../lib/overview/person-inbox';
 import { listBusinessQuotes } from '../../lib/quotes/list-business-quotes';
 import { QUOTE_ROLLUP_MARK, rollUpQuoteOutcomes } from '../../lib/quotes/store/rollup';
 import { consentSentence } from '../../lib/businesses/acceptance-consent';
@@ -65,11 +66,11 @@ export type ExperimentScaleResult = {
   rollup: { quotesSeconds: number; quotesCounted: number; acceptancesSeconds: number; acceptancesCounted: number; rows: number };
   disk: { intentsBytes: number; receiptsBytes: number; acceptancesBytes: number; databaseBytes: number };
   /**
-   * Issue 43: the three reads the portal makes on loading the business's Overview, Quotes and
-   * Leads pages (GET …/overview, …/quotes?limit=50, …/leads?limit=50), each as the route calls it
+   * Issue 43: the reads the portal makes on loading the business's Overview, Quotes and Leads
+   * pages (GET …/overview, …/quotes?limit=50, …/leads?limit=50, and the inbox every page asks for), each as the route calls it
    * (requireBusinessReader, then the verb), one connection, after 5 warm-up runs.
    */
-  portalReads: { name: string; ms: LatencySummary }[];
+  portalReads: { name: string; ms: LatencySummary; statements: { text: string; meanMs: number }[] }[];
   /** The quote-outcome rollup's catch-up over every quote (what the Overview's quotes per day read). */
   quoteRollupSeconds: number;
   /** requireBook + experimentResults per run, one connection, after 5 warm-up runs. */
@@ -380,7 +381,20 @@ const PORTAL_READ_RUNS = 100;
 
 /** Issue 43: the reads the portal makes on loading Overview, Quotes and Leads, as their routes call them, one connection. */
 async function timePortalReads(ctx: ScaleContext, who: { businessId: string; principal: SessionPrincipal }) {
-  const reader = oneConnection(ctx.url);
+  // Each statement's time on the connection, by its text's start: where a slow read's time goes.
+  let statements = new Map<string, number[]>();
+  const reader = oneConnection(ctx.url, (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    (client as { query: unknown }).query = (...args: unknown[]) => {
+      const first = args[0] as string | { text?: string };
+      const text = (typeof first === 'string' ? first : (first?.text ?? '')).replace(/\s+/g, ' ').slice(0, 90);
+      const t = performance.now();
+      const done = () => statements.set(text, [...(statements.get(text) ?? []), performance.now() - t]);
+      const result = query(...args);
+      if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(done, done);
+      return result;
+    };
+  });
   try {
     // Each as its route calls it: the business's access check, then the verb.
     const reads: [string, (member: VerbContext<SessionPrincipal>) => Promise<unknown>][] = [
@@ -393,11 +407,14 @@ async function timePortalReads(ctx: ScaleContext, who: { businessId: string; pri
         },
       ],
       ['GET /v1/businesses/{id}/leads?limit=50', async (member) => listLeads(member, { access: await requireBusinessReader(member, who), query: { limit: 50 } })],
+      // Every portal page asks for the person's inbox too.
+      ['GET /v1/me/inbox', (member) => personInbox(member)],
     ];
     const readOnce = (read: (typeof reads)[number][1]) => read(testContext(reader.prisma, { now: new Date(), principal: who.principal }));
-    const out: { name: string; ms: LatencySummary }[] = [];
+    const out: ExperimentScaleResult['portalReads'] = [];
     for (const [name, read] of reads) {
       for (let i = 0; i < 5; i++) await readOnce(read);
+      statements = new Map();
       const ms: number[] = [];
       const until = performance.now() + 20_000;
       for (let i = 0; i < PORTAL_READ_RUNS && (i < 3 || performance.now() < until); i++) {
@@ -406,8 +423,10 @@ async function timePortalReads(ctx: ScaleContext, who: { businessId: string; pri
         ms.push(performance.now() - t);
       }
       const summary = summarize(ms);
-      out.push({ name, ms: summary });
+      const slowest = [...statements].map(([text, times]) => ({ text, meanMs: times.reduce((a, b) => a + b, 0) / times.length })).sort((a, b) => b.meanMs - a.meanMs);
+      out.push({ name, ms: summary, statements: slowest.slice(0, 3) });
       log(`scale, experiment: ${name} (${ms.length} runs) p50 ${summary.p50.toFixed(2)} ms, p95 ${summary.p95.toFixed(2)} ms`);
+      for (const { text, meanMs } of slowest.slice(0, 3)) log(`  ${meanMs.toFixed(2)} ms: ${text}`);
     }
     return out;
   } finally {
