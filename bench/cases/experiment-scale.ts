@@ -390,6 +390,16 @@ async function timePortalReads(ctx: ScaleContext, who: { businessId: string; pri
       const text = (typeof first === 'string' ? first : (first?.text ?? '')).replace(/\s+/g, ' ').slice(0, 90);
       const t = performance.now();
       const done = () => statements.set(text, [...(statements.get(text) ?? []), performance.now() - t]);
+      // pg's pool asks with a callback; Prisma's adapter awaits the promise.
+      const last = args.length - 1;
+      if (typeof args[last] === 'function') {
+        const callback = args[last] as (...results: unknown[]) => void;
+        args[last] = (...results: unknown[]) => {
+          done();
+          callback(...results);
+        };
+        return query(...args);
+      }
       const result = query(...args);
       if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(done, done);
       return result;

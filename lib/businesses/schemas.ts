@@ -70,9 +70,9 @@ export const businessOverviewSchema = z
     /** What waits for the business now (Live): held quotes to review, leads, prices about to run out. */
     pipeline: z.object({
       heldQuotes: z.number().int().meta({ description: 'Account quotes awaiting review.' }),
-      leadsThisWeek: z.number().int().meta({ description: 'Quotes customers accepted in the last 7 days.' }),
-      newLeads: z.number().int().meta({ description: 'Leads nobody has moved on from `new` yet.' }),
-      expiringSoon: z.number().int().meta({ description: 'Priced quotes not yet accepted or committed whose price runs out in the next 7 days.' }),
+      leadsThisWeek: z.number().int().meta({ description: 'Quotes customers accepted in the last 7 days, counted up to 1,000 (1,000: that many or more).' }),
+      newLeads: z.number().int().meta({ description: 'Leads nobody has moved on from `new` yet, counted up to 1,000 (1,000: that many or more).' }),
+      expiringSoon: z.number().int().meta({ description: 'Priced quotes not yet accepted or committed whose price runs out in the next 7 days, counted up to 1,000 (1,000: that many or more).' }),
     }),
   })
   .meta({ id: 'BusinessOverview' });

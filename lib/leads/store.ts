@@ -170,11 +170,13 @@ const FORGET_CUSTOMER_REQUESTS = `WITH lead AS (
   )
   DELETE FROM request_log_bodies b USING theirs t WHERE b.request_id = t.request_id AND b.created_at = t.created_at`;
 
-/** How many leads arrived since `since`, and how many are still new. */
-export async function countLeads(db: DbOrTx, where: { businessId: string; since: Date }) {
-  const [thisWeek, waiting] = await Promise.all([
-    db.quoteAcceptance.count({ where: { businessId: where.businessId, createdAt: { gte: where.since } } }),
-    db.quoteAcceptance.count({ where: { businessId: where.businessId, status: 'new' } }),
-  ]);
-  return { thisWeek, waiting };
+// Each count reads at most `cap` index entries (lib/overview/store.ts: PIPELINE_COUNT_CAP says why).
+const COUNT_LEADS_SQL = `SELECT
+    (SELECT count(*) FROM (SELECT 1 FROM quote_acceptances WHERE business_id = $1::uuid AND created_at >= $2::timestamptz LIMIT $3::int) c)::int AS "thisWeek",
+    (SELECT count(*) FROM (SELECT 1 FROM quote_acceptances WHERE business_id = $1::uuid AND status = 'new' LIMIT $3::int) c)::int AS waiting`;
+
+/** How many leads arrived since `since`, and how many are still new: each up to `cap`. */
+export async function countLeads(db: DbOrTx, where: { businessId: string; since: Date }, cap: number): Promise<{ thisWeek: number; waiting: number }> {
+  const [row] = await sqlRows<{ thisWeek: number; waiting: number }>(db, COUNT_LEADS_SQL, [where.businessId, where.since, cap]);
+  return row;
 }

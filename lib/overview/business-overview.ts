@@ -3,6 +3,7 @@ import { readDbOf, type VerbContext } from '../context/verb-context';
 import type { BusinessOverview } from '../businesses/schemas';
 import { countAccountQuotesToActOn } from '../accounts/store';
 import { countLeads } from '../leads/store';
+import { PIPELINE_COUNT_CAP } from './pipeline-count';
 import { countApiCalls, countExpiringIntents, countQuotesPerDay, countWebhookAttempts, readSetupChecklist } from './store';
 
 export type { BusinessOverview };
@@ -33,7 +34,7 @@ export async function businessOverview(ctx: VerbContext, { access }: { access: B
     countWebhookAttempts(db, liveEnvironmentId, week),
     readSetupChecklist(db, businessId, projectId, liveEnvironmentId),
     live ? countAccountQuotesToActOn(db, { ...live, now, until: weekAhead }) : { held: 0, expiringSoon: 0 },
-    countLeads(db, { businessId, since: week }),
+    countLeads(db, { businessId, since: week }, PIPELINE_COUNT_CAP),
     live ? countExpiringIntents(db, { businessId, environmentId: live.environmentId, now, until: weekAhead }) : 0,
   ]);
   const byDay = new Map(perDay.map((d) => [d.day, d]));
@@ -49,7 +50,7 @@ export async function businessOverview(ctx: VerbContext, { access }: { access: B
       heldQuotes: accountQuotes.held,
       leadsThisWeek: leads.thisWeek,
       newLeads: leads.waiting,
-      expiringSoon: expiringIntents + accountQuotes.expiringSoon,
+      expiringSoon: Math.min(expiringIntents + accountQuotes.expiringSoon, PIPELINE_COUNT_CAP),
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { DbOrTx } from '../db/client';
 import { sqlRows } from '../db/sql';
 import { QUOTE_ROLLUP_MARK } from '../quotes/store/rollup';
+import { PIPELINE_COUNT_CAP } from './pipeline-count';
 
 /**
  * What waits for a business and a person, counted across domains (quotes, account quotes,
@@ -9,6 +10,9 @@ import { QUOTE_ROLLUP_MARK } from '../quotes/store/rollup';
 
 // ---------------------------------------------------------------------------------------------
 // The overview's counts
+
+/** `SELECT count(*)` of `rows` (a SELECT), reading no more than `cap` (SQL) of them. */
+export const cappedCount = (rows: string, cap: string) => `(SELECT count(*) FROM (${rows} LIMIT ${cap}) capped)`;
 
 // From the hourly rollup the minute job keeps (lib/quotes/store/rollup.ts), which holds the quotes
 // made before its mark, and the quotes made since the mark (a minute or two of them) counted from
@@ -94,20 +98,29 @@ const INBOX_SQL = `WITH readable AS (
         JOIN account_quotes aq ON aq.project_id = c.project_id AND aq.environment_id = e.id
        WHERE c.business_id = r.id AND c.status = 'active' AND aq.state = 'awaiting_approval' AND aq.review_decision IS NULL)
     ELSE 0 END::int AS "heldQuotes",
-    (SELECT count(*) FROM quote_acceptances qa WHERE qa.business_id = r.id AND qa.status = 'new')::int AS "newLeads"
+    ${cappedCount(`SELECT 1 FROM quote_acceptances qa WHERE qa.business_id = r.id AND qa.status = 'new'`, '$2::int')}::int AS "newLeads"
   FROM readable r`;
 
-export async function countInboxOf(db: DbOrTx, userId: string) {
-  return sqlRows<{ businessId: string; heldQuotes: number; newLeads: number }>(db, INBOX_SQL, [userId]);
+/** Each readable business's held quotes and new leads (the leads counted up to `cap`). */
+export async function countInboxOf(db: DbOrTx, userId: string, cap = PIPELINE_COUNT_CAP) {
+  return sqlRows<{ businessId: string; heldQuotes: number; newLeads: number }>(db, INBOX_SQL, [userId, cap]);
 }
 
 // Live hosted-page and member quotes whose price runs out soon and that nobody accepted yet.
-const EXPIRING_INTENTS_SQL = `SELECT count(*)::int AS count FROM quote_intents qi
+const EXPIRING_INTENTS_SQL = `SELECT ${cappedCount(
+  `SELECT 1 FROM quote_intents qi
   WHERE qi.business_id = $1::uuid AND qi.environment_id = $2::uuid AND qi.status = 'succeeded'
     AND qi.expires_at > $3::timestamptz AND qi.expires_at <= $4::timestamptz
-    AND NOT EXISTS (SELECT 1 FROM quote_acceptances qa WHERE qa.quote_intent_id = qi.id)`;
+    AND NOT EXISTS (SELECT 1 FROM quote_acceptances qa WHERE qa.quote_intent_id = qi.id)`,
+  '$5::int',
+)}::int AS count`;
 
-export async function countExpiringIntents(db: DbOrTx, where: { businessId: string; environmentId: string; now: Date; until: Date }): Promise<number> {
-  const [row] = await sqlRows<{ count: number }>(db, EXPIRING_INTENTS_SQL, [where.businessId, where.environmentId, where.now, where.until]);
+/** Up to `cap` of them. */
+export async function countExpiringIntents(
+  db: DbOrTx,
+  where: { businessId: string; environmentId: string; now: Date; until: Date },
+  cap = PIPELINE_COUNT_CAP,
+): Promise<number> {
+  const [row] = await sqlRows<{ count: number }>(db, EXPIRING_INTENTS_SQL, [where.businessId, where.environmentId, where.now, where.until, cap]);
   return row.count;
 }

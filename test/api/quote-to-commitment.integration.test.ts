@@ -3,6 +3,9 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
 import { issueFormToken } from '../../lib/leads/form-token';
+import { countLeads } from '../../lib/leads/store';
+import { PIPELINE_COUNT_CAP, pipelineCountText } from '../../lib/overview/pipeline-count';
+import { countExpiringIntents, countInboxOf } from '../../lib/overview/store';
 import { expireQuoteIntents } from '../../lib/quotes/expire-quote-intents';
 import { api, type ApiResponse } from '../support/api-client';
 import { eventually } from '../../lib/testing/eventually';
@@ -223,6 +226,28 @@ describe('owners review held quotes', () => {
     await testDb().quoteIntent.update({ where: { id: (await publicQuote(fresh.businessId)).quoteIntent.id }, data: { expiresAt: new Date(Date.now() + 3 * DAY_MS) } });
     const soon = (await api('GET', `/v1/businesses/${fresh.businessId}/overview`, { key: reader.token })).body.data.overview;
     expect(soon.pipeline.expiringSoon).toBe(1);
+  });
+});
+
+describe('what waits is counted up to a cap', () => {
+  it('reads at most the cap of leads and of prices running out, and the portal shows the cap as "1,000+"', async () => {
+    const fresh = await createTenant();
+    const boss = await createPerson(fresh, { businessRole: 'owner' });
+    for (let i = 0; i < 3; i++) {
+      expect((await accept(fresh.businessId, (await publicQuote(fresh.businessId)).quoteIntent.id)).status).toBe(201);
+      const open = (await publicQuote(fresh.businessId)).quoteIntent.id;
+      await testDb().quoteIntent.update({ where: { id: open }, data: { expiresAt: new Date(Date.now() + 3 * DAY_MS) } });
+    }
+    const now = new Date();
+    const week = { businessId: fresh.businessId, since: new Date(now.getTime() - 7 * DAY_MS) };
+    const expiring = { businessId: fresh.businessId, environmentId: fresh.environments.live, now, until: new Date(now.getTime() + 7 * DAY_MS) };
+    expect(await countLeads(testDb(), week, PIPELINE_COUNT_CAP)).toEqual({ thisWeek: 3, waiting: 3 });
+    expect(await countLeads(testDb(), week, 2)).toEqual({ thisWeek: 2, waiting: 2 });
+    expect(await countExpiringIntents(testDb(), expiring)).toBe(3);
+    expect(await countExpiringIntents(testDb(), expiring, 2)).toBe(2);
+    expect((await countInboxOf(testDb(), boss.userId, 2)).map((b) => b.newLeads)).toEqual([2]);
+    expect((await api('GET', '/v1/me/inbox', { key: boss.token })).body.data.inbox.newLeads).toBe(3);
+    expect([999, 1000, 1234].map(pipelineCountText)).toEqual(['999', '1,000+', '1,000+']);
   });
 });
 

@@ -6,6 +6,7 @@ import { usePathname } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { PAGES, usePageAccess, type PortalPage } from './portal-access';
 import { useInbox } from './queries';
+import { pipelineCountText } from '@/lib/overview/pipeline-count';
 
 export function PortalNav({ email }: { email: string }) {
   const pathname = usePathname();
@@ -35,7 +36,7 @@ export function PortalNav({ email }: { email: string }) {
           {/* On a phone the links are folded away: the menu says that something waits inside. */}
           {!open && waitingTotal > 0 && (
             <span className="nav-count">
-              {waitingTotal}
+              {pipelineCountText(waitingTotal)}
               <span className="sr-only"> waiting</span>
             </span>
           )}
@@ -49,7 +50,7 @@ export function PortalNav({ email }: { email: string }) {
               {label}
               {count && count.count > 0 && (
                 <span className="nav-count" data-testid={`nav-count-${page}`}>
-                  {count.count}
+                  {pipelineCountText(count.count)}
                   <span className="sr-only"> {count.words}</span>
                 </span>
               )}

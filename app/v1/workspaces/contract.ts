@@ -81,7 +81,7 @@ export const inboxContract = defineContract({
   path: '/v1/me/inbox',
   summary: 'What waits for you: held Live quotes you may review and new leads, per business',
   description:
-    '`heldQuotes` counts Live account quotes awaiting review in businesses you may review (their owner, or `businesses:manage`); `newLeads` counts leads still `new` in businesses you can read. The portal shows them beside Review and Leads.',
+    '`heldQuotes` counts Live account quotes awaiting review in businesses you may review (their owner, or `businesses:manage`); `newLeads` counts leads still `new` in businesses you can read, up to 1,000 for each business and in all (1,000: that many or more). The portal shows them beside Review and Leads.',
   tags: ['Me'],
   auth: 'session',
   success: {

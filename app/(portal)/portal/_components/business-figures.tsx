@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import dynamic from 'next/dynamic';
 import type { AnswerOf } from '@/lib/http/contract';
+import { pipelineCountText } from '@/lib/overview/pipeline-count';
 import type { businessOverviewContract } from '@/app/v1/businesses/contract';
 import { apiFetch } from '../../_components/api';
 import { mayInWorkspaceOf, mayReviewQuotes, mayWorkLeads } from '../../_components/portal-access';
@@ -63,12 +64,12 @@ export function BusinessFigures({ business, workspaces }: { business: Business; 
                     'none'
                   ) : (
                     <Link href={`/portal/leads?business=${business.id}`}>
-                      {o.pipeline.leadsThisWeek.toLocaleString()} this week, {o.pipeline.newLeads.toLocaleString()} not contacted yet
+                      {pipelineCountText(o.pipeline.leadsThisWeek)} this week, {pipelineCountText(o.pipeline.newLeads)} not contacted yet
                     </Link>
                   )}
                 </dd>
                 <dt>Prices expiring in 7 days</dt>
-                <dd data-testid="overview-expiring">{o.pipeline.expiringSoon === 0 ? 'none' : `${o.pipeline.expiringSoon.toLocaleString()} not accepted or committed yet`}</dd>
+                <dd data-testid="overview-expiring">{o.pipeline.expiringSoon === 0 ? 'none' : `${pipelineCountText(o.pipeline.expiringSoon)} not accepted or committed yet`}</dd>
               </>
             )}
           </dl>
