@@ -50,10 +50,32 @@ class UnnamedStatementsClient extends pg.Client {
   }
 }
 
-/** A pool as the process's: named or unnamed statements as DATABASE_PREPARED_STATEMENTS says. */
+/**
+ * A pool as the process's: named or unnamed statements as DATABASE_PREPARED_STATEMENTS says, and
+ * never lending a connection that was given back inside a transaction (`closesOpenTransactions`).
+ */
 export function newPool(connectionString: string, max: number, options: Omit<pg.PoolConfig, 'connectionString' | 'max' | 'Client'> = {}): pg.Pool {
   const Client = preparedStatementsEnabled() ? pg.Client : UnnamedStatementsClient;
-  return new pg.Pool({ ...options, connectionString, max, Client: Client as new () => pg.ClientBase });
+  const pool = new pg.Pool({ ...options, connectionString, max, Client: Client as new () => pg.ClientBase });
+  closesOpenTransactions(pool);
+  return pool;
+}
+
+/**
+ * A connection given back to the pool inside a transaction (a BEGIN whose COMMIT or ROLLBACK was
+ * never sent: an interactive transaction abandoned by a timeout, a bug of ours) is closed, not
+ * lent again: whoever took it next would write into that transaction, unseen by every other
+ * connection until something ended it, or fail on an aborted one. Closing it rolls the
+ * transaction back. The pool emits 'release' before it decides, and a client that is ending is
+ * removed, not kept.
+ */
+export function closesOpenTransactions(pool: pg.Pool): void {
+  pool.on('release', (error: Error | undefined, client: pg.PoolClient) => {
+    const status = (client as pg.PoolClient & { getTransactionStatus?: () => string | null }).getTransactionStatus?.();
+    if (error || (status !== 'T' && status !== 'E')) return;
+    logger.warn({ transactionStatus: status }, 'a database connection came back inside a transaction: closed, not reused');
+    void client.end().catch(() => undefined);
+  });
 }
 
 /** DATABASE_POOL_SIZE (default 10): connections a process opens to each database it uses, at most. */
