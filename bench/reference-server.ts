@@ -121,10 +121,16 @@ const searchRequestLogs = `SELECT r.request_id AS "requestId", r.method, r.path,
 type Answer = { status: number; body: string };
 const notFound: Answer = { status: 404, body: '{"error":{"code":"not_found"}}' };
 
-async function sessionUser(authorization: string | undefined): Promise<string | null> {
+/** The digest of a bearer token, as sessions are stored by; null without one. */
+function bearerDigest(authorization: string | undefined): string | null {
   const token = authorization?.startsWith('Bearer ') ? authorization.slice(7) : null;
-  if (!token) return null;
-  const { rows } = await pool.query({ name: 'read_session', text: readSession, values: [createHash('sha256').update(token).digest('hex')] });
+  return token ? createHash('sha256').update(token).digest('hex') : null;
+}
+
+async function sessionUser(authorization: string | undefined): Promise<string | null> {
+  const digest = bearerDigest(authorization);
+  if (!digest) return null;
+  const { rows } = await pool.query({ name: 'read_session', text: readSession, values: [digest] });
   return rows[0]?.user_id ?? null;
 }
 
@@ -144,13 +150,9 @@ async function trace(id: string, authorization: string | undefined): Promise<Ans
 }
 
 async function requestLogs(authorization: string | undefined): Promise<Answer> {
-  const token = authorization?.startsWith('Bearer ') ? authorization.slice(7) : null;
-  if (!token) return { status: 401, body: '{"error":{"code":"unauthorized"}}' };
-  const readable = await pool.query<{ workspace_id: string; since: Date }>({
-    name: 'readable_workspaces',
-    text: readableWorkspaces,
-    values: [createHash('sha256').update(token).digest('hex')],
-  });
+  const digest = bearerDigest(authorization);
+  if (!digest) return { status: 401, body: '{"error":{"code":"unauthorized"}}' };
+  const readable = await pool.query<{ workspace_id: string; since: Date }>({ name: 'readable_workspaces', text: readableWorkspaces, values: [digest] });
   if (readable.rows.length === 0) return { status: 403, body: '{"error":{"code":"forbidden"}}' };
   // Each workspace's newest rows at once, merged newest first (ties by id, as the log's order).
   const pages = await Promise.all(readable.rows.map((w) => pool.query({ text: searchRequestLogs, values: [w.workspace_id, w.since] })));
