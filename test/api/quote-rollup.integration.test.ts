@@ -116,6 +116,18 @@ describe('quotes rolled up by the hour (a database of its own: the test moves th
     expect(await overviewPerDay(iso.db, other)).toEqual(await rawPerDay(iso.db, other));
   });
 
+  it('counts a quote past the mark under its receipt\'s outcome after the sweep marks it expired', async () => {
+    const at = new Date(Date.now() - MINUTE);
+    await quote(tenant, at, 'succeeded');
+    await quote(tenant, at, 'requires_input');
+    await iso.db.quoteIntent.updateMany({ where: { businessId: tenant.businessId, createdAt: at }, data: { status: 'expired' } });
+    const today = at.toISOString().slice(0, 10);
+    const counted = (await overviewPerDay(iso.db, tenant))[today];
+    expect(counted).toEqual((await rawPerDay(iso.db, tenant))[today]);
+    expect(counted.succeeded).toBeGreaterThanOrEqual(1);
+    expect(counted.requiresInput).toBeGreaterThanOrEqual(1);
+  });
+
   it('two runs at once take turns: every quote counted once', async () => {
     for (let i = 0; i < 5; i++) await quote(tenant, new Date(Date.now() - 2_000), i % 2 ? 'failed' : 'succeeded');
     // Three runs start while the mark is held (as a slow run would hold it), with no settle time:
