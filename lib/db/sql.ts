@@ -121,3 +121,11 @@ export async function sqlBatches<T>(
     client.release(failed ? true : undefined);
   }
 }
+
+/**
+ * `(SELECT count(*) …)` of the rows a SELECT (`rows`) gives, reading no more than `cap` (SQL) of
+ * them: a count that costs the same at any size (lib/overview/pipeline-count.ts says where).
+ */
+export function cappedCountSql(rows: string, cap: string): string {
+  return `(SELECT count(*) FROM (${rows} LIMIT ${cap}) capped)`;
+}

@@ -1,7 +1,7 @@
 import type { DbOrTx } from '../db/client';
 import { afterTimeIdCursor } from '../db/cursors';
 import type { Prisma } from '../db/generated/client';
-import { sqlRows } from '../db/sql';
+import { cappedCountSql, sqlRows } from '../db/sql';
 import type { LeadStatus } from './schemas';
 
 /**
@@ -170,10 +170,10 @@ const FORGET_CUSTOMER_REQUESTS = `WITH lead AS (
   )
   DELETE FROM request_log_bodies b USING theirs t WHERE b.request_id = t.request_id AND b.created_at = t.created_at`;
 
-// Each count reads at most `cap` index entries (lib/overview/store.ts: PIPELINE_COUNT_CAP says why).
+// Each count reads at most `cap` index entries (lib/overview/pipeline-count.ts says why).
 const COUNT_LEADS_SQL = `SELECT
-    (SELECT count(*) FROM (SELECT 1 FROM quote_acceptances WHERE business_id = $1::uuid AND created_at >= $2::timestamptz LIMIT $3::int) c)::int AS "thisWeek",
-    (SELECT count(*) FROM (SELECT 1 FROM quote_acceptances WHERE business_id = $1::uuid AND status = 'new' LIMIT $3::int) c)::int AS waiting`;
+    ${cappedCountSql(`SELECT 1 FROM quote_acceptances WHERE business_id = $1::uuid AND created_at >= $2::timestamptz`, '$3::int')}::int AS "thisWeek",
+    ${cappedCountSql(`SELECT 1 FROM quote_acceptances WHERE business_id = $1::uuid AND status = 'new'`, '$3::int')}::int AS waiting`;
 
 /** How many leads arrived since `since`, and how many are still new: each up to `cap`. */
 export async function countLeads(db: DbOrTx, where: { businessId: string; since: Date }, cap: number): Promise<{ thisWeek: number; waiting: number }> {

@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../db/client';
-import { sqlRows } from '../db/sql';
+import { cappedCountSql, sqlRows } from '../db/sql';
 import { QUOTE_ROLLUP_MARK } from '../quotes/store/rollup';
 import { PIPELINE_COUNT_CAP } from './pipeline-count';
 
@@ -11,8 +11,12 @@ import { PIPELINE_COUNT_CAP } from './pipeline-count';
 // ---------------------------------------------------------------------------------------------
 // The overview's counts
 
-/** `SELECT count(*)` of `rows` (a SELECT), reading no more than `cap` (SQL) of them. */
-export const cappedCount = (rows: string, cap: string) => `(SELECT count(*) FROM (${rows} LIMIT ${cap}) capped)`;
+// A quote's outcome without its receipt: an intent is written with its receipt's outcome as its
+// status, and the only later change is to `expired` (lib/quotes/store/reads.ts), whose receipt
+// then says. The quotes past the mark are read from their intents alone: joined to every receipt,
+// the bench's 2,000 of them cost the overview 14 ms (docs/performance.md).
+const OUTCOME_OF_INTENT = `CASE WHEN qi.status = 'expired' THEN (SELECT r.outcome::text FROM quote_receipts r WHERE r.quote_intent_id = qi.id)
+  ELSE qi.status::text END`;
 
 // From the hourly rollup the minute job keeps (lib/quotes/store/rollup.ts), which holds the quotes
 // made before its mark, and the quotes made since the mark (a minute or two of them) counted from
@@ -21,13 +25,6 @@ export const cappedCount = (rows: string, cap: string) => `(SELECT count(*) FROM
 // is given too, as a bound the planner can see: it only moves forward, so it is at most the one
 // the statement reads. Without it the planner planned for every quote of the days asked (258–359
 // ms for 300,000 quotes in the bench).
-// A quote's outcome without its receipt: an intent is written with its receipt's outcome as its
-// status, and the only later change is to `expired` (lib/quotes/store/reads.ts), whose receipt
-// then says. The quotes past the mark are read from their intents alone: joined to every receipt,
-// the bench's 2,000 of them cost the overview 14 ms (docs/performance.md).
-const OUTCOME_OF_INTENT = `CASE WHEN qi.status = 'expired' THEN (SELECT r.outcome::text FROM quote_receipts r WHERE r.quote_intent_id = qi.id)
-  ELSE qi.status::text END`;
-
 const QUOTES_PER_DAY_SQL = `WITH mark AS (SELECT through FROM rollup_marks WHERE name = '${QUOTE_ROLLUP_MARK}'),
   hourly AS (
     SELECT h.hour, h.outcome::text AS outcome, h.quotes FROM quote_outcomes_hourly h
@@ -105,7 +102,7 @@ const INBOX_SQL = `WITH readable AS (
         JOIN account_quotes aq ON aq.project_id = c.project_id AND aq.environment_id = e.id
        WHERE c.business_id = r.id AND c.status = 'active' AND aq.state = 'awaiting_approval' AND aq.review_decision IS NULL)
     ELSE 0 END::int AS "heldQuotes",
-    ${cappedCount(`SELECT 1 FROM quote_acceptances qa WHERE qa.business_id = r.id AND qa.status = 'new'`, '$2::int')}::int AS "newLeads"
+    ${cappedCountSql(`SELECT 1 FROM quote_acceptances qa WHERE qa.business_id = r.id AND qa.status = 'new'`, '$2::int')}::int AS "newLeads"
   FROM readable r`;
 
 /** Each readable business's held quotes and new leads (the leads counted up to `cap`). */
@@ -114,7 +111,7 @@ export async function countInboxOf(db: DbOrTx, userId: string, cap = PIPELINE_CO
 }
 
 // Live hosted-page and member quotes whose price runs out soon and that nobody accepted yet.
-const EXPIRING_INTENTS_SQL = `SELECT ${cappedCount(
+const EXPIRING_INTENTS_SQL = `SELECT ${cappedCountSql(
   `SELECT 1 FROM quote_intents qi
   WHERE qi.business_id = $1::uuid AND qi.environment_id = $2::uuid AND qi.status = 'succeeded'
     AND qi.expires_at > $3::timestamptz AND qi.expires_at <= $4::timestamptz
