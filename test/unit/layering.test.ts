@@ -74,4 +74,15 @@ describe('layering', () => {
     }
     expect(rings).toEqual([]);
   });
+
+  it('has no file over 400 lines in lib/, app/, inngest/ or sdk/src (generated files aside)', () => {
+    // A file that long holds several concerns: split it by what each part is about.
+    const files = ['lib', 'app', 'inngest', 'sdk/src'].flatMap((folder) => sources(folder)).filter((file) => !/\.generated\.|\/generated\//.test(file));
+    expect(files.length).toBeGreaterThan(300);
+    const long = files
+      .map((file) => ({ file, lines: readFileSync(path.join(root, file), 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > 400)
+      .map(({ file, lines }) => `${file}: ${lines} lines`);
+    expect(long).toEqual([]);
+  });
 });
