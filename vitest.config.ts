@@ -21,7 +21,7 @@ const HTTP_ONLY = [
   'test/api/hardening.integration.test.ts',
   'test/api/edge-answers.integration.test.ts',
   'test/api/response-framing.integration.test.ts',
-  'test/api/request-log.integration.test.ts',
+  'test/api/request-log-edge.integration.test.ts',
   'test/api/rate-limit.integration.test.ts',
   'test/scale/**/*.integration.test.ts',
   'test/webhooks/runner.integration.test.ts',

@@ -1,16 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { api } from '../support/api-client';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { quoteRequest, createPerson, createTenant, testDb, type Tenant, testContext } from '../../lib/testing/factories';
-import { eventually } from '../../lib/testing/eventually';
+import { processState } from '../../lib/process/state';
+import { serviceOrigin } from '../support/service-fetch';
 
-/** The request log is written in batches off the request path: wait for the row (the server's flush can trail by seconds under load). */
-function logRow(requestId: string) {
-  return eventually(() => testDb().requestLog.findFirst({ where: { requestId } }), 30_000, 50);
+/**
+ * The request log is written in batches off the request path: the row of a request, once this
+ * process's writer has written what it holds (the edge's own rows: request-log-edge).
+ */
+async function logRow(requestId: string) {
+  await processState.requestLogWriter?.flush();
+  return testDb().requestLog.findFirstOrThrow({ where: { requestId } });
 }
 
 describe('request log', () => {
@@ -110,23 +114,6 @@ describe('request log', () => {
     for (const secret of [wrongSecret, tenant.keys.live, tenant.keys.test]) expect(serverLog).not.toContain(secret);
   });
 
-  it('files a body cut short by the client as its 400, not as an error of ours', async () => {
-    const since = new Date();
-    const { hostname, port } = new URL(inject('baseUrl'));
-    const socket = net.connect(Number(port), hostname);
-    await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(`POST /v1/public_quotes HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"businessId":`);
-    await new Promise((r) => setTimeout(r, 300));
-    socket.destroy();
-    const row = await eventually(
-      () => testDb().requestLog.findFirst({ where: { path: '/v1/public_quotes', errorCode: 'invalid_request', createdAt: { gte: since } } }),
-      30_000,
-      50,
-    );
-    expect(row).toMatchObject({ status: 400, method: 'POST', principal: 'anonymous' });
-    const serverLog = readFileSync(inject('serverLogFile'), 'utf8');
-    expect(serverLog).not.toContain(row.requestId);
-  });
 });
 
 describe('request log: who called, what they sent, what they got', () => {
@@ -152,7 +139,6 @@ describe('request log: who called, what they sent, what they got', () => {
     expect(res.status).toBe(200);
     const log = res.body.data.log;
     expect(log).toMatchObject({ caller: 'member', portal: false, memberEmail: admin.email, userAgent: 'integration-test/1.0', status: 201 });
-    expect(log.ip).toMatch(/^(::1|127\.0\.0\.1|::ffff:127\.0\.0\.1)$/);
     expect(JSON.parse(log.requestBody)).toEqual({ name: 'logged key', projectId: tenant.projectId, environment: 'test' });
     const answer = JSON.parse(log.responseBody);
     expect(answer.data.apiKey.name).toBe('logged key');
@@ -186,7 +172,7 @@ describe('request log: who called, what they sent, what they got', () => {
   it('searches by method, caller and the portal\'s own traffic, and keeps bodies beside the row', async () => {
     const admin = await createPerson(tenant, { permissions: 'all' });
     const viaPortal = await api('PUT', `/v1/businesses/${tenant.businessId}/branding`, {
-      headers: { cookie: `next-auth.session-token=${admin.token}`, origin: inject('baseUrl') },
+      headers: { cookie: `next-auth.session-token=${admin.token}`, origin: serviceOrigin() },
       body: { displayName: 'Portal write', logoUrl: null, primaryColor: 'blue', accentColor: '#000000' },
     });
     expect(viaPortal.status).toBe(400);

@@ -23,8 +23,10 @@ export async function serviceFetch(path: string, init: RequestInit = {}): Promis
   if (baseUrl) return fetch(`${baseUrl}${path}`, init);
   router ??= import('../../app/api-router').then((m) => m.apiRouter);
   const headers = new Headers(init.headers);
-  // A client always says who it is (fetch does); the request log keeps it.
+  // A client always says who it is (fetch does); the request log keeps it. And which host it
+  // asked, as every HTTP/1.1 request does (a cookie write's same-origin check reads it).
   if (!headers.has('user-agent')) headers.set('user-agent', 'in-process-test');
+  if (!headers.has('host')) headers.set('host', new URL(IN_PROCESS_ORIGIN).host);
   const request = new Request(`${IN_PROCESS_ORIGIN}${path}`, { ...init, headers, ...(init.body ? { duplex: 'half' } : {}) } as RequestInit);
   const answer = await (await router).handle(request);
   // A stream that does not end (server-sent events) is handed over as it is, for the test to read and hang up.
