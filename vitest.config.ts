@@ -26,7 +26,6 @@ const HTTP_ONLY = [
   'test/scale/**/*.integration.test.ts',
   'test/webhooks/runner.integration.test.ts',
   'test/webhooks/inngest.integration.test.ts',
-  'test/sdk/sdk.integration.test.ts',
   'test/sdk/cli-listen.integration.test.ts',
   'test/docs/*.integration.test.ts',
 ];

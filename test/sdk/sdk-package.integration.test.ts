@@ -1,18 +1,14 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiRouter } from '../../app/api-router';
 import { demoExample } from '../../lib/books/demo-book';
 import { createTenant, requestLogEntry, testDb, type Tenant } from '../../lib/testing/factories';
 import { insertRequestLogs } from '../../lib/requestlog/store';
-// @ts-expect-error: plain JavaScript, shared with scripts/serve.mjs
-import { ApiServerResponse, answeredAtEdge, configureServer, httpTimeouts, serveApi } from '../../scripts/http-edge.mjs';
+import { startApiServer, type ApiServer } from '../support/api-server';
 
 /**
  * The SDK as a stranger gets it: `npm pack` (its prepack builds dist/esm and dist/cjs), the
@@ -25,7 +21,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 const tsc = path.join(root, 'node_modules/.bin/tsc');
 const tsx = pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 let work: string;
-let server: http.Server;
+let server: ApiServer;
 let baseUrl: string;
 let tenant: Tenant;
 let tarballs: string[];
@@ -127,12 +123,8 @@ beforeAll(async () => {
   // The program walks 3 pages of one row of its account's request log: rows there already, so
   // that the walk does not race the log writer's batch of the program's own requests.
   await insertRequestLogs(testDb(), [1, 2, 3].map((n) => requestLogEntry(tenant, { requestId: `sdk-package-${n}-${tenant.projectId}`, apiKeyId: tenant.keyIds.test, environmentId: tenant.environments.test })));
-  server = http.createServer({ ServerResponse: ApiServerResponse }, (request, response) => {
-    if (!answeredAtEdge(request, response)) void serveApi(apiRouter, request, response);
-  });
-  configureServer(server, httpTimeouts(), { router: async () => apiRouter });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startApiServer();
+  baseUrl = server.url;
 
   work = mkdtempSync(path.join(os.tmpdir(), 'sdk-package-'));
   const packed = run('npm', ['pack', '--silent', '--pack-destination', work], path.join(root, 'sdk')).trim().split('\n').pop()!;
@@ -140,7 +132,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.stop();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
