@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { processState } from '../../lib/process/state';
 import { testDb } from '../../lib/testing/factories';
+import { flushRequestLog } from '../support/request-log';
 import { serviceFetch } from '../support/service-fetch';
 import type { RouteContract } from '../../lib/http/contract';
 import { createWorld, fixturesOfRegistry, routeKey, type RouteFixture, type World } from '../support/route-fixtures';
@@ -125,7 +125,7 @@ async function fuzzRoute(contract: RouteContract, fixture: RouteFixture, worldFo
 
 /** The request ids that have no request-log row, once the writer has written what it holds. */
 async function requestIdsWithoutRow(requestIds: string[]): Promise<string[]> {
-  await processState.requestLogWriter?.flush();
+  await flushRequestLog();
   const missing: string[] = [];
   for (let start = 0; start < requestIds.length; start += 5_000) {
     const chunk = requestIds.slice(start, start + 5_000);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { flushRequestLog } from '../support/request-log';
 import { describe, expect, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { issueFormToken } from '../../lib/leads/form-token';
-import { processState } from '../../lib/process/state';
 import { api } from '../support/api-client';
 import { createPerson, createTenant, testContext, testDb } from '../../lib/testing/factories';
 import { startReceiver } from '../../lib/testing/https-receiver';
@@ -66,7 +66,7 @@ describe('erasing a lead', () => {
 
       const [delivery] = await testDb().webhookDelivery.findMany({ where: { event: { subjectId: quoteId, type: 'quote_intent.accepted' }, endpoint: { url: echo.url } } });
       expect(await deliverThrough(testContext(testDb()), { deliveryId: delivery.id })).toMatchObject({ status: 'succeeded' });
-      await processState.requestLogWriter?.flush();
+      await flushRequestLog();
 
       const needles = Object.entries(person);
       const { found: before } = await tablesHolding(testDb(), Object.values(person));
@@ -77,7 +77,7 @@ describe('erasing a lead', () => {
       const erased = await api('POST', `/v1/businesses/${tenant.businessId}/leads/${lead.id}/erasure`, { key: owner.token });
       expect(erased.status).toBe(200);
       expect(erased.body.data.lead).toMatchObject({ status: 'erased', contact: null, note: null });
-      await processState.requestLogWriter?.flush();
+      await flushRequestLog();
 
       const { found: after } = await tablesHolding(testDb(), [...Object.values(person), bystander.browser]);
       for (const [what, needle] of needles) expect(after[needle], `${what} after the erasure`).toEqual([]);

@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api-client';
 import { quoteRequest, createPerson, createTenant, requestLogEntry, testDb, type Person, type Tenant } from '../../lib/testing/factories';
-import { eventually } from '../../lib/testing/eventually';
+import { flushRequestLog } from '../support/request-log';
 import { insertRequestLogs } from '../../lib/requestlog/store';
 
-/** Request logs are written in batches: wait until the search finds `requestId` (seconds, on a loaded machine). */
-function searchUntilFound(person: Person, requestId: string) {
-  return eventually(async () => {
-    const res = await api('GET', `/v1/request-logs?requestId=${requestId}`, { key: person.token });
-    return res.body.data.logs.length > 0 && res;
-  }, 30_000, 50);
+/** The search for `requestId`, once the request log's batch holding it is written (it must find it). */
+async function searchUntilFound(person: Person, requestId: string) {
+  await flushRequestLog();
+  const res = await api('GET', `/v1/request-logs?requestId=${requestId}`, { key: person.token });
+  expect(res.body.data.logs.map((l: { requestId: string }) => l.requestId)).toContain(requestId);
+  return res;
 }
 
 describe('request-log search and quote traces', () => {

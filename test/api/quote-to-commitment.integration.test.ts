@@ -8,7 +8,7 @@ import { PIPELINE_COUNT_CAP, pipelineCountText } from '../../lib/overview/pipeli
 import { countExpiringIntents, countInboxOf } from '../../lib/overview/store';
 import { expireQuoteIntents } from '../../lib/quotes/expire-quote-intents';
 import { api, type ApiResponse } from '../support/api-client';
-import { eventually } from '../../lib/testing/eventually';
+import { flushRequestLog, loggedRequest } from '../support/request-log';
 import { createPerson, createTenant, quoteRequest, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 
 /**
@@ -391,7 +391,7 @@ describe('customers accept a quote on the hosted page', () => {
 
     // Personal data: redacted in the request log, never in the service's log.
     // The request log is written in batches: seconds behind on a loaded machine.
-    const logged = await eventually(() => testDb().requestLog.findFirst({ where: { requestId: accepted.headers.get('x-request-id')! } }), 30_000, 50);
+    const logged = await loggedRequest(accepted.headers.get('x-request-id')!);
     const loggedBodies = await testDb().requestLogBody.findFirstOrThrow({ where: { requestId: logged.requestId } });
     expect(loggedBodies.requestBody).toContain('"contact":"[redacted]"');
     expect(loggedBodies.requestBody).toContain('"note":"[redacted]"');
@@ -415,7 +415,8 @@ describe('customers accept a quote on the hosted page', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(garbled.status).toBe(400);
-    const garbledRow = await eventually(() => testDb().requestLogBody.findFirst({ where: { requestId: garbled.headers.get('x-request-id')! } }), 30_000, 50);
+    await flushRequestLog();
+    const garbledRow = await testDb().requestLogBody.findFirstOrThrow({ where: { requestId: garbled.headers.get('x-request-id')! } });
     expect(garbledRow.requestBody).toMatch(/^\[not JSON: \d+ bytes not kept/);
     const honeypot = await accept(tenant.businessId, quoteIntent.id, { website: 'https://spam.example' });
     expect(honeypot.status).toBe(400);
@@ -454,7 +455,7 @@ describe('customers accept a quote on the hosted page', () => {
     const email = `lee-${randomUUID().slice(0, 8)}@example.test`;
     const accepted = await accept(tenant.businessId, quoteIntent.id, { contact: { name: 'Lee Park', email } });
     // Wait for the request log to hold the rows (written in batches); then the erasure can clear them.
-    const before = await eventually(() => testDb().requestLog.findFirst({ where: { requestId: accepted.headers.get('x-request-id')! } }), 30_000, 50);
+    const before = await loggedRequest(accepted.headers.get('x-request-id')!);
     expect(before.userAgent).toEqual(expect.any(String));
     const leads = await api('GET', `/v1/businesses/${tenant.businessId}/leads`, { key: viewer.token });
     expect(leads.status).toBe(200);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { processState } from '../../lib/process/state';
 import { RequestLogWriter } from '../../lib/requestlog/request-log-writer';
 import type { RequestLogEntry } from '../../lib/requestlog/store';
 import { createTenant, quoteRequest, requestLogEntry, testDb, type Tenant } from '../../lib/testing/factories';
+import { flushRequestLog } from '../support/request-log';
 import { serviceFetch } from '../support/service-fetch';
 
 // "Every /v1 request leaves one row": whatever bytes a caller sends, its row and every other
@@ -32,9 +32,6 @@ function requestsOf(t: Tenant): [string, RequestInit][] {
   ];
 }
 
-async function flushRequestLog() {
-  await processState.requestLogWriter?.flush();
-}
 
 describe('request log: odd bytes', () => {
   it('keeps one row per request of two tenants sent together, odd bytes escaped, and counts every one in the rollup', async () => {

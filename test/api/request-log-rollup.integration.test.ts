@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { countApiCalls } from '../../lib/overview/store';
 import { api } from '../support/api-client';
-import { eventually } from '../../lib/testing/eventually';
+import { flushRequestLog } from '../support/request-log';
 import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 
 /**
@@ -30,8 +30,8 @@ describe('the request log rolled up by the hour', () => {
     ]);
     expect(answers.map((a) => a.status).sort()).toEqual([...Array(6).fill(201), ...Array(4).fill(201), 200, 200, ...Array(3).fill(422), 500].sort());
     const requestIds = answers.map((a) => a.headers.get('x-request-id')!);
-    // The batched writer's flushes: seconds behind on a loaded machine.
-    await eventually(async () => ((await testDb().requestLog.count({ where: { requestId: { in: requestIds } } })) === requestIds.length ? true : undefined), 30_000, 50);
+    await flushRequestLog();
+    expect(await testDb().requestLog.count({ where: { requestId: { in: requestIds } } })).toBe(requestIds.length);
 
     const raw = await testDb().$queryRaw<{ key: string; n: bigint }[]>`
       SELECT concat_ws('/', COALESCE(business_id::text, '-'), date_trunc('hour', created_at, 'UTC')::text, COALESCE(api_key_id::text, '-'), portal, status / 100) AS key, count(*) AS n

@@ -5,17 +5,8 @@ import { demoExample } from '../../lib/books/demo-book';
 import { api } from '../support/api-client';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { quoteRequest, createPerson, createTenant, testDb, type Tenant, testContext } from '../../lib/testing/factories';
-import { processState } from '../../lib/process/state';
+import { loggedRequest as logRow } from '../support/request-log';
 import { serviceOrigin } from '../support/service-fetch';
-
-/**
- * The request log is written in batches off the request path: the row of a request, once this
- * process's writer has written what it holds (the edge's own rows: request-log-edge).
- */
-async function logRow(requestId: string) {
-  await processState.requestLogWriter?.flush();
-  return testDb().requestLog.findFirstOrThrow({ where: { requestId } });
-}
 
 describe('request log', () => {
   let tenant: Tenant;

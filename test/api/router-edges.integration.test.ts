@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { processState } from '../../lib/process/state';
-import { eventually } from '../../lib/testing/eventually';
+import { loggedRequest } from '../support/request-log';
 import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 import { serviceFetch } from '../support/service-fetch';
 
@@ -44,8 +43,7 @@ describe('the router at the edges of its table', () => {
       expect(res.status).toBe(308);
       const requestId = res.headers.get('x-request-id')!;
       expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
-      await processState.requestLogWriter?.flush();
-      expect(await testDb().requestLog.findFirst({ where: { requestId } })).toMatchObject({ status: 308 });
+      expect(await loggedRequest(requestId)).toMatchObject({ status: 308 });
     }
     expect((await quote('/v1/quotes/?a=1')).headers.get('location')).toBe('/v1/quotes?a=1');
   });
@@ -85,7 +83,7 @@ describe('the router at the edges of its table', () => {
     const deleteBook = await book('', 'DELETE');
     await expectError(deleteBook, 405, 'method_not_allowed');
     expect(deleteBook.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
-    const row = await eventually(() => testDb().requestLog.findFirst({ where: { requestId: unknown } }), 30_000, 50); // written in batches
+    const row = await loggedRequest(unknown);
     expect(row).toMatchObject({ status: 404, errorCode: 'not_found', path: '/v1/quotes/extra/more' });
   });
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api-client';
-import { eventually } from '../../lib/testing/eventually';
+import { flushRequestLog } from '../support/request-log';
 import { createPerson, createTenant, quoteRequest, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 
 /**
@@ -12,11 +12,11 @@ describe('Test-Fault: failures on demand in Test', () => {
   let tenant: Tenant;
   let reader: Person;
   const quotesOf = () => testDb().quoteIntent.count({ where: { businessId: tenant.businessId } });
-  const loggedFault = (requestId: string) =>
-    eventually(async () => {
-      const res = await api('GET', `/v1/request-logs?requestId=${requestId}`, { key: reader.token });
-      return res.body.data.logs[0]?.testFault ?? false;
-    }, 30_000, 50); // the request log is written in batches: seconds behind on a loaded machine
+  const loggedFault = async (requestId: string) => {
+    await flushRequestLog();
+    const res = await api('GET', `/v1/request-logs?requestId=${requestId}`, { key: reader.token });
+    return res.body.data.logs[0]?.testFault ?? null;
+  };
 
   beforeAll(async () => {
     tenant = await createTenant();

@@ -3,11 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookVersion } from '../../lib/books/create-book-version';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
-import { processState } from '../../lib/process/state';
 import { createPerson, createTenant, quoteRequest, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';
 import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
 import { deliverThrough } from '../../lib/webhooks/deliver-due-webhooks';
 import { startApiServer, type ApiServer } from '../support/api-server';
+import { flushRequestLog } from '../support/request-log';
 import {
   createClient,
   assignArm,
@@ -90,7 +90,7 @@ describe('the SDK against the service', () => {
     expect(Array.isArray(endpoints.endpoints)).toBe(true);
     const trace = await member.traceQuote({ path: { id: quote.quoteIntent.id } });
     expect(trace.quoteIntent.id).toBe(quote.quoteIntent.id);
-    await processState.requestLogWriter?.flush(); // the request log is written in batches
+    await flushRequestLog();
     const logs = await member.listRequestLogs({ query: { businessId: tenant.businessId } });
     expect(logs.logs.length).toBeGreaterThan(0);
     expect(logs.logs.every((row) => row.businessId === tenant.businessId)).toBe(true);
