@@ -8,6 +8,11 @@ describe('isTransientDatabaseError', () => {
     expect(isTransientDatabaseError(new Error('Connection terminated unexpectedly'))).toBe(true);
   });
 
+  it('takes a moment of overload as passing: no pool connection in time, a transaction that could not start or ran out of time', () => {
+    expect(isTransientDatabaseError(new Error('timeout exceeded when trying to connect'))).toBe(true);
+    expect(isTransientDatabaseError(Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), { code: 'P2028' }))).toBe(true);
+  });
+
   it('does not excuse real faults', () => {
     for (const code of ['23505', '42P01', '22P02', undefined]) expect(isTransientDatabaseError({ code })).toBe(false);
     expect(isTransientDatabaseError(new TypeError('x is undefined'))).toBe(false);

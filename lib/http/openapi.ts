@@ -213,7 +213,8 @@ function errorResponses(contract: RouteContract) {
   const testFaultErrors: ErrorCode[] = takesApiKey(contract) ? ['invalid_request', 'rate_limited', 'service_unavailable'] : [];
   // Headers over the limit are refused by the server's edge for every route, in the route's envelope (scripts/http-edge.mjs).
   const edgeErrors: ErrorCode[] = ['headers_too_large'];
-  for (const code of new Set<ErrorCode>([...contract.errors, ...idempotencyErrors, ...timeoutErrors, ...rateLimitErrors, ...testFaultErrors, ...edgeErrors, 'internal_error'])) {
+  // Every route may fail (500), or meet a database failure that passes by itself (503, retry-after: lib/http/steps/respond.ts).
+  for (const code of new Set<ErrorCode>([...contract.errors, ...idempotencyErrors, ...timeoutErrors, ...rateLimitErrors, ...testFaultErrors, ...edgeErrors, 'internal_error', 'service_unavailable'])) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }

@@ -1,3 +1,4 @@
+import { isTransientDatabaseError } from '../../db/transient-error';
 import { ServiceError } from '../../errors/service-error';
 import type { Logger } from '../../observability/logger';
 import type { RouteContract } from '../contract';
@@ -64,12 +65,26 @@ export class Responder {
     return this.contract.surface ?? 'standard';
   }
 
-  /** Our errors as they are; anything else is logged and answered as a 500 without its details. */
+  /**
+   * Our errors as they are; a database failure that passes by itself (a deadlock, a lost
+   * connection, a moment of overload) as 503 with `retry-after`, since the same request may
+   * succeed a second later (a write's idempotency key was given back: its retry runs again);
+   * anything else is logged and answered as a 500 without its details.
+   */
   private toServiceError(error: unknown): ServiceError {
     if (error instanceof ServiceError) return error;
+    if (isTransientDatabaseError(error)) {
+      this.log.warn({ err: error }, 'database briefly unavailable: answered 503');
+      return brieflyUnavailable();
+    }
     this.log.error({ err: error }, 'unhandled error');
     return internalError(this.requestId);
   }
+}
+
+/** The 503 of a database failure that passes by itself (lib/db/transient-error.ts; Test-Fault `unavailable` imitates it). */
+export function brieflyUnavailable(): ServiceError {
+  return new ServiceError('service_unavailable', 'The service is briefly unavailable. Retry after 1 second.', { headers: { 'retry-after': '1' } });
 }
 
 /** The 500 every route answers for an error of ours, without its details (Test-Fault `server_error` imitates it). */

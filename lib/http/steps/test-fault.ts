@@ -2,7 +2,7 @@ import type { Principal } from '../../auth/principal';
 import { ServiceError } from '../../errors/service-error';
 import { RATE_LIMITS, rateLimitedError } from '../../ratelimit/registry';
 import type { RouteContract } from '../contract';
-import { internalError } from './respond';
+import { brieflyUnavailable, internalError } from './respond';
 
 /**
  * `Test-Fault`: a request made with a Test key may ask for the failure an integration must
@@ -54,7 +54,7 @@ export function injectedFailure(fault: TestFault & { kind: 'rate_limited' | 'ser
     case 'server_error':
       return internalError(requestId);
     case 'unavailable':
-      return new ServiceError('service_unavailable', 'The service is briefly unavailable. Retry after 1 second.', { headers: { 'retry-after': '1' } });
+      return brieflyUnavailable();
   }
 }
 
