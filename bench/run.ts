@@ -426,7 +426,7 @@ function experimentScaleReport(e: ExperimentScaleResult): string {
     [`the portal's reads on load, the same business (quote rollup caught up in ${fmt(e.quoteRollupSeconds, 1)} s)`, 'runs', 'p50 ms', 'p95 ms', 'max ms'],
     e.portalReads.map((p) => [p.name, p.ms.count, fmt(p.ms.p50, 2), fmt(p.ms.p95, 2), fmt(p.ms.max, 2)]),
   );
-  const slowest = e.portalReads.flatMap((p) => [`  ${p.name}: its slowest statements (mean ms)`, ...p.statements.map((st) => `    ${fmt(st.meanMs, 2)}  ${st.text}`)]);
+  const slowest = e.portalReads.flatMap((p) => [`  ${p.name}: its slowest statements (PostgreSQL's mean planning + execution ms)`, ...p.statements.map((st) => `    ${fmt(st.meanMs, 2)}  ${st.text}`)]);
   const arms = formatTable(
     ['arm', 'quotes', 'acceptances', 'won leads', 'average price', 'acceptance rate'],
     e.arms.map((a) => [a.name, a.quotes.toLocaleString('en-US'), a.acceptances.toLocaleString('en-US'), a.wonLeads.toLocaleString('en-US'), fmt(a.averagePriceMinor, 0), a.acceptanceRate === null ? '' : `${(a.acceptanceRate * 100).toFixed(2)}%`]),

@@ -31,7 +31,7 @@ import { createPerson, createTenant, testContext } from '../../lib/testing/facto
 import { log } from '../context';
 import { repricedDemoBook } from '../provision';
 import { summarize, type LatencySummary } from '../stats';
-import { oneConnection, type ScaleContext } from './scale';
+import { oneConnection, postgresTimeSinceReset, type PostgresTime, type ScaleContext } from './scale';
 
 const DAY_MS = 86_400_000;
 /** Days the experiment has run: its quotes are spread evenly over them (today left for the tail). */
@@ -305,7 +305,7 @@ export async function runExperimentScale(ctx: ScaleContext, settings: Experiment
   let answer: ExperimentResultsView | undefined;
   let slow = false;
   const ms: number[] = [];
-  let stats: { calls: string; plan: number; exec: number };
+  let stats: PostgresTime;
   try {
     const readOnce = async () => {
       const ctxNow = testContext(reader.prisma, { now: new Date(), principal: person.principal });
@@ -325,17 +325,12 @@ export async function runExperimentScale(ctx: ScaleContext, settings: Experiment
       answer = await readOnce();
       ms.push(performance.now() - t);
     }
-    [stats] = (
-      await ctx.admin.query<{ calls: string; plan: number; exec: number }>(
-        `SELECT coalesce(sum(calls), 0)::text AS calls, coalesce(sum(total_plan_time), 0)::float8 AS plan, coalesce(sum(total_exec_time), 0)::float8 AS exec
-         FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = current_database() AND s.query NOT ILIKE '%pg_stat_statements%'`,
-      )
-    ).rows;
+    stats = await postgresTimeSinceReset(ctx.admin);
   } finally {
     await reader.close();
   }
   const runs = ms.length;
-  const read = { ms: summarize(ms), statementsPerRun: Number(stats.calls) / runs, planMsPerRun: stats.plan / runs, execMsPerRun: stats.exec / runs };
+  const read = { ms: summarize(ms), statementsPerRun: stats.calls / runs, planMsPerRun: stats.planMs / runs, execMsPerRun: stats.execMs / runs };
   log(`scale, experiment: results read (${runs} runs) p50 ${read.ms.p50.toFixed(2)} ms, p95 ${read.ms.p95.toFixed(2)} ms, max ${read.ms.max.toFixed(2)} ms; PostgreSQL plan ${read.planMsPerRun.toFixed(2)} + execution ${read.execMsPerRun.toFixed(2)} ms per run`);
 
   // Where the read's time goes: its arm-totals statement, as it was sent, explained.
@@ -381,30 +376,7 @@ const PORTAL_READ_RUNS = 100;
 
 /** Issue 43: the reads the portal makes on loading Overview, Quotes and Leads, as their routes call them, one connection. */
 async function timePortalReads(ctx: ScaleContext, who: { businessId: string; principal: SessionPrincipal }) {
-  // Each statement's time on the connection, by its text's start: where a slow read's time goes.
-  let statements = new Map<string, number[]>();
-  const reader = oneConnection(ctx.url, (client) => {
-    const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-    (client as { query: unknown }).query = (...args: unknown[]) => {
-      const first = args[0] as string | { text?: string };
-      const text = (typeof first === 'string' ? first : (first?.text ?? '')).replace(/\s+/g, ' ').slice(0, 90);
-      const t = performance.now();
-      const done = () => statements.set(text, [...(statements.get(text) ?? []), performance.now() - t]);
-      // pg's pool asks with a callback; Prisma's adapter awaits the promise.
-      const last = args.length - 1;
-      if (typeof args[last] === 'function') {
-        const callback = args[last] as (...results: unknown[]) => void;
-        args[last] = (...results: unknown[]) => {
-          done();
-          callback(...results);
-        };
-        return query(...args);
-      }
-      const result = query(...args);
-      if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(done, done);
-      return result;
-    };
-  });
+  const reader = oneConnection(ctx.url);
   try {
     // Each as its route calls it: the business's access check, then the verb.
     const reads: [string, (member: VerbContext<SessionPrincipal>) => Promise<unknown>][] = [
@@ -424,7 +396,7 @@ async function timePortalReads(ctx: ScaleContext, who: { businessId: string; pri
     const out: ExperimentScaleResult['portalReads'] = [];
     for (const [name, read] of reads) {
       for (let i = 0; i < 5; i++) await readOnce(read);
-      statements = new Map();
+      await ctx.admin.query('SELECT pg_stat_statements_reset()');
       const ms: number[] = [];
       const until = performance.now() + 20_000;
       for (let i = 0; i < PORTAL_READ_RUNS && (i < 3 || performance.now() < until); i++) {
@@ -433,7 +405,8 @@ async function timePortalReads(ctx: ScaleContext, who: { businessId: string; pri
         ms.push(performance.now() - t);
       }
       const summary = summarize(ms);
-      const slowest = [...statements].map(([text, times]) => ({ text, meanMs: times.reduce((a, b) => a + b, 0) / times.length })).sort((a, b) => b.meanMs - a.meanMs);
+      // Where a slow read's time goes: its statements, slowest first (PostgreSQL's own time).
+      const { slowest } = await postgresTimeSinceReset(ctx.admin);
       out.push({ name, ms: summary, statements: slowest.slice(0, 3) });
       log(`scale, experiment: ${name} (${ms.length} runs) p50 ${summary.p50.toFixed(2)} ms, p95 ${summary.p95.toFixed(2)} ms`);
       for (const { text, meanMs } of slowest.slice(0, 3)) log(`  ${meanMs.toFixed(2)} ms: ${text}`);

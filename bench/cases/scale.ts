@@ -95,6 +95,25 @@ export function oneConnection(url: string, onConnect?: (client: pg.PoolClient) =
   };
 }
 
+/** What PostgreSQL spent on this database's statements since the last `pg_stat_statements_reset()`, and its slowest statements (mean planning + execution). */
+export type PostgresTime = { calls: number; planMs: number; execMs: number; slowest: { text: string; meanMs: number }[] };
+
+export async function postgresTimeSinceReset(admin: pg.Pool): Promise<PostgresTime> {
+  const { rows } = await admin.query<{ query: string; calls: string; plan: number; exec: number }>(
+    `SELECT s.query, s.calls::text AS calls, s.total_plan_time::float8 AS plan, s.total_exec_time::float8 AS exec
+     FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = current_database() AND s.query NOT ILIKE '%pg_stat_statements%'`,
+  );
+  const slowest = rows
+    .map((r) => ({ text: r.query.replace(/\s+/g, ' ').slice(0, 90), meanMs: (r.plan + r.exec) / Number(r.calls) }))
+    .sort((a, b) => b.meanMs - a.meanMs);
+  return {
+    calls: rows.reduce((n, r) => n + Number(r.calls), 0),
+    planMs: rows.reduce((n, r) => n + r.plan, 0),
+    execMs: rows.reduce((n, r) => n + r.exec, 0),
+    slowest,
+  };
+}
+
 type Tenancy = { main: Tenant; person: Person; mainBusinesses: string[]; others: Tenant[]; otherPeople: Person[] };
 
 async function provisionScale(db: Db): Promise<Tenancy> {
@@ -387,13 +406,8 @@ async function measureReads(ctx: ScaleContext, tenancy: Tenancy, probes: Probes,
     const reads: ScaleRead[] = [];
     for (const [name, fn] of shapes) {
       const { ms, rowsReturned } = await timed(runs, fn, () => ctx.admin.query('SELECT pg_stat_statements_reset()').then(() => undefined));
-      const [stats] = (
-        await ctx.admin.query<{ calls: string; plan: number; exec: number }>(
-          `SELECT coalesce(sum(calls), 0)::text AS calls, coalesce(sum(total_plan_time), 0)::float8 AS plan, coalesce(sum(total_exec_time), 0)::float8 AS exec
-           FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = current_database() AND s.query NOT ILIKE '%pg_stat_statements%'`,
-        )
-      ).rows;
-      const read = { name, ms, rowsReturned, statementsPerRun: Number(stats.calls) / runs, planMsPerRun: stats.plan / runs, execMsPerRun: stats.exec / runs };
+      const stats = await postgresTimeSinceReset(ctx.admin);
+      const read = { name, ms, rowsReturned, statementsPerRun: stats.calls / runs, planMsPerRun: stats.planMs / runs, execMsPerRun: stats.execMs / runs };
       log(`scale: ${name}: p50 ${ms.p50.toFixed(2)} ms, p95 ${ms.p95.toFixed(2)} ms; PostgreSQL plan ${read.planMsPerRun.toFixed(2)} + execution ${read.execMsPerRun.toFixed(2)} ms per run`);
       reads.push(read);
     }

@@ -35,7 +35,7 @@ export async function businessOverview(ctx: VerbContext, { access }: { access: B
     readSetupChecklist(db, businessId, projectId, liveEnvironmentId),
     live ? countAccountQuotesToActOn(db, { ...live, now, until: weekAhead }) : { held: 0, expiringSoon: 0 },
     countLeads(db, { businessId, since: week }, PIPELINE_COUNT_CAP),
-    live ? countExpiringIntents(db, { businessId, environmentId: live.environmentId, now, until: weekAhead }) : 0,
+    live ? countExpiringIntents(db, { businessId, environmentId: live.environmentId, now, until: weekAhead }, PIPELINE_COUNT_CAP) : 0,
   ]);
   const byDay = new Map(perDay.map((d) => [d.day, d]));
   return {

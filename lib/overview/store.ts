@@ -1,7 +1,6 @@
 import type { DbOrTx } from '../db/client';
 import { cappedCountSql, sqlRows } from '../db/sql';
 import { QUOTE_ROLLUP_MARK } from '../quotes/store/rollup';
-import { PIPELINE_COUNT_CAP } from './pipeline-count';
 
 /**
  * What waits for a business and a person, counted across domains (quotes, account quotes,
@@ -106,7 +105,7 @@ const INBOX_SQL = `WITH readable AS (
   FROM readable r`;
 
 /** Each readable business's held quotes and new leads (the leads counted up to `cap`). */
-export async function countInboxOf(db: DbOrTx, userId: string, cap = PIPELINE_COUNT_CAP) {
+export async function countInboxOf(db: DbOrTx, userId: string, cap: number) {
   return sqlRows<{ businessId: string; heldQuotes: number; newLeads: number }>(db, INBOX_SQL, [userId, cap]);
 }
 
@@ -123,7 +122,7 @@ const EXPIRING_INTENTS_SQL = `SELECT ${cappedCountSql(
 export async function countExpiringIntents(
   db: DbOrTx,
   where: { businessId: string; environmentId: string; now: Date; until: Date },
-  cap = PIPELINE_COUNT_CAP,
+  cap: number,
 ): Promise<number> {
   const [row] = await sqlRows<{ count: number }>(db, EXPIRING_INTENTS_SQL, [where.businessId, where.environmentId, where.now, where.until, cap]);
   return row.count;

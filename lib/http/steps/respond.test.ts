@@ -1,8 +1,8 @@
 import pg from 'pg';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineContract } from '../contract';
-import pino from 'pino';
 import { Responder } from './respond';
 
 /** A failure as PostgreSQL sends it through `pg`, with its SQLSTATE. */
