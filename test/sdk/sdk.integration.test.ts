@@ -232,7 +232,9 @@ describe('the SDK against the service', () => {
     const { experiment } = await experiments.start(draft.id);
     try {
       const armOf = (subject: string) => assignArm(experiment, { subject }).arm;
-      const subject = ['customer-1', 'customer-2', 'customer-3', 'customer-4', 'customer-5'].find((s) => armOf(s) === 'variant_1')!;
+      // A subject the variant gets (the experiment's salt is new each run: five names missed it one run in 32).
+      const subject = Array.from({ length: 200 }, (_, i) => `customer-${i + 1}`).find((s) => armOf(s) === 'variant_1')!;
+      expect(subject).toBeDefined();
       const { quoteReceipt } = await test.quotes.create(quoteRequest(tenant), { subject });
       expect(quoteReceipt.experiment).toMatchObject({ experimentId: experiment.id, arm: 'variant_1' });
       expect(await receipts.verify(quoteReceipt, test.receiptKeys, { experiment, subject })).toMatchObject({
