@@ -79,7 +79,7 @@ test('a member recomputes a quote from its trace and sees which key signs receip
   const made = await request.post(`${appUrl()}/v1/public_quotes`, { data: { businessId: tenant.businessId, ...demoExample } });
   const quote = (await made.json()).data;
 
-  await signIn(page, owner.email, `/portal/traces/${quote.quoteIntent.id}`);
+  await signIn(page, owner, `/portal/traces/${quote.quoteIntent.id}`);
   const proof = page.getByRole('region', { name: 'Proof' });
   await expect(proof.getByTestId('signature-status')).toContainText(`The signature checks out in this browser against key ${quote.quoteReceipt.signature.kid}`);
   await proof.getByRole('button', { name: 'Recompute' }).click();

@@ -24,7 +24,7 @@ test('creates a Live key, rotates it without grace and revokes it; the API agree
   const tenant = await createTenant();
   const admin = await createPerson(tenant, { permissions: 'all' });
 
-  await signIn(page, admin.email, `/portal/api-keys?project=${tenant.projectId}`);
+  await signIn(page, admin, `/portal/api-keys?project=${tenant.projectId}`);
   await expect(page.getByRole('row', { name: /^live key sk_live_/ })).toBeVisible();
   // Cancelling gives the keyboard back to the keys heading, not to nowhere.
   await page.getByRole('button', { name: 'Create key' }).click();
@@ -85,7 +85,7 @@ test('without api_keys:create the keys are listed read-only', async ({ page }) =
   const tenant = await createTenant();
   const reader = await createPerson(tenant, { permissions: ['logs:read'] });
 
-  await signIn(page, reader.email, '/portal/api-keys');
+  await signIn(page, reader, '/portal/api-keys');
   await expect(page.getByRole('row', { name: /^test key sk_test_/ })).toBeVisible();
   // the tenant's keys carry every scope; the Scopes column says so
   await expect(page.getByRole('row', { name: /^test key sk_test_/ }).getByRole('cell').nth(3)).toHaveText('All');

@@ -55,7 +55,7 @@ for (const [width, height] of [
       const tenant = await createTenant({ artifact: { ...demoBookArtifact, autonomy: 'approval_first' } });
       const quoteId = await heldQuote(tenant);
       const person = await createPerson(tenant, who === 'owner' ? { businessRole: 'owner' } : { permissions: 'all' });
-      await signIn(page, person.email, `/portal/review?business=${tenant.businessId}`);
+      await signIn(page, person, `/portal/review?business=${tenant.businessId}`);
       await approveWithKeyboard(page, quoteId, who, width);
     });
   }
@@ -68,7 +68,7 @@ test('editors and viewers see the held Live quote without Approve, at 1280 and 3
     const person = await createPerson(tenant, { businessRole: role });
     await page.context().clearCookies();
     await page.setViewportSize({ width: 1280, height: 900 });
-    await signIn(page, person.email, `/portal/review?business=${tenant.businessId}`);
+    await signIn(page, person, `/portal/review?business=${tenant.businessId}`);
     await expect(page.getByRole('list', { name: 'Waiting for review' }).getByRole('article')).toHaveCount(1);
     await expect(page.getByRole('button', { name: /^Approve/ })).toHaveCount(0);
     await screenshot(page, `review-live-${role}-1280`);

@@ -64,7 +64,7 @@ test('a book of 50 offerings, 30 questions and 1,000 rules: keystroke and live-p
   const person = await createPerson(tenant, { permissions: ['books:edit'] });
 
   const opened = Date.now();
-  await signIn(page, person.email, `/portal/books/${tenant.bookId}`);
+  await signIn(page, person, `/portal/books/${tenant.bookId}`);
   await expect(page.getByTestId('rule-card')).toHaveCount(1000, { timeout: 60_000 });
   await expect(page.getByTestId('toolbar-price')).toContainText('$');
   const openSeconds = (Date.now() - opened) / 1000;

@@ -34,7 +34,7 @@ test('a pricing person builds a book with forms only, sees the price as they typ
   test.setTimeout(180_000);
   const tenant = await createTenant();
   const person = await createPerson(tenant, { permissions: ['books:edit', 'books:publish'] });
-  await signIn(page, person.email, '/portal/books');
+  await signIn(page, person, '/portal/books');
 
   const newBook = page.getByRole('form', { name: 'New book' });
   await newBook.getByLabel('Name').fill('Cleaning 2027');
@@ -191,7 +191,7 @@ test('a pricing person builds a book with forms only, sees the price as they typ
 test('removing an answer that a rule needs is guided, undo brings it back, and the keyboard does it all', async ({ page }) => {
   const tenant = await createTenant();
   const person = await createPerson(tenant, { permissions: ['books:edit'] });
-  await signIn(page, person.email, `/portal/books/${tenant.bookId}`);
+  await signIn(page, person, `/portal/books/${tenant.bookId}`);
   const rules = page.getByTestId('rule-card');
   // The book page's first answers: under the whole suite's load they took over 10 s (as the reader's test below allows 30 s).
   await expect(rules.first()).toBeVisible();
@@ -239,7 +239,7 @@ test('removing an answer that a rule needs is guided, undo brings it back, and t
 test('a person without books:edit reads the book and tries prices, but changes nothing', async ({ page }) => {
   const tenant = await createTenant();
   const person = await createPerson(tenant, { permissions: ['logs:read'] });
-  await signIn(page, person.email, `/portal/books/${tenant.bookId}`);
+  await signIn(page, person, `/portal/books/${tenant.bookId}`);
   // The editor's first paint on a loaded CI machine has taken over 10 s (the stop of 2 December).
   await expect(page.getByText('Changing it is for workspace members allowed to edit price books.')).toBeVisible();
   // Told what they read, never that they are editing.

@@ -19,7 +19,7 @@ test('a publisher measures a draft against last week\'s quotes, reads why prices
     });
     expect(response.status).toBe(201);
   }
-  await signIn(page, person.email, `/portal/books/${tenant.bookId}`);
+  await signIn(page, person, `/portal/books/${tenant.bookId}`);
 
   // The larger-home surcharge goes from 25% to 40%, in the form.
   const rule = page.getByRole('article', { name: /^Add 25% to Window cleaning and Gutter cleaning/ });

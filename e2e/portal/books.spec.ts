@@ -19,7 +19,7 @@ async function postJson(path: string, body: unknown, key?: string) {
 test('a publisher fixes a draft in place, previews it, versions it, compares and publishes it to Live', async ({ page }) => {
   const tenant = await createTenant();
   const person = await createPerson(tenant, { permissions: ['books:edit', 'books:publish'] });
-  await signIn(page, person.email, `/portal/books/${tenant.bookId}`);
+  await signIn(page, person, `/portal/books/${tenant.bookId}`);
 
   // Without a draft, the editor starts from version 1; the JSON view shows keys in reading order.
   await expect(page.getByText('this is a copy of version 1')).toBeVisible();
@@ -141,7 +141,7 @@ test('books are listed by project; an editor creates a book but is told why it c
   const person = await createPerson(tenant, { permissions: ['books:edit'] });
   const project = await testDb().project.findUniqueOrThrow({ where: { id: tenant.projectId }, select: { name: true } });
   const book = await testDb().book.findUniqueOrThrow({ where: { id: tenant.bookId }, select: { name: true, key: true } });
-  await signIn(page, person.email, '/portal/books');
+  await signIn(page, person, '/portal/books');
 
   const table = page.getByRole('table', { name: `Price books of ${project.name}` });
   const row = table.getByRole('row', { name: new RegExp(book.name) });

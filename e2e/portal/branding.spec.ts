@@ -12,7 +12,7 @@ test('a workspace manager saves branding; field errors show beside their fields'
   const tenant = await createTenant();
   const manager = await createPerson(tenant, { permissions: ['businesses:manage'] });
 
-  await signIn(page, manager.email, `/portal/branding?business=${tenant.businessId}`);
+  await signIn(page, manager, `/portal/branding?business=${tenant.businessId}`);
   await page.getByLabel('Display name').fill('Sparkle Windows');
   await page.getByLabel('Logo URL').fill('http://cdn.example.test/sparkle-logo.svg');
   await page.getByLabel('Primary colour picker').fill('#0f766e');
@@ -98,7 +98,7 @@ for (const role of ['editor', 'viewer'] as const) {
     const admin = await createPerson(tenant, { permissions: 'all' });
     const person = await createPerson(tenant, { businessRole: role });
 
-    await signIn(page, person.email, '/portal/branding');
+    await signIn(page, person, '/portal/branding');
     const notice = page.locator('#branding-locked');
     await expect(notice).toHaveText(
       `You can look but not change: the branding of a self-run business is set by its owner, or by workspace members allowed to manage businesses. Ask Test Person (${owner.email}), the owner of this business, if you need it.`,
@@ -121,7 +121,7 @@ test('the owner of a business its workspace runs is told to ask the workspace ad
   const owner = await createPerson(tenant, { businessRole: 'owner' });
   const admin = await createPerson(tenant, { permissions: 'all' });
 
-  await signIn(page, owner.email, '/portal/branding');
+  await signIn(page, owner, '/portal/branding');
   await expect(page.locator('#branding-locked')).toHaveText(
     `You can look but not change: the branding of a business that its workspace runs for it is set by workspace members allowed to manage businesses. Ask Test Person (${admin.email}), a workspace admin, if you need it.`,
   );
@@ -141,7 +141,7 @@ test('the owner of a self-run business and a workspace admin can change branding
   ] as const) {
     await page.context().clearCookies();
     await page.setViewportSize({ width: 1280, height: 900 });
-    await signIn(page, person.email, `/portal/branding?business=${tenant.businessId}`);
+    await signIn(page, person, `/portal/branding?business=${tenant.businessId}`);
     await expect(page.getByLabel('Display name')).toBeEnabled();
     await expect(page.getByText('You can look but not change')).toHaveCount(0);
     await screenshot(page, `branding-${who}-1280`);

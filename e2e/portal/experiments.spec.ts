@@ -59,7 +59,7 @@ const WIDTHS = [
 
 async function runExperiment(page: Page, tenant: Tenant, width: number) {
   const publisher = await createPerson(tenant, { permissions: ['books:edit', 'books:publish'] });
-  await signIn(page, publisher.email, `/portal/books/${tenant.bookId}#experiments`);
+  await signIn(page, publisher, `/portal/books/${tenant.bookId}#experiments`);
   const section = page.locator('section#experiments');
   await expect(section.getByTestId('no-experiments')).toHaveText('No experiments on this book yet.');
 
@@ -188,7 +188,7 @@ test('a member who may not publish reads experiments without New, Start or Stop,
   ] as const) {
     await page.setViewportSize({ width, height });
     await page.context().clearCookies();
-    await signIn(page, reader.email, `/portal/books/${tenant.bookId}#experiments`);
+    await signIn(page, reader, `/portal/books/${tenant.bookId}#experiments`);
     const section = page.locator('section#experiments');
     // The book page's first answers: under the whole suite's load they took over 10 s once (as book-editor.spec.ts allows 30 s).
     await expect(section.getByRole('table', { name: 'Experiments in Live' })).toContainText('Dearer gutters');
@@ -266,7 +266,7 @@ test('a decided result reads at 1280 and 390 px: the sentence, the intervals, ea
   };
   await page.route(`**/experiments/${experimentId}/results`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ data: { results } }) }));
 
-  await signIn(page, publisher.email, `/portal/books/${tenant.bookId}/experiments/${experimentId}`);
+  await signIn(page, publisher, `/portal/books/${tenant.bookId}/experiments/${experimentId}`);
   for (const [width, height] of [
     [1280, 900],
     [390, 844],
@@ -306,7 +306,7 @@ test('a variant the guardrail paused says so on its row: since when, why, and th
   const guarded = { ...experiment, workspaceId: tenant.workspaceId, projectId: tenant.projectId };
   expect(await pauseArm(testContext(testDb()), guarded, 'variant_1', reason, { takesEffectAfterMs: 0 })).toBe(true);
 
-  await signIn(page, publisher.email, `/portal/books/${tenant.bookId}/experiments/${experiment.id}`);
+  await signIn(page, publisher, `/portal/books/${tenant.bookId}/experiments/${experiment.id}`);
   for (const [width, height] of WIDTHS) {
     await page.setViewportSize({ width, height });
     const arms = page.getByRole('table', { name: 'Versions in the experiment' });
@@ -357,7 +357,7 @@ test('a start the price guardrail refuses says which answers, both prices, the d
   const halfPrice = await testDb().bookVersion.findFirstOrThrow({ where: { bookId: tenant.bookId, number: 2 }, select: { id: true } });
   const refused = await draftExperiment(tenant, publisher, 'Half-price windows', halfPrice.id);
 
-  await signIn(page, publisher.email, `/portal/books/${tenant.bookId}/experiments/${refused.id}`);
+  await signIn(page, publisher, `/portal/books/${tenant.bookId}/experiments/${refused.id}`);
   for (const [width, height] of WIDTHS) {
     await page.setViewportSize({ width, height });
     await page.getByRole('button', { name: 'Start…' }).click();
@@ -467,7 +467,7 @@ test('on the real service: quotes in both arms, the roll-up, the results read, B
 
   // A pricing person on a phone reads the results…
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page, publisher.email, `/portal/books/${tenant.bookId}/experiments/${experiment.id}`);
+  await signIn(page, publisher, `/portal/books/${tenant.bookId}/experiments/${experiment.id}`);
   const panel = page.getByTestId('experiment-results');
   const figures = panel.getByRole('table', { name: 'Figures per version' });
   const money = (minor: number) => `$${(minor / 100).toFixed(2)}`;

@@ -27,7 +27,7 @@ async function businessWithFunnel() {
 
 async function readFunnel(page: Page, tenant: Tenant, width: number) {
   const owner = await createPerson(tenant, { businessRole: 'owner' });
-  await signIn(page, owner.email, `/portal/funnel?business=${tenant.businessId}`);
+  await signIn(page, owner, `/portal/funnel?business=${tenant.businessId}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Funnel' })).toBeVisible();
   const stages = page.getByRole('list', { name: /^Funnel of / });
   await expect(stages.getByRole('listitem')).toHaveText([
@@ -70,7 +70,7 @@ test.describe('on a phone', () => {
 test('a business without quotes says so, and the funnel is in the navigation', async ({ page }) => {
   const tenant = await createTenant();
   const viewer = await createPerson(tenant, { businessRole: 'viewer' });
-  await signIn(page, viewer.email, '/portal');
+  await signIn(page, viewer, '/portal');
   await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Funnel' }).click();
   await expect(page.getByText('No quotes yet in the last 12 weeks')).toBeVisible();
   await expectFitsWidth(page, 1280);

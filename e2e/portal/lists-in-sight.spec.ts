@@ -43,10 +43,12 @@ function layoutOf(page: Page): Promise<Layout> {
 }
 
 async function settle(page: Page) {
-  await page.waitForLoadState('networkidle');
-  // Rendered first (a main that is still empty says no "Loading" either), then done loading.
-  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
-  await expect(page.getByRole('main')).not.toContainText(/\bLoading\b/);
+  // Rendered first (a main that is still empty says no "Loading" either), then done reading: the
+  // main region is busy while any of its queries is in flight (PortalMain).
+  const main = page.getByRole('main');
+  await expect(main.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(main).toHaveAttribute('aria-busy', 'false');
+  await expect(main).not.toContainText(/\bLoading\b/);
 }
 
 /**
@@ -57,7 +59,7 @@ async function crawl(page: Page, person: Person, who: keyof typeof kindsWithRows
   // Errors thrown in the page (a hydration mismatch, React #418, among them) fail the crawl.
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message.slice(0, 200)}`));
-  await signIn(page, person.email);
+  await signIn(page, person);
   const queue = ['/portal'];
   const seen = new Set(queue.map(kindOf));
   const controlsByKind = new Map<string, { controls: number; shown: string }>();

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { createPerson, createTenant } from '../../lib/testing/factories';
-import { appUrl, screenshot, signIn } from '../support/portal';
+import { appUrl, screenshot, signIn, signInWithForm } from '../support/portal';
 
 const roster = (businessId: string, token: string) =>
   fetch(`${appUrl()}/v1/businesses/${businessId}/members`, { headers: { authorization: `Bearer ${token}` } });
@@ -12,7 +12,7 @@ test('an owner changes a role and removes a member, whose access ends at once', 
   const leaver = await createPerson(tenant, { businessRole: 'viewer' });
   expect((await roster(tenant.businessId, leaver.token)).status).toBe(200);
 
-  await signIn(page, owner.email, `/portal/members?business=${tenant.businessId}`);
+  await signIn(page, owner, `/portal/members?business=${tenant.businessId}`);
   await expect(page.getByRole('heading', { name: 'Members' })).toBeVisible();
   for (const person of [owner, editor, leaver]) await expect(page.getByRole('row', { name: person.email })).toBeVisible();
   await screenshot(page, 'members-owner');
@@ -61,7 +61,7 @@ test('a viewer sees the roster read-only, with the reason', async ({ page }) => 
   const owner = await createPerson(tenant, { businessRole: 'owner' });
   const viewer = await createPerson(tenant, { businessRole: 'viewer' });
 
-  await signIn(page, viewer.email, '/portal/members');
+  await signIn(page, viewer, '/portal/members');
   await expect(page.getByRole('row', { name: owner.email })).toBeVisible();
   await expect(page.getByRole('row', { name: viewer.email })).toContainText('you');
   await expect(page.getByText('You are a viewer of this business. Only owners can change roles or remove members.')).toBeVisible();
@@ -75,7 +75,7 @@ test('an owner invites by email; the invitation becomes membership when that per
   const owner = await createPerson(tenant, { businessRole: 'owner' });
   const email = `invited-${Date.now()}@example.test`;
 
-  await signIn(page, owner.email, `/portal/members?business=${tenant.businessId}`);
+  await signIn(page, owner, `/portal/members?business=${tenant.businessId}`);
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Role', { exact: true }).selectOption('editor');
   await page.getByRole('button', { name: 'Send invitation' }).click();
@@ -84,7 +84,7 @@ test('an owner invites by email; the invitation becomes membership when that per
   await screenshot(page, 'members-invited');
 
   const invitee = await browser.newPage();
-  await signIn(invitee, email, `/portal/members?business=${tenant.businessId}`);
+  await signInWithForm(invitee, email, `/portal/members?business=${tenant.businessId}`);
   await expect(invitee.getByRole('row', { name: email })).toContainText('Active');
   await expect(invitee.getByText('You are an editor of this business')).toBeVisible();
   await invitee.close();

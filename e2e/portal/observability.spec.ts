@@ -29,7 +29,7 @@ async function revokedKey(tenant: Tenant) {
 async function signInLogReader(page: Page) {
   const tenant = await createTenant();
   const reader = await createPerson(tenant, { permissions: ['logs:read'] });
-  await signIn(page, reader.email, '/portal/request-logs');
+  await signIn(page, reader, '/portal/request-logs');
   return tenant;
 }
 
@@ -208,7 +208,7 @@ test('traces a quote that needs more answers, and explains an id that matches no
 test("a workspace admin sets how long the log is kept, with the service's default a tick away; a reader only reads it", async ({ page, browser }) => {
   const tenant = await createTenant();
   const admin = await createPerson(tenant, { permissions: 'all' });
-  await signIn(page, admin.email, '/portal/request-logs');
+  await signIn(page, admin, '/portal/request-logs');
   await page.getByText('How long requests are kept').click();
   await expect(page.getByText("Requests are shown for 90 days (the service's default)")).toBeVisible();
   await page.getByRole('button', { name: 'Change' }).click();
@@ -224,7 +224,7 @@ test("a workspace admin sets how long the log is kept, with the service's defaul
   // A reader of the log sees the setting, and no way to change it.
   const reader = await createPerson(tenant, { permissions: ['logs:read'] });
   const readerPage = await (await browser.newContext()).newPage();
-  await signIn(readerPage, reader.email, '/portal/request-logs');
+  await signIn(readerPage, reader, '/portal/request-logs');
   await readerPage.getByText('How long requests are kept').click();
   await expect(readerPage.getByText('Requests are shown for 14 days (set for this workspace)')).toBeVisible();
   await expect(readerPage.getByRole('button', { name: 'Change' })).toHaveCount(0);

@@ -7,7 +7,7 @@ test.use({ viewport: { width: 390, height: 844 } });
 test('on a phone the navigation is a menu that folds away once a page is chosen', async ({ page }) => {
   const tenant = await createTenant();
   const admin = await createPerson(tenant, { permissions: 'all', businessRole: 'owner' });
-  await signIn(page, admin.email);
+  await signIn(page, admin);
 
   // The links are folded away until the menu is opened; choosing one closes it again.
   const nav = page.getByRole('navigation', { name: 'Portal' });
@@ -30,7 +30,7 @@ test('on a phone the navigation is a menu that folds away once a page is chosen'
 test('on a phone the book editor’s live preview is one tap away, and so is the way back', async ({ page }) => {
   const tenant = await createTenant();
   const editor = await createPerson(tenant, { permissions: ['books:edit'] });
-  await signIn(page, editor.email, `/portal/books/${tenant.bookId}`);
+  await signIn(page, editor, `/portal/books/${tenant.bookId}`);
   await expect(page.getByTestId('toolbar-price')).toContainText('Example:');
   const preview = page.getByTestId('live-preview');
   await expect(preview).not.toBeInViewport(); // below the whole editor

@@ -50,7 +50,7 @@ test('a member picks two quotes on the Quotes page, the request log and a trace,
   const b = await quote(tenant, otherAnswers);
 
   // Quotes, newest first: tick A (the older) then B, and compare.
-  await signIn(page, member.email, `/portal/quotes?business=${tenant.businessId}`);
+  await signIn(page, member, `/portal/quotes?business=${tenant.businessId}`);
   const quotes = page.getByRole('table', { name: 'Quotes' });
   await expect(quotes.getByRole('row')).toHaveCount(3);
   const compare = page.getByRole('group', { name: 'Compare two quotes' });
@@ -101,7 +101,7 @@ test('on a phone the comparison fits the screen, and says plainly when a quote w
   const member = await createPerson(tenant, { businessRole: 'viewer' });
   const a = await quote(tenant, demoExample);
   const b = await quote(tenant, otherAnswers);
-  await signIn(page, member.email, `/portal/quotes/compare?a=${a.id}&b=${b.id}`);
+  await signIn(page, member, `/portal/quotes/compare?a=${a.id}&b=${b.id}`);
   await expect(page.getByTestId('reconciliation')).toContainText('Explained: +$20.25 = $175.50 − $155.25');
   await page.waitForLoadState('networkidle');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

@@ -44,7 +44,7 @@ function crowdedCells(page: import('@playwright/test').Page) {
 for (const who of ['owner', 'editor', 'viewer', 'workspaceAdmin'] as const) {
   test(`as ${who}: every quote names its service, at 1280 and 390 px`, async ({ page }) => {
     const person = await createPerson(tenant, who === 'workspaceAdmin' ? { permissions: 'all' } : { businessRole: who });
-    await signIn(page, person.email, `/portal/quotes?business=${tenant.businessId}`);
+    await signIn(page, person, `/portal/quotes?business=${tenant.businessId}`);
     const table = page.getByRole('table', { name: 'Quotes' });
     const offerings = table.locator('td[data-label="Offering"]');
     await expect(offerings).toHaveText(['Window cleaning', 'Window cleaning', 'No service chosen', 'Unknown service']);

@@ -8,7 +8,7 @@ import { screenshot, signIn } from '../support/portal';
 async function reviewBothAs(page: Page, tenant: Tenant, width: number) {
   const [first, second] = [await heldQuote(tenant, { storeys: '2' }), await heldQuote(tenant, { storeys: '3' })];
   const owner = await createPerson(tenant, { businessRole: 'owner' });
-  await signIn(page, owner.email, `/portal/review?business=${tenant.businessId}`);
+  await signIn(page, owner, `/portal/review?business=${tenant.businessId}`);
   const list = page.getByRole('list', { name: 'Waiting for review' });
   await expect(list.getByRole('article')).toHaveCount(2);
   if (width < 700) await page.getByRole('button', { name: /Menu/ }).click();
@@ -71,7 +71,7 @@ test('a viewer sees held quotes read-only', async ({ page }) => {
   const tenant = await createTenant({ artifact: { ...demoBookArtifact, autonomy: 'approval_first' } });
   [await heldQuote(tenant, { storeys: '2' }), await heldQuote(tenant, { storeys: '3' })];
   const viewer = await createPerson(tenant, { businessRole: 'viewer' });
-  await signIn(page, viewer.email, '/portal/review');
+  await signIn(page, viewer, '/portal/review');
   await expect(page.getByText('You can look but not decide')).toBeVisible();
   await expect(page.getByRole('list', { name: 'Waiting for review' }).getByRole('article')).toHaveCount(2);
   await expect(page.getByRole('button', { name: /^Approve/ })).toHaveCount(0);
@@ -84,7 +84,7 @@ for (const width of [1280, 390]) {
     const tenant = await createTenant();
     const quoteIntentId = await acceptedLead(tenant);
     const editor = await createPerson(tenant, { businessRole: 'editor' });
-    await signIn(page, editor.email, `/portal/leads?business=${tenant.businessId}`);
+    await signIn(page, editor, `/portal/leads?business=${tenant.businessId}`);
     const lead = page.getByRole('article', { name: 'Riley Chen' });
     await expect(lead.getByRole('link', { name: 'riley.chen@example.test' })).toHaveAttribute('href', 'mailto:riley.chen@example.test');
     await expect(lead).toContainText('Mornings are best.');
@@ -103,7 +103,7 @@ test('an owner erases a lead: it leaves the pipeline and the count of new leads'
   const tenant = await createTenant();
   await acceptedLead(tenant);
   const owner = await createPerson(tenant, { businessRole: 'owner' });
-  await signIn(page, owner.email, `/portal/leads?business=${tenant.businessId}`);
+  await signIn(page, owner, `/portal/leads?business=${tenant.businessId}`);
   await expect(page.getByTestId('nav-count-leads')).toHaveText(/^1/);
   const lead = page.getByRole('article', { name: 'Riley Chen' });
   await lead.getByRole('button', { name: 'Erase the personal data of Riley Chen' }).click();

@@ -18,7 +18,7 @@ test('a business owner finds only the pages they can use, lists their business\'
     expect(response.status).toBe(201);
   }
 
-  await signIn(page, owner.email);
+  await signIn(page, owner);
   await expect(navLinks(page)).toHaveText(['Overview', 'Funnel', 'Quotes', 'Review', 'Leads', 'Members', 'Branding', 'Quote traces']);
   await expect(page.getByRole('main')).toContainText('Your role: Owner. Reviews held quotes, works leads, manages the business’s members');
   await expect(page.getByRole('main')).not.toContainText('not a member of a workspace');
@@ -68,13 +68,13 @@ test('a business owner finds only the pages they can use, lists their business\'
 test('a viewer reads, a workspace member with permissions sees their pages; permissions read as words', async ({ page }) => {
   const tenant = await createTenant();
   const viewer = await createPerson(tenant, { businessRole: 'viewer' });
-  await signIn(page, viewer.email);
+  await signIn(page, viewer);
   await expect(navLinks(page)).toHaveText(['Overview', 'Funnel', 'Quotes', 'Review', 'Leads', 'Members', 'Branding', 'Quote traces']);
   await expect(page.getByRole('link', { name: 'Branding (read-only)' })).toBeVisible();
 
   const publisher = await createPerson(tenant, { permissions: ['books:edit', 'books:publish', 'logs:read'] });
   await page.context().clearCookies();
-  await signIn(page, publisher.email);
+  await signIn(page, publisher);
   await expect(navLinks(page)).toHaveText(['Overview', 'Price books', 'API keys', 'Request log', 'Quote traces']);
   await expect(page.getByRole('main')).toContainText('In this workspace you can edit price books; create versions and publish price books; search the request log.');
   await expect(page.getByRole('main')).not.toContainText('books:edit');

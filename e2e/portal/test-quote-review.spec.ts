@@ -14,7 +14,7 @@ test('a workspace manager reviews a held Test quote; the owner sees only the Liv
   const liveQuote = await heldQuote(tenant, { environment: 'live', storeys: '3' });
   const manager = await createPerson(tenant, { permissions: ['businesses:manage'] });
 
-  await signIn(page, manager.email, `/portal/review?business=${tenant.businessId}`);
+  await signIn(page, manager, `/portal/review?business=${tenant.businessId}`);
   const waiting = page.getByRole('list', { name: 'Waiting for review' });
   await expect(waiting.getByRole('article')).toHaveCount(1);
   await expect(waiting.locator(`code[title="${liveQuote}"]`)).toHaveCount(1);
@@ -32,7 +32,7 @@ test('a workspace manager reviews a held Test quote; the owner sees only the Liv
   // The owner, a member of the business only: its Live quotes, no environment to switch to.
   const owner = await createPerson(tenant, { businessRole: 'owner' });
   await page.context().clearCookies();
-  await signIn(page, owner.email, `/portal/review?business=${tenant.businessId}`);
+  await signIn(page, owner, `/portal/review?business=${tenant.businessId}`);
   const ownerList = page.getByRole('list', { name: 'Waiting for review' });
   await expect(ownerList.getByRole('article')).toHaveCount(1);
   await expect(ownerList.locator(`code[title="${liveQuote}"]`)).toHaveCount(1);

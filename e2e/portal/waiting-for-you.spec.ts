@@ -31,7 +31,7 @@ for (const who of Object.keys(SEES) as (keyof typeof SEES)[]) {
     const person = await createPerson(tenant, who === 'workspaceAdmin' ? { permissions: 'all' } : { businessRole: who });
     const sees = SEES[who];
     const inboxRead = page.waitForResponse('**/v1/me/inbox');
-    await signIn(page, person.email);
+    await signIn(page, person);
     const steps = page.getByRole('list', { name: /^Getting started with/ });
     await expect(steps.getByRole('listitem')).toHaveCount(sees.steps.length);
     for (const [i, step] of sees.steps.entries()) await expect(steps.getByRole('listitem').nth(i)).toHaveAccessibleName(new RegExp(`^${step}: (done|to do)$`));

@@ -63,7 +63,7 @@ test('a Live endpoint gets signed deliveries; a failure is replayed; rotation si
   const tenant = await createTenant();
   const manager = await createPerson(tenant, { permissions: ['webhooks:manage'] });
 
-  await signIn(page, manager.email, `/portal/webhooks?project=${tenant.projectId}`);
+  await signIn(page, manager, `/portal/webhooks?project=${tenant.projectId}`);
   await expect(page.getByText('This project has no webhook endpoints yet.')).toBeVisible();
   await screenshot(page, 'webhooks-empty');
 
@@ -212,7 +212,7 @@ test('a Live endpoint gets signed deliveries; a failure is replayed; rotation si
 test('deliveries of an endpoint page by cursor and filter by status', async ({ page }) => {
   const tenant = await createTenant();
   const manager = await createPerson(tenant, { permissions: ['webhooks:manage'] });
-  await signIn(page, manager.email, `/portal/webhooks/deliveries?project=${tenant.projectId}`);
+  await signIn(page, manager, `/portal/webhooks/deliveries?project=${tenant.projectId}`);
   await expect(page.getByText('This project has no webhook endpoints, so nothing has been delivered.')).toBeVisible();
 
   // 27 test deliveries, more than one page, canceled when their endpoint is disabled.
@@ -256,7 +256,7 @@ test('without webhooks:manage the page says who can help', async ({ page }) => {
   const tenant = await createTenant();
   const reader = await createPerson(tenant, { permissions: ['logs:read'] });
   // Not a page they can use, so not in the navigation; opened by its address, it says who can help.
-  await signIn(page, reader.email, '/portal/webhooks');
+  await signIn(page, reader, '/portal/webhooks');
   await expect(page.getByTestId('needs-access')).toContainText('Webhooks are set up by workspace members allowed to manage them.');
   await expect(page.getByRole('button', { name: 'Add endpoint' })).toHaveCount(0);
   await expect(page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Webhooks' })).toHaveCount(0);
@@ -270,7 +270,7 @@ test('an endpoint is edited in place: URL, events and description change, its se
   const manager = await createPerson(tenant, { permissions: ['webhooks:manage'] });
   const asManager = testContext(testDb(), { principal: manager.principal });
   const created = await createEndpoint(asManager, { projectId: tenant.projectId, environment: 'test', url: 'https://hooks.example.com/old' });
-  await signIn(page, manager.email, `/portal/webhooks?project=${tenant.projectId}`);
+  await signIn(page, manager, `/portal/webhooks?project=${tenant.projectId}`);
 
   const card = page.getByRole('article', { name: 'Endpoint https://hooks.example.com/old' });
   await card.getByRole('button', { name: 'Edit…' }).click();
@@ -308,7 +308,7 @@ test('a failing endpoint shows its health and retries; its exhausted deliveries 
   await expect.poll(() => receiver!.received.length).toBe(3);
 
   // The first attempts failed: the deliveries wait for their retry, and say when it comes.
-  await signIn(page, admin.email, `/portal/webhooks/deliveries?endpoint=${endpoint.id}`);
+  await signIn(page, admin, `/portal/webhooks/deliveries?endpoint=${endpoint.id}`);
   await expect(deliveryRows(page)).toHaveCount(3);
   await expect(deliveryRows(page).first()).toContainText(/Retrying at \d/);
   await screenshot(page, 'webhooks-retrying');
@@ -362,7 +362,7 @@ test('a Test endpoint fails on demand: its first attempt answers 503 without bei
   const tenant = await createTenant();
   const admin = await createPerson(tenant, { permissions: ['webhooks:manage'] });
   const { endpoint } = await createEndpoint(testContext(testDb(), { principal: admin.principal }), { projectId: tenant.projectId, environment: 'test', url: receiver.url });
-  await signIn(page, admin.email, `/portal/webhooks?project=${tenant.projectId}`);
+  await signIn(page, admin, `/portal/webhooks?project=${tenant.projectId}`);
 
   const card = endpointCard(page, receiver);
   await card.getByRole('button', { name: 'Test failures…' }).click();

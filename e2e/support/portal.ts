@@ -4,8 +4,18 @@ import { expect, type Page } from '@playwright/test';
 
 export const appUrl = () => process.env.APP_URL!;
 
-/** Signs in through the development sign-in form (the OIDC journey has its own spec). */
-export async function signIn(page: Page, email: string, callbackUrl = '/portal') {
+/**
+ * Opens `path` signed in as the person: their session's cookie, as a sign-in sets it (the sign-in
+ * journeys have their own tests: the OIDC one in sign-in.spec, the form in members.spec).
+ */
+export async function signIn(page: Page, person: { token: string }, path = '/portal') {
+  await page.context().addCookies([{ name: 'next-auth.session-token', value: person.token, url: appUrl(), httpOnly: true, sameSite: 'Lax' }]);
+  await page.goto(`${appUrl()}${path}`);
+  await expect(page.getByRole('navigation', { name: 'Portal' })).toBeVisible();
+}
+
+/** Signs in through the development sign-in form, as someone invited who has no session yet. */
+export async function signInWithForm(page: Page, email: string, callbackUrl = '/portal') {
   await page.goto(`${appUrl()}/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`);
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Sign in without a password' }).click();

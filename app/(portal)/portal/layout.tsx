@@ -1,6 +1,7 @@
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { getPortalSession } from '@/lib/sign-in/next-auth-options';
+import { PortalMain } from '../_components/portal-main';
 import { PortalNav } from '../_components/portal-nav';
 import { Providers } from '../_components/providers';
 
@@ -13,7 +14,7 @@ export default async function PortalLayout({ children }: { children: ReactNode }
     <Providers>
       <div className="shell">
         <PortalNav email={session.user.email ?? ''} />
-        <main className="main">{children}</main>
+        <PortalMain>{children}</PortalMain>
       </div>
     </Providers>
   );
