@@ -29,14 +29,24 @@ const vitest = (projects: string[], json: string) =>
     `--outputFile.json=${json}`,
   );
 
+const started = performance.now();
+/** When each part started and ended (seconds since the start), for the closing line: where the run's time went. */
+const timeline: string[] = [];
+const seconds = (ms: number) => (ms / 1000).toFixed(0);
+
 /** Runs a command with its output on the terminal, or (`aside`) in a file shown once it ends. */
-function run([command, ...args]: string[], aside?: string): Promise<number | null> {
-  if (!aside) return new Promise((resolve) => spawn(command, args, { cwd: root, stdio: 'inherit' }).on('close', resolve));
+function run(name: string, [command, ...args]: string[], aside?: string): Promise<number | null> {
+  const from = performance.now();
+  const done = (code: number | null) => {
+    timeline.push(`${name} ${seconds(from - started)}–${seconds(performance.now() - started)} s`);
+    return code;
+  };
+  if (!aside) return new Promise<number | null>((resolve) => spawn(command, args, { cwd: root, stdio: 'inherit' }).on('close', resolve)).then(done);
   const output = createWriteStream(path.join(results, aside));
   const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.pipe(output);
   child.stderr.pipe(output);
-  return new Promise((resolve) => child.on('close', (code) => output.end(() => resolve(code))));
+  return new Promise<number | null>((resolve) => child.on('close', (code) => output.end(() => resolve(code)))).then(done);
 }
 const show = (aside: string) => {
   const file = path.join(results, aside);
@@ -47,18 +57,19 @@ const show = (aside: string) => {
 // workers inherit: one invocation per setup. What needs the build starts the moment it is there;
 // the browser tests, the longest, run beside the PgBouncer and HTTP suites (one after the other,
 // so that no more than two things share the cores at a time).
-const build = run(node('--import', 'tsx', path.join(root, 'scripts/ensure-build.ts')), 'build.out');
+const build = run('build', node('--import', 'tsx', path.join(root, 'scripts/ensure-build.ts')), 'build.out');
 // The fast suites yield the cores to the build (niced): the browser tests wait on the build, and
 // they are the longest.
-const fastRun = run(['nice', '-n', '5', ...vitest(['unit', 'integration'], vitestJson)]);
+const fastRun = run('unit and integration', ['nice', '-n', '5', ...vitest(['unit', 'integration'], vitestJson)]);
 const playwrightRun = build.then((code) =>
-  code === 0 ? run(node(path.join(root, 'node_modules/@playwright/test/cli.js'), 'test'), 'playwright.out') : code,
+  code === 0 ? run('browser', node(path.join(root, 'node_modules/@playwright/test/cli.js'), 'test'), 'playwright.out') : code,
 );
-const pgbouncerRun = fastRun.then(async () => {
-  const installed = await run(['bash', path.join(root, 'scripts/install-pgbouncer.sh')], 'pgbouncer-install.out');
-  return installed === 0 ? run(vitest(['pgbouncer'], pgbouncerJson), 'pgbouncer.out') : installed;
-});
-const httpRun = Promise.all([pgbouncerRun, build]).then(([, built]) => (built === 0 ? run(vitest(['http'], httpJson), 'http.out') : built));
+// PgBouncer's install (apt-get on a fresh machine: mostly waiting on the network) from the start.
+const pgbouncerInstall = run('pgbouncer install', ['bash', path.join(root, 'scripts/install-pgbouncer.sh')], 'pgbouncer-install.out');
+const pgbouncerRun = Promise.all([fastRun, pgbouncerInstall]).then(([, installed]) =>
+  installed === 0 ? run('pgbouncer', vitest(['pgbouncer'], pgbouncerJson), 'pgbouncer.out') : installed,
+);
+const httpRun = Promise.all([pgbouncerRun, build]).then(([, built]) => (built === 0 ? run('http', vitest(['http'], httpJson), 'http.out') : built));
 
 // The fast suites print as they go; each of the others in one piece once the fast ones are done.
 const fast = await fastRun;
@@ -83,5 +94,6 @@ if (existsSync(playwrightJson)) {
   failed += report.stats.unexpected;
 }
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
+console.log(`time: ${timeline.join(', ')}; ${seconds(performance.now() - started)} s in all`);
 const allRan = [fast, pgbouncer, buildCode, http, playwright].every((code) => code === 0);
 process.exit(allRan && failed === 0 && passed > 0 ? 0 : 1);

@@ -63,7 +63,16 @@ export function ensureBuild(root: string): 'up to date' | 'built' | 'bundled' {
   return build ? 'built' : 'bundled';
 }
 
-export type RunningServer = { url: string; port: number; process: ChildProcess; stop(): Promise<void> };
+export type RunningServer = {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  /**
+   * SIGTERM, and the service's graceful stop within STOP_BOUND_MS; `{ graceful: false }`: SIGKILL
+   * at once (its workers exit with it), for the end of a test run, where nothing in flight matters.
+   */
+  stop(options?: { graceful?: boolean }): Promise<void>;
+};
 
 /**
  * How long a stopping service may take: its workers finish the webhook sends in flight (one
@@ -118,8 +127,8 @@ export async function startNextServer(options: {
     url,
     port: options.port,
     process: child,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
+    async stop({ graceful = true } = {}) {
+      if (child.exitCode === null) child.kill(graceful ? 'SIGTERM' : 'SIGKILL');
       await Promise.race([exited, new Promise((r) => setTimeout(r, STOP_BOUND_MS).unref())]);
       if (child.exitCode === null) child.kill('SIGKILL');
     },
