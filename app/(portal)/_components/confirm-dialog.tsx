@@ -32,7 +32,16 @@ export function ConfirmDialog({
   }, [open]);
 
   return (
-    <dialog ref={ref} className={styles.dialog} aria-labelledby={`${id}-title`} onClose={() => open && onCancel()}>
+    <dialog
+      ref={ref}
+      className={styles.dialog}
+      aria-labelledby={`${id}-title`}
+      // Escape: the state follows in the same event. The 'close' event comes a task later, and
+      // Chrome runs input first: an Enter on the opening button in between reopened nothing, and
+      // the late close then cancelled the question asked again.
+      onCancel={() => open && onCancel()}
+      onClose={() => open && !ref.current?.open && onCancel()}
+    >
       <h2 id={`${id}-title`}>{title}</h2>
       {children}
       <div className="row" style={{ justifyContent: 'flex-end', marginTop: '1rem' }}>
