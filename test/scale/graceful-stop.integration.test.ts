@@ -113,5 +113,25 @@ describe('stopping the service', () => {
     expect(exitedAt - signalled).toBeLessThan(STOP_BOUND_MS);
     expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: 'succeeded', attemptCount: 1 });
   }, 180_000); // npm start (up to 60 s), the first send and the stop, on a loaded machine
+
+  it('npm start, stopped with SIGTERM while its server is still starting, leaves nothing running', async () => {
+    const npm = spawn('npm', ['start'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: iso.url, PORT: String(await findFreePort()), HOST: '127.0.0.1', WEB_CONCURRENCY: '2', JOB_RUNNER: 'off', LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
+    // The server's primary is there, before the start script has seen it answer: a caller that
+    // checks /v1/status itself can get there first. (This signal once came before the start
+    // script's own handlers, and the server kept running without a parent.)
+    const primary = await eventually(
+      () => descendantProcesses(npm.pid!).find((pid) => spawnSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).stdout.includes('serve.mjs')),
+      60_000,
+      10,
+    );
+    npm.kill('SIGTERM');
+    await exited;
+    expect(processAlive(primary), 'the server started by npm start').toBe(false);
+  }, 120_000);
 });
 
