@@ -1,14 +1,39 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
-/** The direct children of a process (`pgrep -P`): a serve.mjs primary's workers. */
+/**
+ * The direct children of a process (a serve.mjs primary's workers), read from /proc as `pgrep -P`
+ * would answer: waiting loops call this every few milliseconds, and a spawn each time cost a loaded
+ * machine whole seconds of CPU.
+ */
 export function childProcesses(pid: number): number[] {
-  return spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return []; // gone
+  }
+  return threads.flatMap((thread) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** Every process under `pid`, depth first. */
 export function descendantProcesses(pid: number): number[] {
   return childProcesses(pid).flatMap((child) => [child, ...descendantProcesses(child)]);
+}
+
+/** A process's command line, its arguments joined by spaces ('' once it is gone). */
+export function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return '';
+  }
 }
 
 /** Whether a process is still running: it exists and is not a zombie (exited, not yet reaped by its new parent). */

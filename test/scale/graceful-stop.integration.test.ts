@@ -1,10 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
 import { findFreePort } from '../../lib/db/embedded';
 import { eventually } from '../../lib/testing/eventually';
-import { childProcesses, descendantProcesses, processAlive } from '../../lib/testing/processes';
+import { childProcesses, commandLine, descendantProcesses, processAlive } from '../../lib/testing/processes';
 import { createPerson, createTenant, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
@@ -108,7 +108,7 @@ describe('stopping the service', () => {
     const signalled = Date.now();
     npm.kill('SIGTERM');
     const exitedAt = await exited;
-    const survivors = tree.filter(processAlive).map((pid) => spawnSync('ps', ['-o', 'pid=,ppid=,stat=,args=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim());
+    const survivors = tree.filter(processAlive).map((pid) => `${pid} ${commandLine(pid)}`);
     expect(survivors).toEqual([]);
     expect(exitedAt - signalled).toBeLessThan(STOP_BOUND_MS);
     expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: 'succeeded', attemptCount: 1 });
@@ -125,7 +125,7 @@ describe('stopping the service', () => {
     // checks /v1/status itself can get there first. (This signal once came before the start
     // script's own handlers, and the server kept running without a parent.)
     const primary = await eventually(
-      () => descendantProcesses(npm.pid!).find((pid) => spawnSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).stdout.includes('serve.mjs')),
+      () => descendantProcesses(npm.pid!).find((pid) => commandLine(pid).includes('serve.mjs')),
       60_000,
       10,
     );
