@@ -23,7 +23,7 @@ export async function rawExchange(
     socket.on('close', () => resolve());
     socket.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(error)));
   });
-  const timer = setTimeout(() => socket.destroy(new Error('no answer in time')), options.timeoutMs ?? 20_000);
+  const timer = setTimeout(() => socket.destroy(new Error('no answer in time')), options.timeoutMs ?? 30_000);
   try {
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     for (const [i, part] of parts.entries()) {

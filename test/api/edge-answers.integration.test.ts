@@ -7,11 +7,11 @@ import { createTenant, testDb, type Tenant } from '../../lib/testing/factories';
  * What the server's edge answers (scripts/http-edge.mjs, the router's `refuse`): a request it
  * cannot hand to a route as it came is answered once, in the envelope of its surface (the account
  * surface's under /v1/accounts), with a request id in the header and the body, and a row in the
- * request log. The server runs with a 3 s headers and 5 s request timeout (test/setup/global-setup.ts).
+ * request log. The server runs with a 5 s headers and 10 s request timeout (test/setup/global-setup.ts).
  */
 
 /** Every byte the server writes on one connection, until it ends it. */
-async function exchange(bytes: string, timeoutMs = 20_000): Promise<string> {
+async function exchange(bytes: string, timeoutMs = 30_000): Promise<string> {
   const { hostname, port } = new URL(inject('baseUrl'));
   const socket = net.connect({ host: hostname, port: Number(port), allowHalfOpen: true });
   const chunks: Buffer[] = [];

@@ -29,8 +29,11 @@ export default async function setup(project: TestProject) {
     root,
     port: await findFreePort(),
     // Tests that need the job runner start their own instance on their own database.
-    // Short HTTP timeouts so that the slow-client tests take seconds (the defaults are 10 s and 30 s).
-    env: { DATABASE_URL: database.url, LOG_LEVEL: 'info', JOB_RUNNER: 'off', HTTP_HEADERS_TIMEOUT_MS: '3000', HTTP_REQUEST_TIMEOUT_MS: '5000' },
+    // Shorter HTTP timeouts than the defaults (10 s and 30 s), so that the slow-client tests take
+    // seconds, not half a minute; not so short that a request whose body sits unread while the
+    // server is stalled by a loaded machine is taken for a slow client (5 s once answered a whole
+    // request 408 in CI).
+    env: { DATABASE_URL: database.url, LOG_LEVEL: 'info', JOB_RUNNER: 'off', HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '10000' },
     logFile: serverLogFile,
   });
   project.provide('baseUrl', server.url);
