@@ -1,6 +1,7 @@
 // Memory and CPU of process trees, from /proc (Linux): the peak RSS of a server and its
 // children during a case, and the CPU seconds it spent.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { descendantProcesses } from '../lib/testing/processes';
 
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
@@ -12,33 +13,17 @@ function read(path: string): string | null {
   }
 }
 
-/** [ppid, utime+stime ticks] from /proc/<pid>/stat (comm may hold spaces and parentheses). */
-function stat(pid: number): { ppid: number; ticks: number } | null {
+/** utime+stime ticks from /proc/<pid>/stat (comm may hold spaces and parentheses). */
+function stat(pid: number): { ticks: number } | null {
   const text = read(`/proc/${pid}/stat`);
   if (!text) return null;
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+  return { ticks: Number(fields[11]) + Number(fields[12]) };
 }
 
 /** The pid and all its descendants alive now. */
 export function processTree(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const s = stat(Number(entry));
-    if (!s) continue;
-    const list = children.get(s.ppid) ?? [];
-    list.push(Number(entry));
-    children.set(s.ppid, list);
-  }
-  const out: number[] = [];
-  const stack = [root];
-  while (stack.length) {
-    const pid = stack.pop()!;
-    out.push(pid);
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return out;
+  return [root, ...descendantProcesses(root)];
 }
 
 /** Resident set size in bytes (VmRSS), 0 when the process is gone. */
