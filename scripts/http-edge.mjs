@@ -174,6 +174,21 @@ function hostProblem(request) {
 
 /** What Node's parser refuses (a malformed request line or header, oversized headers, a timeout). */
 function answerClientError(error, socket, routerOf) {
+  if (error.code !== 'ERR_HTTP_REQUEST_TIMEOUT') return answerRefused(error, socket, routerOf);
+  // Node checks the connections' timeouts in the timers phase, before the poll phase reads what
+  // the sockets hold: after an event-loop stall longer than a timeout, a request whose bytes all
+  // arrived during it has not been read yet. One turn later they have been: a request that came
+  // (a new exchange) or finished since is served as usual (test/unit/edge-stall.test.ts).
+  const before = exchanges.get(socket);
+  const wasComplete = before?.request.complete ?? false;
+  setImmediate(() => {
+    const now = exchanges.get(socket);
+    if (now !== before || (now && !wasComplete && now.request.complete)) return;
+    answerRefused(error, socket, routerOf);
+  });
+}
+
+function answerRefused(error, socket, routerOf) {
   const exchange = exchanges.get(socket);
   // A response already under way or given for a request whose body is still coming: that request
   // has had its answer; nothing more is written on this connection.
