@@ -1,7 +1,6 @@
 'use client';
 
 import Link from 'next/link';
-import { signOut } from 'next-auth/react';
 import { usePathname } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { PAGES, usePageAccess, type PortalPage } from './portal-access';
@@ -60,10 +59,16 @@ export function PortalNav({ email }: { email: string }) {
       </div>
       <div className="who">
         <div>{email}</div>
-        <button type="button" onClick={() => void signOut({ callbackUrl: '/signin' })} style={{ marginTop: '0.5rem' }}>
+        <button type="button" onClick={signOut} style={{ marginTop: '0.5rem' }}>
           Sign out
         </button>
       </div>
     </nav>
   );
+}
+
+/** next-auth's client (some 55 KB) is loaded when someone signs out, not with every portal page. */
+async function signOut() {
+  const { signOut: signOutOfNextAuth } = await import('next-auth/react');
+  await signOutOfNextAuth({ callbackUrl: '/signin' });
 }
