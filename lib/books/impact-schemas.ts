@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PHASES } from '../pricing/book-artifact';
+import { PHASES } from '../pricing/phases';
 import { CHANGE_BUCKETS, CHANGE_KINDS } from '../pricing/compare';
 import { ruleStepSchema } from '../pricing/computation-schema';
 import { artifactIssuesSchema } from './schemas';
@@ -146,11 +146,6 @@ export type ImpactSummary = z.infer<typeof impactSummarySchema>;
 export const PUBLISH_IMPACT_WINDOW: ImpactWindowName = '7d';
 /** How long a publish dialog's figures stay good for publishing. */
 export const PUBLISH_IMPACT_MAX_AGE_MS = 15 * 60_000;
-
-/** What a member types to publish past the safeguard. */
-export function confirmationPhrase(versionNumber: number): string {
-  return `publish v${versionNumber}`;
-}
 
 export const publicationRecordSchema = z
   .object({

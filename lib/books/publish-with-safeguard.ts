@@ -1,8 +1,8 @@
 import type { SessionPrincipal } from '../auth/principal';
 import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
+import { confirmationPhrase } from './confirmation-phrase';
 import {
-  confirmationPhrase,
   IMPACT_WINDOWS,
   PUBLISH_IMPACT_MAX_AGE_MS,
   PUBLISH_IMPACT_WINDOW,

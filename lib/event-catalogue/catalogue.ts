@@ -8,19 +8,18 @@ import { leadSchema } from '../leads/schemas';
 import { businessMemberSchema } from '../members/schemas';
 import { quoteComputationSchema } from '../pricing/computation-schema';
 import { quoteIntentSchema, quoteReceiptSchema } from '../quotes/schemas';
+import { EVENT_MEANINGS, type EventMeaning } from './meanings';
 import { AT, EXAMPLE_SIGNATURE, IDS, apiKey, experiment, heldQuote, member, quoteIntent, quoteReceipt } from './catalogue-examples';
 
 /**
- * Every event type the service emits, with when it is emitted, the schema of its `data` and an
- * example of it: the one source for docs/events.md, GET /v1/event-types, the portal's event
+ * Every event type the service emits, with when it is emitted (meanings.ts), the schema of its
+ * `data` and an example of it: the one source for docs/events.md, GET /v1/event-types, the portal's event
  * catalogue, the OpenAPI document's `webhooks` and the SDK's `WebhookEvent`. Tests parse each
  * example, and one real event of every type, with its schema.
  */
-export type EventDescription = {
-  /** Which environment's endpoints receive it. */
-  environment: 'the quote’s' | 'the publication’s' | 'the key’s' | 'Live' | 'the endpoint’s';
-  /** What happened, in a business's words. */
-  meaning: string;
+export type EventDescription = EventMeaning & EventData;
+
+type EventData = {
   /** The schema of the event's `data`: the API's own schemas wherever it answers with the same object. */
   data: z.ZodType;
   /** An example of the event's `data`. */
@@ -58,10 +57,8 @@ const review = accountQuoteRecordSchema.shape.review.unwrap();
 /** The signed quote as first answered, its state now, the review, and until when its price holds. */
 const reviewedQuoteShape = { quote: producedQuoteSchema, expires_at: producedQuoteSchema.shape.expires_at.unwrap() };
 
-export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
+export const EVENT_CATALOGUE: Record<EventType, EventDescription> = withMeanings({
   'quote_intent.succeeded': {
-    environment: 'the quote’s',
-    meaning: 'A quote was priced (any surface)',
     businessScoped: true,
     data: quoteOutcomeSchema('succeeded', { computation: quoteComputationSchema, failure: z.null() }),
     example: {
@@ -86,15 +83,11 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
     },
   },
   'quote_intent.requires_input': {
-    environment: 'the quote’s',
-    meaning: 'A quote needs more answers',
     businessScoped: true,
     data: quoteOutcomeSchema('requires_input', { computation: z.null() }),
     example: { quoteIntent: quoteIntent('requires_input', '2026-11-26T16:45:48.423Z'), quoteReceipt: quoteReceipt('requires_input', { missingInputs: ['factors.storeys'] }) },
   },
   'quote_intent.failed': {
-    environment: 'the quote’s',
-    meaning: 'A quote could not be priced',
     businessScoped: true,
     data: quoteOutcomeSchema('failed', { computation: z.null(), failure: quoteReceiptSchema.shape.failure.unwrap() }),
     example: {
@@ -103,8 +96,6 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
     },
   },
   'book_version.published': {
-    environment: 'the publication’s',
-    meaning: 'A price book version was published to Test or Live',
     data: z.strictObject({
       bookId: z.uuid(),
       bookVersionId: z.uuid(),
@@ -115,22 +106,14 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
     example: { bookId: IDS.book, bookVersionId: IDS.version, number: 3, artifactHash: '4f1c…a9 (sha256 hex)', environment: 'live' },
   },
   'experiment.started': {
-    environment: 'the publication’s',
-    meaning:
-      'An experiment started on a book: quotes in its environment (for its offerings) are priced with the arm their subject falls in, and the control is pinned to the version published at that moment',
     data: z.strictObject({ experiment: experimentSchema, startedBy: z.uuid().meta({ description: 'The person who started it.' }) }),
     example: { experiment: experiment('running', AT, null), startedBy: IDS.user },
   },
   'experiment.stopped': {
-    environment: 'the publication’s',
-    meaning: 'An experiment stopped: from now on every quote is priced with the publication again; quotes already made keep their arm',
     data: z.strictObject({ experiment: experimentSchema, stoppedBy: z.uuid().meta({ description: 'The person who stopped it.' }) }),
     example: { experiment: experiment('stopped', '2026-11-25T16:45:48.423Z', '2026-12-02T09:00:00.000Z'), stoppedBy: IDS.user },
   },
   'experiment.concluded': {
-    environment: 'the publication’s',
-    meaning:
-      'An experiment was concluded by promoting an arm: a variant’s version was published (its `book_version.published` comes with it), the control’s was not; quotes are priced with the publication, outside any experiment, from now on',
     data: z.strictObject({
       experiment: experimentSchema,
       winner: z.strictObject({ arm: z.string().meta({ description: '`control`, `variant_1`…' }), versionId: z.uuid().meta({ description: 'The version that arm priced with.' }) }),
@@ -143,9 +126,6 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
     },
   },
   'experiment.paused': {
-    environment: 'the publication’s',
-    meaning:
-      'A guardrail paused a variant of a running experiment: its acceptance rate was shown to be lower than the control’s by more than the experiment’s margin, so its subjects are priced with the control from the arm’s pausedAt on (quotes made before keep the arm)',
     data: z.strictObject({
       experiment: experimentSchema,
       arm: z.string().meta({ description: 'The paused arm (`variant_<n>`); its pausedAt and pauseReason are on it in `experiment.arms`.' }),
@@ -171,13 +151,9 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
     },
   },
   'api_key.created': {
-    environment: 'the key’s',
-    meaning: 'An API key was created (never its secret)',
     data: byPersonOrTrigger({ apiKey: apiKeyViewSchema }, 'createdBy'),
     example: { apiKey: apiKey(IDS.key, 'active'), createdBy: IDS.user } },
   'api_key.rotated': {
-    environment: 'the key’s',
-    meaning: 'An API key was rotated',
     data: byPersonOrTrigger(
       { apiKey: apiKeyViewSchema, successor: apiKeyViewSchema, graceMinutes: z.number().int().min(0).meta({ description: 'How long the old key keeps working.' }) },
       'rotatedBy',
@@ -185,9 +161,6 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
     example: { apiKey: apiKey(IDS.key, 'rotating', '2026-11-26T16:45:48.423Z'), successor: apiKey(IDS.successor, 'active'), graceMinutes: 1440, rotatedBy: IDS.user },
   },
   'api_key.revoked': {
-    environment: 'the key’s',
-    meaning:
-      'An API key stopped working. `reason`: "revoked" (at once), "rotated_without_grace", or "rotation_grace_ended" (then there is no `revokedBy`: nobody did it just now)',
     data: z.union([
       ...byPersonOrTrigger({ apiKey: apiKeyViewSchema, reason: z.enum(['revoked', 'rotated_without_grace']) }, 'revokedBy').options,
       z.strictObject({ apiKey: apiKeyViewSchema, reason: z.literal('rotation_grace_ended') }),
@@ -195,26 +168,18 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
     example: { apiKey: apiKey(IDS.key, 'revoked', AT), reason: 'revoked', revokedBy: IDS.user },
   },
   'business_member.invited': {
-    environment: 'Live',
-    meaning: 'An owner invited a person to the business',
     businessScoped: true,
     data: z.strictObject({ member: businessMemberSchema, invitedBy: z.uuid() }),
     example: { member: member('editor', 'invited'), invitedBy: IDS.user } },
   'business_member.updated': {
-    environment: 'Live',
-    meaning: 'An owner changed a member’s role',
     businessScoped: true,
     data: z.strictObject({ member: businessMemberSchema, changedBy: z.uuid() }),
     example: { member: member('viewer', 'active'), changedBy: IDS.user } },
   'business_member.removed': {
-    environment: 'Live',
-    meaning: 'An owner removed a member',
     businessScoped: true,
     data: z.strictObject({ member: businessMemberSchema, changedBy: z.uuid() }),
     example: { member: member('viewer', 'removed'), changedBy: IDS.user } },
   'business.branding_updated': {
-    environment: 'Live',
-    meaning: 'The hosted quote page’s branding changed',
     businessScoped: true,
     data: z.strictObject({ businessId: z.uuid(), branding: businessSchema.shape.branding, changedBy: z.uuid() }),
     example: {
@@ -232,16 +197,12 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
     },
   },
   'account_quote.created': {
-    environment: 'the key’s',
-    meaning: 'An integration stored a quote on the account surface (POST /v1/accounts/{id}/quotes)',
     data: z.strictObject({ quote: producedQuoteSchema }),
     example: {
       quote: { ...heldQuote, state: 'quoted', disposition: 'send', message: 'Your quote is ready.' },
     },
   },
   'account_quote.approved': {
-    environment: 'the quote’s',
-    meaning: 'The business approved a held account quote: it is `quoted` now and can be sent on and committed',
     businessScoped: true,
     data: z.strictObject({ ...reviewedQuoteShape, state: z.literal('quoted'), review: review.extend({ decision: z.literal('approved') }) }),
     example: {
@@ -252,8 +213,6 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
     },
   },
   'account_quote.declined': {
-    environment: 'the quote’s',
-    meaning: 'The business declined a held account quote, with its reason: it cannot be committed',
     businessScoped: true,
     data: z.strictObject({ ...reviewedQuoteShape, state: z.literal('awaiting_approval'), review: review.extend({ decision: z.literal('declined'), reason: z.string() }) }),
     example: {
@@ -264,8 +223,6 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
     },
   },
   'quote_intent.accepted': {
-    environment: 'Live',
-    meaning: 'A customer accepted a priced quote on the hosted page: a new lead, with how to reach them (personal data: erased on request)',
     businessScoped: true,
     data: z.strictObject({
       // The lead's fields (`Lead`) as accepted; an erasure empties `contact` and `note` and sets `erasedAt`.
@@ -290,8 +247,6 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
     },
   },
   'commitment.confirmed': {
-    environment: 'Live',
-    meaning: 'A commitment was confirmed on a quoted quote',
     data: z.strictObject({ commitment: commitmentSchema }),
     example: {
       commitment: {
@@ -305,12 +260,15 @@ export const EVENT_CATALOGUE: Record<EventType, EventDescription> = {
     },
   },
   'webhook.test': {
-    environment: 'the endpoint’s',
-    meaning: 'A test event you sent to one endpoint',
     data: z.strictObject({ endpointId: z.uuid(), environment: z.enum(['test', 'live']), message: z.string() }),
     example: { endpointId: IDS.endpoint, environment: 'live', message: 'This is a test event.' },
   },
-};
+});
+
+/** Each type's data and example with what it means (meanings.ts, which the portal's browser code reads). */
+function withMeanings(data: Record<EventType, EventData>): Record<EventType, EventDescription> {
+  return Object.fromEntries(EVENT_TYPES.map((type) => [type, { ...EVENT_MEANINGS[type], ...data[type] }])) as Record<EventType, EventDescription>;
+}
 
 /** An example delivery of the type, in the envelope every delivery has. */
 export function exampleEnvelope(type: EventType) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { assignArm, type Assignment } from './assignment';
-import { EXPERIMENT_SURFACES, WEIGHT_UNITS, type ExperimentSurface, type ExperimentView } from './schemas';
+import { WEIGHT_UNITS, type ExperimentView } from './schemas';
+import { EXPERIMENT_SURFACES, type ExperimentSurface } from './surfaces';
 import type { ExperimentRow } from './store';
 
 /**

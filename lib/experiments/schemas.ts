@@ -1,15 +1,8 @@
 import { z } from 'zod';
+import { DEFAULT_SURFACES, EXPERIMENT_SURFACES } from './surfaces';
 
 export const EXPERIMENT_METRICS = ['revenue_per_quote', 'acceptance_rate', 'committed_revenue'] as const;
 export const EXPERIMENT_STATES = ['draft', 'running', 'stopped', 'concluded'] as const;
-/**
- * Where an experiment's quotes come from: the hosted quote page, API-key quotes (POST /v1/quotes),
- * the account surface's quotes (POST /v1/accounts/{id}/quotes: the only ones that are committed)
- * and business members' quotes in the portal (the business's own people: off by default).
- */
-export const EXPERIMENT_SURFACES = ['hosted', 'api', 'account', 'member'] as const;
-export type ExperimentSurface = (typeof EXPERIMENT_SURFACES)[number];
-export const DEFAULT_SURFACES: readonly ExperimentSurface[] = ['hosted', 'api', 'account'];
 
 const surfacesSchema = z
   .array(z.enum(EXPERIMENT_SURFACES))

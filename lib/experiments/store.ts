@@ -18,7 +18,8 @@ import {
 // The experiments' own rollup of quotes, acceptances and commitments by arm and day (the minute job's).
 export { rollUpExperimentAcceptances, rollUpExperimentAccountQuotes, rollUpExperimentCommitments, rollUpExperimentQuotes } from './store/arm-rollup';
 import type { RunningExperiment } from './running-experiment';
-import type { ExperimentSurface, WeightUnit } from './schemas';
+import type { WeightUnit } from './schemas';
+import type { ExperimentSurface } from './surfaces';
 
 /**
  * The experiments' store: the only place with SQL for experiments and the running experiment a

@@ -1,7 +1,8 @@
 import type { BusinessAccess } from '../auth/permissions';
 import { readDbOf, type VerbContext } from '../context/verb-context';
 import { mainCurrency, pricePercentiles, type PricePoint } from './percentiles';
-import { FUNNEL_DEFAULT_WEEKS, type BusinessFunnel } from './schemas';
+import type { BusinessFunnel } from './schemas';
+import { FUNNEL_DEFAULT_WEEKS } from './weeks';
 import { countAcceptedAndWon, countCommitted, countFunnelOutcomes, readFunnelPrices, readPublishedOfferings, readTopUnanswered } from './store';
 
 export type { BusinessFunnel };

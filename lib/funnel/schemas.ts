@@ -1,8 +1,5 @@
 import { z } from 'zod';
-
-/** The longest funnel a person may ask for, in ISO weeks, and the one they get by default. */
-export const FUNNEL_MAX_WEEKS = 52;
-export const FUNNEL_DEFAULT_WEEKS = 12;
+import { FUNNEL_DEFAULT_WEEKS, FUNNEL_MAX_WEEKS } from './weeks';
 
 export const funnelQueryShape = {
   offeringId: z.string().min(1).max(200).optional().meta({ description: 'Only the quotes that named this offering.' }),

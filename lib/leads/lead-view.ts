@@ -1,5 +1,6 @@
 import type { DbOrTx } from '../db/client';
-import type { Lead, LeadStatus, PublicAcceptance } from './schemas';
+import type { Lead, PublicAcceptance } from './schemas';
+import type { LeadStatus } from './statuses';
 import { findQuoteOfferings, type LeadRow } from './store';
 
 /** What the customer is shown of their acceptance: when, and the day they asked for. */

@@ -2,7 +2,8 @@ import type { BusinessAccess } from '../auth/permissions';
 import type { VerbContext } from '../context/verb-context';
 import { timeIdPage } from '../db/cursors';
 import { toLeads } from './lead-view';
-import type { Lead, LeadStatus } from './schemas';
+import type { Lead } from './schemas';
+import type { LeadStatus } from './statuses';
 import { listLeadsOfBusiness } from './store';
 
 /**

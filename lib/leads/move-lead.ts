@@ -3,7 +3,8 @@ import type { SessionPrincipal } from '../auth/principal';
 import type { VerbContext } from '../context/verb-context';
 import { ServiceError } from '../errors/service-error';
 import { toLeads } from './lead-view';
-import type { Lead, PipelineStatus } from './schemas';
+import type { Lead } from './schemas';
+import type { PipelineStatus } from './statuses';
 import { findLead, updateLeadStatus } from './store';
 
 /**

@@ -1,11 +1,5 @@
 import { z } from 'zod';
-
-/** The business's pipeline of accepted quotes (docs/quote-lifecycle.md): where members move a lead. */
-export const PIPELINE_STATUSES = ['new', 'contacted', 'won', 'lost'] as const;
-export type PipelineStatus = (typeof PIPELINE_STATUSES)[number];
-/** What a lead can be: in the pipeline, or `erased` (its personal data erased: it left the pipeline for good). */
-export const LEAD_STATUSES = [...PIPELINE_STATUSES, 'erased'] as const;
-export type LeadStatus = (typeof LEAD_STATUSES)[number];
+import { LEAD_STATUSES, PIPELINE_STATUSES } from './statuses';
 
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
 const isCalendarDay = (value: string) => dayPattern.test(value) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;

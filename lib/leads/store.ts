@@ -2,7 +2,7 @@ import type { DbOrTx } from '../db/client';
 import { afterTimeIdCursor } from '../db/cursors';
 import type { Prisma } from '../db/generated/client';
 import { cappedCountSql, sqlRows } from '../db/sql';
-import type { LeadStatus } from './schemas';
+import type { LeadStatus } from './statuses';
 
 /**
  * The leads' store: the only place with SQL for quote acceptances (`quote_acceptances`), and for

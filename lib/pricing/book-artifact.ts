@@ -1,26 +1,11 @@
 import { z } from 'zod';
 import { isIsoCurrency } from './currencies';
+import { DEFAULT_QUOTE_VALIDITY_DAYS, MAX_MINOR, MAX_SURCHARGE_BASIS_POINTS } from './limits';
 
 /**
  * The price book artifact: what a Book Version holds. Written once here and used to validate
  * drafts at publication, to type the engine, and in the OpenAPI document. See docs/price-book.md.
  */
-
-/** Largest amount, in minor units, an artifact may state or a running total may reach (10^12). */
-export const MAX_MINOR = 1_000_000_000_000;
-/** Percent adjustments are basis points: 10000 = 100%. Surcharges may reach +1000%. */
-export const MAX_SURCHARGE_BASIS_POINTS = 100_000;
-
-export const PHASES = [
-  'base',
-  'baseOverride',
-  'scopedModifier',
-  'conditionalModifier',
-  'discount',
-  'guardrail',
-  'paymentTerms',
-] as const;
-export type Phase = (typeof PHASES)[number];
 
 const id = z
   .string()
@@ -119,9 +104,6 @@ const rule = z.discriminatedUnion('phase', [
     depositBasisPoints: z.number().int().min(0).max(10_000),
   }),
 ]);
-
-/** How long prices hold when a book does not say (docs/price-book.md). */
-export const DEFAULT_QUOTE_VALIDITY_DAYS = 30;
 
 /** A new artifact's currency: an ISO 4217 code with a minor unit (lib/pricing/currencies.ts). */
 const isoCurrency = z.string().refine(isIsoCurrency, 'must be an ISO 4217 currency code such as USD or EUR');

@@ -1,4 +1,4 @@
-import type { Phase } from './book-artifact';
+import type { Phase } from './phases';
 import type { CompiledBook, DerivationEntry, Outcome } from './evaluate';
 
 /**

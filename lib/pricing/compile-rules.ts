@@ -1,4 +1,5 @@
-import { PHASES, type Rule } from './book-artifact';
+import type { Rule } from './book-artifact';
+import { PHASES } from './phases';
 import { PRICED_PHASES, type RuleTables } from './plan';
 
 /** The book's rules in evaluation order: phase by phase (PRICED_PHASES), then in book order. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PHASES } from './book-artifact';
+import { PHASES } from './phases';
 
 // The engine's priced outcome as receipts carry it (spec 2.4): quotes and previews answer with it.
 

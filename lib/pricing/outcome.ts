@@ -1,4 +1,4 @@
-import type { Phase } from './book-artifact';
+import type { Phase } from './phases';
 
 /** What the engine is asked (QuoteInputs) and what it answers (Outcome): the receipt's shape. */
 

@@ -1,4 +1,4 @@
-import type { Phase } from './book-artifact';
+import type { Phase } from './phases';
 import { basisPointsOf } from './money';
 import type { DerivationEntry, LineItem } from './outcome';
 import { PRICED_PHASES, type Plan } from './plan';

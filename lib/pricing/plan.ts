@@ -1,4 +1,5 @@
-import { PHASES, type BookArtifact, type Factor, type Offering, type Phase } from './book-artifact';
+import type { BookArtifact, Factor, Offering } from './book-artifact';
+import { PHASES, type Phase } from './phases';
 import type { FactorOption, Wording } from './wording';
 
 // A compiled book is a plan: the rules in evaluation order (phase by phase, then book order)

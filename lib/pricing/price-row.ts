@@ -1,4 +1,4 @@
-import { MAX_MINOR } from './book-artifact';
+import { MAX_MINOR } from './limits';
 import { basisPointsOf } from './money';
 import type { DerivationEntry, InspectionNeed, LineItem, Outcome } from './outcome';
 import { ADJUST, Entry, LIMIT, PHASE_STEPS, SET_BASE, SET_DEPOSIT, TAKE_OFF, adjust, limit, setBase, setDeposit, skipped, takeOff } from './phase-steps';

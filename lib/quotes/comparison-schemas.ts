@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ArtifactDiff } from '../books/artifact-diff';
-import { PHASES } from '../pricing/book-artifact';
+import { PHASES } from '../pricing/phases';
 import { derivationEntrySchema, ruleStepSchema } from '../pricing/computation-schema';
 import { quoteIntentStatusSchema } from './schemas';
 

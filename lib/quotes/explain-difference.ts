@@ -1,5 +1,5 @@
 import { diffArtifacts, isUnchanged, type ArtifactDiff } from '../books/artifact-diff';
-import { PHASES } from '../pricing/book-artifact';
+import { PHASES } from '../pricing/phases';
 import { bookLabels, ruleDifferences, stepKey, stepLabel, type BookLabels, type RuleDifference, type RuleStep } from '../pricing/compare';
 import type { CompiledBook, QuoteComputation, QuoteInputs } from '../pricing/evaluate';
 import { formatMoney, signedMoney } from '../pricing/format-money';

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -85,4 +85,59 @@ describe('layering', () => {
       .map(({ file, lines }) => `${file}: ${lines} lines`);
     expect(long).toEqual([]);
   });
+
+  it('brings zod into the browser only for the book artifact’s schema', () => {
+    // Every page pays for what its modules import, on a phone too: zod and the schemas built with
+    // it (some 110 KB, and their construction) for one constant is a poor trade. The book editor
+    // and the quote trace check an artifact with its one schema, on purpose; constants the
+    // browser needs live in plain modules beside the schemas (lib/leads/statuses.ts…).
+    const browserRoots = sources('app').filter((file) => /^\s*['"]use client['"]/.test(readFileSync(path.join(root, file), 'utf8')));
+    expect(browserRoots.length).toBeGreaterThan(50);
+    const reachedFrom = new Map<string, string | null>(browserRoots.map((file) => [file, null]));
+    const queue = [...browserRoots];
+    const zodImports: string[] = [];
+    while (queue.length > 0) {
+      const file = queue.shift()!;
+      for (const spec of valueSpecifiers(readFileSync(path.join(root, file), 'utf8'))) {
+        if (spec === 'zod' || spec.startsWith('zod/')) zodImports.push(file);
+        const target = targetOf(file, spec);
+        const resolved = target && sourceFileOf(target);
+        if (resolved && !reachedFrom.has(resolved)) {
+          reachedFrom.set(resolved, file);
+          queue.push(resolved);
+        }
+      }
+    }
+    // How the browser reaches each, for the message.
+    const chain = (file: string): string => {
+      const trail = [file];
+      for (let from = reachedFrom.get(file); from; from = reachedFrom.get(from)) trail.push(from);
+      return trail.join(' ← ');
+    };
+    expect(reachedFrom.size).toBeGreaterThan(browserRoots.length);
+    expect(zodImports.map(chain)).toEqual([chain('lib/pricing/book-artifact.ts')]);
+  });
 });
+
+/** The modules a file loads when it runs: imports and re-exports, but not those of types only. */
+function valueSpecifiers(text: string): string[] {
+  const fromStatements = [...text.matchAll(/^(?:import|export)\s+(type\s+)?([^;'"]*?)\s*from\s+['"]([^'"]+)['"]/gm)]
+    .filter(([, typeOnly, names]) => !typeOnly && !onlyTypes(names))
+    .map((match) => match[3]);
+  const bare = [...text.matchAll(/(?:^import\s+|import\s*\(\s*)['"]([^'"]+)['"]/gm)].map((match) => match[1]);
+  return [...fromStatements, ...bare];
+}
+
+/** `{ type A, type B }`: every name a type. */
+function onlyTypes(names: string): boolean {
+  const braced = /^\{([^}]*)\}$/.exec(names.trim());
+  return braced !== null && braced[1].split(',').every((name) => name.trim() === '' || /^type\s/.test(name.trim()));
+}
+
+/** The source file a module path names (`.ts`, `.tsx`, or a folder's index), or null. */
+function sourceFileOf(target: string): string | null {
+  for (const candidate of [`${target}.ts`, `${target}.tsx`, `${target}/index.ts`, `${target}/index.tsx`, target]) {
+    if (existsSync(path.join(root, candidate)) && statSync(path.join(root, candidate)).isFile()) return candidate;
+  }
+  return null;
+}

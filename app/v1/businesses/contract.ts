@@ -5,7 +5,8 @@ import { timeIdCursorSchema } from '@/lib/db/cursors';
 import { accountQuotesFilterShape, accountQuotesPage, accountQuoteViewSchema, reviewQuoteRequestSchema } from '@/lib/accounts/account-schemas';
 import { defineContract, type OperationTag } from '@/lib/http/contract';
 import { businessFunnelSchema, funnelQueryShape } from '@/lib/funnel/schemas';
-import { LEAD_STATUSES, leadSchema, moveLeadRequestSchema } from '@/lib/leads/schemas';
+import { leadSchema, moveLeadRequestSchema } from '@/lib/leads/schemas';
+import { LEAD_STATUSES } from '@/lib/leads/statuses';
 import { businessMemberSchema, inviteMemberRequestSchema, updateMemberRequestSchema, workspaceAdminSchema } from '@/lib/members/schemas';
 import { businessQuotesFilterShape, businessQuotesPage, memberQuoteRequestSchema, quoteIdempotencyHeaders, quoteResultSchema } from '@/lib/quotes/schemas';
 

@@ -5,7 +5,7 @@ import dynamic from 'next/dynamic';
 import { useState } from 'react';
 import { formatMoney } from '@/app/_components/receipt-view';
 import type { businessFunnelContract } from '@/app/v1/businesses/contract';
-import { FUNNEL_DEFAULT_WEEKS } from '@/lib/funnel/schemas';
+import { FUNNEL_DEFAULT_WEEKS } from '@/lib/funnel/weeks';
 import { apiFetch } from '../../_components/api';
 import { BusinessScope } from '../../_components/business-scope';
 import type { Business } from '../../_components/queries';

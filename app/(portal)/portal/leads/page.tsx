@@ -6,7 +6,7 @@ import { useId, useRef, useState } from 'react';
 import { formatMoney } from '@/app/_components/receipt-view';
 import type { AnswerOf } from '@/lib/http/contract';
 import type { eraseLeadContract, listLeadsContract, moveLeadContract } from '@/app/v1/businesses/contract';
-import { LEAD_STATUSES, PIPELINE_STATUSES, type PipelineStatus } from '@/lib/leads/schemas';
+import { LEAD_STATUSES, PIPELINE_STATUSES, type PipelineStatus } from '@/lib/leads/statuses';
 import { apiFetch, friendlyError } from '../../_components/api';
 import { BusinessScope } from '../../_components/business-scope';
 import { ConfirmButton } from '../../_components/confirm-button';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_MINOR } from '@/lib/pricing/book-artifact';
+import { MAX_MINOR } from '@/lib/pricing/limits';
 import { basisPointsToText, minorToText, textToBasisPoints, textToMinor } from './amount-text';
 
 describe('amounts as a person types them', () => {

@@ -2,7 +2,8 @@
 // and 3 decimals, optional fields present or absent, rules of every phase with scopes and
 // conditions that refer to what exists.
 import fc from 'fast-check';
-import { MAX_MINOR, MAX_SURCHARGE_BASIS_POINTS, type BookArtifactInput } from '@/lib/pricing/book-artifact';
+import type { BookArtifactInput } from '@/lib/pricing/book-artifact';
+import { MAX_MINOR, MAX_SURCHARGE_BASIS_POINTS } from '@/lib/pricing/limits';
 
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 const text = fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim().length > 0);

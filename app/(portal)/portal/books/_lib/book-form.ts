@@ -2,7 +2,9 @@
 // as "120.00" in the book's currency, percentages as "12.5", an adjustment as up or down, a
 // rule's scope as "every offering" or a list — mapped to and from the artifact (lib/pricing).
 // The mapping is exact: any valid artifact comes back unchanged (book-form.property.test.ts).
-import { DEFAULT_QUOTE_VALIDITY_DAYS, type BookArtifactInput, type Phase } from '@/lib/pricing/book-artifact';
+import type { BookArtifactInput } from '@/lib/pricing/book-artifact';
+import type { Phase } from '@/lib/pricing/phases';
+import { DEFAULT_QUOTE_VALIDITY_DAYS } from '@/lib/pricing/limits';
 import { basisPointsToText, minorToText, textToBasisPoints, textToMinor } from './amount-text';
 
 type ArtifactInput = BookArtifactInput;

@@ -10,7 +10,7 @@ import { CheckedInput } from '../../../_components/field-error';
 import { SubmitOrCancel } from '../../../_components/form-fields';
 import { useSaveForm } from '../../../_components/save-form';
 import { ENVIRONMENT_LABEL } from '../../../_components/ui';
-import { EVENT_CATALOGUE } from '@/lib/event-catalogue/catalogue';
+import { EVENT_MEANINGS } from '@/lib/event-catalogue/meanings';
 import { webhookQueryKeys, type Endpoint, type RevealedSigningSecret } from './types';
 import styles from './webhooks.module.css';
 
@@ -94,7 +94,7 @@ export function EndpointForm(props: EndpointFormProps) {
               <Choice key={type}>
                 <input type="checkbox" checked={eventTypes.includes(type)} onChange={(e) => toggle(type, e.target.checked)} />
                 <span>
-                  <code>{type}</code> <span className="muted">— {EVENT_CATALOGUE[type].meaning}</span>
+                  <code>{type}</code> <span className="muted">— {EVENT_MEANINGS[type].meaning}</span>
                 </span>
               </Choice>
             ))}

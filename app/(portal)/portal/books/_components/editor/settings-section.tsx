@@ -1,7 +1,7 @@
 'use client';
 
 import { memo, useId, useMemo } from 'react';
-import { DEFAULT_QUOTE_VALIDITY_DAYS } from '@/lib/pricing/book-artifact';
+import { DEFAULT_QUOTE_VALIDITY_DAYS } from '@/lib/pricing/limits';
 import { ISO_4217_MINOR_UNITS } from '@/lib/pricing/currencies';
 import type { Autonomy } from '../../_lib/book-form';
 import { EditorSection, issuesAt, TextList, type Issues } from './fields';

@@ -1,6 +1,6 @@
 import type { BookDetail } from '../book-queries';
 import type { Experiment, ExperimentState } from './experiment-queries';
-import { DEFAULT_SURFACES, type ExperimentSurface } from '@/lib/experiments/schemas';
+import { DEFAULT_SURFACES, type ExperimentSurface } from '@/lib/experiments/surfaces';
 
 /** The primary metrics a person chooses from, with what each means in one line. */
 export const METRIC_CHOICES = [

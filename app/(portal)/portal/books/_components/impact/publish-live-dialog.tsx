@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useId, useState } from 'react';
-import { confirmationPhrase } from '@/lib/books/impact-schemas';
+import { confirmationPhrase } from '@/lib/books/confirmation-phrase';
 import { ErrorMessage } from '../../../../_components/ui';
 import { ConfirmDialog } from '../../../../_components/confirm-dialog';
 import { GuardNote, ImpactCounts, ImpactProgress, ImpactScope } from './impact-figures';
