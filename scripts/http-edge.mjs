@@ -188,6 +188,7 @@ function answerClientError(error, socket, routerOf) {
   });
 }
 
+/** Answers what the parser refused, now: in the envelope of the target's surface, through the router. */
 function answerRefused(error, socket, routerOf) {
   const exchange = exchanges.get(socket);
   // A response already under way or given for a request whose body is still coming: that request

@@ -30,9 +30,9 @@ export default async function setup(project: TestProject) {
     port: await findFreePort(),
     // Tests that need the job runner start their own instance on their own database.
     // Shorter HTTP timeouts than the defaults (10 s and 30 s), so that the slow-client tests take
-    // seconds, not half a minute; not so short that a request whose body sits unread while the
-    // server is stalled by a loaded machine is taken for a slow client (5 s once answered a whole
-    // request 408 in CI).
+    // seconds, not half a minute; not so short that a test's own client, stalled by the loaded
+    // machine, sends its body late. (A server stalled while the body arrived once answered 408
+    // with 5 s; the edge now looks again after a stall: test/unit/edge-stall.test.ts.)
     env: { DATABASE_URL: database.url, LOG_LEVEL: 'info', JOB_RUNNER: 'off', HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '10000' },
     logFile: serverLogFile,
   });

@@ -67,8 +67,15 @@ export function PortalNav({ email }: { email: string }) {
   );
 }
 
-/** next-auth's client (some 55 KB) is loaded when someone signs out, not with every portal page. */
+/**
+ * next-auth's client (some 55 KB) is loaded when someone signs out, not with every portal page.
+ * Should it fail to load (a dropped connection), next-auth's own sign-out page still signs out.
+ */
 async function signOut() {
-  const { signOut: signOutOfNextAuth } = await import('next-auth/react');
-  await signOutOfNextAuth({ callbackUrl: '/signin' });
+  try {
+    const { signOut: signOutOfNextAuth } = await import('next-auth/react');
+    await signOutOfNextAuth({ callbackUrl: '/signin' });
+  } catch {
+    window.location.assign('/api/auth/signout');
+  }
 }
