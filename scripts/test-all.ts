@@ -1,8 +1,8 @@
-// `npm test`: every test, two things at a time on the machine's cores (most of these tests wait
-// on PostgreSQL, webhook receivers, servers and browsers):
-// - unit and in-process integration (Vitest: `npm run test:fast`, no build, no server), then the
-//   same service behind PgBouncer (project `pgbouncer`), then what lives at the socket against
-//   production servers (project `http`);
+// `npm test`: every test, several things at a time on the machine's cores (most of these tests
+// wait on PostgreSQL, webhook receivers, servers and browsers):
+// - unit and in-process integration (Vitest: `npm run test:fast`, no build, no server), then
+//   together the same service behind PgBouncer (project `pgbouncer`) and what lives at the socket
+//   against production servers (project `http`);
 // - beside them the production build, then the browser tests (Playwright, Debian's Chromium);
 // then one plain summary line. Output of what runs aside is shown whole once it ends.
 import { spawn } from 'node:child_process';
@@ -55,8 +55,9 @@ const show = (aside: string) => {
 
 // Each Vitest project's global setup writes process.env (TEST_DATABASE_URL, …), which its test
 // workers inherit: one invocation per setup. What needs the build starts the moment it is there;
-// the browser tests, the longest, run beside the PgBouncer and HTTP suites (one after the other,
-// so that no more than two things share the cores at a time).
+// the browser tests, the longest, run beside the others. Once the fast suites are done, the
+// PgBouncer and HTTP suites start together: their files mostly wait (webhook receivers, leases,
+// the edge's timeouts), and one after the other they left the cores half idle at the end.
 const build = run('build', node('--import', 'tsx', path.join(root, 'scripts/ensure-build.ts')), 'build.out');
 // The fast suites yield the cores to the build (niced): the browser tests wait on the build, and
 // they are the longest.
@@ -69,7 +70,7 @@ const pgbouncerInstall = run('pgbouncer install', ['bash', path.join(root, 'scri
 const pgbouncerRun = Promise.all([fastRun, pgbouncerInstall]).then(([, installed]) =>
   installed === 0 ? run('pgbouncer', vitest(['pgbouncer'], pgbouncerJson), 'pgbouncer.out') : installed,
 );
-const httpRun = Promise.all([pgbouncerRun, build]).then(([, built]) => (built === 0 ? run('http', vitest(['http'], httpJson), 'http.out') : built));
+const httpRun = Promise.all([fastRun, build]).then(([, built]) => (built === 0 ? run('http', vitest(['http'], httpJson), 'http.out') : built));
 
 // The fast suites print as they go; each of the others in one piece once the fast ones are done.
 const fast = await fastRun;
