@@ -1,0 +1,127 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenant, quoteRequest, type Tenant } from '../../lib/testing/factories';
+import { startApiServer, type ApiServer } from '../support/api-server';
+
+/**
+ * Request bodies through the production edge (scripts/http-edge.mjs streams them to the route,
+ * lib/http/read-body.ts reads them) and answers as it sends them, over one keep-alive connection
+ * as a client's pool sends them: a body in pieces, one over the limit, one never read (a refusal
+ * before it) and a client gone mid-body must each leave the connection, or the server, ready for
+ * the next request.
+ */
+let server: ApiServer;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  tenant = await createTenant();
+  server = await startApiServer();
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+type Answer = { status: number; headers: Record<string, string>; body: string };
+
+/** A raw keep-alive connection: writes bytes as given, reads answers one by one (content-length framed). */
+async function connection() {
+  const { port } = new URL(server.url);
+  const socket = net.connect({ host: '127.0.0.1', port: Number(port) });
+  await new Promise((resolve) => socket.once('connect', resolve));
+  let buffered = Buffer.alloc(0);
+  let wake: (() => void) | null = null;
+  socket.on('data', (chunk) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    wake?.();
+  });
+  const more = () => new Promise<void>((resolve) => (wake = resolve));
+  return {
+    socket,
+    write: (bytes: string | Buffer) => new Promise((resolve) => socket.write(bytes, resolve)),
+    async answer(): Promise<Answer> {
+      let split: number;
+      while ((split = buffered.indexOf('\r\n\r\n')) < 0) await more();
+      const [statusLine, ...lines] = buffered.subarray(0, split).toString('latin1').split('\r\n');
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const length = Number(headers['content-length']);
+      while (buffered.length < split + 4 + length) await more();
+      const body = buffered.subarray(split + 4, split + 4 + length).toString('utf8');
+      buffered = buffered.subarray(split + 4 + length);
+      return { status: Number(statusLine.split(' ')[1]), headers, body };
+    },
+  };
+}
+
+const head = (key: string, extra: string) =>
+  `POST /v1/quotes HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nIdempotency-Key: ${crypto.randomUUID()}\r\n${extra}\r\n`;
+
+const quoteBody = () => JSON.stringify(quoteRequest(tenant));
+
+describe('a body read by the edge', () => {
+  it('prices a quote sent in pieces, and answers the exact JSON text with its length', async () => {
+    const client = await connection();
+    const body = Buffer.from(quoteBody());
+    await client.write(head(tenant.keys.test, `Content-Length: ${body.length}\r\n`));
+    // The body in three writes, each after the last has left: the route reads them all.
+    for (const piece of [body.subarray(0, 10), body.subarray(10, 200), body.subarray(200)]) {
+      await client.write(piece);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const answer = await client.answer();
+    expect(answer.status).toBe(201);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(Buffer.byteLength(answer.body)).toBe(Number(answer.headers['content-length']));
+    const parsed = JSON.parse(answer.body);
+    expect(parsed.data.quoteIntent.bookId).toBe(tenant.bookId);
+    expect(parsed.data.quoteReceipt.quoteIntentId).toBe(parsed.data.quoteIntent.id);
+    expect(parsed.requestId).toBe(answer.headers['x-request-id']);
+    client.socket.destroy();
+  });
+
+  it('refuses a chunked body over the limit with 413, drops the rest, and answers the next request on the connection', async () => {
+    const client = await connection();
+    await client.write(head(tenant.keys.test, 'Transfer-Encoding: chunked\r\n'));
+    // 150 KB in 10 KB chunks, no Content-Length: the limit (100,000 bytes) is found by reading.
+    const chunk = `{"pad":"${'x'.repeat(10_000 - 10)}"}`;
+    for (let i = 0; i < 15; i++) await client.write(`${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`);
+    await client.write('0\r\n\r\n');
+    const refused = await client.answer();
+    expect(refused.status).toBe(413);
+    expect(JSON.parse(refused.body).error.code).toBe('payload_too_large');
+
+    const body = quoteBody();
+    await client.write(`${head(tenant.keys.test, `Content-Length: ${Buffer.byteLength(body)}\r\n`)}${body}`);
+    const next = await client.answer();
+    expect(next.status).toBe(201);
+    client.socket.destroy();
+  });
+
+  it('drops the body of a request refused before it is read (a wrong key), and answers the next one', async () => {
+    const client = await connection();
+    const body = quoteBody();
+    await client.write(`${head('sk_test_not_a_key', `Content-Length: ${Buffer.byteLength(body)}\r\n`)}${body}`);
+    const refused = await client.answer();
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(refused.body).error.code).toBe('invalid_api_key');
+    await client.write(`${head(tenant.keys.test, `Content-Length: ${Buffer.byteLength(body)}\r\n`)}${body}`);
+    expect((await client.answer()).status).toBe(201);
+    client.socket.destroy();
+  });
+
+  it('keeps serving after a client leaves mid-body, and refuses bytes that are not JSON in the envelope', async () => {
+    const leaving = await connection();
+    await leaving.write(`${head(tenant.keys.test, 'Content-Length: 5000\r\n')}{"businessId":`);
+    leaving.socket.destroy();
+
+    const client = await connection();
+    const bytes = Buffer.concat([Buffer.from('{"businessId":"'), Buffer.from([0xff, 0xfe, 0x00]), Buffer.from('"}')]);
+    await client.write(Buffer.concat([Buffer.from(head(tenant.keys.test, `Content-Length: ${bytes.length}\r\n`)), bytes]));
+    const refused = await client.answer();
+    expect(refused.status).toBe(422);
+    expect(JSON.parse(refused.body).error.code).toBe('invalid_quote_request');
+    const body = quoteBody();
+    await client.write(`${head(tenant.keys.test, `Content-Length: ${Buffer.byteLength(body)}\r\n`)}${body}`);
+    expect((await client.answer()).status).toBe(201);
+    client.socket.destroy();
+  });
+});
