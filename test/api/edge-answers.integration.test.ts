@@ -2,6 +2,7 @@ import net from 'node:net';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { eventually } from '../../lib/testing/eventually';
 import { createTenant, testDb, type Tenant } from '../../lib/testing/factories';
+import { takeAnswer } from '../support/raw-http';
 
 /**
  * What the server's edge answers (scripts/http-edge.mjs, the router's `refuse`): a request it
@@ -34,19 +35,15 @@ async function exchange(bytes: string, timeoutMs = 30_000): Promise<string> {
 
 type Answer = { status: number; headers: Record<string, string>; body: any };
 
-/** The answers on a connection: exactly `count` of them, or the test fails. */
+/** The answers on a connection, each whole, or the test fails. */
 function answersOf(raw: string): Answer[] {
   const answers: Answer[] = [];
-  let rest = raw;
+  let rest: Buffer = Buffer.from(raw, 'utf8');
   while (rest.length > 0) {
-    const split = rest.indexOf('\r\n\r\n');
-    if (split < 0) throw new Error(`not an HTTP answer: ${JSON.stringify(rest.slice(0, 200))}`);
-    const [statusLine, ...lines] = rest.slice(0, split).split('\r\n');
-    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
-    const length = Number(headers['content-length'] ?? 0);
-    const body = rest.slice(split + 4, split + 4 + length);
-    answers.push({ status: Number(statusLine.split(' ')[1]), headers, body: body ? JSON.parse(body) : null });
-    rest = rest.slice(split + 4 + length);
+    const taken = takeAnswer(rest);
+    if (!taken) throw new Error(`not a whole HTTP answer: ${JSON.stringify(rest.toString('utf8').slice(0, 200))}`);
+    answers.push({ ...taken.answer, body: taken.answer.body ? JSON.parse(taken.answer.body) : null });
+    rest = taken.rest;
   }
   return answers;
 }
