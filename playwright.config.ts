@@ -31,11 +31,12 @@ export default defineConfig({
         '--disable-sync',
       ],
     },
-    // A failed test keeps its trace: each action with the page's DOM before and after, the network
-    // and the console. Without the screencast (a picture of every frame the page paints), which
-    // cost the browser suite about a third of its CPU: the GPU and browser processes encoding
-    // frames for every test, passed or not. A failure still keeps its last screenshot.
-    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
+    // A failure keeps its last screenshot. Its trace (each action with the page's DOM before and
+    // after, the network and the console) only with `npm run test:e2e:trace` (E2E_TRACE=1): it is
+    // recorded for every test, passed or not, which cost the suite a quarter of its CPU
+    // (docs/performance.md), and CI keeps only the output, not the files. Never the screencast (a
+    // picture of every frame the page paints): that cost another third.
+    trace: process.env.E2E_TRACE ? { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true } : 'off',
     screenshot: 'only-on-failure',
   },
 });
