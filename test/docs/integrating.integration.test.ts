@@ -72,7 +72,8 @@ function shell(env: Record<string, string> = {}) {
   const output = { text: '' };
   child.stdout!.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // 'close', not 'exit': a process may exit before its output has been read from the pipes.
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   const type = (line: string) => child.stdin!.write(`${line}\n`);
   const seen = (pattern: RegExp, what: string) =>
     eventually(() => (pattern.test(output.text) ? true : undefined), 60_000).catch(() => {

@@ -46,7 +46,8 @@ function runCli(args: string[], env: Record<string, string>) {
   const output = { text: '' };
   child.stdout.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // 'close', not 'exit': a process may exit before its output has been read from the pipes.
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   return { child, output, exited };
 }
 

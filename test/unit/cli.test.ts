@@ -25,7 +25,9 @@ function qps(args: string[], env: Record<string, string> = {}) {
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+    // 'close', not 'exit': the process may exit before its output has been read from the pipes
+    // (under the suite's load `trigger --help` once read as '').
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
@@ -86,11 +88,12 @@ describe('qps usage', () => {
       qps(['listen', '--forward-to', 'http://localhost:4000', '--after', '42'], { QPS_API_KEY: 'sk_test_x' }),
     ]);
     helped.forEach((run, i) => {
-      expect(run.code, helps[i].join(' ')).toBe(0);
+      expect(run.code, `${helps[i].join(' ')}: ${run.stderr}`).toBe(0);
       expect(run.stdout).toMatch(/^usage: qps/);
       expect(run.stderr).toBe('');
     });
-    expect(trigger.stdout).toMatch(/^usage: qps trigger <event type>/);
+    expect(trigger.code, trigger.stderr).toBe(0);
+    expect(trigger.stdout, trigger.stderr).toMatch(/^usage: qps trigger <event type>/);
 
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^Name a command: `qps listen --forward-to/);
