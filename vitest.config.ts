@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { writeRouteTable } from './scripts/route-table.mjs';
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -31,34 +29,6 @@ const HTTP_ONLY = [
   'test/sdk/cli-listen.integration.test.ts',
   'test/docs/*.integration.test.ts',
 ];
-
-/**
- * The HTTP project's files that take longest, mostly waiting (the edge's 10 s timeouts, a graceful
- * stop, a lease running out), longest first. A fresh clone has no timings, and Vitest then starts
- * the largest files first: these came last and the run ended with one of them alone (two of them
- * started 74 and 83 s into a 130 s run).
- */
-const WAITS_LONGEST = [
-  'test/scale/graceful-stop.integration.test.ts',
-  'test/api/edge-answers.integration.test.ts',
-  'test/sdk/cli-listen.integration.test.ts',
-  'test/scale/multi-instance.integration.test.ts',
-  'test/api/hardening.integration.test.ts',
-];
-
-for (const file of WAITS_LONGEST) if (!existsSync(`${root}${file}`)) throw new Error(`vitest.config.ts: WAITS_LONGEST names ${file}, which does not exist`);
-
-/** Vitest's order, with WAITS_LONGEST first. */
-class WaitsLongestFirst extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (file: TestSpecification) => {
-      const index = WAITS_LONGEST.findIndex((path) => file.moduleId.endsWith(path));
-      return index < 0 ? WAITS_LONGEST.length : index;
-    };
-    const sorted = await super.sort(files);
-    return sorted.map((file, order) => ({ file, order })).sort((a, b) => rank(a.file) - rank(b.file) || a.order - b.order).map(({ file }) => file);
-  }
-}
 
 /** True when the command line names the project (`--project pgbouncer` or `--project=pgbouncer`). */
 const named = (project: string): boolean =>
@@ -114,7 +84,6 @@ const http: TestProjectInlineConfiguration = {
 export default defineConfig({
   resolve: { alias: { '@': root } },
   test: {
-    sequence: { sequencer: WaitsLongestFirst },
     projects: [
       {
         extends: true,
