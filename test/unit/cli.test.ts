@@ -25,8 +25,7 @@ function qps(args: string[], env: Record<string, string> = {}) {
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // 'close', not 'exit': the process may exit before its output has been read from the pipes
-    // (under the suite's load `trigger --help` once read as '').
+    // 'close', not 'exit': the process may exit before its output has been read from the pipes.
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
