@@ -33,7 +33,7 @@ export default defineConfig({
     },
     // A failure keeps its last screenshot. Its trace (each action with the page's DOM before and
     // after, the network and the console) only with `npm run test:e2e:trace` (E2E_TRACE=1): it is
-    // recorded for every test, passed or not, which cost the suite a quarter of its CPU
+    // recorded for every test, passed or not, which cost the suite over a fifth of its CPU
     // (docs/performance.md), and CI keeps only the output, not the files. Never the screencast (a
     // picture of every frame the page paints): that cost another third.
     trace: process.env.E2E_TRACE ? { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true } : 'off',

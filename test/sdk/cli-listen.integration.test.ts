@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -14,6 +14,7 @@ import { createEndpoint } from '../../lib/webhooks/create-endpoint';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
 import { webhooks } from '../../sdk/src/index';
+import { startCli } from '../support/cli';
 
 /**
  * `qps listen` as a developer runs it: a production server, the CLI in its own process reading the
@@ -41,14 +42,9 @@ const signedWith = (secret: string) => (r: (typeof received)[number]) => {
 const stateDir = mkdtempSync(path.join(os.tmpdir(), 'qps-listen-state-'));
 
 function runCli(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'sdk/src/cli.ts'), ...args], { cwd: root, env: { ...process.env, QPS_STATE_DIR: stateDir, ...env } });
-  children.push(child);
-  const output = { text: '' };
-  child.stdout.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output.text += chunk.toString()));
-  // 'close', not 'exit': a process may exit before its output has been read from the pipes.
-  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
-  return { child, output, exited };
+  const run = startCli(args, { QPS_STATE_DIR: stateDir, ...env });
+  children.push(run.child);
+  return run;
 }
 
 /**

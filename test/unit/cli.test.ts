@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -10,24 +9,16 @@ import { RecentIds } from '../../sdk/src/cli/logs';
 import { keyDigest, ListenState, stateDirectory, Watermark } from '../../sdk/src/cli/state';
 import { closestCommand, commandOf, usage } from '../../sdk/src/cli/usage';
 import { duration, listed, plural } from '../../sdk/src/cli/words';
+import { startCli } from '../support/cli';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const EVENT = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-/** Runs the CLI in its own process, as a person does. */
-function qps(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'sdk/src/cli.ts'), ...args], {
-      cwd: root,
-      env: { ...process.env, QPS_API_KEY: '', QPS_BASE_URL: '', QPS_STATE_DIR: mkdtempSync(path.join(os.tmpdir(), 'qps-state-')), ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // 'close', not 'exit': the process may exit before its output has been read from the pipes.
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs the CLI in its own process, as a person does, with no key, service or saved position of its own. */
+async function qps(args: string[], env: Record<string, string> = {}) {
+  const run = startCli(args, { QPS_API_KEY: '', QPS_BASE_URL: '', QPS_STATE_DIR: mkdtempSync(path.join(os.tmpdir(), 'qps-state-')), ...env });
+  const code = await run.exited;
+  return { code, stdout: run.output.stdout, stderr: run.output.stderr };
 }
 
 /** A port nothing listens on (taken, then let go). */
