@@ -1,4 +1,4 @@
-// `npm run bench [-- --json] [--quick] [--profile [trace|experiment]] [--only http,experiments,engine,webhooks,search,sql,impact,receipts]`
+// `npm run bench [-- --json] [--quick] [--profile [public|trace|experiment]] [--only http,experiments,engine,webhooks,search,sql,impact,receipts]`
 // `npm run bench -- --only http [--connections 8] [--write-docs]`: the http group (and `--profile`) at the concurrencies named;
 // `--write-docs` puts its table of route families in docs/performance.md.
 // `npm run bench -- --only experiments [--side-by-side 8,32]`: the connections (in all) the side-by-side rounds run at (32 unless named).
@@ -52,8 +52,8 @@ import { forgetSettings } from '../lib/settings/settings';
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
 const quick = flag('--quick');
-/** `--profile [trace|experiment]`: the route the CPU profile's load asks (POST /v1/quotes unless named). */
-const profiledRoute: ProfiledRoute = (['trace', 'experiment'] as const).find((r) => args[args.indexOf('--profile') + 1] === r) ?? 'quotes';
+/** `--profile [public|trace|experiment]`: the route the CPU profile's load asks (POST /v1/quotes unless named). */
+const profiledRoute: ProfiledRoute = (['public', 'trace', 'experiment'] as const).find((r) => args[args.indexOf('--profile') + 1] === r) ?? 'quotes';
 const only = (() => {
   const i = args.indexOf('--only');
   return i >= 0 ? new Set(args[i + 1].split(',')) : null;

@@ -1,5 +1,5 @@
-// `--profile [trace|experiment]`: a CPU profile of the service (scripts/serve.mjs, one process) under
-// POST /v1/quotes @ 32, under a member's GET /v1/quote-intents/{id}/trace @ 32, or under POST
+// `--profile [public|trace|experiment]`: a CPU profile of the service (scripts/serve.mjs, one process) under
+// POST /v1/quotes @ 32, under POST /v1/public_quotes @ 32 (spread over the http group's businesses), under a member's GET /v1/quote-intents/{id}/trace @ 32, or under POST
 // /v1/public_quotes @ 32 on one book without and with an experiment running (started and stopped
 // between runs), alternated, each side summarised from its own runs (bench/profile-summary.ts);
 // `--connections 8` profiles at the first concurrency named instead of 32.
@@ -14,10 +14,11 @@ import { summarizeProfiles, type ProfileSummary } from '../profile-summary';
 import { provisionExperimentLoads } from './experiments';
 
 /** What the profiled load asks: quotes (the default) or traces of one quote, the read route. */
-export type ProfiledRoute = 'quotes' | 'trace' | 'experiment';
+export type ProfiledRoute = 'quotes' | 'public' | 'trace' | 'experiment';
 
 export const PROFILED_ROUTE_LABELS: Record<ProfiledRoute, string> = {
   quotes: 'POST /v1/quotes',
+  public: 'POST /v1/public_quotes',
   trace: 'GET /v1/quote-intents/{id}/trace',
   experiment: 'POST /v1/public_quotes, no experiment',
 };
@@ -84,7 +85,10 @@ export async function runProfile(ctx: Context, route: ProfiledRoute, connections
   const load =
     route === 'quotes'
       ? { method: 'POST' as const, path: '/v1/quotes', headers: { authorization: `Bearer ${tenant.keys.test}` }, body: quoteBody, uniqueField: 'idempotencyKey' }
-      : {
+      : route === 'public'
+        ? // As the http group asks them: spread over its connected businesses (spec 8's limit is per business).
+          { method: 'POST' as const, path: '/v1/public_quotes', body: { ...demoExample }, variants: ctx.setup.businessIds.map((businessId) => ({ body: { businessId } })), uniqueField: 'idempotencyKey' }
+        : {
           method: 'GET' as const,
           path: `/v1/quote-intents/${await createQuoteThroughApi(url, tenant.keys.test, { ...quoteBody, idempotencyKey: `bench-profile-trace-${randomUUID()}` })}/trace`,
           headers: { authorization: `Bearer ${person.token}` },
