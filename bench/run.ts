@@ -53,7 +53,7 @@ const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
 const quick = flag('--quick');
 /** `--profile [public|trace|experiment]`: the route the CPU profile's load asks (POST /v1/quotes unless named). */
-const profiledRoute: ProfiledRoute = (['public', 'trace', 'experiment'] as const).find((r) => args[args.indexOf('--profile') + 1] === r) ?? 'quotes';
+const profiledRoute: ProfiledRoute = (Object.keys(PROFILED_ROUTE_LABELS) as ProfiledRoute[]).find((r) => args[args.indexOf('--profile') + 1] === r) ?? 'quotes';
 const only = (() => {
   const i = args.indexOf('--only');
   return i >= 0 ? new Set(args[i + 1].split(',')) : null;

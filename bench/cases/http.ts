@@ -127,8 +127,13 @@ function caseLabel(group: HttpCase['group']): string {
   }[group];
 }
 
-export async function runHttpCases(ctx: Context): Promise<HttpCase[]> {
-  const { tenant, businessIds, accounts } = ctx.setup;
+/**
+ * The two quote writes as the http group (and the profile) load them: API quotes with the main
+ * tenant's Test key, and public quotes spread over its connected businesses (spec 8's limit is
+ * per business); each request with a key of its own.
+ */
+export function quoteWriteLoads(ctx: Context) {
+  const { tenant, businessIds } = ctx.setup;
   const quoteBody = { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample };
   const quotes = {
     url: ctx.next.url,
@@ -138,7 +143,6 @@ export async function runHttpCases(ctx: Context): Promise<HttpCase[]> {
     body: quoteBody,
     uniqueField: 'idempotencyKey',
   };
-  const reference = { url: ctx.reference.url, method: 'POST' as const, path: '/quote', body: quoteBody, uniqueField: 'idempotencyKey' };
   const publicQuotes = {
     url: ctx.next.url,
     method: 'POST' as const,
@@ -147,6 +151,13 @@ export async function runHttpCases(ctx: Context): Promise<HttpCase[]> {
     variants: businessIds.map((businessId) => ({ body: { businessId } })),
     uniqueField: 'idempotencyKey',
   };
+  return { quoteBody, quotes, publicQuotes };
+}
+
+export async function runHttpCases(ctx: Context): Promise<HttpCase[]> {
+  const { tenant, accounts } = ctx.setup;
+  const { quoteBody, quotes, publicQuotes } = quoteWriteLoads(ctx);
+  const reference = { url: ctx.reference.url, method: 'POST' as const, path: '/quote', body: quoteBody, uniqueField: 'idempotencyKey' };
   const replayBody = { ...quoteBody, idempotencyKey: `bench-replay-${randomUUID()}` };
   await createQuoteThroughApi(ctx.next.url, tenant.keys.test, replayBody);
   const simulation = { services: [{ service: demoExample.offeringId, selections: demoExample.factors }] };

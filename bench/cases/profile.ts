@@ -1,19 +1,20 @@
-// `--profile [public|trace|experiment]`: a CPU profile of the service (scripts/serve.mjs, one process) under
-// POST /v1/quotes @ 32, under POST /v1/public_quotes @ 32 (spread over the http group's businesses), under a member's GET /v1/quote-intents/{id}/trace @ 32, or under POST
-// /v1/public_quotes @ 32 on one book without and with an experiment running (started and stopped
-// between runs), alternated, each side summarised from its own runs (bench/profile-summary.ts);
+// `--profile [public|trace|experiment]`: a CPU profile of the service (scripts/serve.mjs, one
+// process) under POST /v1/quotes @ 32, under POST /v1/public_quotes @ 32 as the http group asks
+// them, under a member's GET /v1/quote-intents/{id}/trace @ 32, or under POST /v1/public_quotes
+// @ 32 on one book without and with an experiment running (started and stopped between runs),
+// alternated, each side summarised from its own runs (bench/profile-summary.ts);
 // `--connections 8` profiles at the first concurrency named instead of 32.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { demoExample } from '../../lib/books/demo-book';
 import { log, root, sleep, type Context } from '../context';
 import { createQuoteThroughApi, runLoadProcess, stopChild, waitForHttp } from '../processes';
 import { summarizeProfiles, type ProfileSummary } from '../profile-summary';
 import { provisionExperimentLoads } from './experiments';
+import { quoteWriteLoads } from './http';
 
-/** What the profiled load asks: quotes (the default) or traces of one quote, the read route. */
+/** What the profiled load asks: API quotes (the default), public quotes, traces of one quote (the read route), or public quotes with and without an experiment. */
 export type ProfiledRoute = 'quotes' | 'public' | 'trace' | 'experiment';
 
 export const PROFILED_ROUTE_LABELS: Record<ProfiledRoute, string> = {
@@ -81,19 +82,19 @@ export async function runProfile(ctx: Context, route: ProfiledRoute, connections
   }
 
   const { tenant, person } = ctx.setup;
-  const quoteBody = { businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample };
+  const { quoteBody, quotes, publicQuotes } = quoteWriteLoads(ctx);
   const load =
     route === 'quotes'
-      ? { method: 'POST' as const, path: '/v1/quotes', headers: { authorization: `Bearer ${tenant.keys.test}` }, body: quoteBody, uniqueField: 'idempotencyKey' }
+      ? quotes
       : route === 'public'
-        ? // As the http group asks them: spread over its connected businesses (spec 8's limit is per business).
-          { method: 'POST' as const, path: '/v1/public_quotes', body: { ...demoExample }, variants: ctx.setup.businessIds.map((businessId) => ({ body: { businessId } })), uniqueField: 'idempotencyKey' }
+        ? publicQuotes
         : {
-          method: 'GET' as const,
-          path: `/v1/quote-intents/${await createQuoteThroughApi(url, tenant.keys.test, { ...quoteBody, idempotencyKey: `bench-profile-trace-${randomUUID()}` })}/trace`,
-          headers: { authorization: `Bearer ${person.token}` },
-        };
-  const { windowMicros, result } = await runLoadProcess(ctx, 'profile', { url: ctx.next.url, ...load, ...measured });
+            url,
+            method: 'GET' as const,
+            path: `/v1/quote-intents/${await createQuoteThroughApi(url, tenant.keys.test, { ...quoteBody, idempotencyKey: `bench-profile-trace-${randomUUID()}` })}/trace`,
+            headers: { authorization: `Bearer ${person.token}` },
+          };
+  const { windowMicros, result } = await runLoadProcess(ctx, 'profile', { ...load, ...measured });
   await ctx.next.stop();
   await sleep(1_000);
   if (files().length === 0) throw new Error('the service wrote no CPU profile');
