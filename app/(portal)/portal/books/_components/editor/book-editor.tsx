@@ -193,6 +193,7 @@ export function BookEditor({ bookId, initialDraft, hasSavedDraft, sourceNote, ca
       <ImpactPanel
         bookId={bookId}
         artifact={priced}
+        checking={checked !== draft}
         problems={issueCount}
         canPublish={canPublish}
         offerings={choices.offeringChoices}

@@ -33,6 +33,7 @@ const WINDOW_CHOICES = Object.entries(WINDOW_LABEL).map(([id, label]) => ({ id, 
 export function ImpactPanel({
   bookId,
   artifact,
+  checking,
   problems,
   canPublish,
   offerings,
@@ -41,6 +42,8 @@ export function ImpactPanel({
   bookId: string;
   /** The draft when it can price; null while it has problems. */
   artifact: unknown;
+  /** The newest edits are still being checked: `artifact` is a draft a few keystrokes older. */
+  checking: boolean;
   problems: number;
   canPublish: boolean;
   offerings: Choice[];
@@ -53,7 +56,10 @@ export function ImpactPanel({
   const { state, run } = useImpactRun(bookId);
   const [measuredDraft, setMeasuredDraft] = useState<unknown>(null);
 
+  // Measuring waits for the check to reach the newest edits, so the figures are for the draft as typed.
+  const canMeasure = artifact !== null && !checking;
   const measure = () => {
+    if (!canMeasure) return;
     setMeasuredDraft(artifact);
     void run({ artifact, environment, window, ...(offeringId ? { offeringId } : {}) });
   };
@@ -88,7 +94,7 @@ export function ImpactPanel({
             </SelectField>
             <SelectField id={`${id}-window`} label="Window" value={window} onChange={(e) => setWindow(e.target.value as ImpactRequestBody['window'])} choices={WINDOW_CHOICES} />
             <SelectField id={`${id}-offering`} label="Offering" value={offeringId} onChange={(e) => setOfferingId(e.target.value)} any="All offerings" choices={offerings} />
-            <button type="submit" className="primary" disabled={artifact === null || state.status === 'running'}>
+            <button type="submit" className="primary" disabled={!canMeasure || state.status === 'running'}>
               {state.status === 'running' ? 'Measuring…' : result ? 'Measure again' : 'Measure impact'}
             </button>
           </form>
@@ -110,7 +116,7 @@ export function ImpactPanel({
               {stale && (
                 <p className={`notice ${styles.stale}`}>
                   The draft changed since these figures were measured.{' '}
-                  <button type="button" onClick={measure} disabled={artifact === null}>
+                  <button type="button" onClick={measure} disabled={!canMeasure}>
                     Measure the current draft
                   </button>
                 </p>
