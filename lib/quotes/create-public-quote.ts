@@ -1,5 +1,6 @@
 import { createQuote, type QuoteContext } from './create-quote';
 import { publicQuoteScope } from './resolve-quote-scope';
+import { publicIdempotencyScope } from './store';
 import type { publicQuoteRequestSchema } from './schemas';
 import type { z } from 'zod';
 
@@ -9,7 +10,7 @@ export async function createPublicQuote(ctx: QuoteContext, request: z.output<typ
     resolveScope: publicQuoteScope(ctx.db, request.businessId, request.idempotencyKey),
     source: 'hosted',
     surface: 'hosted',
-    idempotencyScope: `public:${request.businessId}`,
+    idempotencyScope: publicIdempotencyScope(request.businessId),
     inputs: { offeringId: request.offeringId, factors: request.factors },
     idempotencyKey: request.idempotencyKey,
     subject: visitorId,

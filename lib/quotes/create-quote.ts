@@ -19,7 +19,7 @@ import { toQuoteResult } from './quote-views';
 import { priceValidUntil } from './validity';
 import { surfaceUnavailable, type QuoteScope, type ScopeResolver } from './resolve-quote-scope';
 import type { QuoteResult } from './schemas';
-import { findQuoteByKey, insertQuote, type QuoteIntentRow, type QuoteReceiptRow, type StoredQuote } from './store';
+import { findQuoteByKey, insertQuote, rememberStoredKey, type QuoteIntentRow, type QuoteReceiptRow, type StoredQuote } from './store';
 
 /** How long an intent that requires input stays answerable before it expires. */
 const REQUIRES_INPUT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -91,6 +91,10 @@ export async function createQuote(
           experimentPauses: scope.experiment?.arms.filter((arm) => arm.pausedAt).length ?? 0,
         });
         if (written === 'key_refused') throw new ServiceError('invalid_api_key', 'This API key is no longer valid.');
+        // The next request under this key reads its scope fresh, which finds the quote (rememberedScope).
+        if ((written === 'inserted' || written === 'key_taken') && input.idempotencyKey) {
+          rememberStoredKey(scope.environmentId, { scope: input.idempotencyScope, key: idempotencyKey });
+        }
         if (written === 'inserted') return { created: result };
         if (written === 'signer_retired' && attempt < MAX_SCOPE_ATTEMPTS) {
           // Another process rotated the signing key: sign again with the new one.

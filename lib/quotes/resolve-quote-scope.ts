@@ -2,7 +2,7 @@ import type { ApiKeyPrincipal } from '../auth/principal';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { parseRunningExperiment, type RunningExperiment } from '../experiments/running-experiment';
-import { readApiScope, readPublicScope, rememberedScope } from './store';
+import { publicIdempotencyScope, readApiScope, readPublicScope, rememberedScope } from './store';
 
 /** Where a quote is computed and stored: resolved by the service, never chosen by a parameter. */
 export type QuoteScope = {
@@ -40,14 +40,21 @@ export function apiQuoteScope(
   idempotency: { scope: string; key: string | undefined },
 ): ScopeResolver {
   return (fresh) =>
-    rememberedScope(`api:${principal.environmentId}:${request.bookId}:${request.businessId}`, fresh, () =>
-      resolveApiQuoteScope(db, principal, request, idempotency),
+    rememberedScope(
+      `api:${principal.environmentId}:${request.bookId}:${request.businessId}`,
+      fresh,
+      () => resolveApiQuoteScope(db, principal, request, idempotency),
+      idempotency,
     );
 }
 
 /** The public route's scope, remembered per business. */
 export function publicQuoteScope(db: DbOrTx, businessId: string, idempotencyKey?: string): ScopeResolver {
-  return (fresh) => rememberedScope(`public:${businessId}`, fresh, () => resolvePublicQuoteScope(db, businessId, idempotencyKey));
+  return (fresh) =>
+    rememberedScope(`public:${businessId}`, fresh, () => resolvePublicQuoteScope(db, businessId, idempotencyKey), {
+      scope: publicIdempotencyScope(businessId),
+      key: idempotencyKey,
+    });
 }
 
 /**

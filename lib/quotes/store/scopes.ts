@@ -42,6 +42,9 @@ export async function readApiScope(
   return { ...row, workspaceId: principal.workspaceId, projectId: principal.projectId, environmentId: principal.environmentId, businessId: request.businessId };
 }
 
+/** The namespace of the public route's idempotency keys: each business its own. */
+export const publicIdempotencyScope = (businessId: string) => `public:${businessId}`;
+
 /** The business's active connection, its project's Live environment and primary book, its publication. */
 export async function readPublicScope(db: DbOrTx, businessId: string, idempotencyKey?: string): Promise<ScopeRead | null> {
   const [row] = await sqlRows<Omit<ScopeRead, 'businessId' | 'connected'>>(
@@ -56,7 +59,7 @@ export async function readPublicScope(db: DbOrTx, businessId: string, idempotenc
      LEFT JOIN publications pub ON pub.book_id = pr.primary_book_id AND pub.environment_id = e.id
      WHERE c.business_id = $3::uuid AND c.status = 'active'
      LIMIT 1`,
-    [`public:${businessId}`, idempotencyKey ?? null, businessId],
+    [publicIdempotencyScope(businessId), idempotencyKey ?? null, businessId],
   );
   return row ? { ...row, businessId, connected: true } : null;
 }
@@ -64,19 +67,37 @@ export async function readPublicScope(db: DbOrTx, businessId: string, idempotenc
 // Per process, bounded; an entry lives until a write finds it stale or it is pushed out.
 const rememberedScopes = new LRUCache<string, object>({ max: 10_000 });
 
+/** An idempotency key in its namespace: `api`, `public:<businessId>` (spec 4.4). */
+export type IdempotencyKeyRef = { scope: string; key: string };
+
+// Per process, bounded: the keys of the quotes it wrote or found written lately. Retries come
+// soon after the request they repeat.
+const storedKeys = new LRUCache<string, true>({ max: 16_384 });
+const storedKeyOf = (environmentId: string, { scope, key }: IdempotencyKeyRef) => `${environmentId} ${scope} ${key}`;
+
+/** Notes that a quote is stored under this key: a request that sends it again is most likely a replay. */
+export function rememberStoredKey(environmentId: string, idempotency: IdempotencyKeyRef): void {
+  storedKeys.set(storedKeyOf(environmentId, idempotency), true);
+}
+
 /**
  * A scope from memory unless `fresh`, else read and (when something is published) remembered.
  * Safe because insertQuote re-checks the scope in its own statement (connection, publication,
  * primary book) and answers `scope_changed` when anything moved; the caller then asks `fresh`.
+ * A request under a key this process saw stored (`idempotency`) is read fresh too: the read
+ * finds the stored quote in the same round trip, where a remembered scope would have the quote
+ * priced, signed and sent to the insert only to learn that the key is taken.
  */
-export async function rememberedScope<S extends { publishedVersionId: string | null; existingIntentId?: string | null }>(
+export async function rememberedScope<S extends { environmentId: string; publishedVersionId: string | null; existingIntentId?: string | null }>(
   key: string,
   fresh: boolean,
   read: () => Promise<S>,
+  idempotency?: { scope: string; key: string | undefined },
 ): Promise<S> {
   if (!fresh) {
     const known = rememberedScopes.get(key) as S | undefined;
-    if (known) return known;
+    const stored = known && idempotency?.key !== undefined && storedKeys.has(storedKeyOf(known.environmentId, { scope: idempotency.scope, key: idempotency.key }));
+    if (known && !stored) return known;
   }
   rememberedScopes.delete(key);
   const scope = await read();
