@@ -115,13 +115,19 @@ describe('POST /v1/quotes', () => {
     expect(await testDb().quoteIntent.count({ where: { idempotencyKey } })).toBe(0);
   });
 
-  it('stops quoting for a business as soon as its connection ends', async () => {
+  it('stops quoting for a business as soon as its connection ends, replays included', async () => {
     const own = await createTenant();
-    expect((await api('POST', '/v1/quotes', { key: own.keys.test, body: quoteRequest(own) })).status).toBe(201);
+    const idempotencyKey = `before-${randomUUID()}`;
+    expect((await api('POST', '/v1/quotes', { key: own.keys.test, body: quoteRequest(own, { idempotencyKey }) })).status).toBe(201);
+    const replay = await api('POST', '/v1/quotes', { key: own.keys.test, body: quoteRequest(own, { idempotencyKey }) });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
     await testDb().connection.updateMany({ where: { businessId: own.businessId }, data: { status: 'inactive' } });
-    const after = await api('POST', '/v1/quotes', { key: own.keys.test, body: quoteRequest(own) });
-    expect(after.status).toBe(404);
-    expect(after.body.error.code).toBe('quote_scope_not_found');
+    // A new quote, and a replay of the one this process wrote (whose key it remembers as stored).
+    for (const body of [quoteRequest(own), quoteRequest(own, { idempotencyKey })]) {
+      const after = await api('POST', '/v1/quotes', { key: own.keys.test, body });
+      expect(after.status).toBe(404);
+      expect(after.body.error.code).toBe('quote_scope_not_found');
+    }
     expect(await testDb().quoteIntent.count({ where: { projectId: own.projectId } })).toBe(1);
   });
 

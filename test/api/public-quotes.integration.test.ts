@@ -115,13 +115,17 @@ describe('POST /v1/public_quotes', () => {
     expect(again.body.data.quoteReceipt).toEqual(first.body.data.quoteReceipt);
   });
 
-  it('stops answering for a business as soon as its connection ends', async () => {
+  it('stops answering for a business as soon as its connection ends, replays included', async () => {
     const own = await createTenant();
-    expect((await api('POST', '/v1/public_quotes', { body: { businessId: own.businessId, ...demoExample } })).status).toBe(201);
+    const idempotencyKey = `before-${randomUUID()}`;
+    expect((await api('POST', '/v1/public_quotes', { body: { businessId: own.businessId, ...demoExample, idempotencyKey } })).status).toBe(201);
     await testDb().connection.updateMany({ where: { businessId: own.businessId }, data: { status: 'inactive' } });
-    const after = await api('POST', '/v1/public_quotes', { body: { businessId: own.businessId, ...demoExample } });
-    expect(after.status).toBe(404);
-    expect(after.body.error.code).toBe('quote_surface_unavailable');
+    // A new quote, and a replay of the one this process wrote (whose key it remembers as stored).
+    for (const body of [{ businessId: own.businessId, ...demoExample }, { businessId: own.businessId, ...demoExample, idempotencyKey }]) {
+      const after = await api('POST', '/v1/public_quotes', { body });
+      expect(after.status).toBe(404);
+      expect(after.body.error.code).toBe('quote_surface_unavailable');
+    }
   });
 
   it('answers 404 quote_surface_unavailable for unknown, disconnected or unpublished businesses', async () => {
