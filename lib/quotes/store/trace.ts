@@ -4,7 +4,7 @@ import { sqlRows } from '../../db/sql';
 import { Statement } from '../../db/statement';
 import { versionSummaryJson } from '../../books/store/versions';
 import { experimentNameJson } from '../../experiments/store';
-import { retentionSettingsJson, tracedRequestFromJson, tracedRequestJson } from '../../requestlog/store';
+import { findTracedRequest, retentionSettingsJson } from '../../requestlog/store';
 import { businessAccessJson, type BusinessAccessRow } from '../../auth/store';
 import { type QuoteIntentRow } from './rows';
 
@@ -15,10 +15,6 @@ type TraceKey = {
   bookId: string;
   environmentId: string;
   intentId: string;
-  requestId: string;
-  /** The request's row is stamped with the quote's own clock reading: its day's partition only. */
-  requestFrom: Date;
-  requestUntil: Date;
   /** Whose access to the quote's business (and its workspace) is read with it. */
   userId: string;
   businessId: string | null;
@@ -28,19 +24,16 @@ type TraceKey = {
 };
 
 /**
- * What a trace shows besides the quote, in one statement: a trace is a page load, and each
- * statement a round trip. With it, who may see the quote (the person's access to its business)
- * and how long its workspace shows requests: the verb decides both before it shows anything.
+ * What a trace shows besides the quote and its creating request, in one statement: a trace is a
+ * page load, and each statement a round trip. With it, who may see the quote (the person's access
+ * to its business) and how long its workspace shows requests: the verb decides both before it
+ * shows anything. The request is read beside it (findTracedRequest), planned for its values.
  */
 const READ_TRACE = new Statement<{ key: TraceKey }>((sql) => {
   const key = (field: keyof TraceKey, type: Parameters<typeof sql.param>[2]) => sql.param('key', field, type);
   return `SELECT
       (SELECT ${versionSummaryJson('v')} FROM book_versions v WHERE v.id = ${key('bookVersionId', 'uuid')}) AS version,
       (SELECT json_build_object('id', b.id, 'key', b.key, 'name', b.name) FROM books b WHERE b.id = ${key('bookId', 'uuid')}) AS book,
-      (SELECT ${tracedRequestJson('r')} FROM request_logs r
-        WHERE r.request_id = ${key('requestId', 'text')}
-          AND r.created_at >= ${key('requestFrom', 'timestamptz')} AND r.created_at < ${key('requestUntil', 'timestamptz')}
-        LIMIT 1) AS request,
       (SELECT json_build_object('kind', e.kind) FROM environments e WHERE e.id = ${key('environmentId', 'uuid')}) AS environment,
       (SELECT ${experimentNameJson('x')} FROM experiments x WHERE x.id = ${key('experimentId', 'uuid')}) AS experiment,
       (SELECT coalesce(json_agg(json_build_object('id', ev.id, 'type', ev.type, 'createdAt', ev.created_at,
@@ -60,7 +53,6 @@ type TraceRow = {
   retention: { days: number | null; longest: number | null } | null;
   version: { id: string; number: number; artifactHash: string } | null;
   book: { id: string; key: string; name: string } | null;
-  request: Record<string, unknown> | null;
   environment: { kind: EnvironmentKind } | null;
   experiment: { id: string; name: string } | null;
   events: {
@@ -94,16 +86,16 @@ export async function readTraceOf(db: DbOrTx, stored: QuoteIntentRow, { userId, 
     bookId: stored.bookId,
     environmentId: stored.environmentId,
     intentId: stored.id,
-    requestId: stored.requestCorrelationId,
-    requestFrom: new Date(stored.createdAt.getTime() - 60_000),
-    requestUntil: new Date(stored.createdAt.getTime() + 60_000),
     experimentId,
     userId,
     businessId: stored.businessId,
     workspaceId: stored.workspaceId,
   };
-  const [row] = await sqlRows<TraceRow>(db, READ_TRACE.text, READ_TRACE.values({ key }));
-  const request = row.request && tracedRequestFromJson(row.request);
+  // The creating request in a statement of its own, beside: a read of the log is planned for its values (findTracedRequest).
+  const [[row], request] = await Promise.all([
+    sqlRows<TraceRow>(db, READ_TRACE.text, READ_TRACE.values({ key })),
+    findTracedRequest(db, stored.requestCorrelationId, stored.createdAt),
+  ]);
   const events = row.events.map((event) => ({
     ...event,
     createdAt: at(event.createdAt),

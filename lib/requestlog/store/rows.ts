@@ -68,11 +68,23 @@ const requestLogs = new Table<Omit<RequestLogEntry, 'requestBody' | 'responseBod
 const TRACED_REQUEST_FIELDS = ['requestId', 'method', 'path', 'status', 'principal', 'apiKeyId', 'latencyMs', 'createdAt'] as const;
 export type TracedRequest = Pick<RequestLogEntry, (typeof TRACED_REQUEST_FIELDS)[number]>;
 
-/** `json_build_object` of a traced request's fields of `request_logs <alias>`, for a statement of another store. */
-export const tracedRequestJson = (alias: string) => requestLogs.jsonObject(alias, TRACED_REQUEST_FIELDS);
-
-/** A traced request as `tracedRequestJson` gave it, its time a Date again. */
-export const tracedRequestFromJson = (json: Record<string, unknown>): TracedRequest => requestLogs.fromJson(json);
+/**
+ * The request that created a quote made at `at`: its row is stamped with the quote's own clock
+ * reading, so only the day partitions of a minute either side are read. Planned for its values,
+ * as every read of the log here: as a prepared statement, its generic plan locked every day
+ * partition of the log on each call before pruning them, and with years of days kept (up to
+ * 3,650), concurrent traces ran PostgreSQL out of its lock table ("out of shared memory").
+ */
+export async function findTracedRequest(db: DbOrTx, requestId: string, at: Date): Promise<TracedRequest | null> {
+  const [row] = await sqlRows<TracedRequest>(
+    db,
+    `SELECT ${requestLogs.selectList('r', TRACED_REQUEST_FIELDS)} FROM request_logs r
+     WHERE r.request_id = $1::text AND r.created_at >= $2::timestamptz AND r.created_at < $3::timestamptz LIMIT 1`,
+    [requestId, new Date(at.getTime() - 60_000), new Date(at.getTime() + 60_000)],
+    { prepared: false },
+  );
+  return row ?? null;
+}
 
 /** What a log row's view shows; bodies and the caller's address only in the detail. */
 const LIST_FIELDS = [
