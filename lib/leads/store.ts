@@ -136,39 +136,41 @@ export async function erasePersonalData(db: DbOrTx, erasure: { id: string; quote
   );
   // Names shorter than this would match words in unrelated bodies.
   const typed = [before.contactEmail, before.contactPhone, before.contactName && before.contactName.length >= 4 ? before.contactName : null].filter((v): v is string => !!v);
-  await sqlRows(db, FORGET_CUSTOMER_REQUESTS, [erasure.id, `/v1/public_quotes/${erasure.quoteIntentId}`, typed.map((v) => v.toLowerCase())]);
+  const quote = await db.quoteIntent.findUniqueOrThrow({ where: { id: erasure.quoteIntentId }, select: { createdAt: true } });
+  const since = new Date(quote.createdAt.getTime() - 86_400_000);
+  // Planned for its values: the day partitions from `since` on, not every day the log keeps (docs/request-log.md).
+  await sqlRows(db, FORGET_CUSTOMER_REQUESTS, [erasure.id, `/v1/public_quotes/${erasure.quoteIntentId}`, typed.map((v) => v.toLowerCase()), since], { prepared: false });
   return lead;
 }
 
 /**
  * The erasure's request-log part: finds the customer's rows (see erasePersonalData) and clears
- * their address, browser and bodies. Bounded by time (from the day before the quote; bodies are
+ * their address, browser and bodies. Bounded by time ($4: from the day before the quote; bodies are
  * kept 30 days) and by workspace, or rows no workspace was named for.
  */
 const FORGET_CUSTOMER_REQUESTS = `WITH lead AS (
-    SELECT qa.request_correlation_id AS accepted_by, qi.request_correlation_id AS quoted_by, qa.workspace_id,
-      qi.created_at - interval '1 day' AS since
+    SELECT qa.request_correlation_id AS accepted_by, qi.request_correlation_id AS quoted_by, qa.workspace_id
     FROM quote_acceptances qa JOIN quote_intents qi ON qi.id = qa.quote_intent_id WHERE qa.id = $1::uuid
   ), marks AS (
     SELECT DISTINCT r.ip, r.user_agent FROM request_logs r, lead
-    WHERE r.request_id IN (lead.accepted_by, lead.quoted_by) AND r.created_at >= lead.since AND r.ip IS NOT NULL
+    WHERE r.request_id IN (lead.accepted_by, lead.quoted_by) AND r.created_at >= $4::timestamptz AND r.ip IS NOT NULL
   ), theirs AS (
     SELECT r.request_id, r.created_at FROM request_logs r, lead
-    WHERE r.created_at >= lead.since AND (r.workspace_id = lead.workspace_id OR r.workspace_id IS NULL)
+    WHERE r.created_at >= $4::timestamptz AND (r.workspace_id = lead.workspace_id OR r.workspace_id IS NULL)
       AND (r.request_id IN (lead.accepted_by, lead.quoted_by)
         OR r.path = $2::text OR starts_with(r.path, $2::text || '/')
         OR (r.caller = 'anonymous' AND EXISTS (SELECT 1 FROM marks m WHERE m.ip = r.ip AND m.user_agent IS NOT DISTINCT FROM r.user_agent)))
     UNION
     SELECT r.request_id, r.created_at
     FROM request_log_bodies b JOIN request_logs r ON r.request_id = b.request_id AND r.created_at = b.created_at, lead
-    WHERE cardinality($3::text[]) > 0 AND b.created_at >= lead.since AND r.caller = 'anonymous'
+    WHERE cardinality($3::text[]) > 0 AND b.created_at >= $4::timestamptz AND r.created_at >= $4::timestamptz AND r.caller = 'anonymous'
       AND (r.workspace_id = lead.workspace_id OR r.workspace_id IS NULL)
       AND EXISTS (SELECT 1 FROM unnest($3::text[]) v WHERE strpos(lower(coalesce(b.request_body, '') || ' ' || coalesce(b.response_body, '')), v) > 0)
   ), cleared AS (
     UPDATE request_logs r SET ip = NULL, user_agent = NULL FROM theirs t
-    WHERE r.request_id = t.request_id AND r.created_at = t.created_at AND (r.ip IS NOT NULL OR r.user_agent IS NOT NULL)
+    WHERE r.request_id = t.request_id AND r.created_at = t.created_at AND r.created_at >= $4::timestamptz AND (r.ip IS NOT NULL OR r.user_agent IS NOT NULL)
   )
-  DELETE FROM request_log_bodies b USING theirs t WHERE b.request_id = t.request_id AND b.created_at = t.created_at`;
+  DELETE FROM request_log_bodies b USING theirs t WHERE b.request_id = t.request_id AND b.created_at = t.created_at AND b.created_at >= $4::timestamptz`;
 
 // Each count reads at most `cap` index entries (lib/overview/pipeline-count.ts says why).
 const COUNT_LEADS_SQL = `SELECT
