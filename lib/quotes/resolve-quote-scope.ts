@@ -2,7 +2,7 @@ import type { ApiKeyPrincipal } from '../auth/principal';
 import type { DbOrTx } from '../db/client';
 import { ServiceError } from '../errors/service-error';
 import { parseRunningExperiment, type RunningExperiment } from '../experiments/running-experiment';
-import { publicIdempotencyScope, readApiScope, readPublicScope, rememberedScope } from './store';
+import { publicIdempotencyScope, readApiScope, readPublicScope, rememberedScope, type QuoteIdempotency } from './store';
 
 /** Where a quote is computed and stored: resolved by the service, never chosen by a parameter. */
 export type QuoteScope = {
@@ -37,7 +37,7 @@ export function apiQuoteScope(
   db: DbOrTx,
   principal: ApiKeyPrincipal,
   request: { businessId: string; bookId: string },
-  idempotency: { scope: string; key: string | undefined },
+  idempotency: QuoteIdempotency,
 ): ScopeResolver {
   return (fresh) =>
     rememberedScope(
@@ -65,7 +65,7 @@ async function resolveApiQuoteScope(
   db: DbOrTx,
   principal: ApiKeyPrincipal,
   request: { businessId: string; bookId: string },
-  idempotency: { scope: string; key: string | undefined },
+  idempotency: QuoteIdempotency,
 ): Promise<QuoteScope> {
   const { bookId, connected, ...read } = await readApiScope(db, principal, request, idempotency);
   if (!bookId || !connected) {

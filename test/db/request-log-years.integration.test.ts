@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../lib/db/client';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { readTraceOf } from '../../lib/quotes/store';
+import { createDayPartition } from '../../lib/requestlog/store';
 import type { QuoteIntentRow } from '../../lib/quotes/store';
 
 /**
@@ -19,12 +20,8 @@ describe('a request log of years of days', () => {
   const pools: ReturnType<typeof createDb>[] = [];
   beforeAll(async () => {
     iso = await createIsolatedDatabase();
-    for (let from = 1; from <= DAYS; from += 100) {
-      await iso.db.$executeRawUnsafe(`DO $$ BEGIN FOR d IN ${from}..${from + 99} LOOP
-        EXECUTE format('CREATE TABLE request_log_partitions.%s PARTITION OF request_logs FOR VALUES FROM (%L) TO (%L)',
-          'd' || to_char(current_date - d, 'YYYYMMDD'), (current_date - d)::timestamp AT TIME ZONE 'UTC', (current_date - d + 1)::timestamp AT TIME ZONE 'UTC');
-      END LOOP; END $$`);
-    }
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    for (let days = 1; days <= DAYS; days++) await createDayPartition(iso.db, new Date(today - days * DAY));
     // Four services' pools: twenty connections tracing at once.
     for (let i = 0; i < 4; i++) pools.push(createDb(iso.url));
   }, 180_000);

@@ -5,6 +5,9 @@ import { sqlRows } from '../../db/sql';
 
 // The quotes' store (lib/quotes/store.ts): scopes: where a quote goes, read fresh or remembered.
 
+/** A request's idempotency key (when it sent one) in its namespace: `api`, `public:<businessId>` (spec 4.4). */
+export type QuoteIdempotency = { scope: string; key: string | undefined };
+
 /** A scope as the store reads it: what the quote's insert re-checks, and any intent under the key. */
 export type ScopeRead = {
   workspaceId: string;
@@ -24,7 +27,7 @@ export async function readApiScope(
   db: DbOrTx,
   principal: Pick<ApiKeyPrincipal, 'workspaceId' | 'projectId' | 'environmentId'>,
   request: { businessId: string; bookId: string },
-  idempotency: { scope: string; key: string | undefined },
+  idempotency: QuoteIdempotency,
 ): Promise<ScopeRead> {
   const [row] = await sqlRows<{ bookId: string | null; connected: boolean; publishedVersionId: string | null; experiment: unknown; existingIntentId: string | null }>(
     db,
@@ -67,17 +70,14 @@ export async function readPublicScope(db: DbOrTx, businessId: string, idempotenc
 // Per process, bounded; an entry lives until a write finds it stale or it is pushed out.
 const rememberedScopes = new LRUCache<string, object>({ max: 10_000 });
 
-/** An idempotency key in its namespace: `api`, `public:<businessId>` (spec 4.4). */
-export type IdempotencyKeyRef = { scope: string; key: string };
-
 // Per process, bounded: the keys of the quotes it wrote or found written lately. Retries come
 // soon after the request they repeat.
 const storedKeys = new LRUCache<string, true>({ max: 16_384 });
-const storedKeyOf = (environmentId: string, { scope, key }: IdempotencyKeyRef) => `${environmentId} ${scope} ${key}`;
+const storedKeyOf = (environmentId: string, scope: string, key: string) => `${environmentId} ${scope} ${key}`;
 
 /** Notes that a quote is stored under this key: a request that sends it again is most likely a replay. */
-export function rememberStoredKey(environmentId: string, idempotency: IdempotencyKeyRef): void {
-  storedKeys.set(storedKeyOf(environmentId, idempotency), true);
+export function rememberStoredKey(environmentId: string, idempotency: { scope: string; key: string }): void {
+  storedKeys.set(storedKeyOf(environmentId, idempotency.scope, idempotency.key), true);
 }
 
 /**
@@ -92,12 +92,12 @@ export async function rememberedScope<S extends { environmentId: string; publish
   key: string,
   fresh: boolean,
   read: () => Promise<S>,
-  idempotency?: { scope: string; key: string | undefined },
+  idempotency?: QuoteIdempotency,
 ): Promise<S> {
   if (!fresh) {
     const known = rememberedScopes.get(key) as S | undefined;
-    const stored = known && idempotency?.key !== undefined && storedKeys.has(storedKeyOf(known.environmentId, { scope: idempotency.scope, key: idempotency.key }));
-    if (known && !stored) return known;
+    const replay = known && idempotency?.key !== undefined && storedKeys.has(storedKeyOf(known.environmentId, idempotency.scope, idempotency.key));
+    if (known && !replay) return known;
   }
   rememberedScopes.delete(key);
   const scope = await read();
