@@ -38,6 +38,10 @@ test('a publisher measures a draft against last week\'s quotes, reads why prices
   await expect(panel.getByTestId('impact-chart').locator('svg .recharts-bar-rectangle').first()).toBeVisible();
   await expect(panel.getByRole('table', { name: 'Quotes by change in price' }).getByRole('row', { name: /\+10% to \+20% 4 1/ })).toHaveCount(1);
   await expect(panel.getByRole('table', { name: 'Impact by offering' }).getByRole('row', { name: /Window cleaning/ })).toContainText('$1,320.00');
+  // On a phone its rows become cards: no column hides off to the right.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => panel.getByRole('table', { name: 'Impact by offering' }).evaluate((table) => table.scrollWidth - table.clientWidth)).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 720 });
   const mover = panel.getByTestId('impact-mover');
   await expect(mover).toHaveCount(1);
   await expect(mover).toContainText('Home size: 3 to 4 bedrooms');

@@ -153,18 +153,18 @@ function ImpactResultView({ impact, window, factors }: { impact: Impact; window:
 
       <h3>By offering</h3>
       <div className={styles.scroll}>
-        <table aria-label="Impact by offering">
+        <table className="cards" aria-label="Impact by offering">
           <TableHead columns={['Offering', num('Quotes'), num('Changed'), num('Mean change'), num('Median change'), num('Quoted before'), num('Quoted after')]} />
           <tbody>
             {impact.offerings.map((o) => (
               <tr key={o.offeringId}>
-                <td>{o.label}</td>
-                <td className="num">{o.quotes.toLocaleString()}</td>
-                <td className="num">{o.changedQuotes.toLocaleString()}</td>
-                <td className="num">{percent(o.meanChangePercent)}</td>
-                <td className="num">{percent(o.medianChangePercent)}</td>
-                <td className="num">{formatMoney(o.totalBeforeMinor, currency)}</td>
-                <td className="num">
+                <td data-label="Offering">{o.label}</td>
+                <td data-label="Quotes" className="num">{o.quotes.toLocaleString()}</td>
+                <td data-label="Changed" className="num">{o.changedQuotes.toLocaleString()}</td>
+                <td data-label="Mean change" className="num">{percent(o.meanChangePercent)}</td>
+                <td data-label="Median change" className="num">{percent(o.medianChangePercent)}</td>
+                <td data-label="Quoted before" className="num">{formatMoney(o.totalBeforeMinor, currency)}</td>
+                <td data-label="Quoted after" className="num">
                   {formatMoney(o.totalAfterMinor, currency)}
                   {o.totalAfterMinor !== o.totalBeforeMinor && (
                     <div className="muted" style={{ fontSize: '0.8rem' }}>
