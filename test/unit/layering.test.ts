@@ -117,6 +117,14 @@ describe('layering', () => {
     expect(reachedFrom.size).toBeGreaterThan(browserRoots.length);
     expect(zodImports.map(chain)).toEqual([chain('lib/pricing/book-artifact.ts')]);
   });
+
+  it('links portal pages with PortalLink only, which prefetches on intent', () => {
+    // next/link prefetches every page whose link is in view: 25–40 requests a portal page view.
+    const portal = sources('app/(portal)');
+    expect(portal.length).toBeGreaterThan(50);
+    const direct = portal.filter((file) => file !== 'app/(portal)/_components/portal-link.tsx' && specifiers(readFileSync(path.join(root, file), 'utf8')).includes('next/link'));
+    expect(direct).toEqual([]);
+  });
 });
 
 /** The modules a file loads when it runs: imports and re-exports, but not those of types only. */

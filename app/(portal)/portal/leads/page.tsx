@@ -1,7 +1,7 @@
 'use client';
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
+import { PortalLink } from '../../_components/portal-link';
 import { useId, useRef, useState } from 'react';
 import { formatMoney } from '@/app/_components/receipt-view';
 import type { AnswerOf } from '@/lib/http/contract';
@@ -155,9 +155,9 @@ function LeadCard({ business, lead, canWork, canErase }: { business: Business; l
         )}
         <dt>Quote</dt>
         <dd>
-          <Link href={`/portal/traces/${lead.quoteIntentId}`} aria-label={`Trace of the quote ${name} accepted`}>
+          <PortalLink href={`/portal/traces/${lead.quoteIntentId}`} aria-label={`Trace of the quote ${name} accepted`}>
             Trace and signed receipt
-          </Link>
+          </PortalLink>
         </dd>
       </dl>
       {(canWork || canErase) && !erased && (

@@ -1,7 +1,7 @@
 'use client';
 
 import { useInfiniteQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import { PortalLink } from '../../_components/portal-link';
 import { useState } from 'react';
 import { formatMoney } from '@/app/_components/receipt-view';
 import type { AnswerOf } from '@/lib/http/contract';
@@ -130,9 +130,9 @@ function BusinessQuotes({ business }: { business: Business }) {
                   </td>
                   <td data-label="Version">{q.bookVersionNumber === null ? '—' : `v${q.bookVersionNumber}`}</td>
                   <td data-label="Trace">
-                    <Link href={`/portal/traces/${q.id}`} aria-label={`Trace of the ${offeringName(q)} quote of ${formatTime(q.createdAt)}`}>
+                    <PortalLink href={`/portal/traces/${q.id}`} aria-label={`Trace of the ${offeringName(q)} quote of ${formatTime(q.createdAt)}`}>
                       Trace
-                    </Link>
+                    </PortalLink>
                   </td>
                 </tr>
               ))}

@@ -1,7 +1,7 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
+import { PortalLink } from '../../_components/portal-link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { Suspense } from 'react';
 import { Empty, ErrorMessage, Loading } from '../../_components/ui';
@@ -82,14 +82,14 @@ function RequestLogSearch() {
         )}
         <nav aria-label="Pages" className="row" style={{ marginTop: '0.75rem' }}>
           {pageParams.has('cursor') && (
-            <Link href={href(withCursor(pageParams, null))} className="button">
+            <PortalLink href={href(withCursor(pageParams, null))} className="button">
               ← Newest
-            </Link>
+            </PortalLink>
           )}
           {logs.data?.nextCursor && (
-            <Link href={href(withCursor(pageParams, logs.data.nextCursor))} className="button">
+            <PortalLink href={href(withCursor(pageParams, logs.data.nextCursor))} className="button">
               Older →
-            </Link>
+            </PortalLink>
           )}
         </nav>
       </section>

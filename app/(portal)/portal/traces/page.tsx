@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { PortalLink } from '../../_components/portal-link';
 import { TraceLookupForm } from './_components/trace-lookup-form';
 import { usePageAccess } from '../../_components/portal-access';
 
@@ -16,12 +16,12 @@ export default function QuoteTracesPage() {
       <TraceLookupForm />
       {access?.quotes && (
         <p className="muted">
-          Looking for a quote of your business? <Link href="/portal/quotes">Quotes</Link> lists them newest first, each with its trace.
+          Looking for a quote of your business? <PortalLink href="/portal/quotes">Quotes</PortalLink> lists them newest first, each with its trace.
         </p>
       )}
       {access?.requestLog && (
         <p className="muted">
-          Looking for an API call? Find its request in the <Link href="/portal/request-logs">request log</Link> and follow “Trace”.
+          Looking for an API call? Find its request in the <PortalLink href="/portal/request-logs">request log</PortalLink> and follow “Trace”.
         </p>
       )}
     </>

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { PortalLink } from '../../../_components/portal-link';
 import type { BookSummary } from '../../../_components/queries';
 import { ENVIRONMENT_LABEL } from '../../../_components/ui';
 import { TableHead } from '../../../_components/table-head';
@@ -13,7 +13,7 @@ export function BooksTable({ books, ariaLabel }: { books: BookSummary[]; ariaLab
         {books.map((b) => (
           <tr key={b.id}>
             <td data-label="Book">
-              <Link href={`/portal/books/${b.id}`}>{b.name}</Link> <BookBadges isPrimary={b.isPrimary} hasDraft={b.hasDraft} />
+              <PortalLink href={`/portal/books/${b.id}`}>{b.name}</PortalLink> <BookBadges isPrimary={b.isPrimary} hasDraft={b.hasDraft} />
             </td>
             <td data-label="Key">
               <code>{b.key}</code>

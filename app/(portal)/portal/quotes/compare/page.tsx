@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { PortalLink } from '../../../_components/portal-link';
 import { useSearchParams } from 'next/navigation';
 import { Suspense } from 'react';
 import { isNotFound } from '../../../_components/api';
@@ -14,7 +14,7 @@ export default function CompareQuotesPage() {
   return (
     <>
       <p style={{ marginTop: 0 }}>
-        <Link href="/portal/quotes">← Quotes</Link>
+        <PortalLink href="/portal/quotes">← Quotes</PortalLink>
       </p>
       <h1>Compare two quotes</h1>
       <p className="muted">
@@ -35,8 +35,8 @@ function PickedQuotes() {
   if (!a || !b) {
     return (
       <Empty>
-        Pick two quotes to compare: tick “Compare” on two rows of <Link href="/portal/quotes">Quotes</Link> or of the{' '}
-        <Link href="/portal/request-logs">request log</Link>, or use “Compare with…” on a quote’s trace.
+        Pick two quotes to compare: tick “Compare” on two rows of <PortalLink href="/portal/quotes">Quotes</PortalLink> or of the{' '}
+        <PortalLink href="/portal/request-logs">request log</PortalLink>, or use “Compare with…” on a quote’s trace.
       </Empty>
     );
   }
@@ -58,7 +58,7 @@ function Comparison({ a, b }: { a: string; b: string }) {
   return (
     <>
       <p>
-        <Link href={comparisonHref(b, a)}>Swap A and B</Link>
+        <PortalLink href={comparisonHref(b, a)}>Swap A and B</PortalLink>
       </p>
       <QuoteComparisonView comparison={comparison.data} />
     </>

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { PortalLink } from '../../../_components/portal-link';
 import { useParams } from 'next/navigation';
 import { isNotFound } from '../../../_components/api';
 import { ErrorMessage, Loading } from '../../../_components/ui';
@@ -15,7 +15,7 @@ export default function QuoteTracePage() {
   return (
     <>
       <p style={{ marginTop: 0 }}>
-        <Link href="/portal/traces">← Quote traces</Link>
+        <PortalLink href="/portal/traces">← Quote traces</PortalLink>
       </p>
       {trace.isPending ? (
         <Loading what="the quote trace" />

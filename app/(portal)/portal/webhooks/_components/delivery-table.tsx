@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { PortalLink } from '../../../_components/portal-link';
 import { Fragment, useState } from 'react';
 import { hiddenHeading, num, TableHead } from '../../../_components/table-head';
 import { formatTime } from '../../../_components/ui';
@@ -43,12 +43,12 @@ export function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
               <Fragment key={delivery.id}>
                 <tr aria-label={`Delivery ${shortId(delivery.id)} of ${delivery.eventType}`}>
                   <td data-label="Event">
-                    <Link href={deliveryHref(delivery.id)} className="mono">
+                    <PortalLink href={deliveryHref(delivery.id)} className="mono">
                       {delivery.eventType}
-                    </Link>
+                    </PortalLink>
                     {delivery.replayOfId && (
                       <div className="hint">
-                        replay of <Link href={deliveryHref(delivery.replayOfId)}>delivery {shortId(delivery.replayOfId)}</Link>
+                        replay of <PortalLink href={deliveryHref(delivery.replayOfId)}>delivery {shortId(delivery.replayOfId)}</PortalLink>
                       </div>
                     )}
                   </td>

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
+import { PortalLink } from '../../../_components/portal-link';
 import type { replayDeliveryContract } from '@/app/v1/webhook-endpoints/contract';
 import { apiFetch } from '../../../_components/api';
 import { ErrorMessage } from '../../../_components/ui';
@@ -40,7 +40,7 @@ function ReplayAction({ delivery }: { delivery: Delivery }) {
       </span>
       {replay.isSuccess && (
         <p className={`success ${styles.inlineMessage}`} role="status">
-          Replay queued as a new delivery. <Link href={deliveryHref(replay.data.delivery.id)}>Open the replay</Link>
+          Replay queued as a new delivery. <PortalLink href={deliveryHref(replay.data.delivery.id)}>Open the replay</PortalLink>
         </p>
       )}
       {replay.isError && (

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { PortalLink } from '../../../_components/portal-link';
 import { COMPRESSED_RETRY_DELAYS_MS, MAX_ATTEMPTS, retryScheduleInWords } from '@/lib/webhooks/retry-schedule';
 import { ProjectScope, type ProjectInWorkspace } from '../../../_components/project-scope';
 import { RequiresAccess } from '../../../_components/requires-access';
@@ -18,7 +18,7 @@ export default function WebhookDeliveriesPage() {
   return (
     <>
       <p style={{ marginTop: 0 }}>
-        <Link href="/portal/webhooks">← Webhooks</Link>
+        <PortalLink href="/portal/webhooks">← Webhooks</PortalLink>
       </p>
       <h1>Webhook deliveries</h1>
       <p className="muted">
@@ -53,7 +53,7 @@ function ProjectEndpointDeliveries({ projectId }: { projectId: string }) {
     return (
       <Empty>
         This project has no webhook endpoints, so nothing has been delivered.{' '}
-        <Link href={`/portal/webhooks?project=${projectId}`}>Add an endpoint</Link>
+        <PortalLink href={`/portal/webhooks?project=${projectId}`}>Add an endpoint</PortalLink>
       </Empty>
     );
   }

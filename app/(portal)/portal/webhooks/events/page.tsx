@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { PortalLink } from '../../../_components/portal-link';
 import { EVENT_TYPES } from '@/lib/events/event-types';
 import { EVENT_CATALOGUE, exampleEnvelope } from '@/lib/event-catalogue/catalogue';
 
@@ -7,7 +7,7 @@ export default function EventCataloguePage() {
   return (
     <>
       <p style={{ marginTop: 0 }}>
-        <Link href="/portal/webhooks">← Webhooks</Link>
+        <PortalLink href="/portal/webhooks">← Webhooks</PortalLink>
       </p>
       <h1>Event catalogue</h1>
       <p className="muted">

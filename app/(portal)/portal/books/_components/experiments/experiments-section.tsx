@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { PortalLink } from '../../../../_components/portal-link';
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import { AskAnAdmin } from '../../../../_components/ask-an-admin';
@@ -77,7 +77,7 @@ function ExperimentList({ book, environment, experiments }: { book: BookDetail; 
             {experiments.map((e) => (
               <tr key={e.id}>
                 <td data-label="Name">
-                  <Link href={`/portal/books/${book.id}/experiments/${e.id}`}>{e.name}</Link>
+                  <PortalLink href={`/portal/books/${book.id}/experiments/${e.id}`}>{e.name}</PortalLink>
                 </td>
                 <td data-label="State">
                   <StateBadge state={e.state} />

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { PortalLink } from '../../../../_components/portal-link';
 import { useParams } from 'next/navigation';
 import { isNotFound } from '../../../../_components/api';
 import { ErrorMessage, formatTime, Loading } from '../../../../_components/ui';
@@ -18,7 +18,7 @@ export default function WebhookDeliveryPage() {
   return (
     <>
       <p style={{ marginTop: 0 }}>
-        <Link href="/portal/webhooks/deliveries">← Webhook deliveries</Link>
+        <PortalLink href="/portal/webhooks/deliveries">← Webhook deliveries</PortalLink>
       </p>
       {delivery.isPending ? (
         <Loading what="the delivery" />
@@ -63,9 +63,9 @@ function DeliveryView({ delivery }: { delivery: Delivery }) {
             <>
               <dt>Replay of</dt>
               <dd>
-                <Link href={deliveryHref(delivery.replayOfId)} className="mono">
+                <PortalLink href={deliveryHref(delivery.replayOfId)} className="mono">
                   {delivery.replayOfId}
-                </Link>
+                </PortalLink>
               </dd>
             </>
           )}
@@ -109,9 +109,9 @@ function EndpointName({ endpointId }: { endpointId: string }) {
   }
   return (
     <>
-      <Link href={deliveriesHref(endpoint.data.endpoint)} className="mono">
+      <PortalLink href={deliveriesHref(endpoint.data.endpoint)} className="mono">
         {endpoint.data.endpoint.url}
-      </Link>
+      </PortalLink>
       {endpoint.data.endpoint.status === 'disabled' && <span className="muted"> (disabled: it receives nothing until it is enabled)</span>}
     </>
   );
