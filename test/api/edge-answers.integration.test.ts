@@ -70,6 +70,18 @@ function expectStandardError(answer: Answer, status: number, code: string) {
   return requestId;
 }
 
+/** What an exchange answered, and after how long. */
+async function timed(answered: Promise<string>): Promise<{ raw: string; elapsedMs: number }> {
+  const started = performance.now();
+  return { raw: await answered, elapsedMs: performance.now() - started };
+}
+
+/** Answered once the timeout had passed, and not long after (a loaded machine answers late, never early). */
+function expectWithin(elapsedMs: number, timeoutMs: number) {
+  expect(elapsedMs).toBeGreaterThan(timeoutMs * 0.95);
+  expect(elapsedMs).toBeLessThan(timeoutMs * 2 + 2_000);
+}
+
 // The server's batched writer flushes off the request path: on a loaded machine it can trail by seconds.
 const rowOf = (requestId: string) => eventually(() => testDb().requestLog.findFirst({ where: { requestId } }), 30_000, 50);
 
@@ -108,25 +120,33 @@ describe('the edge answers in the envelope of its surface, once, with a request 
     expect(await rowOf(big)).toMatchObject({ status: 431 });
   });
 
-  it('a body that never completes after a refusal gets the refusal only: no 408 later on the same connection', async () => {
+  // The three below wait out the server's timeouts: side by side, so the file waits 10 s, not 40.
+  it.concurrent('a body that never completes after a refusal gets the refusal only: no 408 later on the same connection', async () => {
     const raw = await exchange(
       `POST /v1/accounts/${tenant.projectId}/quotes HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer sk_test_nope\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"serv`,
     );
     expectAccountError(only(raw), 401, 'invalid_api_key');
   });
 
-  it('a body that stops arriving is answered 408 by its route, in its surface’s shape, once and logged', async () => {
-    const raw = await exchange(
-      `POST /v1/accounts/${tenant.projectId}/quote-simulations HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${tenant.keys.test}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"serv`,
-    );
-    const requestId = expectAccountError(only(raw), 408, 'request_timeout');
+  it.concurrent('a body that stops arriving is answered 408 by its route within the request timeout, in its surface’s shape, once and logged', async () => {
+    const [account, standard] = await Promise.all([
+      timed(
+        exchange(
+          `POST /v1/accounts/${tenant.projectId}/quote-simulations HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${tenant.keys.test}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"serv`,
+        ),
+      ),
+      timed(exchange(`POST /v1/public_quotes HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"busi`)),
+    ]);
+    const requestId = expectAccountError(only(account.raw), 408, 'request_timeout');
     expect(await rowOf(requestId)).toMatchObject({ method: 'POST', path: `/v1/accounts/${tenant.projectId}/quote-simulations`, status: 408, errorCode: 'request_timeout', projectId: tenant.projectId });
-    const standard = await exchange(`POST /v1/public_quotes HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"busi`);
-    expect(await rowOf(expectStandardError(only(standard), 408, 'request_timeout'))).toMatchObject({ status: 408, path: '/v1/public_quotes' });
+    expect(await rowOf(expectStandardError(only(standard.raw), 408, 'request_timeout'))).toMatchObject({ status: 408, path: '/v1/public_quotes' });
+    for (const { elapsedMs } of [account, standard]) expectWithin(elapsedMs, 10_000);
   });
 
-  it('headers that stop arriving get one 408 with a request id, logged', async () => {
-    const requestId = expectStandardError(only(await exchange('POST /v1/quotes HTTP/1.1\r\nHost: localhost\r\nX-Slow: 1\r\n')), 408, 'request_timeout');
+  it.concurrent('headers that stop arriving get one 408 with a request id within the headers timeout, logged', async () => {
+    const { raw, elapsedMs } = await timed(exchange('POST /v1/quotes HTTP/1.1\r\nHost: localhost\r\nX-Slow: 1\r\n'));
+    const requestId = expectStandardError(only(raw), 408, 'request_timeout');
     expect(await rowOf(requestId)).toMatchObject({ status: 408, errorCode: 'request_timeout' });
+    expectWithin(elapsedMs, 5_000);
   });
 });
