@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { IntentLink } from './_components/intent-link';
 import { findDemoBusiness } from '@/lib/businesses/find-demo-business';
 import { systemContext } from '@/lib/context/verb-context';
 import { getDb } from '@/lib/db/client';
@@ -26,9 +26,9 @@ export default async function Home() {
             Business Portal
           </h2>
           <p className="muted">Edit prices and see the impact before you publish, manage members, API keys and webhooks, and trace any quote.</p>
-          <Link className="button primary" href="/portal">
+          <IntentLink className="button primary" href="/portal">
             Sign in to the portal
-          </Link>
+          </IntentLink>
         </section>
         <section className="card" aria-labelledby="home-api">
           <h2 id="home-api" style={{ marginTop: 0 }}>
@@ -36,9 +36,9 @@ export default async function Home() {
           </h2>
           <p className="muted">Quotes with API keys, the account-scoped surface, request logs and webhooks, all under /v1.</p>
           <div className="row">
-            <Link className="button" href="/docs">
+            <IntentLink className="button" href="/docs">
               API reference
-            </Link>
+            </IntentLink>
             <a href="/v1/openapi.json">OpenAPI document</a>
             <a href="/v1/status">Status</a>
           </div>

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { IntentLink } from '../_components/intent-link';
 import { ApiReference } from './api-reference';
 
 export const metadata: Metadata = {
@@ -12,7 +12,7 @@ export default function ApiDocsPage() {
   return (
     <main style={{ maxWidth: 1200, margin: '0 auto', padding: '1.5rem 1rem' }}>
       <p style={{ margin: 0 }}>
-        <Link href="/">← Quote Pricing Service</Link>
+        <IntentLink href="/">← Quote Pricing Service</IntentLink>
       </p>
       <h1 style={{ marginBottom: '0.25rem' }}>API reference</h1>
       <p className="muted" style={{ marginTop: 0 }}>

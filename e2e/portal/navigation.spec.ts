@@ -3,7 +3,7 @@ import { createPerson, createTenant } from '../../lib/testing/factories';
 import { signIn } from '../support/portal';
 
 // A page is prefetched when the person reaches for its link (pointer, finger, keyboard), not
-// because its link is in view: a page view used to send 25–40 prefetches (PortalLink).
+// because its link is in view: a page view used to send 25–40 prefetches (IntentLink).
 
 /** The pages prefetched (Next's `next-router-prefetch` requests) and full page loads, from now on. */
 function watch(page: Page) {

@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from './portal-link';
+import { IntentLink } from '../../_components/intent-link';
 import { useState } from 'react';
 
 /** Where two quotes are compared: A is the first picked, B the second (the page can swap them). */
@@ -44,9 +44,9 @@ export function CompareBar({ picks }: { picks: ComparePicks }) {
   return (
     <div className="row" role="group" aria-label="Compare two quotes" style={{ margin: '0.5rem 0' }}>
       {count === 2 ? (
-        <PortalLink className="button primary" href={comparisonHref(picks.picked[0], picks.picked[1])}>
+        <IntentLink className="button primary" href={comparisonHref(picks.picked[0], picks.picked[1])}>
           Compare
-        </PortalLink>
+        </IntentLink>
       ) : (
         <button type="button" className="primary" disabled>
           Compare

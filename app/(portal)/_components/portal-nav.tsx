@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from './portal-link';
+import { IntentLink } from '../../_components/intent-link';
 import { usePathname } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { PAGES, usePageAccess, type PortalPage } from './portal-access';
@@ -45,7 +45,7 @@ export function PortalNav({ email }: { email: string }) {
         {links.map(({ page, href, label }) => {
           const count = waiting[page];
           return (
-            <PortalLink key={href} href={href} aria-current={current(href) ? 'page' : undefined}>
+            <IntentLink key={href} href={href} aria-current={current(href) ? 'page' : undefined}>
               {label}
               {count && count.count > 0 && (
                 <span className="nav-count" data-testid={`nav-count-${page}`}>
@@ -53,7 +53,7 @@ export function PortalNav({ email }: { email: string }) {
                   <span className="sr-only"> {count.words}</span>
                 </span>
               )}
-            </PortalLink>
+            </IntentLink>
           );
         })}
       </div>

@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from './portal-link';
+import { IntentLink } from '../../_components/intent-link';
 import type { ReactNode } from 'react';
 import { AskAnAdmin } from './ask-an-admin';
 import { usePageAccess, type PortalPage } from './portal-access';
@@ -16,7 +16,7 @@ export function RequiresAccess({ page, needs, children }: { page: PortalPage; ne
   if (access[page] !== null) return children;
   return (
     <p className="notice" role="status" data-testid="needs-access">
-      {needs} <AskAnAdmin /> <PortalLink href="/portal">Back to the overview</PortalLink>
+      {needs} <AskAnAdmin /> <IntentLink href="/portal">Back to the overview</IntentLink>
     </p>
   );
 }

@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../_components/portal-link';
+import { IntentLink } from '../../_components/intent-link';
 import { Empty, EnvironmentBadge, ErrorMessage, Loading } from '../_components/ui';
 import { useBooks, useBusinesses, useWorkspaces } from '../_components/queries';
 import { BooksTable } from './books/_components/books-table';
@@ -86,11 +86,11 @@ export default function OverviewPage() {
                     <div className="row" style={{ marginTop: '0.5rem' }}>
                       {(!workspaces.data || mayReadBusiness(b, workspaces.data.workspaces)) && (
                         <>
-                          <PortalLink href={`/portal/quotes?business=${b.id}`}>Quotes</PortalLink>
-                          <PortalLink href={`/portal/members?business=${b.id}`}>Members</PortalLink>
-                          <PortalLink href={`/portal/branding?business=${b.id}`}>
+                          <IntentLink href={`/portal/quotes?business=${b.id}`}>Quotes</IntentLink>
+                          <IntentLink href={`/portal/members?business=${b.id}`}>Members</IntentLink>
+                          <IntentLink href={`/portal/branding?business=${b.id}`}>
                             {workspaces.data && mayEditBranding(b, workspaces.data.workspaces) ? 'Branding' : 'Branding (read-only)'}
-                          </PortalLink>
+                          </IntentLink>
                         </>
                       )}
                       <a href={`/q/${b.id}`} target="_blank" rel="noreferrer">

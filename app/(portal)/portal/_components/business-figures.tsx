@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { PortalLink } from '../../_components/portal-link';
+import { IntentLink } from '../../../_components/intent-link';
 import dynamic from 'next/dynamic';
 import type { AnswerOf } from '@/lib/http/contract';
 import { pipelineCountText } from '@/lib/overview/pipeline-count';
@@ -52,7 +52,7 @@ export function BusinessFigures({ business, workspaces }: { business: Business; 
               <>
                 <dt>Held quotes to review</dt>
                 <dd data-testid="overview-held">
-                  {o.pipeline.heldQuotes === 0 ? 'none' : <PortalLink href={`/portal/review?business=${business.id}`}>{o.pipeline.heldQuotes.toLocaleString()} waiting</PortalLink>}
+                  {o.pipeline.heldQuotes === 0 ? 'none' : <IntentLink href={`/portal/review?business=${business.id}`}>{o.pipeline.heldQuotes.toLocaleString()} waiting</IntentLink>}
                 </dd>
               </>
             )}
@@ -63,9 +63,9 @@ export function BusinessFigures({ business, workspaces }: { business: Business; 
                   {o.pipeline.leadsThisWeek === 0 && o.pipeline.newLeads === 0 ? (
                     'none'
                   ) : (
-                    <PortalLink href={`/portal/leads?business=${business.id}`}>
+                    <IntentLink href={`/portal/leads?business=${business.id}`}>
                       {pipelineCountText(o.pipeline.leadsThisWeek)} this week, {pipelineCountText(o.pipeline.newLeads)} not contacted yet
-                    </PortalLink>
+                    </IntentLink>
                   )}
                 </dd>
                 <dt>Prices expiring in 7 days</dt>
@@ -114,7 +114,7 @@ export function BusinessFigures({ business, workspaces }: { business: Business; 
         <ul className="checklist" aria-label={`Getting started with ${business.branding.displayName}`}>
           {steps.map((step) => (
             <li key={step.label} className={step.done ? 'done' : undefined} aria-label={`${step.label}: ${step.done ? 'done' : 'to do'}`}>
-              <span aria-hidden="true">{step.done ? '✓' : '○'}</span> {step.href && !step.done ? <PortalLink href={step.href}>{step.label}</PortalLink> : step.label}
+              <span aria-hidden="true">{step.done ? '✓' : '○'}</span> {step.href && !step.done ? <IntentLink href={step.href}>{step.label}</IntentLink> : step.label}
             </li>
           ))}
         </ul>

@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../_components/portal-link';
+import { IntentLink } from '../../../_components/intent-link';
 import { useBooks, useWorkspaces, type BookSummary, type Workspace } from '../../_components/queries';
 import { Empty, ErrorMessage, Loading } from '../../_components/ui';
 import { BooksTable } from './_components/books-table';
@@ -28,7 +28,7 @@ export default function BooksPage() {
         <p className="notice" data-testid="needs-access">
           Price books belong to a workspace: its members read them, and those allowed to edit price books change them.{' '}
           <AskAnAdmin /> The trace of each of your business’s quotes shows the book version it was priced with:{' '}
-          <PortalLink href="/portal/quotes">your business’s quotes</PortalLink>.
+          <IntentLink href="/portal/quotes">your business’s quotes</IntentLink>.
         </p>
       ) : (
         <>

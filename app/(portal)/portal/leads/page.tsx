@@ -1,7 +1,7 @@
 'use client';
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { PortalLink } from '../../_components/portal-link';
+import { IntentLink } from '../../../_components/intent-link';
 import { useId, useRef, useState } from 'react';
 import { formatMoney } from '@/app/_components/receipt-view';
 import type { AnswerOf } from '@/lib/http/contract';
@@ -155,9 +155,9 @@ function LeadCard({ business, lead, canWork, canErase }: { business: Business; l
         )}
         <dt>Quote</dt>
         <dd>
-          <PortalLink href={`/portal/traces/${lead.quoteIntentId}`} aria-label={`Trace of the quote ${name} accepted`}>
+          <IntentLink href={`/portal/traces/${lead.quoteIntentId}`} aria-label={`Trace of the quote ${name} accepted`}>
             Trace and signed receipt
-          </PortalLink>
+          </IntentLink>
         </dd>
       </dl>
       {(canWork || canErase) && !erased && (

@@ -1,7 +1,7 @@
 'use client';
 
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { PortalLink } from '../../_components/portal-link';
+import { IntentLink } from '../../../_components/intent-link';
 import { useState } from 'react';
 import { formatMoney } from '@/app/_components/receipt-view';
 import type { AnswerOf } from '@/lib/http/contract';
@@ -130,9 +130,9 @@ function BusinessQuotes({ business }: { business: Business }) {
                   </td>
                   <td data-label="Version">{q.bookVersionNumber === null ? '—' : `v${q.bookVersionNumber}`}</td>
                   <td data-label="Trace">
-                    <PortalLink href={`/portal/traces/${q.id}`} aria-label={`Trace of the ${offeringName(q)} quote of ${formatTime(q.createdAt)}`}>
+                    <IntentLink href={`/portal/traces/${q.id}`} aria-label={`Trace of the ${offeringName(q)} quote of ${formatTime(q.createdAt)}`}>
                       Trace
-                    </PortalLink>
+                    </IntentLink>
                   </td>
                 </tr>
               ))}

@@ -1,7 +1,7 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { PortalLink } from '../../_components/portal-link';
+import { IntentLink } from '../../../_components/intent-link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { Suspense } from 'react';
 import { Empty, ErrorMessage, Loading } from '../../_components/ui';
@@ -82,14 +82,14 @@ function RequestLogSearch() {
         )}
         <nav aria-label="Pages" className="row" style={{ marginTop: '0.75rem' }}>
           {pageParams.has('cursor') && (
-            <PortalLink href={href(withCursor(pageParams, null))} className="button">
+            <IntentLink href={href(withCursor(pageParams, null))} className="button">
               ← Newest
-            </PortalLink>
+            </IntentLink>
           )}
           {logs.data?.nextCursor && (
-            <PortalLink href={href(withCursor(pageParams, logs.data.nextCursor))} className="button">
+            <IntentLink href={href(withCursor(pageParams, logs.data.nextCursor))} className="button">
               Older →
-            </PortalLink>
+            </IntentLink>
           )}
         </nav>
       </section>

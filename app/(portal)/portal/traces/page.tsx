@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../_components/portal-link';
+import { IntentLink } from '../../../_components/intent-link';
 import { TraceLookupForm } from './_components/trace-lookup-form';
 import { usePageAccess } from '../../_components/portal-access';
 
@@ -16,12 +16,12 @@ export default function QuoteTracesPage() {
       <TraceLookupForm />
       {access?.quotes && (
         <p className="muted">
-          Looking for a quote of your business? <PortalLink href="/portal/quotes">Quotes</PortalLink> lists them newest first, each with its trace.
+          Looking for a quote of your business? <IntentLink href="/portal/quotes">Quotes</IntentLink> lists them newest first, each with its trace.
         </p>
       )}
       {access?.requestLog && (
         <p className="muted">
-          Looking for an API call? Find its request in the <PortalLink href="/portal/request-logs">request log</PortalLink> and follow “Trace”.
+          Looking for an API call? Find its request in the <IntentLink href="/portal/request-logs">request log</IntentLink> and follow “Trace”.
         </p>
       )}
     </>

@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../_components/portal-link';
+import { IntentLink } from '../../../_components/intent-link';
 import { useRef, useState } from 'react';
 import { ProjectScope, type ProjectInWorkspace } from '../../_components/project-scope';
 import { RequiresAccess } from '../../_components/requires-access';
@@ -94,8 +94,8 @@ function ProjectEndpoints({ projectId, projectName }: { projectId: string; proje
         )}
       </section>
       <p className="muted">
-        Every delivery and its attempts are on the <PortalLink href={`/portal/webhooks/deliveries?project=${projectId}`}>deliveries page</PortalLink>. What each
-        event means and an example of each: the <PortalLink href="/portal/webhooks/events">event catalogue</PortalLink>.
+        Every delivery and its attempts are on the <IntentLink href={`/portal/webhooks/deliveries?project=${projectId}`}>deliveries page</IntentLink>. What each
+        event means and an example of each: the <IntentLink href="/portal/webhooks/events">event catalogue</IntentLink>.
       </p>
     </>
   );

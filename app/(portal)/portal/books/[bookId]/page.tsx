@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../../_components/portal-link';
+import { IntentLink } from '../../../../_components/intent-link';
 import { useParams } from 'next/navigation';
 import { usePageAccess } from '../../../_components/portal-access';
 import { ErrorMessage, Loading } from '../../../_components/ui';
@@ -23,7 +23,7 @@ export default function BookPage() {
     <>
       <p style={{ marginTop: 0 }}>
         {/* A business member reads the book their quotes came from; the list of books is the workspace's. */}
-        {access?.books === null ? <PortalLink href="/portal/quotes">← Your business’s quotes</PortalLink> : <PortalLink href="/portal/books">← All price books</PortalLink>}
+        {access?.books === null ? <IntentLink href="/portal/quotes">← Your business’s quotes</IntentLink> : <IntentLink href="/portal/books">← All price books</IntentLink>}
       </p>
       {book.isPending || permissions.isPending ? (
         <Loading what="the price book" />

@@ -1,4 +1,4 @@
-import { PortalLink } from '../../../_components/portal-link';
+import { IntentLink } from '../../../../_components/intent-link';
 import type { BookSummary } from '../../../_components/queries';
 import { ENVIRONMENT_LABEL } from '../../../_components/ui';
 import { TableHead } from '../../../_components/table-head';
@@ -13,7 +13,7 @@ export function BooksTable({ books, ariaLabel }: { books: BookSummary[]; ariaLab
         {books.map((b) => (
           <tr key={b.id}>
             <td data-label="Book">
-              <PortalLink href={`/portal/books/${b.id}`}>{b.name}</PortalLink> <BookBadges isPrimary={b.isPrimary} hasDraft={b.hasDraft} />
+              <IntentLink href={`/portal/books/${b.id}`}>{b.name}</IntentLink> <BookBadges isPrimary={b.isPrimary} hasDraft={b.hasDraft} />
             </td>
             <td data-label="Key">
               <code>{b.key}</code>

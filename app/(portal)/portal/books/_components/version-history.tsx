@@ -7,7 +7,7 @@ import { usePublish, type BookDetail, type EnvironmentKind } from './book-querie
 import { PublishLiveDialog, type LivePublishRequest } from './impact/publish-live-dialog';
 import { AskAnAdmin } from '../../../_components/ask-an-admin';
 import { useExperiments } from './experiments/experiment-queries';
-import { PortalLink } from '../../../_components/portal-link';
+import { IntentLink } from '../../../../_components/intent-link';
 
 type PublishRequest = { versionId: string; number: number; environment: EnvironmentKind };
 
@@ -49,7 +49,7 @@ export function VersionHistory({ book, canPublish }: { book: BookDetail; canPubl
               <p key={environment} className="notice" id={`${id}-held-${environment}`} data-testid={`publish-held-${environment}`}>
                 The experiment “{experiment.name}” is running in {ENVIRONMENT_LABEL[environment]}: its customers are quoted its versions, so publishing
                 to {ENVIRONMENT_LABEL[environment]} waits until you stop it or promote the version that should win.{' '}
-                <PortalLink href={`/portal/books/${book.id}/experiments/${experiment.id}`}>Open the experiment</PortalLink>
+                <IntentLink href={`/portal/books/${book.id}/experiments/${experiment.id}`}>Open the experiment</IntentLink>
               </p>
             ))}
           <table className="cards" aria-label="Version history">

@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../../_components/portal-link';
+import { IntentLink } from '../../../../_components/intent-link';
 import { formatMoney } from '@/app/_components/receipt-view';
 import { signedMoney } from '@/lib/pricing/format-money';
 import { EnvironmentBadge, formatTime } from '../../../_components/ui';
@@ -118,9 +118,9 @@ function QuoteCard({ side, name }: { side: Side; name: Name }) {
         </dd>
       </dl>
       <p style={{ marginBottom: 0 }}>
-        <PortalLink href={`/portal/traces/${side.quoteIntentId}`} aria-label={`Open the trace of quote ${name}`}>
+        <IntentLink href={`/portal/traces/${side.quoteIntentId}`} aria-label={`Open the trace of quote ${name}`}>
           Open its trace
-        </PortalLink>
+        </IntentLink>
       </p>
     </section>
   );

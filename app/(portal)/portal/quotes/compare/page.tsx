@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../../_components/portal-link';
+import { IntentLink } from '../../../../_components/intent-link';
 import { useSearchParams } from 'next/navigation';
 import { Suspense } from 'react';
 import { isNotFound } from '../../../_components/api';
@@ -14,7 +14,7 @@ export default function CompareQuotesPage() {
   return (
     <>
       <p style={{ marginTop: 0 }}>
-        <PortalLink href="/portal/quotes">← Quotes</PortalLink>
+        <IntentLink href="/portal/quotes">← Quotes</IntentLink>
       </p>
       <h1>Compare two quotes</h1>
       <p className="muted">
@@ -35,8 +35,8 @@ function PickedQuotes() {
   if (!a || !b) {
     return (
       <Empty>
-        Pick two quotes to compare: tick “Compare” on two rows of <PortalLink href="/portal/quotes">Quotes</PortalLink> or of the{' '}
-        <PortalLink href="/portal/request-logs">request log</PortalLink>, or use “Compare with…” on a quote’s trace.
+        Pick two quotes to compare: tick “Compare” on two rows of <IntentLink href="/portal/quotes">Quotes</IntentLink> or of the{' '}
+        <IntentLink href="/portal/request-logs">request log</IntentLink>, or use “Compare with…” on a quote’s trace.
       </Empty>
     );
   }
@@ -58,7 +58,7 @@ function Comparison({ a, b }: { a: string; b: string }) {
   return (
     <>
       <p>
-        <PortalLink href={comparisonHref(b, a)}>Swap A and B</PortalLink>
+        <IntentLink href={comparisonHref(b, a)}>Swap A and B</IntentLink>
       </p>
       <QuoteComparisonView comparison={comparison.data} />
     </>

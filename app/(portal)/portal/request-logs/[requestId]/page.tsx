@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { PortalLink } from '../../../_components/portal-link';
+import { IntentLink } from '../../../../_components/intent-link';
 import { useParams } from 'next/navigation';
 import type { AnswerOf } from '@/lib/http/contract';
 import type { getRequestLogContract } from '@/app/v1/request-logs/contract';
@@ -20,7 +20,7 @@ export default function RequestLogDetailPage() {
   return (
     <>
       <p style={{ marginTop: 0 }}>
-        <PortalLink href="/portal/request-logs">← Request log</PortalLink>
+        <IntentLink href="/portal/request-logs">← Request log</IntentLink>
       </p>
       <h1>Request</h1>
       <RequiresAccess page="requestLog" needs="Reading the request log is for workspace members allowed to search it.">
@@ -84,7 +84,7 @@ function Detail({ requestId }: { requestId: string }) {
           </dl>
           {r.quoteIntentId && (
             <p style={{ marginBottom: 0 }}>
-              This request made a quote: <PortalLink href={`/portal/traces/${r.quoteIntentId}`}>open its trace</PortalLink> for the answers it sent and its receipt.
+              This request made a quote: <IntentLink href={`/portal/traces/${r.quoteIntentId}`}>open its trace</IntentLink> for the answers it sent and its receipt.
             </p>
           )}
         </section>

@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../../_components/portal-link';
+import { IntentLink } from '../../../../_components/intent-link';
 import type { FormEvent } from 'react';
 import { ENVIRONMENT_LABEL, ENVIRONMENTS } from '../../../_components/ui';
 import { useQuery } from '@tanstack/react-query';
@@ -71,9 +71,9 @@ export function RequestLogSearchForm({ current, onSearch }: { current: URLSearch
         <button type="submit" className="primary">
           Search
         </button>
-        <PortalLink href="/portal/request-logs" className="button">
+        <IntentLink href="/portal/request-logs" className="button">
           Clear filters
-        </PortalLink>
+        </IntentLink>
       </div>
     </form>
   );

@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../../_components/portal-link';
+import { IntentLink } from '../../../../_components/intent-link';
 import { HttpStatus } from '../../../_components/http-status';
 import { CompareCheckbox, type ComparePicks } from '../../../_components/compare-picker';
 import { CopyId } from '../../../_components/copy-id';
@@ -54,15 +54,15 @@ export function RequestLogTable({ logs, filterHref, picks }: { logs: RequestLog[
                 <CopyId id={log.requestId} label="request id" />
               </td>
               <td>
-                <PortalLink href={`/portal/request-logs/${log.requestId}`} aria-label={`Details of request ${log.requestId}`}>
+                <IntentLink href={`/portal/request-logs/${log.requestId}`} aria-label={`Details of request ${log.requestId}`}>
                   Details
-                </PortalLink>
+                </IntentLink>
                 {log.quoteIntentId && (
                   <>
                     {' · '}
-                    <PortalLink href={`/portal/traces/${log.quoteIntentId}`} aria-label={`Trace the quote made by request ${log.requestId}`}>
+                    <IntentLink href={`/portal/traces/${log.quoteIntentId}`} aria-label={`Trace the quote made by request ${log.requestId}`}>
                       Trace
-                    </PortalLink>
+                    </IntentLink>
                   </>
                 )}
               </td>
@@ -88,9 +88,9 @@ export function Caller({ log, filterHref }: { log: RequestLog; filterHref: (name
   return (
     <>
       {log.caller === 'account_key' ? 'Account key' : 'Key'}{' '}
-      <PortalLink href={filterHref('apiKeyId', log.apiKeyId)} title={`Only requests with key ${log.apiKeyName ?? log.apiKeyId}`}>
+      <IntentLink href={filterHref('apiKeyId', log.apiKeyId)} title={`Only requests with key ${log.apiKeyName ?? log.apiKeyId}`}>
         {log.apiKeyName ? shortened(log.apiKeyName) : `…${log.apiKeyId.slice(-6)}`}
-      </PortalLink>
+      </IntentLink>
     </>
   );
 }

@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../../_components/portal-link';
+import { IntentLink } from '../../../../_components/intent-link';
 import { useParams } from 'next/navigation';
 import { isNotFound } from '../../../_components/api';
 import { ErrorMessage, Loading } from '../../../_components/ui';
@@ -15,7 +15,7 @@ export default function QuoteTracePage() {
   return (
     <>
       <p style={{ marginTop: 0 }}>
-        <PortalLink href="/portal/traces">← Quote traces</PortalLink>
+        <IntentLink href="/portal/traces">← Quote traces</IntentLink>
       </p>
       {trace.isPending ? (
         <Loading what="the quote trace" />

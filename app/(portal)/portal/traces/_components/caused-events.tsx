@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../../_components/portal-link';
+import { IntentLink } from '../../../../_components/intent-link';
 import { formatTime } from '../../../_components/ui';
 import { hiddenHeading, num, TableHead } from '../../../_components/table-head';
 import { DeliveryStatusBadge } from '../../webhooks/_components/delivery-status';
@@ -51,7 +51,7 @@ function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
             <td data-label="Next attempt">{d.nextAttemptAt ? formatTime(d.nextAttemptAt) : <span className="muted">none</span>}</td>
             <td data-label="Created">{formatTime(d.createdAt)}</td>
             <td>
-              <PortalLink href={deliveryHref(d.id)}>Details</PortalLink>
+              <IntentLink href={deliveryHref(d.id)}>Details</IntentLink>
             </td>
           </tr>
         ))}

@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../../_components/portal-link';
+import { IntentLink } from '../../../../_components/intent-link';
 import { HttpStatus } from '../../../_components/http-status';
 import { formatTime } from '../../../_components/ui';
 import type { QuoteTrace } from './use-quote-trace';
@@ -102,7 +102,7 @@ export function PinnedBookVersion({ book, version }: { book: QuoteTrace['book'];
         )}
       </dl>
       <p style={{ marginBottom: 0 }}>
-        <PortalLink href={`/portal/books/${book.id}`}>Open the book</PortalLink>
+        <IntentLink href={`/portal/books/${book.id}`}>Open the book</IntentLink>
       </p>
     </>
   );
@@ -126,7 +126,7 @@ export function CreatingRequest({ request, requestId, canSearchLog }: { request:
     return (
       <p className="muted" style={{ margin: 0 }}>
         The request log has no entry for request <span className="mono">{requestId}</span> yet.{' '}
-        {canSearchLog && <PortalLink href={inLog}>Search the request log</PortalLink>}
+        {canSearchLog && <IntentLink href={inLog}>Search the request log</IntentLink>}
       </p>
     );
   }
@@ -152,7 +152,7 @@ export function CreatingRequest({ request, requestId, canSearchLog }: { request:
       </dl>
       {canSearchLog && (
         <p style={{ marginBottom: 0 }}>
-          <PortalLink href={inLog}>Show in the request log</PortalLink>
+          <IntentLink href={inLog}>Show in the request log</IntentLink>
         </p>
       )}
     </>

@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../../_components/portal-link';
+import { IntentLink } from '../../../../_components/intent-link';
 import { Fragment, useState } from 'react';
 import { hiddenHeading, num, TableHead } from '../../../_components/table-head';
 import { formatTime } from '../../../_components/ui';
@@ -43,12 +43,12 @@ export function DeliveryTable({ deliveries }: { deliveries: Delivery[] }) {
               <Fragment key={delivery.id}>
                 <tr aria-label={`Delivery ${shortId(delivery.id)} of ${delivery.eventType}`}>
                   <td data-label="Event">
-                    <PortalLink href={deliveryHref(delivery.id)} className="mono">
+                    <IntentLink href={deliveryHref(delivery.id)} className="mono">
                       {delivery.eventType}
-                    </PortalLink>
+                    </IntentLink>
                     {delivery.replayOfId && (
                       <div className="hint">
-                        replay of <PortalLink href={deliveryHref(delivery.replayOfId)}>delivery {shortId(delivery.replayOfId)}</PortalLink>
+                        replay of <IntentLink href={deliveryHref(delivery.replayOfId)}>delivery {shortId(delivery.replayOfId)}</IntentLink>
                       </div>
                     )}
                   </td>

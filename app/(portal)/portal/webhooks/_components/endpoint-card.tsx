@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { PortalLink } from '../../../_components/portal-link';
+import { IntentLink } from '../../../../_components/intent-link';
 import { useRef, useState } from 'react';
 import type { deleteEndpointContract, sendTestEventContract, updateEndpointContract } from '@/app/v1/webhook-endpoints/contract';
 import { apiFetch } from '../../../_components/api';
@@ -103,9 +103,9 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
       </dl>
 
       <div className={styles.actions}>
-        <PortalLink href={deliveriesHref(endpoint)} className="button" aria-label={`Deliveries of ${endpoint.url}`}>
+        <IntentLink href={deliveriesHref(endpoint)} className="button" aria-label={`Deliveries of ${endpoint.url}`}>
           Deliveries
-        </PortalLink>
+        </IntentLink>
         {enabled && (
           <button type="button" disabled={sendTest.isPending} onClick={() => sendTest.mutate()}>
             {sendTest.isPending ? 'Sending test event…' : 'Send test event'}
@@ -154,7 +154,7 @@ export function EndpointCard({ endpoint, onRotated }: { endpoint: Endpoint; onRo
       {sendTest.isSuccess && (
         <p className={`success ${styles.inlineMessage}`} role="status">
           Test event queued.{' '}
-          <PortalLink href={deliveriesHref(endpoint, 'webhook.test')}>Watch its delivery</PortalLink>
+          <IntentLink href={deliveriesHref(endpoint, 'webhook.test')}>Watch its delivery</IntentLink>
         </p>
       )}
       {failed && (

@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { PortalLink } from '../../../_components/portal-link';
+import { IntentLink } from '../../../../_components/intent-link';
 import type { endpointStatsContract } from '@/app/v1/webhook-endpoints/contract';
 import { apiFetch } from '../../../_components/api';
 import { formatTime } from '../../../_components/ui';
@@ -39,7 +39,7 @@ export function EndpointHealth({ endpoint }: { endpoint: Endpoint }) {
       {s.lastFailure && (
         <span className="muted" style={{ display: 'block' }}>
           Last failure {formatTime(s.lastFailure.at)}: {s.lastFailure.responseStatus ?? s.lastFailure.error ?? 'no answer'} on{' '}
-          <code>{s.lastFailure.eventType}</code> · <PortalLink href={`/portal/webhooks/deliveries/${s.lastFailure.deliveryId}`}>see it</PortalLink>
+          <code>{s.lastFailure.eventType}</code> · <IntentLink href={`/portal/webhooks/deliveries/${s.lastFailure.deliveryId}`}>see it</IntentLink>
         </span>
       )}
     </span>

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { PortalLink } from '../../../_components/portal-link';
+import { IntentLink } from '../../../../_components/intent-link';
 import type { replayDeliveryContract } from '@/app/v1/webhook-endpoints/contract';
 import { apiFetch } from '../../../_components/api';
 import { ErrorMessage } from '../../../_components/ui';
@@ -40,7 +40,7 @@ function ReplayAction({ delivery }: { delivery: Delivery }) {
       </span>
       {replay.isSuccess && (
         <p className={`success ${styles.inlineMessage}`} role="status">
-          Replay queued as a new delivery. <PortalLink href={deliveryHref(replay.data.delivery.id)}>Open the replay</PortalLink>
+          Replay queued as a new delivery. <IntentLink href={deliveryHref(replay.data.delivery.id)}>Open the replay</IntentLink>
         </p>
       )}
       {replay.isError && (

@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../../_components/portal-link';
+import { IntentLink } from '../../../../_components/intent-link';
 import { COMPRESSED_RETRY_DELAYS_MS, MAX_ATTEMPTS, retryScheduleInWords } from '@/lib/webhooks/retry-schedule';
 import { ProjectScope, type ProjectInWorkspace } from '../../../_components/project-scope';
 import { RequiresAccess } from '../../../_components/requires-access';
@@ -18,7 +18,7 @@ export default function WebhookDeliveriesPage() {
   return (
     <>
       <p style={{ marginTop: 0 }}>
-        <PortalLink href="/portal/webhooks">← Webhooks</PortalLink>
+        <IntentLink href="/portal/webhooks">← Webhooks</IntentLink>
       </p>
       <h1>Webhook deliveries</h1>
       <p className="muted">
@@ -53,7 +53,7 @@ function ProjectEndpointDeliveries({ projectId }: { projectId: string }) {
     return (
       <Empty>
         This project has no webhook endpoints, so nothing has been delivered.{' '}
-        <PortalLink href={`/portal/webhooks?project=${projectId}`}>Add an endpoint</PortalLink>
+        <IntentLink href={`/portal/webhooks?project=${projectId}`}>Add an endpoint</IntentLink>
       </Empty>
     );
   }

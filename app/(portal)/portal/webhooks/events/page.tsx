@@ -1,4 +1,4 @@
-import { PortalLink } from '../../../_components/portal-link';
+import { IntentLink } from '../../../../_components/intent-link';
 import { EVENT_TYPES } from '@/lib/events/event-types';
 import { EVENT_CATALOGUE, exampleEnvelope } from '@/lib/event-catalogue/catalogue';
 
@@ -7,7 +7,7 @@ export default function EventCataloguePage() {
   return (
     <>
       <p style={{ marginTop: 0 }}>
-        <PortalLink href="/portal/webhooks">← Webhooks</PortalLink>
+        <IntentLink href="/portal/webhooks">← Webhooks</IntentLink>
       </p>
       <h1>Event catalogue</h1>
       <p className="muted">

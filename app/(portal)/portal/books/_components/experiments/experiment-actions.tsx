@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../../../_components/portal-link';
+import { IntentLink } from '../../../../../_components/intent-link';
 import { useEffect, useRef, useState } from 'react';
 import { AskAnAdmin } from '../../../../_components/ask-an-admin';
 import { ConfirmDialog } from '../../../../_components/confirm-dialog';
@@ -68,7 +68,7 @@ export function ExperimentActions({ book, experiment, canPublish }: { book: Book
         {experiment.state === 'draft' && !published && <span className="muted">Publish a version to {env} first: it is the control.</span>}
         {experiment.state === 'draft' && published && running && (
           <span className="muted" data-testid="start-waits">
-            “<PortalLink href={`/portal/books/${book.id}/experiments/${running.id}`}>{running.name}</PortalLink>” is running in {env}: stop it before starting this one.
+            “<IntentLink href={`/portal/books/${book.id}/experiments/${running.id}`}>{running.name}</IntentLink>” is running in {env}: stop it before starting this one.
           </span>
         )}
       </div>

@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../../../_components/portal-link';
+import { IntentLink } from '../../../../../_components/intent-link';
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import { AskAnAdmin } from '../../../../_components/ask-an-admin';
@@ -77,7 +77,7 @@ function ExperimentList({ book, environment, experiments }: { book: BookDetail; 
             {experiments.map((e) => (
               <tr key={e.id}>
                 <td data-label="Name">
-                  <PortalLink href={`/portal/books/${book.id}/experiments/${e.id}`}>{e.name}</PortalLink>
+                  <IntentLink href={`/portal/books/${book.id}/experiments/${e.id}`}>{e.name}</IntentLink>
                 </td>
                 <td data-label="State">
                   <StateBadge state={e.state} />

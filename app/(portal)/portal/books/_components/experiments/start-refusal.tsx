@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../../../_components/portal-link';
+import { IntentLink } from '../../../../../_components/intent-link';
 import type { ReactNode } from 'react';
 import type { PriceDifference } from '@/lib/experiments/price-guard';
 import { formatMoney } from '@/lib/pricing/format-money';
@@ -32,7 +32,7 @@ export function StartRefusal({ error, book, experiment, running }: { error: unkn
   if (running) {
     return said(
       <>
-        “<PortalLink href={`/portal/books/${book.id}/experiments/${running.id}`}>{running.name}</PortalLink>” is already running in {env}: one experiment runs at a
+        “<IntentLink href={`/portal/books/${book.id}/experiments/${running.id}`}>{running.name}</IntentLink>” is already running in {env}: one experiment runs at a
         time. Stop it first, then start this one.
       </>,
     );

@@ -1,7 +1,7 @@
 'use client';
 
 import dynamic from 'next/dynamic';
-import { PortalLink } from '../../../../_components/portal-link';
+import { IntentLink } from '../../../../../_components/intent-link';
 import { dequal } from 'dequal/lite';
 import { useId, useMemo, useState } from 'react';
 import { formatMoney } from '@/app/_components/receipt-view';
@@ -219,7 +219,7 @@ function ImpactResultView({ impact, window, factors }: { impact: Impact; window:
                   </td>
                   <td>
                     {/* A new tab: the draft being edited here stays as it is. */}
-                    <PortalLink
+                    <IntentLink
                       href={`/portal/traces/${m.quoteIntentId}`}
                       target="_blank"
                       rel="noopener"
@@ -227,7 +227,7 @@ function ImpactResultView({ impact, window, factors }: { impact: Impact; window:
                       style={{ whiteSpace: 'nowrap' }}
                     >
                       Trace ↗
-                    </PortalLink>
+                    </IntentLink>
                   </td>
                 </tr>
               ))}

@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../../../_components/portal-link';
+import { IntentLink } from '../../../../../_components/intent-link';
 import { useParams } from 'next/navigation';
 import { isNotFound } from '../../../../_components/api';
 import { ErrorMessage, formatTime, Loading } from '../../../../_components/ui';
@@ -18,7 +18,7 @@ export default function WebhookDeliveryPage() {
   return (
     <>
       <p style={{ marginTop: 0 }}>
-        <PortalLink href="/portal/webhooks/deliveries">← Webhook deliveries</PortalLink>
+        <IntentLink href="/portal/webhooks/deliveries">← Webhook deliveries</IntentLink>
       </p>
       {delivery.isPending ? (
         <Loading what="the delivery" />
@@ -63,9 +63,9 @@ function DeliveryView({ delivery }: { delivery: Delivery }) {
             <>
               <dt>Replay of</dt>
               <dd>
-                <PortalLink href={deliveryHref(delivery.replayOfId)} className="mono">
+                <IntentLink href={deliveryHref(delivery.replayOfId)} className="mono">
                   {delivery.replayOfId}
-                </PortalLink>
+                </IntentLink>
               </dd>
             </>
           )}
@@ -109,9 +109,9 @@ function EndpointName({ endpointId }: { endpointId: string }) {
   }
   return (
     <>
-      <PortalLink href={deliveriesHref(endpoint.data.endpoint)} className="mono">
+      <IntentLink href={deliveriesHref(endpoint.data.endpoint)} className="mono">
         {endpoint.data.endpoint.url}
-      </PortalLink>
+      </IntentLink>
       {endpoint.data.endpoint.status === 'disabled' && <span className="muted"> (disabled: it receives nothing until it is enabled)</span>}
     </>
   );

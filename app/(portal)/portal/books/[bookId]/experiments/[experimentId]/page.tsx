@@ -1,6 +1,6 @@
 'use client';
 
-import { PortalLink } from '../../../../../_components/portal-link';
+import { IntentLink } from '../../../../../../_components/intent-link';
 import { useParams } from 'next/navigation';
 import { useId } from 'react';
 import { TableHead } from '../../../../../_components/table-head';
@@ -24,7 +24,7 @@ export default function ExperimentPage() {
   return (
     <>
       <p style={{ marginTop: 0 }}>
-        <PortalLink href={`/portal/books/${bookId}#experiments`}>← {book.data ? `${book.data.name}: experiments` : 'The price book'}</PortalLink>
+        <IntentLink href={`/portal/books/${bookId}#experiments`}>← {book.data ? `${book.data.name}: experiments` : 'The price book'}</IntentLink>
       </p>
       {book.isPending || experiment.isPending || permissions.isPending ? (
         <Loading what="the experiment" />
