@@ -94,14 +94,14 @@ export async function updateLeadStatus(db: DbOrTx, change: { id: string; status:
  * - the same in the `quote_intent.accepted` event, so deliveries still to be sent carry the
  *   erased payload, and what receivers answered to it (`webhook_attempts.response_excerpt`, where
  *   an echoing receiver would have put it back);
- * - in the request log, the customer's requests (their quote and acceptance, every request about
- *   that quote, and their other anonymous requests to the business from the same address and
- *   browser since the day before the quote) lose their address, browser and bodies, as does any
- *   anonymous request whose body holds their email, phone or name (typed into another field).
+ * - in the request log (forgetCustomerRequests, run first, in statements of its own), the
+ *   customer's requests (their quote and acceptance, every request about that quote, and their
+ *   other anonymous requests to the business from the same address and browser since the day
+ *   before the quote) lose their address, browser and bodies, as does any anonymous request whose
+ *   body holds their email, phone or name (typed into another field).
  * The quote, its signed receipt and the acceptance's binding to them stay.
  */
 export async function erasePersonalData(db: DbOrTx, erasure: { id: string; quoteIntentId: string; erasedBy: string; erasedAt: Date }): Promise<LeadRow> {
-  const before = await db.quoteAcceptance.findUniqueOrThrow({ where: { id: erasure.id }, select: { contactName: true, contactEmail: true, contactPhone: true } });
   const lead = await db.quoteAcceptance.update({
     where: { id: erasure.id },
     data: {
@@ -134,43 +134,81 @@ export async function erasePersonalData(db: DbOrTx, erasure: { id: string; quote
      FROM webhook_deliveries d WHERE d.id = a.delivery_id AND d.event_id = ANY($1::uuid[]) AND a.response_excerpt IS NOT NULL`,
     [events.map((e) => e.id)],
   );
-  // Names shorter than this would match words in unrelated bodies.
-  const typed = [before.contactEmail, before.contactPhone, before.contactName && before.contactName.length >= 4 ? before.contactName : null].filter((v): v is string => !!v);
-  const quote = await db.quoteIntent.findUniqueOrThrow({ where: { id: erasure.quoteIntentId }, select: { createdAt: true } });
-  const since = new Date(quote.createdAt.getTime() - 86_400_000);
-  // Planned for its values: the day partitions from `since` on, not every day the log keeps (docs/request-log.md).
-  await sqlRows(db, FORGET_CUSTOMER_REQUESTS, [erasure.id, `/v1/public_quotes/${erasure.quoteIntentId}`, typed.map((v) => v.toLowerCase()), since], { prepared: false });
   return lead;
 }
 
+const DAY_MS = 86_400_000;
+/** The days one statement of an erasure reads: a month's partitions, each locked until it ends. */
+export const ERASURE_WINDOW_DAYS = 31;
+
 /**
- * The erasure's request-log part: finds the customer's rows (see erasePersonalData) and clears
- * their address, browser and bodies. Bounded by time ($4: from the day before the quote; bodies are
- * kept 30 days) and by workspace, or rows no workspace was named for.
+ * The erasure's request-log part (see erasePersonalData): the customer's requests lose their
+ * address, browser and bodies, from the day before the quote until now. A month of days per
+ * statement, each its own transaction: PostgreSQL locks every day partition a statement reads
+ * until its transaction ends, and years of days in one ran its lock table out ("out of shared
+ * memory"). The newest month first: the quote's and the acceptance's requests, which say the
+ * customer's address and browser, are forgotten last, so a retry after a crash still finds them.
+ * Idempotent; run before the lead is marked erased, so an erased lead's requests are forgotten.
+ */
+export async function forgetCustomerRequests(db: DbOrTx, lead: { id: string; quoteIntentId: string }, now: Date): Promise<void> {
+  const [found] = await sqlRows<{ quotedAt: Date; acceptedAt: Date; name: string | null; email: string | null; phone: string | null }>(
+    db,
+    `SELECT qi.created_at AS "quotedAt", qa.created_at AS "acceptedAt", qa.contact_name AS name, qa.contact_email AS email, qa.contact_phone AS phone
+     FROM quote_acceptances qa JOIN quote_intents qi ON qi.id = qa.quote_intent_id WHERE qa.id = $1::uuid`,
+    [lead.id],
+  );
+  if (!found) return;
+  // Names shorter than this would match words in unrelated bodies.
+  const typed = [found.email, found.phone, found.name && found.name.length >= 4 ? found.name : null].filter((v): v is string => !!v).map((v) => v.toLowerCase());
+  const since = found.quotedAt.getTime() - DAY_MS;
+  const marks = await sqlRows<{ ip: string; user_agent: string | null }>(db, CUSTOMER_MARKS, [lead.id, new Date(since), new Date(found.acceptedAt.getTime() + DAY_MS)], {
+    prepared: false,
+  });
+  const path = `/v1/public_quotes/${lead.quoteIntentId}`;
+  // Until tomorrow: rows the log's writer has yet to flush carry their request's start.
+  for (let until = now.getTime() + DAY_MS; until > since; until -= ERASURE_WINDOW_DAYS * DAY_MS) {
+    const from = Math.max(since, until - ERASURE_WINDOW_DAYS * DAY_MS);
+    // Planned for its values: the window's day partitions only (docs/request-log.md).
+    await sqlRows(db, FORGET_CUSTOMER_REQUESTS, [lead.id, path, typed, new Date(from), new Date(until), JSON.stringify(marks)], { prepared: false });
+  }
+}
+
+/** The customer's address and browser: those of the quote's and the acceptance's requests. */
+const CUSTOMER_MARKS = `SELECT DISTINCT r.ip, r.user_agent
+  FROM quote_acceptances qa JOIN quote_intents qi ON qi.id = qa.quote_intent_id
+  JOIN request_logs r ON r.request_id IN (qa.request_correlation_id, qi.request_correlation_id)
+  WHERE qa.id = $1::uuid AND r.created_at >= $2::timestamptz AND r.created_at < $3::timestamptz AND r.ip IS NOT NULL`;
+
+/**
+ * One window [$4, $5) of the erasure's request-log part: finds the customer's rows and clears
+ * their address, browser and bodies. Bounded by workspace, or rows no workspace was named for;
+ * $6 holds the customer's marks (CUSTOMER_MARKS).
  */
 const FORGET_CUSTOMER_REQUESTS = `WITH lead AS (
     SELECT qa.request_correlation_id AS accepted_by, qi.request_correlation_id AS quoted_by, qa.workspace_id
     FROM quote_acceptances qa JOIN quote_intents qi ON qi.id = qa.quote_intent_id WHERE qa.id = $1::uuid
   ), marks AS (
-    SELECT DISTINCT r.ip, r.user_agent FROM request_logs r, lead
-    WHERE r.request_id IN (lead.accepted_by, lead.quoted_by) AND r.created_at >= $4::timestamptz AND r.ip IS NOT NULL
+    SELECT m.ip, m.user_agent FROM json_to_recordset($6::json) AS m(ip text, user_agent text)
   ), theirs AS (
     SELECT r.request_id, r.created_at FROM request_logs r, lead
-    WHERE r.created_at >= $4::timestamptz AND (r.workspace_id = lead.workspace_id OR r.workspace_id IS NULL)
+    WHERE r.created_at >= $4::timestamptz AND r.created_at < $5::timestamptz AND (r.workspace_id = lead.workspace_id OR r.workspace_id IS NULL)
       AND (r.request_id IN (lead.accepted_by, lead.quoted_by)
         OR r.path = $2::text OR starts_with(r.path, $2::text || '/')
         OR (r.caller = 'anonymous' AND EXISTS (SELECT 1 FROM marks m WHERE m.ip = r.ip AND m.user_agent IS NOT DISTINCT FROM r.user_agent)))
     UNION
     SELECT r.request_id, r.created_at
     FROM request_log_bodies b JOIN request_logs r ON r.request_id = b.request_id AND r.created_at = b.created_at, lead
-    WHERE cardinality($3::text[]) > 0 AND b.created_at >= $4::timestamptz AND r.created_at >= $4::timestamptz AND r.caller = 'anonymous'
+    WHERE cardinality($3::text[]) > 0 AND b.created_at >= $4::timestamptz AND b.created_at < $5::timestamptz
+      AND r.created_at >= $4::timestamptz AND r.created_at < $5::timestamptz AND r.caller = 'anonymous'
       AND (r.workspace_id = lead.workspace_id OR r.workspace_id IS NULL)
       AND EXISTS (SELECT 1 FROM unnest($3::text[]) v WHERE strpos(lower(coalesce(b.request_body, '') || ' ' || coalesce(b.response_body, '')), v) > 0)
   ), cleared AS (
     UPDATE request_logs r SET ip = NULL, user_agent = NULL FROM theirs t
-    WHERE r.request_id = t.request_id AND r.created_at = t.created_at AND r.created_at >= $4::timestamptz AND (r.ip IS NOT NULL OR r.user_agent IS NOT NULL)
+    WHERE r.request_id = t.request_id AND r.created_at = t.created_at AND r.created_at >= $4::timestamptz AND r.created_at < $5::timestamptz
+      AND (r.ip IS NOT NULL OR r.user_agent IS NOT NULL)
   )
-  DELETE FROM request_log_bodies b USING theirs t WHERE b.request_id = t.request_id AND b.created_at = t.created_at AND b.created_at >= $4::timestamptz`;
+  DELETE FROM request_log_bodies b USING theirs t
+  WHERE b.request_id = t.request_id AND b.created_at = t.created_at AND b.created_at >= $4::timestamptz AND b.created_at < $5::timestamptz`;
 
 // Each count reads at most `cap` index entries (lib/overview/pipeline-count.ts says why).
 const COUNT_LEADS_SQL = `SELECT

@@ -94,4 +94,36 @@ describe('erasing a lead', () => {
       await Promise.all([echo.stop(), late.stop()]);
     }
   });
+
+  it('forgets the requests of a quote made more than a year ago, in its day and in every month since', async () => {
+    const tenant = await createTenant();
+    const owner = await createPerson(tenant, { businessRole: 'owner' });
+    const tag = randomUUID().slice(0, 8);
+    const customer = { 'x-forwarded-for': `10.99.${Number.parseInt(tag.slice(0, 2), 16)}.${Number.parseInt(tag.slice(2, 4), 16)}`, 'user-agent': `YearAgoBrowser/${tag}` };
+    const quote = await api('POST', '/v1/public_quotes', { headers: customer, body: { businessId: tenant.businessId, ...demoExample } });
+    const quoteId: string = quote.body.data.quoteIntent.id;
+    const contact = { name: `Rowan Year ${tag}`, email: `rowan-${tag}@example.test`, phone: '+1 555 0100' };
+    const accepted = await api('POST', `/v1/public_quotes/${quoteId}/acceptance`, {
+      headers: customer,
+      body: { businessId: tenant.businessId, contact, consent: true, formToken: issueFormToken(quoteId, new Date(Date.now() - 5_000)) },
+    });
+    expect(accepted.status).toBe(201);
+    // A visit months later, from the same address and browser, that names no quote.
+    expect((await api('GET', `/v1/public_quotes/${randomUUID()}`, { headers: customer })).status).toBe(404);
+    await flushRequestLog();
+    // The quote and the request that made it, moved 400 days back: the erasure reads thirteen months of days.
+    const db = testDb();
+    await db.$executeRaw`UPDATE quote_intents SET created_at = created_at - interval '400 days' WHERE id = ${quoteId}::uuid`;
+    const quotedBy = quote.body.data.quoteIntent.requestCorrelationId as string;
+    await db.$executeRaw`UPDATE request_log_bodies SET created_at = created_at - interval '400 days' WHERE request_id = ${quotedBy}`;
+    await db.$executeRaw`UPDATE request_logs SET created_at = created_at - interval '400 days' WHERE request_id = ${quotedBy}`;
+    const theirs = () => db.requestLog.findMany({ where: { userAgent: customer['user-agent'] }, select: { requestId: true, createdAt: true } });
+    expect((await theirs()).length).toBe(3);
+
+    const leads = await api('GET', `/v1/businesses/${tenant.businessId}/leads`, { key: owner.token });
+    expect((await api('POST', `/v1/businesses/${tenant.businessId}/leads/${leads.body.data.leads[0].id}/erasure`, { key: owner.token })).status).toBe(200);
+    expect(await theirs()).toEqual([]);
+    const { found } = await tablesHolding(db, [customer['x-forwarded-for'], customer['user-agent'], contact.email, contact.name]);
+    expect(found).toEqual({ [customer['x-forwarded-for']]: [], [customer['user-agent']]: [], [contact.email]: [], [contact.name]: [] });
+  });
 });
