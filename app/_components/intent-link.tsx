@@ -7,7 +7,8 @@ import { useState, type ComponentProps } from 'react';
  * Our links between pages. Next's `<Link>` prefetches every page whose link comes into view: on
  * the portal that was the navigation's dozen pages and each listed row's page, some 25–40
  * requests a page view, each a server render and a session read, and the whole set again
- * whenever the URL's business changed; the home page fetched the API reference's 2 MB with it.
+ * whenever the URL's business changed; the home page fetched the API reference's page and its
+ * 186 KB stylesheet (Swagger UI's) with it.
  * Here a page is prefetched when the person reaches for its link (the pointer on it, a finger on
  * it, keyboard focus): a click is still a client-side navigation, and most often its page is
  * already on the way. Next's documented hover pattern

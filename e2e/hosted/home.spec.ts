@@ -13,8 +13,9 @@ test('the root page says what the service is and leads to the portal and a reada
   await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /signed receipts/);
   await screenshot(page, 'home');
 
-  // The API reference (Swagger UI, some 2 MB) is fetched ahead once the visitor reaches for its
-  // link, not with the page; nor is the portal. Before hydration a hover does nothing: again until it does.
+  // The API reference (its page and Swagger UI's 186 KB stylesheet) is fetched ahead once the
+  // visitor reaches for its link, not with the page; nor is the portal. Before hydration a hover
+  // does nothing: again until it does.
   const toReference = page.getByRole('link', { name: 'API reference' });
   await expect(async () => {
     await page.mouse.move(0, 0);

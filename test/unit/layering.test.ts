@@ -120,7 +120,7 @@ describe('layering', () => {
 
   it('links pages with IntentLink only, which prefetches on intent', () => {
     // next/link prefetches every page whose link is in view: 25–40 requests a portal page view,
-    // and the API reference's 2 MB from the home page.
+    // and the API reference's page and 186 KB stylesheet from the home page.
     const pages = sources('app');
     expect(pages.length).toBeGreaterThan(100);
     const direct = pages.filter((file) => file !== 'app/_components/intent-link.tsx' && specifiers(readFileSync(path.join(root, file), 'utf8')).includes('next/link'));
