@@ -150,57 +150,53 @@ export const ERASURE_WINDOW_DAYS = 31;
  * customer's address and browser, are forgotten last, so a retry after a crash still finds them.
  * Idempotent; run before the lead is marked erased, so an erased lead's requests are forgotten.
  */
-export async function forgetCustomerRequests(db: DbOrTx, lead: { id: string; quoteIntentId: string }, now: Date): Promise<void> {
-  const [found] = await sqlRows<{ quotedAt: Date; acceptedAt: Date; name: string | null; email: string | null; phone: string | null }>(
+export async function forgetCustomerRequests(db: DbOrTx, lead: LeadRow, now: Date): Promise<void> {
+  const [quote] = await sqlRows<{ quotedAt: Date; quotedBy: string; acceptedBy: string }>(
     db,
-    `SELECT qi.created_at AS "quotedAt", qa.created_at AS "acceptedAt", qa.contact_name AS name, qa.contact_email AS email, qa.contact_phone AS phone
+    `SELECT qi.created_at AS "quotedAt", qi.request_correlation_id AS "quotedBy", qa.request_correlation_id AS "acceptedBy"
      FROM quote_acceptances qa JOIN quote_intents qi ON qi.id = qa.quote_intent_id WHERE qa.id = $1::uuid`,
     [lead.id],
   );
-  if (!found) return;
   // Names shorter than this would match words in unrelated bodies.
-  const typed = [found.email, found.phone, found.name && found.name.length >= 4 ? found.name : null].filter((v): v is string => !!v).map((v) => v.toLowerCase());
-  const since = found.quotedAt.getTime() - DAY_MS;
-  const marks = await sqlRows<{ ip: string; user_agent: string | null }>(db, CUSTOMER_MARKS, [lead.id, new Date(since), new Date(found.acceptedAt.getTime() + DAY_MS)], {
-    prepared: false,
-  });
+  const typed = [lead.contactEmail, lead.contactPhone, lead.contactName && lead.contactName.length >= 4 ? lead.contactName : null]
+    .filter((v): v is string => !!v)
+    .map((v) => v.toLowerCase());
+  const since = quote.quotedAt.getTime() - DAY_MS;
+  const requests = [quote.quotedBy, quote.acceptedBy];
+  const marks = await sqlRows(db, CUSTOMER_MARKS, [requests, new Date(since), new Date(lead.createdAt.getTime() + DAY_MS)], { prepared: false });
   const path = `/v1/public_quotes/${lead.quoteIntentId}`;
   // Until tomorrow: rows the log's writer has yet to flush carry their request's start.
   for (let until = now.getTime() + DAY_MS; until > since; until -= ERASURE_WINDOW_DAYS * DAY_MS) {
     const from = Math.max(since, until - ERASURE_WINDOW_DAYS * DAY_MS);
     // Planned for its values: the window's day partitions only (docs/request-log.md).
-    await sqlRows(db, FORGET_CUSTOMER_REQUESTS, [lead.id, path, typed, new Date(from), new Date(until), JSON.stringify(marks)], { prepared: false });
+    await sqlRows(db, FORGET_CUSTOMER_REQUESTS, [lead.workspaceId, path, typed, new Date(from), new Date(until), JSON.stringify(marks), requests], { prepared: false });
   }
 }
 
-/** The customer's address and browser: those of the quote's and the acceptance's requests. */
-const CUSTOMER_MARKS = `SELECT DISTINCT r.ip, r.user_agent
-  FROM quote_acceptances qa JOIN quote_intents qi ON qi.id = qa.quote_intent_id
-  JOIN request_logs r ON r.request_id IN (qa.request_correlation_id, qi.request_correlation_id)
-  WHERE qa.id = $1::uuid AND r.created_at >= $2::timestamptz AND r.created_at < $3::timestamptz AND r.ip IS NOT NULL`;
+/** The customer's address and browser: those of the quote's and the acceptance's requests ($1). */
+const CUSTOMER_MARKS = `SELECT DISTINCT ip, user_agent FROM request_logs
+  WHERE request_id = ANY($1::text[]) AND created_at >= $2::timestamptz AND created_at < $3::timestamptz AND ip IS NOT NULL`;
 
 /**
- * One window [$4, $5) of the erasure's request-log part: finds the customer's rows and clears
- * their address, browser and bodies. Bounded by workspace, or rows no workspace was named for;
- * $6 holds the customer's marks (CUSTOMER_MARKS).
+ * One window [$4, $5) of the erasure's request-log part: finds the customer's rows ($7: the
+ * quote's and the acceptance's requests; every request about the quote, $2; anonymous requests
+ * with the customer's marks, $6; anonymous bodies holding what they typed, $3) in their workspace
+ * ($1) or in none, and clears their address, browser and bodies.
  */
-const FORGET_CUSTOMER_REQUESTS = `WITH lead AS (
-    SELECT qa.request_correlation_id AS accepted_by, qi.request_correlation_id AS quoted_by, qa.workspace_id
-    FROM quote_acceptances qa JOIN quote_intents qi ON qi.id = qa.quote_intent_id WHERE qa.id = $1::uuid
-  ), marks AS (
+const FORGET_CUSTOMER_REQUESTS = `WITH marks AS (
     SELECT m.ip, m.user_agent FROM json_to_recordset($6::json) AS m(ip text, user_agent text)
   ), theirs AS (
-    SELECT r.request_id, r.created_at FROM request_logs r, lead
-    WHERE r.created_at >= $4::timestamptz AND r.created_at < $5::timestamptz AND (r.workspace_id = lead.workspace_id OR r.workspace_id IS NULL)
-      AND (r.request_id IN (lead.accepted_by, lead.quoted_by)
+    SELECT r.request_id, r.created_at FROM request_logs r
+    WHERE r.created_at >= $4::timestamptz AND r.created_at < $5::timestamptz AND (r.workspace_id = $1::uuid OR r.workspace_id IS NULL)
+      AND (r.request_id = ANY($7::text[])
         OR r.path = $2::text OR starts_with(r.path, $2::text || '/')
         OR (r.caller = 'anonymous' AND EXISTS (SELECT 1 FROM marks m WHERE m.ip = r.ip AND m.user_agent IS NOT DISTINCT FROM r.user_agent)))
     UNION
     SELECT r.request_id, r.created_at
-    FROM request_log_bodies b JOIN request_logs r ON r.request_id = b.request_id AND r.created_at = b.created_at, lead
+    FROM request_log_bodies b JOIN request_logs r ON r.request_id = b.request_id AND r.created_at = b.created_at
     WHERE cardinality($3::text[]) > 0 AND b.created_at >= $4::timestamptz AND b.created_at < $5::timestamptz
       AND r.created_at >= $4::timestamptz AND r.created_at < $5::timestamptz AND r.caller = 'anonymous'
-      AND (r.workspace_id = lead.workspace_id OR r.workspace_id IS NULL)
+      AND (r.workspace_id = $1::uuid OR r.workspace_id IS NULL)
       AND EXISTS (SELECT 1 FROM unnest($3::text[]) v WHERE strpos(lower(coalesce(b.request_body, '') || ' ' || coalesce(b.response_body, '')), v) > 0)
   ), cleared AS (
     UPDATE request_logs r SET ip = NULL, user_agent = NULL FROM theirs t
