@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { demoExample } from '../../lib/books/demo-book';
 import { createPerson, createTenant, type Person, type Tenant } from '../../lib/testing/factories';
 import { startReceiver, type Receiver } from '../../lib/testing/https-receiver';
-import { appUrl, screenshot, signIn } from '../support/portal';
+import { appUrl, screenshot, settle, signIn } from '../support/portal';
 
 // Every portal page each role can reach, crawled from the navigation as the person would, without an
 // error in the page: at 390 px
@@ -40,15 +40,6 @@ function layoutOf(page: Page): Promise<Layout> {
       .map((el) => `${el.tagName.toLowerCase()} “${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}”`);
     return { sideways, offScreen, rowControls: controls.length };
   });
-}
-
-async function settle(page: Page) {
-  // Rendered first (a main that is still empty says no "Loading" either), then done reading: the
-  // main region is busy while any of its queries is in flight (PortalMain).
-  const main = page.getByRole('main');
-  await expect(main.getByRole('heading', { level: 1 })).toBeVisible();
-  await expect(main).toHaveAttribute('aria-busy', 'false');
-  await expect(main).not.toContainText(/\bLoading\b/);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createPerson, createTenant } from '../../lib/testing/factories';
-import { signIn } from '../support/portal';
+import { settle, signIn } from '../support/portal';
 
 // A page is prefetched when the person reaches for its link (pointer, finger, keyboard), not
 // because its link is in view: a page view used to send 25–40 prefetches (IntentLink).
@@ -17,18 +17,12 @@ function watch(page: Page) {
   return { prefetched, documents };
 }
 
-async function settled(page: Page, heading: string) {
-  const main = page.getByRole('main');
-  await expect(main.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-  await expect(main).toHaveAttribute('aria-busy', 'false');
-}
-
 test('the portal prefetches the page a person points at or tabs to, and no other', async ({ page }) => {
   const tenant = await createTenant();
   const admin = await createPerson(tenant, { permissions: 'all', businessRole: 'owner' });
   const seen = watch(page);
   await signIn(page, admin, '/portal/quotes');
-  await settled(page, 'Quotes');
+  await settle(page, 'Quotes');
 
   const nav = page.getByRole('navigation', { name: 'Portal' });
   await nav.getByRole('link', { name: 'Books' }).hover();
@@ -37,7 +31,7 @@ test('the portal prefetches the page a person points at or tabs to, and no other
   await expect.poll(() => seen.prefetched).toContain('/portal/webhooks');
 
   await nav.getByRole('link', { name: 'Books' }).click();
-  await settled(page, 'Books');
+  await settle(page, 'Books');
   // Of the dozen pages in the navigation, only the two reached for; the click stayed in the page.
   expect([...new Set(seen.prefetched)].sort()).toEqual(['/portal/books', '/portal/webhooks']);
   expect(seen.documents).toEqual(['/portal/quotes']);
@@ -51,7 +45,7 @@ test.describe('on a phone', () => {
     const editor = await createPerson(tenant, { businessRole: 'editor' });
     const seen = watch(page);
     await signIn(page, editor, '/portal/quotes');
-    await settled(page, 'Quotes');
+    await settle(page, 'Quotes');
 
     const nav = page.getByRole('navigation', { name: 'Portal' });
     // A tap before the page has hydrated does nothing: tap until the menu says it is open.
@@ -61,7 +55,7 @@ test.describe('on a phone', () => {
       await expect(menu).toHaveAttribute('aria-expanded', 'true', { timeout: 1_000 });
     }).toPass({ timeout: 30_000 });
     await nav.getByRole('link', { name: 'Leads' }).tap();
-    await settled(page, 'Leads');
+    await settle(page, 'Leads');
     expect(seen.prefetched.filter((path) => path !== '/portal/leads')).toEqual([]);
     expect(seen.documents).toEqual(['/portal/quotes']);
   });

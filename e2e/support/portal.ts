@@ -14,6 +14,18 @@ export async function signIn(page: Page, person: { token: string }, path = '/por
   await expect(page.getByRole('navigation', { name: 'Portal' })).toBeVisible();
 }
 
+/**
+ * Waits until the portal page has rendered (its heading, `heading` when named) and is done
+ * reading: the main region is busy while any of its queries is in flight (PortalMain), and a
+ * main that is still empty says no "Loading" either.
+ */
+export async function settle(page: Page, heading?: string) {
+  const main = page.getByRole('main');
+  await expect(main.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+  await expect(main).toHaveAttribute('aria-busy', 'false');
+  await expect(main).not.toContainText(/\bLoading\b/);
+}
+
 /** Signs in through the development sign-in form, as someone invited who has no session yet. */
 export async function signInWithForm(page: Page, email: string, callbackUrl = '/portal') {
   await page.goto(`${appUrl()}/signin?callbackUrl=${encodeURIComponent(callbackUrl)}`);
