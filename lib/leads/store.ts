@@ -139,7 +139,7 @@ export async function erasePersonalData(db: DbOrTx, erasure: { id: string; quote
 
 const DAY_MS = 86_400_000;
 /** The days one statement of an erasure reads: a month's partitions, each locked until it ends. */
-export const ERASURE_WINDOW_DAYS = 31;
+const ERASURE_WINDOW_DAYS = 31;
 
 /**
  * The erasure's request-log part (see erasePersonalData): the customer's requests lose their
