@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-
-// Debian's headless shell (scripts/install-browser.sh), else its full Chromium.
-const chromium = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path));
+import { launchOptions } from './e2e/support/browser';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -18,19 +15,7 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   use: {
     browserName: 'chromium',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? chromium,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: launchOptions(),
     // A failure keeps its last screenshot. Its trace (each action with the page's DOM before and
     // after, the network and the console) only with `npm run test:e2e:trace` (E2E_TRACE=1): it is
     // recorded for every test, passed or not, which cost the suite over a fifth of its CPU

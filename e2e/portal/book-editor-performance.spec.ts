@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { generateBook } from '../../lib/testing/generate-book';
 import { createPerson, createTenant, testDb } from '../../lib/testing/factories';
+import { launchOptions } from '../support/browser';
 import { jsonText, placeJsonCursor, signIn } from '../support/portal';
 
 // How the editor holds up with a real book (50 offerings, 30 questions, 1,000 rules), measured in
@@ -13,6 +14,8 @@ import { jsonText, placeJsonCursor, signIn } from '../support/portal';
 // Playwright's trace snapshots the whole page after every action: on this page, that is most of
 // the main thread's time. Measured without it.
 test.use({ trace: 'off' });
+// The browser as a person's: V8 with its optimising compilers (the other specs run without).
+test.use({ launchOptions: launchOptions({ optimisingJit: true }) });
 
 type Figures = { samples: number; p50: number; p95: number; max: number };
 
