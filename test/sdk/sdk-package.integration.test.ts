@@ -25,6 +25,7 @@ let server: ApiServer;
 let baseUrl: string;
 let tenant: Tenant;
 let tarballs: string[];
+let packed: { filename: string; files: { path: string }[] };
 
 const run = (command: string, args: string[], cwd: string) => execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
 // The program calls this process's server: waiting for it must leave the event loop free.
@@ -127,13 +128,24 @@ beforeAll(async () => {
   baseUrl = server.url;
 
   work = mkdtempSync(path.join(os.tmpdir(), 'sdk-package-'));
-  const packed = run('npm', ['pack', '--silent', '--pack-destination', work], path.join(root, 'sdk')).trim().split('\n').pop()!;
-  tarballs = [path.join(work, packed), ...packDependencies(JSON.parse(readFileSync(path.join(root, 'sdk/package.json'), 'utf8')), work)];
+  // `--json` lists what the tarball holds; before it, the prepack build's own output.
+  const out = run('npm', ['pack', '--json', '--pack-destination', work], path.join(root, 'sdk'));
+  packed = (JSON.parse(out.slice(out.indexOf('['))) as { filename: string; files: { path: string }[] }[])[0];
+  tarballs = [path.join(work, packed.filename), ...packDependencies(JSON.parse(readFileSync(path.join(root, 'sdk/package.json'), 'utf8')), work)];
 }, 180_000);
 
 afterAll(async () => {
   await server?.stop();
   if (work) rmSync(work, { recursive: true, force: true });
+});
+
+it('packs both builds with their types, the README, and the CLI in the ESM build only', () => {
+  const files = packed.files.map((file) => file.path);
+  expect(files).toEqual(
+    expect.arrayContaining(['dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/package.json', 'dist/esm/cli.js', 'package.json', 'README.md']),
+  );
+  // The CLI is an ESM program (top-level await): only the ESM build has it.
+  expect(files.filter((file) => file.startsWith('dist/cjs/cli/') || file.startsWith('dist/cjs/cli.'))).toEqual([]);
 });
 
 describe.each(['esm', 'cjs'] as const)('the packed SDK in a fresh %s project', (kind) => {

@@ -1,5 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBookVersion } from '../../lib/books/create-book-version';
 import { demoBookArtifact, demoExample } from '../../lib/books/demo-book';
@@ -24,7 +22,6 @@ import {
  * served by this process: test/support/api-server.ts) on the real database, a webhook sent by
  * the delivery job (driven here) to a real HTTPS receiver.
  */
-const root = path.resolve(import.meta.dirname, '../..');
 let server: ApiServer;
 let tenant: Tenant;
 let admin: Person;
@@ -254,14 +251,4 @@ describe('the SDK against the service', () => {
       await experiments.stop(experiment.id);
     }
   });
-
-  it('packs as an npm package with its types', () => {
-    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts=false'], { cwd: path.join(root, 'sdk'), encoding: 'utf8' });
-    const files = (JSON.parse(out.slice(out.indexOf('['))) as { files: { path: string }[] }[])[0].files.map((f) => f.path);
-    expect(files).toEqual(
-      expect.arrayContaining(['dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/cjs/index.js', 'dist/cjs/index.d.ts', 'dist/cjs/package.json', 'dist/esm/cli.js', 'package.json', 'README.md']),
-    );
-    // The CLI is an ESM program (top-level await): only the ESM build has it.
-    expect(files.filter((file) => file.startsWith('dist/cjs/cli/') || file.startsWith('dist/cjs/cli.'))).toEqual([]);
-  }, 120_000);
 });
