@@ -18,8 +18,9 @@ const args = [
  * How the browser tests launch Chromium. Their pages live for seconds: V8's optimising compilers
  * (Maglev, TurboFan) compile code there that runs a few times and is thrown away with the page.
  * Without them the suite checks the same behaviour for less CPU (4 December, the full suite
- * alone, alternated: 235 and 233 core-s against 266 and 237). `optimisingJit` keeps them, for
- * the spec that measures how fast a page is (book-editor-performance).
+ * alone, four runs each, alternated: 232–242 core-s against 237–266, less in each neighbouring
+ * pair). `optimisingJit` keeps them, for the spec that measures how fast a page is
+ * (book-editor-performance).
  */
 export function launchOptions({ optimisingJit = false } = {}) {
   return {
