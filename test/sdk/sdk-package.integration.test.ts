@@ -25,7 +25,9 @@ let server: ApiServer;
 let baseUrl: string;
 let tenant: Tenant;
 let tarballs: string[];
-let packed: { filename: string; files: { path: string }[] };
+/** What `npm pack --json` says of the tarball it wrote. */
+type Packed = { filename: string; files: { path: string }[] };
+let packed: Packed;
 
 const run = (command: string, args: string[], cwd: string) => execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
 // The program calls this process's server: waiting for it must leave the event loop free.
@@ -130,7 +132,7 @@ beforeAll(async () => {
   work = mkdtempSync(path.join(os.tmpdir(), 'sdk-package-'));
   // `--json` lists what the tarball holds; before it, the prepack build's own output.
   const out = run('npm', ['pack', '--json', '--pack-destination', work], path.join(root, 'sdk'));
-  packed = (JSON.parse(out.slice(out.indexOf('['))) as { filename: string; files: { path: string }[] }[])[0];
+  packed = (JSON.parse(out.slice(out.indexOf('['))) as Packed[])[0];
   tarballs = [path.join(work, packed.filename), ...packDependencies(JSON.parse(readFileSync(path.join(root, 'sdk/package.json'), 'utf8')), work)];
 }, 180_000);
 
