@@ -29,8 +29,7 @@ function databaseUrl(): string {
 }
 
 /**
- * A pg client that sends every query unnamed. Libraries name statements themselves
- * (rate-limiter-flexible always does), so with DATABASE_PREPARED_STATEMENTS=false the pool
+ * A pg client that sends every query unnamed. A library may name its statements itself, so with DATABASE_PREPARED_STATEMENTS=false the pool
  * drops the names; a transaction-mode pooler would otherwise answer "prepared statement … does
  * not exist / already exists".
  */

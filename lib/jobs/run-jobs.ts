@@ -2,6 +2,7 @@ import type { VerbContext } from '../context/verb-context';
 import { pauseLosingArms } from '../experiments/pause-arms';
 import { sweepIdempotentRequests } from '../idempotency/idempotent-requests';
 import { sweepRotatedKeys } from '../keys/sweep-rotated-keys';
+import { forgetSpentCounters } from '../ratelimit/counters';
 import { expireQuoteIntents } from '../quotes/expire-quote-intents';
 import { rollUpQuotes } from '../quotes/quote-rollup';
 import { sendOwnerNotifications } from '../notifications/send-owner-notifications';
@@ -25,7 +26,7 @@ export async function runWebhookJobs(ctx: VerbContext) {
  * (bodies after 30 days, rows after REQUEST_LOG_RETENTION_DAYS), count the recent hours of quotes
  * into the Overview's rollup, pause experiment variants their acceptance guardrail fires for
  * (docs/experiments.md, "Guardrails"), email owners of new leads, held quotes and paused
- * variants (with SMTP_URL only). The in-process runner runs them all in
+ * variants (with SMTP_URL only), forget rate-limit counters an hour past their window. The in-process runner runs them all in
  * turn; with Inngest each is a cron function of its own (inngest/functions/minute-jobs.ts).
  */
 export const MINUTE_JOBS = {
@@ -37,6 +38,7 @@ export const MINUTE_JOBS = {
   quoteHoursCounted: { id: 'roll-up-quotes', run: rollUpQuotes },
   experimentArmsPaused: { id: 'pause-losing-arms', run: pauseLosingArms },
   ownerEmailsSent: { id: 'send-owner-notifications', run: sendOwnerNotifications },
+  rateLimitCountersForgotten: { id: 'forget-spent-rate-limits', run: (ctx) => forgetSpentCounters(ctx.db, ctx.now) },
 } satisfies Record<string, { id: string; run: (ctx: VerbContext) => Promise<number> }>;
 
 export async function runMinuteJobs(ctx: VerbContext): Promise<Record<keyof typeof MINUTE_JOBS, number>> {

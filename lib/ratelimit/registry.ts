@@ -1,12 +1,11 @@
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import type pg from 'pg';
-import { getPool, type DbOrTx } from '../db/client';
-import { poolOf } from '../db/sql';
+import { getDb, type DbOrTx } from '../db/client';
+import { runsOnPool } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
+import { spendPoint } from './counters';
 
 /**
- * Every rate limit of the service, in one place. Counters live in PostgreSQL (table
- * `rate_limits`, created by our migrations) so that every service instance shares them.
+ * Every rate limit of the service, in one place: fixed windows, counted in PostgreSQL
+ * (lib/ratelimit/counters.ts) so that every service instance shares them.
  */
 export const RATE_LIMITS = {
   /** Spec 8: public quote creates per Business. */
@@ -33,46 +32,17 @@ export const STREAM_LIMITS = { perKey: 3, perWorkspace: 30 } as const;
 
 export type RateLimitState = { limit: number; remaining: number; resetSeconds: number };
 
-const limiters = new Map<string, RateLimiterPostgres>();
-
-function limiterFor(pool: pg.Pool, name: RateLimitName): RateLimiterPostgres {
-  let limiter = limiters.get(name);
-  if (!limiter) {
-    const { points, durationSeconds } = RATE_LIMITS[name];
-    limiter = new RateLimiterPostgres({
-      storeClient: pool,
-      storeType: 'pool',
-      tableName: 'rate_limits',
-      tableCreated: true,
-      clearExpiredByTimeout: true,
-      keyPrefix: name,
-      points,
-      duration: durationSeconds,
-    });
-    limiters.set(name, limiter);
-  }
-  return limiter;
-}
-
 /**
- * `consumeRateLimit` on the pool behind `db` (the service's own when `db` is a transaction): for a
- * step or a verb that counts a limit once it knows what the request does. Counters are never
- * part of a transaction: a refused write still spent what it spent.
+ * Takes one point of `name` for `key` on the service's pool (the pool behind `db`; counters are
+ * never part of a transaction: a refused write still spent what it spent); throws 429
+ * `rate_limited` with `retry-after` when none are left. Every spend counts, the refused included.
  */
-export function spendAllowance(db: DbOrTx, name: RateLimitName, key: string): Promise<RateLimitState> {
-  return consumeRateLimit(poolOf(db) ?? getPool(), name, key);
-}
-
-/** Takes one point for `key`; throws 429 `rate_limited` with `retry-after` when none are left. */
-export async function consumeRateLimit(pool: pg.Pool, name: RateLimitName, key: string): Promise<RateLimitState> {
-  const limit = RATE_LIMITS[name].points;
-  try {
-    const res = await limiterFor(pool, name).consume(key);
-    return { limit, remaining: res.remainingPoints, resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
-  } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    throw rateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), limit);
-  }
+export async function spendAllowance(db: DbOrTx, name: RateLimitName, key: string): Promise<RateLimitState> {
+  const { points: limit, durationSeconds } = RATE_LIMITS[name];
+  const spent = await spendPoint(runsOnPool(db) ? db : getDb(), { key: `${name}:${key}`, windowMs: durationSeconds * 1000 });
+  const resetSeconds = Math.ceil(Math.max(0, spent.expireMs - Date.now()) / 1000);
+  if (spent.position > limit) throw rateLimitedError(Math.max(1, resetSeconds), limit);
+  return { limit, remaining: limit - spent.position, resetSeconds };
 }
 
 /** `1 second`, `30 seconds`: how a message says when to come back. */

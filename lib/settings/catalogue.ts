@@ -125,7 +125,7 @@ export const SETTINGS = {
   DATABASE_PREPARED_STATEMENTS: define(
     flag(true, { numeric: true }),
     '`true`',
-    '`true`: hot-path statements are prepared once per connection (named prepared statements). `false`: every statement is sent unnamed, including those libraries name themselves (rate-limiter-flexible); needed behind a transaction-mode pooler without prepared-statement support (PgBouncer before 1.21, or `max_prepared_statements = 0`).',
+    '`true`: hot-path statements are prepared once per connection (named prepared statements). `false`: every statement is sent unnamed, including any a library names itself; needed behind a transaction-mode pooler without prepared-statement support (PgBouncer before 1.21, or `max_prepared_statements = 0`).',
   ),
   WEB_CONCURRENCY: define(
     wholeNumber(1, 1024),

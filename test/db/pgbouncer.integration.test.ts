@@ -61,7 +61,7 @@ describe('behind PgBouncer in transaction pooling mode', () => {
     expect(results.map((r) => (r as PromiseFulfilledResult<{ n: number }[]>).value[0]!.n)).toEqual(Array.from({ length: 200 }, (_, i) => i));
   });
 
-  it("drops the names libraries give their statements (rate-limiter-flexible's) on the service pool", async () => {
+  it('drops the names a library gives its statements on the service pool', async () => {
     const handles = createDb(await freshDatabaseUrl());
     closers.push(() => handles.close());
     const results = await concurrently(200, (i) => handles.pool.query({ name: 'library-statement', text: 'SELECT $1::int AS n', values: [i] }));

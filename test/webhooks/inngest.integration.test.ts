@@ -152,6 +152,7 @@ describe('the cron functions', () => {
       'roll-up-quotes',
       'pause-losing-arms',
       'send-owner-notifications',
+      'forget-spent-rate-limits',
     ]);
   });
 
@@ -177,6 +178,7 @@ describe('the cron functions', () => {
       'roll-up-quotes',
       'pause-losing-arms',
       'send-owner-notifications',
+      'forget-spent-rate-limits',
     ]);
     const key = await createApiKey(testContext(db), { projectId: tenant.projectId, environment: 'live', name: 'grace over' });
     await db.apiKey.update({ where: { id: key.apiKey.id }, data: { status: 'rotating', revokedAt: new Date(Date.now() - 1) } });
