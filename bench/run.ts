@@ -1,4 +1,5 @@
 // `npm run bench [-- --json] [--quick] [--profile [public|trace|experiment]] [--only http,experiments,engine,webhooks,search,sql,impact,receipts]`
+// `npm run bench -- --only builds --against DIR [--connections 8,32] [--quick]`: this tree's service beside DIR's, loaded at once.
 // `npm run bench -- --only http [--connections 8] [--write-docs]`: the http group (and `--profile`) at the concurrencies named;
 // `--write-docs` puts its table of route families in docs/performance.md.
 // `npm run bench -- --only experiments [--side-by-side 8,32]`: the connections (in all) the side-by-side rounds run at (32 unless named).
@@ -26,8 +27,9 @@ import { bookArtifactSchema, compileBook, evaluate } from '../lib/pricing';
 import { startReceiver } from '../lib/testing/https-receiver';
 import { ensureBuild, startNextServer, throwawayServiceEnv } from '../scripts/support/next-server';
 import { writeTestCertificates } from '../scripts/support/test-certificates';
+import { runBuildsSideBySide, type BuildsComparison } from './cases/builds';
 import { runEngineCases } from './cases/engine';
-import { runExperimentCostCases, serviceCpuPerRequest, type ExperimentCostResult, type SideBySideComparison, type SideMeasure } from './cases/experiments';
+import { ROUTE_LABEL, runExperimentCostCases, serviceCpuPerRequest, type ExperimentCostResult, type SideBySideComparison, type SideMeasure } from './cases/experiments';
 import { isReference, referenceGroupOf, runHttpCases, type HttpCase } from './cases/http';
 import { runImpactCase, type ImpactBenchResult } from './cases/impact';
 import { PROFILED_ROUTE_LABELS, runProfile, type ProfiledRoute, type ProfileResult } from './cases/profile';
@@ -46,7 +48,7 @@ import type { ProfileSummary } from './profile-summary';
 import { provision } from './provision';
 import { routeFamilyTable, writeRouteFamilies } from './route-families';
 import type { ReferenceConfig } from './reference-server';
-import { fmt, formatTable, ratio } from './stats';
+import { fmt, formatTable, median, ratio } from './stats';
 import { forgetSettings } from '../lib/settings/settings';
 
 const args = process.argv.slice(2);
@@ -75,6 +77,12 @@ const SIDE_BY_SIDE_CONNECTIONS = (() => {
 const EXPERIMENT_QUOTES = (() => {
   const i = args.indexOf('--experiment-quotes');
   return Math.round(Number(i >= 0 ? args[i + 1] : '10') * 1_000_000);
+})();
+
+/** `--against DIR`: the other checkout of the `builds` group (built there first). */
+const AGAINST = (() => {
+  const i = args.indexOf('--against');
+  return i >= 0 ? args[i + 1] : null;
 })();
 
 /** `--connections 8` (or `1,8`): the http group's concurrencies (1, 8 and 32 unless named); the first also the profile's (32 unless named). */
@@ -658,9 +666,25 @@ type Results = {
   scale?: ScaleResult;
   experimentScale?: ExperimentScaleResult;
   profile?: ProfileResult;
+  builds?: BuildsComparison[];
   targets: Target[];
   errors: Record<string, string>;
 };
+
+function buildsTable(comparisons: BuildsComparison[]): string {
+  return formatTable(
+    ['route', 'conns', 'CPU/req per round', 'req/s per round', 'CPU/req median', 'req/s median', 'CPU ms/req (this, other)'],
+    comparisons.map((c) => [
+      ROUTE_LABEL[c.route],
+      c.connections,
+      c.rounds.map((r) => x(r.cpu)).join(' '),
+      c.rounds.map((r) => x(r.throughput)).join(' '),
+      x(c.cpu),
+      x(c.throughput),
+      `${fmt(median(c.rounds.map((r) => r.ours.cpuMsPerRequest)), 2)}, ${fmt(median(c.rounds.map((r) => r.theirs.cpuMsPerRequest)), 2)}`,
+    ]),
+  );
+}
 
 function report(r: Results): string {
   const parts: string[] = [];
@@ -674,6 +698,7 @@ function report(r: Results): string {
   if (r.http?.some((c) => c.rounds)) parts.push(`\nRounds at 32 connections (each round: reference, then ours; pooled above)\n${roundsTable(r.http)}`);
   if (r.http) parts.push(`\nRoute families against their reference (docs/performance.md keeps the newest: --write-docs)\n${routeFamilyTable(r.http)}`);
   if (r.experiments) parts.push(experimentCostReport(r.experiments));
+  if (r.builds) parts.push(`\nThis tree beside --against, loaded at once (ratios: this tree over the other, per round and their median)\n${buildsTable(r.builds)}`);
   if (r.engine) parts.push(`\nPricing engine alone (one thread)\n${engineTable(r.engine)}`);
   if (r.webhooks) parts.push(`\nWebhooks (in-process runner → local HTTPS receiver, signatures verified)\n${webhookTable(r.webhooks)}`);
   if (r.search) {
@@ -746,7 +771,7 @@ async function main() {
     errors: {},
   };
 
-  const needsServers = wants('http') || wants('experiments') || wants('webhooks') || wants('search') || wants('sql') || wants('impact') || flag('--profile');
+  const needsServers = named('builds') || wants('http') || wants('experiments') || wants('webhooks') || wants('search') || wants('sql') || wants('impact') || flag('--profile');
   if (needsServers) {
     log('build: ensureBuild (next build unless the last build is current)');
     ensureBuild(root);
@@ -874,6 +899,12 @@ async function main() {
         await section('impact', async () => {
           const { tenant, person } = ctx.setup;
           results.impact = await runImpactCase(ctx.db.prisma, ctx.admin, tenant, person, ctx.next.url, log);
+        });
+      }
+      if (named('builds')) {
+        await section('builds', async () => {
+          if (!AGAINST) throw new Error('the builds group needs --against DIR: the checkout to compare this tree with');
+          results.builds = await runBuildsSideBySide(ctx, { against: AGAINST, connections: CONNECTIONS ?? [8], rounds: quick ? 4 : 8 });
         });
       }
       if (flag('--profile')) await section('profile', async () => void (results.profile = await runProfile(ctx, profiledRoute, CONNECTIONS?.[0])));

@@ -65,7 +65,7 @@ export type ExperimentCostResult = {
 
 /** How much dearer the variant is than the control (within the default 20% price guard). */
 const VARIANT_PERCENT = 5;
-const ROUTE_LABEL: Record<ExperimentRoute, string> = { quotes: 'POST /v1/quotes', public_quotes: 'POST /v1/public_quotes' };
+export const ROUTE_LABEL: Record<ExperimentRoute, string> = { quotes: 'POST /v1/quotes', public_quotes: 'POST /v1/public_quotes' };
 
 /** Server + PostgreSQL CPU ms per request during the measured run. */
 export function serviceCpuPerRequest(c: { usage: Usage; result: LoadResult }): number | null {
@@ -388,7 +388,7 @@ export async function runSideBySide(ctx: Context, options: { connections: number
  * Both sides' loads at once (their warm-ups and measured runs start together), each side's CPU
  * read over its own measured run: its service process, and the backends of its application_name.
  */
-async function measureSideBySide(
+export async function measureSideBySide(
   ctx: Context,
   specs: Record<'a' | 'b', LoadSpec>,
   servers: Record<'a' | 'b', RunningServer>,
