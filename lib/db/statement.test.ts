@@ -52,4 +52,15 @@ describe('Table and Statement', () => {
       { n: 2, p1: 'p', p2: 'b', p3: 'm "quoted"\n\u2028', p4: null, p5: [], p6: at.toISOString() },
     ]);
   });
+
+  it('writes a date as JSON.stringify does, an invalid one as NULL, and dates inside JSON values too', () => {
+    const insert = new BatchStatement<{ thing: Thing }>((sql) => sql.insert(things, 'thing', { from: 'input i' }));
+    const dates = [new Date('2026-01-02T03:04:05.678Z'), new Date(-1), new Date('+275760-09-13T00:00:00Z'), new Date(Number.NaN)];
+    const [json] = insert.values(dates.map((at) => ({ thing: { id: 'a', name: 'n', payload: { at }, tags: [], at } })));
+    // Without the check's parameter, the thing's columns are p1 to p5: payload p3, the date p5.
+    const rows = JSON.parse(json) as { p3: { at: string | null }; p5: string | null }[];
+    expect(rows.map((row) => row.p5)).toEqual(dates.map((at) => JSON.parse(JSON.stringify(at))));
+    expect(rows.map((row) => row.p3.at)).toEqual(rows.map((row) => row.p5));
+    expect(json).toContain(`"p5":${JSON.stringify(dates[0])}`);
+  });
 });

@@ -115,6 +115,17 @@ export class Statement<Bindings extends Record<string, object>> {
 }
 
 /**
+ * A bound value as JSON; NULL for what JSON cannot hold (JSON.stringify gives undefined), as for
+ * null and undefined. A Date is written as JSON.stringify writes it, without its toJSON call:
+ * the slow path of JSON.stringify, and five of a quote's row are dates (~2 µs each).
+ */
+function jsonOf(value: unknown): string {
+  if (value == null) return 'null';
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'null' : `"${value.toISOString()}"`;
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
  * A statement over several rows of bindings at once. Each parameter is a column of the relation
  * `input` (alias `i`; its position in the batch is `i.n`, from 1), read from one JSON parameter
  * by json_to_recordset: the text is the same whatever the batch's size, so it is prepared once
@@ -151,8 +162,7 @@ export class BatchStatement<Bindings extends Record<string, object>> {
       for (let index = 0; index < this.slots.length; index++) {
         const { group, field } = this.slots[index];
         const value = (bindings[group] as Record<string, unknown>)[field];
-        // JSON.stringify gives undefined for what JSON cannot hold: NULL, as for null and undefined.
-        text += `${this.keys[index]}${value == null ? 'null' : (JSON.stringify(value) ?? 'null')}`;
+        text += `${this.keys[index]}${jsonOf(value)}`;
       }
       text += '}';
     }
