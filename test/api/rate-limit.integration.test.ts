@@ -20,6 +20,7 @@ describe('public quote limit: 120 creates per minute per Business (spec 8)', () 
   let second: RunningServer;
   let tenant: Tenant;
   let bystander: Tenant;
+  let burst: Tenant;
 
   beforeAll(async () => {
     // A second service instance on the same database: the count must be shared.
@@ -29,7 +30,7 @@ describe('public quote limit: 120 creates per minute per Business (spec 8)', () 
       env: { DATABASE_URL: inject('databaseUrl') },
       logFile: path.resolve(import.meta.dirname, '../../test-results/integration-server-2.log'),
     });
-    [tenant, bystander] = await Promise.all([createTenant(), createTenant()]);
+    [tenant, bystander, burst] = await Promise.all([createTenant(), createTenant(), createTenant()]);
   });
 
   afterAll(async () => {
@@ -66,5 +67,16 @@ describe('public quote limit: 120 creates per minute per Business (spec 8)', () 
       body: quoteRequest(tenant),
     });
     expect(keyed.status).toBe(201);
+  });
+
+  it('quotes exactly 120 of 150 sent at once to both instances, and refuses the other 30', async () => {
+    const body = { businessId: burst.businessId, ...demoExample };
+    const first = inject('baseUrl');
+    const results = await Promise.all(Array.from({ length: 150 }, (_, i) => postTo(i % 2 ? second.url : first, body)));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(120);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(30);
+    // Each quoted request made a quote of its own.
+    expect(new Set(results.filter((r) => r.status === 201).map((r) => r.body.data.quoteIntent.id)).size).toBe(120);
   });
 });
