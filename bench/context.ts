@@ -16,7 +16,8 @@ export type Settings = {
   warmupSec: number;
   durationSec: number;
   connections: number[];
-  roundsAt32: number;
+  /** Rounds at 8 and 32 connections, pooled (1 at 1 connection). */
+  pooledRounds: number;
   searchRequests: number;
   idleEvents: number;
   burstEvents: number;

@@ -92,8 +92,8 @@ const CONNECTIONS = (() => {
 })();
 
 const SETTINGS: Settings = quick
-  ? { warmupSec: 2, durationSec: 3, connections: [1, 8, 32], roundsAt32: 1, searchRequests: 40, idleEvents: 5, burstEvents: 400, logRows: 1_000_000, sqlRequests: 50 }
-  : { warmupSec: 5, durationSec: 10, connections: [1, 8, 32], roundsAt32: 3, searchRequests: 200, idleEvents: 12, burstEvents: 2_000, logRows: 1_000_000, sqlRequests: 200 };
+  ? { warmupSec: 2, durationSec: 3, connections: [1, 8, 32], pooledRounds: 1, searchRequests: 40, idleEvents: 5, burstEvents: 400, logRows: 1_000_000, sqlRequests: 50 }
+  : { warmupSec: 5, durationSec: 10, connections: [1, 8, 32], pooledRounds: 3, searchRequests: 200, idleEvents: 12, burstEvents: 2_000, logRows: 1_000_000, sqlRequests: 200 };
 if (CONNECTIONS) SETTINGS.connections = CONNECTIONS;
 
 // ---------------------------------------------------------------------------------------------
@@ -158,12 +158,15 @@ function httpTable(cases: HttpCase[]): string {
 function roundsTable(cases: HttpCase[]): string {
   const pooled = cases.filter((c) => c.rounds);
   return formatTable(
-    ['case', 'round', 'req/s', 'p50 ms', 'p99 ms', 'req/s vs ref', 'p99 vs ref'],
+    ['case', 'conns', 'round', 'req/s', 'p50 ms', 'p99 ms', 'req/s vs ref', 'p99 vs ref'],
     pooled.flatMap((c) =>
       c.rounds!.map((round, i) => {
-        const ref = isReference(c.group) ? undefined : pooled.find((p) => p.group === referenceGroupOf(c.group))?.rounds?.[i];
+        const ref = isReference(c.group)
+          ? undefined
+          : pooled.find((p) => p.group === referenceGroupOf(c.group) && p.connections === c.connections)?.rounds?.[i];
         return [
           c.name,
+          c.connections,
           i + 1,
           fmt(round.requestsPerSecond, 0),
           fmt(round.p50, 2),
@@ -692,10 +695,10 @@ function report(r: Results): string {
   parts.push(`Load average at start ${r.machine.loadStart}, at end ${r.machine.loadEnd} (other work on the machine shows here).`);
   parts.push(
     `Runs: warm-up ${SETTINGS.warmupSec} s, measured ${SETTINGS.durationSec} s per case${r.quick ? ' (--quick)' : ''}` +
-      `${SETTINGS.roundsAt32 > 1 ? `; at 32 connections ${SETTINGS.roundsAt32} interleaved rounds, pooled` : ''}.`,
+      `${SETTINGS.pooledRounds > 1 ? `; at 8 and 32 connections ${SETTINGS.pooledRounds} interleaved rounds, pooled` : ''}.`,
   );
   if (r.http) parts.push(`\nHTTP (autocannon in its own process; latency over every response)\n${httpTable(r.http)}`);
-  if (r.http?.some((c) => c.rounds)) parts.push(`\nRounds at 32 connections (each round: reference, then ours; pooled above)\n${roundsTable(r.http)}`);
+  if (r.http?.some((c) => c.rounds)) parts.push(`\nRounds at 8 and 32 connections (each round: reference, then ours; pooled above)\n${roundsTable(r.http)}`);
   if (r.http) parts.push(`\nRoute families against their reference (docs/performance.md keeps the newest: --write-docs)\n${routeFamilyTable(r.http)}`);
   if (r.experiments) parts.push(experimentCostReport(r.experiments));
   if (r.builds) parts.push(`\nThis tree beside --against, loaded at once (ratios: this tree over the other, per round and their median)\n${buildsTable(r.builds)}`);

@@ -1,5 +1,5 @@
 // Group `http`: autocannon against the service and the reference, interleaved per concurrency,
-// pooled over rounds at 32 connections; each case's ratios against the reference.
+// pooled over rounds at 8 and 32 connections; each case's ratios against the reference.
 import { randomUUID } from 'node:crypto';
 import { demoExample } from '../../lib/books/demo-book';
 import { log, sleep, type Context, type Usage } from '../context';
@@ -191,10 +191,10 @@ export async function runHttpCases(ctx: Context): Promise<HttpCase[]> {
   const cases: HttpCase[] = [];
   // Every family at every concurrency, each round in the same order (each reference just before
   // its cases), so that a ratio compares runs minutes apart at most on a machine whose load
-  // changes. At 32 connections, in several rounds pooled: one 10 s run's p99 is its 50 slowest
-  // answers, and the machine's speed moves between runs minutes apart.
+  // changes. At 8 and 32 connections, where the targets are, in several rounds pooled: one 10 s
+  // run's p99 is its 50 slowest answers, and the machine's speed moves between runs a minute apart.
   for (const connections of ctx.settings.connections) {
-    const rounds = connections === 32 ? ctx.settings.roundsAt32 : 1;
+    const rounds = connections >= 8 ? ctx.settings.pooledRounds : 1;
     const runs = new Map(families.map((family) => [family.group, [] as HttpCase[]]));
     for (let round = 1; round <= rounds; round++) {
       for (const { group, spec, once } of families) {
