@@ -2,13 +2,12 @@
 // loaded at the same time, so that a change of a few percent shows through the machine's drift.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { findFreePort } from '../../lib/db/embedded';
-import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
+import type { RunningServer } from '../../scripts/support/next-server';
 import { log, root, type Context } from '../context';
 import type { LoadSpec } from '../load';
 import { runLoadProcess } from '../processes';
 import { median, ratio } from '../stats';
-import { measureSideBySide, provisionExperimentLoads, ROUTE_LABEL, type ExperimentRoute, type SideMeasure } from './experiments';
+import { measureSideBySide, provisionExperimentLoads, ROUTE_LABEL, startSideService, type ExperimentRoute, type SideMeasure } from './experiments';
 import { settleDatabase } from './http';
 
 export type BuildsComparison = {
@@ -39,16 +38,7 @@ export async function runBuildsSideBySide(ctx: Context, options: { against: stri
   const appName = (side: 'a' | 'b') => `bench-build-${side}`;
   try {
     for (const side of ['a', 'b'] as const) {
-      const port = await findFreePort();
-      const url = new URL(ctx.nextEnv.DATABASE_URL);
-      url.searchParams.set('application_name', appName(side));
-      log(`builds: service ${side} from ${roots[side]} (one process) on port ${port}`);
-      servers[side] = await startNextServer({
-        root: roots[side],
-        port,
-        env: { ...ctx.nextEnv, DATABASE_URL: url.toString(), WEB_CONCURRENCY: '1', NEXTAUTH_URL: `http://127.0.0.1:${port}` },
-        logFile: path.join(ctx.tmp, `build-${side}.log`),
-      });
+      servers[side] = await startSideService(ctx, { root: roots[side], name: appName(side), label: `builds: service ${side} from ${roots[side]}` });
     }
     const spec = (side: 'a' | 'b', tenant: number, route: ExperimentRoute, connections: number): LoadSpec => ({
       ...tenants[tenant].specs[route],

@@ -311,18 +311,7 @@ export async function runSideBySide(ctx: Context, options: { connections: number
   const servers: Record<'a' | 'b', RunningServer> = {} as never;
   const appName = (side: 'a' | 'b') => `bench-side-${side}`;
   try {
-    for (const side of ['a', 'b'] as const) {
-      const port = await findFreePort();
-      const url = new URL(ctx.nextEnv.DATABASE_URL);
-      url.searchParams.set('application_name', appName(side));
-      log(`experiments side by side: service ${side} (one process) on port ${port}`);
-      servers[side] = await startNextServer({
-        root,
-        port,
-        env: { ...ctx.nextEnv, DATABASE_URL: url.toString(), WEB_CONCURRENCY: '1', NEXTAUTH_URL: `http://127.0.0.1:${port}` },
-        logFile: path.join(ctx.tmp, `side-${side}.log`),
-      });
-    }
+    for (const side of ['a', 'b'] as const) servers[side] = await startSideService(ctx, { root, name: appName(side), label: `experiments side by side: service ${side}` });
     const spec = (side: 'a' | 'b', route: ExperimentRoute, connections: number): LoadSpec => ({
       ...loads[side].specs[route],
       url: servers[side].url,
@@ -382,6 +371,20 @@ export async function runSideBySide(ctx: Context, options: { connections: number
   } finally {
     for (const server of Object.values(servers)) await server.stop();
   }
+}
+
+/** One side's service: one process, its own pool, its backends named `name` in PostgreSQL (application_name). */
+export async function startSideService(ctx: Context, side: { root: string; name: string; label: string }): Promise<RunningServer> {
+  const port = await findFreePort();
+  const url = new URL(ctx.nextEnv.DATABASE_URL);
+  url.searchParams.set('application_name', side.name);
+  log(`${side.label} (one process) on port ${port}`);
+  return startNextServer({
+    root: side.root,
+    port,
+    env: { ...ctx.nextEnv, DATABASE_URL: url.toString(), WEB_CONCURRENCY: '1', NEXTAUTH_URL: `http://127.0.0.1:${port}` },
+    logFile: path.join(ctx.tmp, `${side.name}.log`),
+  });
 }
 
 /**
