@@ -29,9 +29,9 @@ function databaseUrl(): string {
 }
 
 /**
- * A pg client that sends every query unnamed. A library may name its statements itself, so with DATABASE_PREPARED_STATEMENTS=false the pool
- * drops the names; a transaction-mode pooler would otherwise answer "prepared statement … does
- * not exist / already exists".
+ * A pg client that sends every query unnamed. A library may name its statements itself, so
+ * with DATABASE_PREPARED_STATEMENTS=false the pool drops the names; a transaction-mode pooler
+ * would otherwise answer "prepared statement … does not exist / already exists".
  */
 class UnnamedStatementsClient extends pg.Client {
   constructor(config?: string | pg.ClientConfig) {

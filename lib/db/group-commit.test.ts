@@ -66,4 +66,18 @@ describe('GroupCommit', () => {
     expect(await Promise.all(rest)).toEqual(['wrote 12', '13 alone', 'wrote 14']);
     expect(batches).toEqual([[1], [12, 13, 14], [12], [13], [14]]);
   });
+
+  it('keeps one per client (perClient): each writes with its own client, and batches only its own rows', async () => {
+    const written: [string, number[]][] = [];
+    const commitOf = GroupCommit.perClient(async (client: { name: string }, rows: number[]) => {
+      written.push([client.name, rows]);
+      return rows.map((row) => `${client.name} ${row}`);
+    }, { maxInFlight: 1, maxRows: 10 });
+    const [a, b] = [{ name: 'a' }, { name: 'b' }];
+    expect(commitOf(a)).toBe(commitOf(a));
+    expect(commitOf(a)).not.toBe(commitOf(b));
+    const answers = await Promise.all([commitOf(a).submit(1), commitOf(b).submit(2), commitOf(a).submit(3)]);
+    expect(answers).toEqual(['a 1', 'b 2', 'a 3']);
+    expect(written).toEqual([['a', [1]], ['b', [2]], ['a', [3]]]);
+  });
 });

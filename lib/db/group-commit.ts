@@ -34,6 +34,22 @@ export class GroupCommit<Row, Outcome> {
     }
   }
 
+  /**
+   * One GroupCommit per client (a database client: its pool), made on first use: what each
+   * batched writer of the service keeps.
+   */
+  static perClient<Client extends object, Row, Outcome>(
+    write: (client: Client, rows: Row[]) => Promise<Outcome[]>,
+    limits: { maxInFlight: number; maxRows: number },
+  ): (client: Client) => GroupCommit<Row, Outcome> {
+    const commits = new WeakMap<Client, GroupCommit<Row, Outcome>>();
+    return (client) => {
+      let commit = commits.get(client);
+      if (!commit) commits.set(client, (commit = new GroupCommit((rows) => write(client, rows), limits)));
+      return commit;
+    };
+  }
+
   private async run(batch: typeof this.waiting): Promise<void> {
     try {
       const outcomes = await this.write(batch.map((waiting) => waiting.row));

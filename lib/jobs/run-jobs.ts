@@ -26,8 +26,8 @@ export async function runWebhookJobs(ctx: VerbContext) {
  * (bodies after 30 days, rows after REQUEST_LOG_RETENTION_DAYS), count the recent hours of quotes
  * into the Overview's rollup, pause experiment variants their acceptance guardrail fires for
  * (docs/experiments.md, "Guardrails"), email owners of new leads, held quotes and paused
- * variants (with SMTP_URL only), forget rate-limit counters an hour past their window. The in-process runner runs them all in
- * turn; with Inngest each is a cron function of its own (inngest/functions/minute-jobs.ts).
+ * variants (with SMTP_URL only), forget rate-limit counters an hour past their window. The
+ * in-process runner runs them all in turn; with Inngest each is a cron function of its own (inngest/functions/minute-jobs.ts).
  */
 export const MINUTE_JOBS = {
   keysRevoked: { id: 'sweep-rotated-keys', run: sweepRotatedKeys },

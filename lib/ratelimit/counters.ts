@@ -44,7 +44,7 @@ async function spendPoints(db: DbOrTx, spends: Spend[]): Promise<Spent[]> {
   });
 }
 
-const spenders = new WeakMap<DbOrTx, GroupCommit<Spend, Spent>>();
+const spenderOf = GroupCommit.perClient(spendPoints, { maxInFlight: 2, maxRows: 64 });
 
 /**
  * Spends one point of a counter. The spends a process makes while two batches are in
@@ -54,9 +54,7 @@ const spenders = new WeakMap<DbOrTx, GroupCommit<Spend, Spent>>();
  * transaction.
  */
 export function spendPoint(db: DbOrTx, spend: Spend): Promise<Spent> {
-  let spender = spenders.get(db);
-  if (!spender) spenders.set(db, (spender = new GroupCommit((batch) => spendPoints(db, batch), { maxInFlight: 2, maxRows: 64 })));
-  return spender.submit(spend);
+  return spenderOf(db).submit(spend);
 }
 
 /** Counters whose window ended more than an hour ago: nothing reads them again. */

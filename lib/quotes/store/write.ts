@@ -97,12 +97,11 @@ async function writeQuotes(db: DbOrTx, batch: InsertBindings[]): Promise<Written
  * the batch's parameter holds them all (under load batches were 1–22, most of them under 16).
  * Per client (its pool); inside a transaction each quote is written alone.
  */
-const groupCommits = new WeakMap<DbOrTx, GroupCommit<InsertBindings, WrittenRow>>();
+const groupCommitOf = GroupCommit.perClient(writeQuotes, { maxInFlight: 2, maxRows: 16 });
 
 function quoteWriter(db: DbOrTx): (bindings: InsertBindings) => Promise<WrittenRow> {
   if (!runsOnPool(db)) return async (bindings) => (await writeQuotes(db, [bindings]))[0];
-  let writer = groupCommits.get(db);
-  if (!writer) groupCommits.set(db, (writer = new GroupCommit((batch) => writeQuotes(db, batch), { maxInFlight: 2, maxRows: 16 })));
+  const writer = groupCommitOf(db);
   return (bindings) => writer.submit(bindings);
 }
 
