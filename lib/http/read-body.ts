@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { ServiceError, type ErrorCode } from '../errors/service-error';
 import { jsonViolation } from '../json/json-limits';
 import { textOfUtf8 } from '../requestlog/storable-text';
@@ -44,7 +45,10 @@ export async function readJsonBody(
   const bytes = Buffer.concat(chunks);
   const text = bytes.toString('utf8');
   // What the log keeps is what was sent: bytes that are not UTF-8 escaped, not replaced.
-  keepText?.(text.includes('\uFFFD') ? textOfUtf8(bytes) : text);
+  const replaced = text.includes('\uFFFD') && !isUtf8(bytes);
+  keepText?.(replaced ? textOfUtf8(bytes) : text);
+  // JSON is UTF-8 (RFC 8259): bytes that are not would reach the quote as U+FFFD, a value nobody sent.
+  if (replaced) throw invalidBody(validationCode, 'must be UTF-8 text: some of its bytes are not');
   if (text.trim() === '') return undefined;
   let parsed: unknown;
   try {

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoExample } from '../../lib/books/demo-book';
 import { createTenant, quoteRequest, type Tenant } from '../../lib/testing/factories';
 import { startApiServer, type ApiServer } from '../support/api-server';
 import { takeAnswer, type RawAnswer } from '../support/raw-http';
@@ -114,5 +115,29 @@ describe('a body read by the edge', () => {
     await client.write(`${head(tenant.keys.test, `Content-Length: ${Buffer.byteLength(body)}\r\n`)}${body}`);
     expect((await client.answer()).status).toBe(201);
     client.socket.destroy();
+  });
+  it('refuses a body whose bytes are not UTF-8, and takes U+FFFD sent as UTF-8 like any text', async () => {
+    const post = (path: string, body: Buffer, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: new Uint8Array(body) });
+    // A string of the body with the given bytes inside it, the rest valid JSON.
+    const publicQuote = (offering: Buffer) =>
+      Buffer.concat([Buffer.from(`{"businessId":"${tenant.businessId}","offeringId":"`), offering, Buffer.from(`","factors":${JSON.stringify(demoExample.factors)}}`)]);
+    const apiQuote = (key: Buffer) => {
+      const text = JSON.stringify({ ...quoteRequest(tenant), idempotencyKey: 'KEY' });
+      const [before, after] = text.split('KEY');
+      return Buffer.concat([Buffer.from(`${before}odd-key-`), key, Buffer.from(after)]);
+    };
+    const notUtf8 = Buffer.from([0xc0, 0xff]);
+
+    for (const refused of [await post('/v1/public_quotes', publicQuote(notUtf8)), await post('/v1/quotes', apiQuote(notUtf8), { authorization: `Bearer ${tenant.keys.test}` })]) {
+      expect(refused.status).toBe(422);
+      const { error } = await refused.json();
+      expect(error.code).toBe('invalid_quote_request');
+      expect(error.message).toBe('The request body is not valid: it must be UTF-8 text: some of its bytes are not.');
+    }
+    // Before, the bytes were read as U+FFFD and a quote was made for a value nobody sent.
+    const replacementChar = Buffer.from('\uFFFD', 'utf8');
+    expect((await post('/v1/public_quotes', publicQuote(Buffer.concat([Buffer.from(demoExample.offeringId), replacementChar])))).status).toBe(201);
+    expect((await post('/v1/quotes', apiQuote(replacementChar), { authorization: `Bearer ${tenant.keys.test}` })).status).toBe(201);
   });
 });
