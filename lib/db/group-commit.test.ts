@@ -34,6 +34,17 @@ describe('GroupCommit', () => {
     expect(await Promise.all(later)).toEqual(['wrote 2', 'wrote 3', 'wrote 4']);
   });
 
+  it('sends the next batch before the callers of the one just written go on', async () => {
+    const { batches, finish, write } = heldWrites();
+    const commits = new GroupCommit(write, { maxInFlight: 1, maxRows: 10 });
+    const sentWhenFirstAnswered = commits.submit(1).then(() => batches.map((batch) => [...batch]));
+    const later = [2, 3].map((row) => commits.submit(row));
+    finish[0]();
+    expect(await sentWhenFirstAnswered).toEqual([[1], [2, 3]]);
+    finish[1]();
+    expect(await Promise.all(later)).toEqual(['wrote 2', 'wrote 3']);
+  });
+
   it('keeps at most maxInFlight writes running and at most maxRows rows in one', async () => {
     const { batches, finish, write } = heldWrites();
     const commits = new GroupCommit(write, { maxInFlight: 2, maxRows: 3 });

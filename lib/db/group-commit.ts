@@ -25,13 +25,15 @@ export class GroupCommit<Row, Outcome> {
 
   private startWrites(): void {
     while (this.inFlight < this.limits.maxInFlight && this.waiting.length > 0) {
-      const batch = this.waiting.splice(0, this.limits.maxRows);
       this.inFlight++;
-      void this.run(batch).finally(() => {
-        this.inFlight--;
-        this.startWrites();
-      });
+      void this.run(this.waiting.splice(0, this.limits.maxRows));
     }
+  }
+
+  /** A write has ended: the rows waiting for it go to the database. */
+  private writeEnded(): void {
+    this.inFlight--;
+    this.startWrites();
   }
 
   /**
@@ -51,13 +53,26 @@ export class GroupCommit<Row, Outcome> {
   }
 
   private async run(batch: typeof this.waiting): Promise<void> {
+    let outcomes: Outcome[];
     try {
-      const outcomes = await this.write(batch.map((waiting) => waiting.row));
-      batch.forEach((waiting, i) => waiting.resolve(outcomes[i]));
+      outcomes = await this.write(batch.map((waiting) => waiting.row));
     } catch (error) {
-      if (batch.length === 1) return batch[0].reject(error);
-      for (const waiting of batch) {
-        await this.write([waiting.row]).then(([outcome]) => waiting.resolve(outcome), waiting.reject);
+      await this.retryAlone(batch, error);
+      return this.writeEnded();
+    }
+    // The next batch is sent before this one's callers go on: the answers they make (the rest
+    // of their requests' work) then overlap its statement instead of delaying it.
+    this.writeEnded();
+    batch.forEach((waiting, i) => waiting.resolve(outcomes[i]));
+  }
+
+  private async retryAlone(batch: typeof this.waiting, error: unknown): Promise<void> {
+    if (batch.length === 1) return batch[0].reject(error);
+    for (const waiting of batch) {
+      try {
+        waiting.resolve((await this.write([waiting.row]))[0]);
+      } catch (alone) {
+        waiting.reject(alone);
       }
     }
   }
