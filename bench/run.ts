@@ -53,43 +53,33 @@ import { forgetSettings } from '../lib/settings/settings';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
+/** The value after an option (`--only http` gives `http`), or null without the option. */
+const valueOf = (name: string): string | null => {
+  const i = args.indexOf(name);
+  return i >= 0 ? (args[i + 1] ?? null) : null;
+};
 const quick = flag('--quick');
 /** `--profile [public|trace|experiment]`: the route the CPU profile's load asks (POST /v1/quotes unless named). */
-const profiledRoute: ProfiledRoute = (Object.keys(PROFILED_ROUTE_LABELS) as ProfiledRoute[]).find((r) => args[args.indexOf('--profile') + 1] === r) ?? 'quotes';
-const only = (() => {
-  const i = args.indexOf('--only');
-  return i >= 0 ? new Set(args[i + 1].split(',')) : null;
-})();
+const profiledRoute: ProfiledRoute = (Object.keys(PROFILED_ROUTE_LABELS) as ProfiledRoute[]).find((r) => valueOf('--profile') === r) ?? 'quotes';
+const only = valueOf('--only') === null ? null : new Set(valueOf('--only')!.split(','));
 const wants = (group: string) => !only || only.has(group);
 /** Groups that run only when named: `scale`. */
 const named = (group: string) => only?.has(group) ?? false;
 /** `--scale-sizes 10,50`: the request log's sizes in millions of rows (default 10 then 50). */
-const SCALE_SIZES = (() => {
-  const i = args.indexOf('--scale-sizes');
-  return (i >= 0 ? args[i + 1] : '10,50').split(',').map((m) => Math.round(Number(m) * 1_000_000)).filter((rows) => rows > 0);
-})();
+const SCALE_SIZES = (valueOf('--scale-sizes') ?? '10,50')
+  .split(',')
+  .map((m) => Math.round(Number(m) * 1_000_000))
+  .filter((rows) => rows > 0);
 /** `--side-by-side 8,32`: the connections, both sides together, of the experiments' side-by-side rounds (32 unless named; even numbers). */
-const SIDE_BY_SIDE_CONNECTIONS = (() => {
-  const i = args.indexOf('--side-by-side');
-  return (i >= 0 ? args[i + 1] : '32').split(',').map((n) => 2 * Math.max(1, Math.round(Number(n) / 2)));
-})();
+const SIDE_BY_SIDE_CONNECTIONS = (valueOf('--side-by-side') ?? '32').split(',').map((n) => 2 * Math.max(1, Math.round(Number(n) / 2)));
 /** `--experiment-quotes 10`: the experiment's quotes in millions for its results at scale (0: skip). */
-const EXPERIMENT_QUOTES = (() => {
-  const i = args.indexOf('--experiment-quotes');
-  return Math.round(Number(i >= 0 ? args[i + 1] : '10') * 1_000_000);
-})();
+const EXPERIMENT_QUOTES = Math.round(Number(valueOf('--experiment-quotes') ?? '10') * 1_000_000);
 
 /** `--against DIR`: the other checkout of the `builds` group (built there first). */
-const AGAINST = (() => {
-  const i = args.indexOf('--against');
-  return i >= 0 ? args[i + 1] : null;
-})();
+const AGAINST = valueOf('--against');
 
 /** `--connections 8` (or `1,8`): the http group's concurrencies (1, 8 and 32 unless named); the first also the profile's (32 unless named). */
-const CONNECTIONS = (() => {
-  const i = args.indexOf('--connections');
-  return i >= 0 ? args[i + 1].split(',').map(Number).filter((n) => n > 0) : null;
-})();
+const CONNECTIONS = valueOf('--connections')?.split(',').map(Number).filter((n) => n > 0) ?? null;
 
 const SETTINGS: Settings = quick
   ? { warmupSec: 2, durationSec: 3, connections: [1, 8, 32], pooledRounds: 1, searchRequests: 40, idleEvents: 5, burstEvents: 400, logRows: 1_000_000, sqlRequests: 50 }

@@ -44,11 +44,12 @@ export async function readJsonBody(
   }
   const bytes = Buffer.concat(chunks);
   const text = bytes.toString('utf8');
-  // What the log keeps is what was sent: bytes that are not UTF-8 escaped, not replaced.
-  const replaced = text.includes('\uFFFD') && !isUtf8(bytes);
-  keepText?.(replaced ? textOfUtf8(bytes) : text);
+  // U+FFFD in the text was sent as such, or stands in for bytes that are not UTF-8; those the log
+  // keeps escaped (what was sent, not the stand-in).
+  const notUtf8 = text.includes('\uFFFD') && !isUtf8(bytes);
+  keepText?.(notUtf8 ? textOfUtf8(bytes) : text);
   // JSON is UTF-8 (RFC 8259): bytes that are not would reach the quote as U+FFFD, a value nobody sent.
-  if (replaced) throw invalidBody(validationCode, 'must be UTF-8 text: some of its bytes are not');
+  if (notUtf8) throw invalidBody(validationCode, 'must be UTF-8 text: some of its bytes are not');
   if (text.trim() === '') return undefined;
   let parsed: unknown;
   try {
