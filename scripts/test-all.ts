@@ -81,20 +81,50 @@ const [buildCode, pgbouncer, http, playwright] = await Promise.all([
   playwrightRun.then((code) => (show('playwright.out'), code)),
 ]);
 
+type VitestReport = {
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults: { name: string; status: string; message?: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
+};
+const firstLine = (text = '') => text.replace(/\x1b\[[0-9;]*m/g, '').trim().split('\n')[0].slice(0, 300);
+const relative = (file: string) => path.relative(root, file);
+/** Why a group failed, for the end of the output (where a reader of CI's tail looks): its failed tests, or the tail of its output. */
+const whyFailed: string[] = [];
+const groups: { name: string; code: number | null; json?: string; aside?: string }[] = [
+  { name: 'unit and integration', code: fast, json: vitestJson },
+  { name: 'build', code: buildCode, aside: 'build.out' },
+  { name: 'pgbouncer', code: pgbouncer, json: pgbouncerJson, aside: 'pgbouncer.out' },
+  { name: 'http', code: http, json: httpJson, aside: 'http.out' },
+  { name: 'browser', code: playwright, aside: 'playwright.out' },
+];
+
 let passed = 0;
 let failed = 0;
-for (const json of [vitestJson, httpJson, pgbouncerJson]) {
-  if (!existsSync(json)) continue;
-  const report = JSON.parse(readFileSync(json, 'utf8')) as { numPassedTests: number; numFailedTests: number };
-  passed += report.numPassedTests;
-  failed += report.numFailedTests;
+for (const group of groups) {
+  const report = group.json && existsSync(group.json) ? (JSON.parse(readFileSync(group.json, 'utf8')) as VitestReport) : undefined;
+  if (report) {
+    passed += report.numPassedTests;
+    failed += report.numFailedTests;
+  }
+  if (group.code === 0) continue;
+  const failures = (report?.testResults ?? []).flatMap((file) => [
+    ...file.assertionResults.filter((t) => t.status === 'failed').map((t) => `  ${relative(file.name)} > ${t.fullName}: ${firstLine(t.failureMessages[0])}`),
+    ...(file.status === 'failed' && file.message ? [`  ${relative(file.name)}: ${firstLine(file.message)}`] : []),
+  ]);
+  whyFailed.push(`${group.name} failed (exit code ${group.code})${report ? '' : ', without a report of its tests'}:`);
+  if (failures.length > 0) whyFailed.push(...failures);
+  else if (group.aside && existsSync(path.join(results, group.aside))) {
+    const lines = readFileSync(path.join(results, group.aside), 'utf8').replace(/\x1b\[[0-9;]*m/g, '').trimEnd().split('\n');
+    whyFailed.push(`  the last lines of test-results/${group.aside}:`, ...lines.slice(-40).map((line) => `  | ${line}`));
+  }
 }
 if (existsSync(playwrightJson)) {
   const report = JSON.parse(readFileSync(playwrightJson, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number } };
   passed += report.stats.expected + report.stats.flaky;
   failed += report.stats.unexpected;
 }
+if (whyFailed.length > 0) console.log(`\n${whyFailed.join('\n')}`);
 console.log(`\ntests: ${passed} passed, ${failed} failed`);
 console.log(`time: ${timeline.join(', ')}; ${seconds(performance.now() - started)} s in all`);
-const allRan = [fast, pgbouncer, buildCode, http, playwright].every((code) => code === 0);
+const allRan = groups.every((group) => group.code === 0);
 process.exit(allRan && failed === 0 && passed > 0 ? 0 : 1);

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, readdirSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { findFreePort } from '../../lib/db/embedded';
 import { writeRouteTable } from '../route-table.mjs';
 
 const SOURCES = ['app', 'lib', 'inngest', 'sdk/src', 'instrumentation.ts', 'prisma/schema.prisma', 'next.config.mjs', 'package.json', 'tsconfig.json', 'scripts/build-api-router.mjs', 'scripts/route-table.mjs'];
@@ -80,17 +81,34 @@ export type RunningServer = {
  */
 export const STOP_BOUND_MS = 30_000;
 
+/** The service could not listen on its port: another process holds it. */
+class PortTakenError extends Error {}
+
 /**
  * Starts the production server (scripts/serve.mjs: a cluster of Next.js servers, as many as
- * WEB_CONCURRENCY or its default says) and waits until /v1/status answers 200.
+ * WEB_CONCURRENCY or its default says) and waits until /v1/status answers 200. Without a `port`
+ * it takes a free one, and with a `logFile` (where it reads why a start failed) another when that
+ * one is taken before the service binds it: a test run starts servers, databases and poolers on
+ * free ports at the same moments.
  */
 export async function startNextServer(options: {
   root: string;
-  port: number;
+  port?: number;
   env: Record<string, string>;
   logFile?: string;
   hostname?: string;
 }): Promise<RunningServer> {
+  if (options.port !== undefined) return startOnce({ ...options, port: options.port });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce({ ...options, port: await findFreePort() });
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt === 3) throw error;
+    }
+  }
+}
+
+async function startOnce(options: { root: string; port: number; env: Record<string, string>; logFile?: string; hostname?: string }): Promise<RunningServer> {
   const hostname = options.hostname ?? '127.0.0.1';
   const child = spawn(
     process.execPath,
@@ -101,6 +119,9 @@ export async function startNextServer(options: {
       stdio: options.logFile ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     },
   );
+  // With a log file, its errors are also kept (the last 8 KB) to say why a start failed.
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-8192)));
   if (options.logFile) {
     const log = createWriteStream(options.logFile, { flags: 'a' });
     child.stdout?.pipe(log);
@@ -108,18 +129,31 @@ export async function startNextServer(options: {
   }
   const url = `http://${hostname === '0.0.0.0' ? '127.0.0.1' : hostname}:${options.port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exit = new AbortController();
+  child.once('exit', () => exit.abort());
   const deadline = Date.now() + 60_000;
+  // What the last try saw, and the service's last errors: a start that fails says why in its
+  // error (a test run shows the error, not the log file).
+  let lastAnswer = 'no answer';
+  const why = () => `${url}/v1/status: ${lastAnswer}${errors ? `; the service's last errors:\n${errors.trimEnd().split('\n').slice(-30).join('\n')}` : ''}`;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the service exited with code ${child.exitCode}`);
+    if (child.exitCode !== null) {
+      const message = `the service exited with code ${child.exitCode}: ${why()}`;
+      throw errors.includes('EADDRINUSE') ? new PortTakenError(message) : new Error(message);
+    }
     try {
-      const response = await fetch(`${url}/v1/status`);
+      // Bounded, and over when the service exits: whatever else holds the port (a PostgreSQL
+      // waits a minute for its start-up packet) must not hold the wait up.
+      const response = await fetch(`${url}/v1/status`, { signal: AbortSignal.any([AbortSignal.timeout(5_000), exit.signal]) });
       if (response.ok) break;
-    } catch {
-      // not listening yet
+      lastAnswer = `${response.status} ${(await response.text()).slice(0, 300)}`;
+    } catch (error) {
+      // not listening yet (or it exited: said below)
+      if (!exit.signal.aborted) lastAnswer = String((error as { cause?: unknown }).cause ?? error);
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error('the service did not answer /v1/status within 60 s');
+      throw new Error(`the service did not answer /v1/status within 60 s: ${why()}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }

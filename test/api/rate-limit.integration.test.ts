@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
-import { findFreePort } from '../../lib/db/embedded';
 import { api } from '../support/api-client';
 import { quoteRequest, createTenant, type Tenant } from '../../lib/testing/factories';
 import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
@@ -26,7 +25,6 @@ describe('public quote limit: 120 creates per minute per Business (spec 8)', () 
     // A second service instance on the same database: the count must be shared.
     second = await startNextServer({
       root: path.resolve(import.meta.dirname, '../..'),
-      port: await findFreePort(),
       env: { DATABASE_URL: inject('databaseUrl') },
       logFile: path.resolve(import.meta.dirname, '../../test-results/integration-server-2.log'),
     });

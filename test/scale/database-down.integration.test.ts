@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../lib/db/embedded';
 import { createIsolatedDatabase } from '../../lib/testing/isolated-database';
 import { withClient } from '../../lib/testing/pg-client';
 import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
@@ -17,7 +16,6 @@ beforeAll(async () => {
   iso = await createIsolatedDatabase();
   server = await startNextServer({
     root,
-    port: await findFreePort(),
     env: { DATABASE_URL: iso.url, JOB_RUNNER: 'off', WEB_CONCURRENCY: '1' },
     logFile: path.join(root, 'test-results', 'database-down-server.log'),
   });

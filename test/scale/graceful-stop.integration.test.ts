@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
@@ -46,7 +47,6 @@ describe('stopping the service', () => {
     const { endpoint } = await createEndpoint(asAdmin(), { projectId: tenant.projectId, environment: 'live', url: receiver.url, eventTypes: ['webhook.test'] });
     server = await startNextServer({
       root,
-      port: await findFreePort(),
       // A window of one send per endpoint: one in flight, the other two queued behind it.
       env: { DATABASE_URL: iso.url, JOB_RUNNER: 'in-process', WEB_CONCURRENCY: '2', WEBHOOK_SEND_WINDOW: '1' },
       logFile: path.join(root, 'test-results', 'graceful-stop-server.log'),
@@ -113,6 +113,18 @@ describe('stopping the service', () => {
     expect(exitedAt - signalled).toBeLessThan(STOP_BOUND_MS);
     expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: 'succeeded', attemptCount: 1 });
   }, 180_000); // npm start (up to 60 s), the first send and the stop, on a loaded machine
+
+  it('a port another process holds stops the start, saying so (it once waited 60 s on a server that never listened)', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as net.AddressInfo).port;
+    try {
+      const start = startNextServer({ root, port, env: { DATABASE_URL: iso.url, JOB_RUNNER: 'off' }, logFile: path.join(root, 'test-results', 'port-taken-server.log') });
+      await expect(start).rejects.toThrow(/exited with code 1[^]*cannot listen on 127\.0\.0\.1:\d+: another process holds it \(set PORT to a free port\)/);
+    } finally {
+      holder.close();
+    }
+  }, 120_000);
 
   it('npm start, stopped with SIGTERM while its server is still starting, leaves nothing running', async () => {
     const npm = spawn('npm', ['start'], {

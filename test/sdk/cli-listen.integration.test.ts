@@ -5,7 +5,6 @@ import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { findFreePort } from '../../lib/db/embedded';
 import { eventually } from '../../lib/testing/eventually';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { STREAM_LIMITS } from '../../lib/ratelimit/registry';
@@ -58,7 +57,6 @@ beforeAll(async () => {
   tenant = await createTenant({}, iso.db);
   server = await startNextServer({
     root,
-    port: await findFreePort(),
     // Two processes whatever the machine: a test below holds the bound per key across them.
     env: { DATABASE_URL: iso.url, JOB_RUNNER: 'off', WEB_CONCURRENCY: '2' },
     logFile: path.join(root, 'test-results', 'cli-server.log'),

@@ -1,7 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { findFreePort } from '../../lib/db/embedded';
 import { startNextServer } from '../../scripts/support/next-server';
 import { prepareTestEnvironment } from '../../scripts/support/test-environment';
 
@@ -27,7 +26,6 @@ export default async function setup(project: TestProject) {
   rmSync(serverLogFile, { force: true });
   const server = await startNextServer({
     root,
-    port: await findFreePort(),
     // Tests that need the job runner start their own instance on their own database.
     // Shorter HTTP timeouts than the defaults (10 s and 30 s), so that the slow-client tests take
     // seconds, not half a minute; not so short that a test's own client, stalled by the loaded

@@ -5,7 +5,6 @@ import { InngestTestEngine } from '@inngest/test';
 import { Inngest } from 'inngest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db/client';
-import { findFreePort } from '../../lib/db/embedded';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { eventually } from '../../lib/testing/eventually';
 import { createPerson, createTenant, quoteRequest, type Person, type Tenant, testContext } from '../../lib/testing/factories';
@@ -199,7 +198,6 @@ describe('the service with Inngest as its engine', () => {
   it('serves its functions to Inngest only, and hands a quote’s delivery to Inngest right after the write', async () => {
     server = await startNextServer({
       root,
-      port: await findFreePort(),
       env: {
         DATABASE_URL: iso.url,
         JOB_RUNNER: 'inngest',

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../lib/db/embedded';
 import { createApiKey } from '../../lib/keys/create-api-key';
 import { createPerson, createTenant, type Person, type Tenant, testContext } from '../../lib/testing/factories';
 import { signedBy, startReceiver, type Receiver } from '../../lib/testing/https-receiver';
@@ -23,7 +22,6 @@ let failNext = 0;
 async function startService() {
   server = await startNextServer({
     root,
-    port: await findFreePort(),
     env: { DATABASE_URL: iso.url, JOB_RUNNER: 'in-process' },
     logFile: path.join(root, 'test-results', 'runner-server.log'),
   });
