@@ -8,6 +8,7 @@ import { rollUpQuotes } from '../../lib/quotes/quote-rollup';
 import { rollUpExperimentAcceptances, rollUpExperimentQuotes } from '../../lib/experiments/store';
 import { api } from '../support/api-client';
 import { createPerson, createTenant, quoteRequest, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { settleAfterNewest } from '../support/rollup-settle';
 
 /**
  * Experiment results (docs/experiments.md, "Results"): quotes in each arm (API quotes by
@@ -155,10 +156,13 @@ describe('experiment results', () => {
     expect(committed).toMatchObject({ absolute: { estimate: 0, lower: 0, upper: 0 }, relative: null, moreQuotesPerArm: 96 });
     expect(committed.sentence).toBe('Not enough data yet: about 95 more quotes for control and 96 for variant_1');
 
-    // The minute job counts them into experiment_arm_daily (here without its settle time); the answer does not move.
+    // The minute job counts them into experiment_arm_daily (here with a settle time just past
+    // this test's newest rows); the answer does not move.
     await rollUpQuotes(testContext(testDb()));
-    expect(await rollUpExperimentQuotes(testDb(), 0)).toBeGreaterThanOrEqual(9);
-    expect(await rollUpExperimentAcceptances(testDb(), 0)).toBeGreaterThanOrEqual(3);
+    const quotesSettle = await settleAfterNewest(testDb(), `SELECT max(created_at) FROM quote_intents WHERE experiment_id = $1::uuid`, definition.id);
+    expect(await rollUpExperimentQuotes(testDb(), quotesSettle)).toBeGreaterThanOrEqual(9);
+    const acceptancesSettle = await settleAfterNewest(testDb(), `SELECT max(created_at) FROM quote_acceptances WHERE experiment_id = $1::uuid`, definition.id);
+    expect(await rollUpExperimentAcceptances(testDb(), acceptancesSettle)).toBeGreaterThanOrEqual(3);
     const rolled = await testDb().$queryRawUnsafe<{ quotes: bigint; acceptances: bigint }[]>(
       `SELECT sum(quotes)::bigint AS quotes, sum(acceptances)::bigint AS acceptances FROM experiment_arm_daily WHERE experiment_id = $1::uuid`,
       definition.id,

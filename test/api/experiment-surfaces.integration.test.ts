@@ -7,6 +7,7 @@ import { rollUpExperimentAccountQuotes, rollUpExperimentCommitments } from '../.
 import { checkSignature, keyRingOf, type SignedDocument } from '../../lib/receipts/receipt-signature';
 import { api } from '../support/api-client';
 import { createPerson, createTenant, quoteRequest, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { settleAfterNewest } from '../support/rollup-settle';
 
 /**
  * An experiment's surfaces (docs/experiments.md, "Surfaces"): the account surface's quotes take
@@ -130,8 +131,15 @@ describe('experiment surfaces', () => {
     expect(before.comparisons[0]).toMatchObject({ arm: 'variant_1', metric: 'committed_revenue' });
 
     // The minute roll-up counts them once: the same answer after it.
-    expect(await rollUpExperimentAccountQuotes(testDb(), 0)).toBeGreaterThanOrEqual(8);
-    expect(await rollUpExperimentCommitments(testDb(), 0)).toBeGreaterThanOrEqual(3);
+    // With a settle time just past this test's newest rows.
+    const quotesSettle = await settleAfterNewest(testDb(), `SELECT max(created_at) FROM account_quotes WHERE experiment->>'experiment_id' = $1`, definition.id);
+    expect(await rollUpExperimentAccountQuotes(testDb(), quotesSettle)).toBeGreaterThanOrEqual(8);
+    const commitmentsSettle = await settleAfterNewest(
+      testDb(),
+      `SELECT max(c.confirmed_at) FROM commitments c JOIN account_quotes aq ON aq.id = c.account_quote_id WHERE aq.experiment->>'experiment_id' = $1`,
+      definition.id,
+    );
+    expect(await rollUpExperimentCommitments(testDb(), commitmentsSettle)).toBeGreaterThanOrEqual(3);
     const after = await read();
     expect(after.arms).toEqual(before.arms);
     expect(after.comparisons).toEqual(before.comparisons);

@@ -6,6 +6,7 @@ import { rollUpQuotes } from '../../lib/quotes/quote-rollup';
 import { rollUpQuoteFunnel } from '../../lib/quotes/store';
 import { api } from '../support/api-client';
 import { createPerson, createTenant, testContext, testDb, type Person, type Tenant } from '../../lib/testing/factories';
+import { settleAfterNewest } from '../support/rollup-settle';
 
 /**
  * Issue 41, section 4: the funnel of a business's Live quotes — made, priced, needing answers,
@@ -139,9 +140,10 @@ describe('the funnel of a business', () => {
     expect(last.week).toMatch(/^\d{4}-W\d{2}$/);
     expect(read.from).toBe(read.weeks[0].start);
 
-    // The minute job counts the quotes into the rollups (no settle time here, so all of them now).
+    // The minute job counts the quotes into the rollups (with a settle time just past this test's newest quote, so all of them now).
     await rollUpQuotes(testContext(testDb()));
-    await rollUpQuoteFunnel(testDb(), 0);
+    const settle = () => settleAfterNewest(testDb(), `SELECT max(created_at) FROM quote_intents WHERE business_id = $1::uuid`, tenant.businessId);
+    await rollUpQuoteFunnel(testDb(), await settle());
     const rolled = await testDb().quoteFunnelDaily.findMany({ where: { businessId: tenant.businessId, environmentId: tenant.environments.live } });
     expect(rolled.reduce((n, r) => n + Number(r.quotes), 0)).toBe(11);
     const missing = await testDb().quoteMissingInputsDaily.findMany({ where: { businessId: tenant.businessId, environmentId: tenant.environments.live } });
@@ -152,7 +154,7 @@ describe('the funnel of a business', () => {
     const after = (await funnel(tenant, owner)).body.data.funnel;
     expect(after).toEqual(read);
     // Nothing counted twice by a second run.
-    await rollUpQuoteFunnel(testDb(), 0);
+    await rollUpQuoteFunnel(testDb(), await settle());
     expect((await funnel(tenant, owner)).body.data.funnel).toEqual(read);
   });
 
