@@ -146,6 +146,14 @@ test('a pricing person builds a book with forms only, sees the price as they typ
   await page.getByRole('button', { name: 'JSON', exact: true }).click();
   await expect.poll(() => jsonText(page)).toMatch(/"label": "Gutter cleaning"/);
   await page.getByRole('button', { name: 'Forms', exact: true }).click();
+  // Back in the forms, the focus stays where the person left it: the rule field revealed when
+  // the rule was added is not revealed again (it took the focus, and the next typing, with it).
+  await page.evaluate(() => new Promise<void>((resolve) => {
+    let frames = 0;
+    const next = () => (++frames > 12 ? resolve() : requestAnimationFrame(next));
+    requestAnimationFrame(next);
+  }));
+  await expect(page.getByRole('button', { name: 'Forms', exact: true })).toBeFocused();
 
   // How long its prices hold: part of the version.
   await page.getByLabel('Quotes are valid for (days)').fill('7');
