@@ -140,4 +140,22 @@ describe('a body read by the edge', () => {
     expect((await post('/v1/public_quotes', publicQuote(Buffer.concat([Buffer.from(demoExample.offeringId), replacementChar])))).status).toBe(201);
     expect((await post('/v1/quotes', apiQuote(replacementChar), { authorization: `Bearer ${tenant.keys.test}` })).status).toBe(201);
   });
+
+  it('refuses a query parameter whose percent-encoded bytes are not UTF-8, and takes U+FFFD encoded as UTF-8', async () => {
+    const list = (query: string) => fetch(`${server.url}/v1/quotes${query}`, { headers: { authorization: `Bearer ${tenant.keys.test}` } });
+    for (const query of ['?offeringId=%C0%FF', '?limit=10&offeringId=window%FF', '?offeringId=%E2%82']) {
+      const refused = await list(query);
+      expect(refused.status, query).toBe(400);
+      const { error } = await refused.json();
+      expect(error).toMatchObject({
+        code: 'invalid_request',
+        message: 'Invalid query: offeringId: must be UTF-8 text: some of its bytes are not',
+        details: { fields: { offeringId: ['must be UTF-8 text: some of its bytes are not'] } },
+      });
+    }
+    // Before, these read as U+FFFD and the filter matched text nobody sent. Sent as UTF-8, it is text like any other.
+    const fine = await list(`?offeringId=${encodeURIComponent('window\uFFFD')}`);
+    expect(fine.status).toBe(200);
+    expect((await fine.json()).data.quotes).toEqual([]);
+  });
 });

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
 import { parseOrThrow } from '../../errors/parse-or-throw';
 import { ServiceError, type ErrorCode } from '../../errors/service-error';
@@ -39,10 +40,11 @@ function declaredHeaders(schema: z.ZodObject, request: Request): Record<string, 
   return picked;
 }
 
-/** Query parameters, held to the same text rules as bodies (no NUL, no `__proto__`), then parsed. */
+/** Query parameters, held to the same text rules as bodies (UTF-8, no NUL, no `__proto__`), then parsed. */
 function parseQuery<S extends z.ZodType>(schema: S, request: Request, code: ErrorCode): z.output<S> {
-  const raw = Object.fromEntries(new URL(request.url).searchParams);
-  const violation = jsonViolation(raw, 'query');
+  const url = new URL(request.url);
+  const raw = Object.fromEntries(url.searchParams);
+  const violation = notUtf8Parameter(url.search, raw) ?? jsonViolation(raw, 'query');
   if (violation) {
     throw new ServiceError(code, `Invalid query: ${violation.field}: ${violation.message}`, {
       details: { fields: { [violation.field]: [violation.message] } },
@@ -50,6 +52,20 @@ function parseQuery<S extends z.ZodType>(schema: S, request: Request, code: Erro
     });
   }
   return parseOrThrow(strictQuery(schema), raw, code, 'query');
+}
+
+/**
+ * The parameter whose percent-encoded bytes are not UTF-8: URLSearchParams reads them as U+FFFD,
+ * and a filter would then match text nobody sent. Looked for only when U+FFFD shows up.
+ */
+function notUtf8Parameter(search: string, raw: Record<string, string>): { field: string; message: string } | null {
+  if (!Object.entries(raw).some(([name, value]) => name.includes('\uFFFD') || value.includes('\uFFFD'))) return null;
+  // URL percent-encodes every character beyond ASCII, so each of the text's characters is one byte.
+  for (const pair of search.slice(1).split('&')) {
+    const bytes = Buffer.from(pair.replaceAll('+', ' ').replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1');
+    if (!isUtf8(bytes)) return { field: new URLSearchParams(pair).keys().next().value ?? 'query', message: 'must be UTF-8 text: some of its bytes are not' };
+  }
+  return null;
 }
 
 const strictQueries = new WeakMap<z.ZodType, z.ZodType>();
