@@ -83,13 +83,14 @@ if (cluster.isPrimary) {
   );
   configureServer(server, timeouts, { router: () => apiRouter });
   // A port it cannot have stops the start (Next.js would log the error and go on without listening).
-  server.once('error', (error) => {
-    if (server.listening) throw error;
-    const taken = error.code === 'EADDRINUSE' ? `: another process holds it (set PORT to a free port)` : '';
+  const refuseStart = (error) => {
+    const taken = error.code === 'EADDRINUSE' ? ': another process holds it (set PORT to a free port)' : '';
     console.error(`cannot listen on ${hostname}:${port}${taken}: ${error.message}`);
     process.exit(1);
-  });
+  };
+  server.once('error', refuseStart);
   server.listen(port, hostname, () => {
+    server.off('error', refuseStart);
     if (cluster.worker?.id === 1) console.log(`Ready on http://${hostname}:${port} (${workers} process${workers > 1 ? 'es' : ''}, Node ${process.version})`);
   });
   // The job runner (instrumentation.ts) hands back unsent deliveries and finishes the sends in

@@ -7,7 +7,7 @@
 import { configured } from './support/settings-at-start';
 import exitHook from 'async-exit-hook';
 import path from 'node:path';
-import { ensureBuild, startNextServer, type RunningServer } from './support/next-server';
+import { ensureBuild, ServiceStartError, startNextServer, type RunningServer } from './support/next-server';
 import { prepareService, printWelcome } from './support/service-setup';
 import { jobRunnerText, progressLine } from './support/start-output';
 
@@ -57,6 +57,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  // A start that failed says why in a line (the service printed its own reason above it); anything else with its stack.
+  console.error(error instanceof ServiceStartError ? progressLine('Server', `did not start: ${error.message}`) : error);
   process.exit(1);
 });

@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = path.resolve(import.meta.dirname, '..');
 const results = path.join(root, 'test-results');
@@ -86,7 +87,7 @@ type VitestReport = {
   numFailedTests: number;
   testResults: { name: string; status: string; message?: string; assertionResults: { fullName: string; status: string; failureMessages: string[] }[] }[];
 };
-const firstLine = (text = '') => text.replace(/\x1b\[[0-9;]*m/g, '').trim().split('\n')[0].slice(0, 300);
+const firstLine = (text = '') => stripVTControlCharacters(text).trim().split('\n')[0].slice(0, 300);
 const relative = (file: string) => path.relative(root, file);
 /** Why a group failed, for the end of the output (where a reader of CI's tail looks): its failed tests, or the tail of its output. */
 const whyFailed: string[] = [];
@@ -114,7 +115,7 @@ for (const group of groups) {
   whyFailed.push(`${group.name} failed (exit code ${group.code})${report ? '' : ', without a report of its tests'}:`);
   if (failures.length > 0) whyFailed.push(...failures);
   else if (group.aside && existsSync(path.join(results, group.aside))) {
-    const lines = readFileSync(path.join(results, group.aside), 'utf8').replace(/\x1b\[[0-9;]*m/g, '').trimEnd().split('\n');
+    const lines = stripVTControlCharacters(readFileSync(path.join(results, group.aside), 'utf8')).trimEnd().split('\n');
     whyFailed.push(`  the last lines of test-results/${group.aside}:`, ...lines.slice(-40).map((line) => `  | ${line}`));
   }
 }

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { ServiceError, type ErrorCode } from '../errors/service-error';
-import { jsonViolation } from '../json/json-limits';
+import { jsonViolation, NOT_UTF8 } from '../json/json-limits';
 import { textOfUtf8 } from '../requestlog/storable-text';
 
 export const DEFAULT_MAX_BODY_BYTES = 100_000;
@@ -49,7 +49,7 @@ export async function readJsonBody(
   const notUtf8 = text.includes('\uFFFD') && !isUtf8(bytes);
   keepText?.(notUtf8 ? textOfUtf8(bytes) : text);
   // JSON is UTF-8 (RFC 8259): bytes that are not would reach the quote as U+FFFD, a value nobody sent.
-  if (notUtf8) throw invalidBody(validationCode, 'must be UTF-8 text: some of its bytes are not');
+  if (notUtf8) throw invalidBody(validationCode, NOT_UTF8);
   if (text.trim() === '') return undefined;
   let parsed: unknown;
   try {

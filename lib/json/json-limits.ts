@@ -44,6 +44,9 @@ export function jsonViolation(value: unknown, root: string): JsonViolation | nul
   return null;
 }
 
+/** What a field, a parameter or a body is told when its bytes are not UTF-8 (they would read as U+FFFD). */
+export const NOT_UTF8 = 'must be UTF-8 text: some of its bytes are not';
+
 function stringProblem(text: string): string | null {
   if (text.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
   if (!text.isWellFormed()) return 'must not contain unpaired surrogates';

@@ -81,8 +81,11 @@ export type RunningServer = {
  */
 export const STOP_BOUND_MS = 30_000;
 
+/** The service did not start: it exited first, or did not answer in time. The message says why. */
+export class ServiceStartError extends Error {}
+
 /** The service could not listen on its port: another process holds it. */
-class PortTakenError extends Error {}
+class PortTakenError extends ServiceStartError {}
 
 /**
  * Starts the production server (scripts/serve.mjs: a cluster of Next.js servers, as many as
@@ -128,9 +131,8 @@ async function startOnce(options: { root: string; port: number; env: Record<stri
     child.stderr?.pipe(log);
   }
   const url = `http://${hostname === '0.0.0.0' ? '127.0.0.1' : hostname}:${options.port}`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const exit = new AbortController();
-  child.once('exit', () => exit.abort());
+  const exited = new Promise<void>((resolve) => child.once('exit', () => (exit.abort(), resolve())));
   const deadline = Date.now() + 60_000;
   // What the last try saw, and the service's last errors: a start that fails says why in its
   // error (a test run shows the error, not the log file).
@@ -139,7 +141,7 @@ async function startOnce(options: { root: string; port: number; env: Record<stri
   for (;;) {
     if (child.exitCode !== null) {
       const message = `the service exited with code ${child.exitCode}: ${why()}`;
-      throw errors.includes('EADDRINUSE') ? new PortTakenError(message) : new Error(message);
+      throw errors.includes('EADDRINUSE') ? new PortTakenError(message) : new ServiceStartError(message);
     }
     try {
       // Bounded, and over when the service exits: whatever else holds the port (a PostgreSQL
@@ -153,7 +155,7 @@ async function startOnce(options: { root: string; port: number; env: Record<stri
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the service did not answer /v1/status within 60 s: ${why()}`);
+      throw new ServiceStartError(`the service did not answer /v1/status within 60 s: ${why()}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseOrThrow } from '../../errors/parse-or-throw';
 import { ServiceError, type ErrorCode } from '../../errors/service-error';
 import type { RouteContract } from '../contract';
-import { jsonViolation } from '../../json/json-limits';
+import { jsonViolation, NOT_UTF8 } from '../../json/json-limits';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from '../read-body';
 
 /** A malformed path id names nothing: 404, like an id that does not exist. */
@@ -63,7 +63,7 @@ function notUtf8Parameter(search: string, raw: Record<string, string>): { field:
   // URL percent-encodes every character beyond ASCII, so each of the text's characters is one byte.
   for (const pair of search.slice(1).split('&')) {
     const bytes = Buffer.from(pair.replaceAll('+', ' ').replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1');
-    if (!isUtf8(bytes)) return { field: new URLSearchParams(pair).keys().next().value ?? 'query', message: 'must be UTF-8 text: some of its bytes are not' };
+    if (!isUtf8(bytes)) return { field: new URLSearchParams(pair).keys().next().value ?? 'query', message: NOT_UTF8 };
   }
   return null;
 }

@@ -93,12 +93,10 @@ async function writeQuotes(db: DbOrTx, batch: InsertBindings[]): Promise<Written
 
 /**
  * One batch of quotes in PostgreSQL per process at a time; the quotes that arrive meanwhile wait
- * for the next. With two at once batches were half the size, and each quote cost more of both
- * sides' CPU: on an idle machine (5 December) one at a time gave 0.64× the bare reference at 8
- * connections against 0.59–0.60×, and 0.99× at 32 against 0.83×, with lower p99s
- * (docs/performance.md). At most 16 quotes a batch: a receipt of a 10,000-rule book is ~1.25 MB,
- * and the batch's parameter holds them all. Per client (its pool); inside a transaction each
- * quote is written alone.
+ * for the next. Two at once halved the batches and cost each quote more CPU on both sides, for
+ * lower throughput at 8 and 32 connections (docs/performance.md, "Changes and what they bought").
+ * At most 16 quotes a batch: a receipt of a 10,000-rule book is ~1.25 MB, and the batch's
+ * parameter holds them all. Per client (its pool); inside a transaction each quote is written alone.
  */
 const groupCommitOf = GroupCommit.perClient(writeQuotes, { maxInFlight: 1, maxRows: 16 });
 
