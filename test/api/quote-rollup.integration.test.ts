@@ -154,6 +154,37 @@ describe('quotes rolled up by the hour (a database of its own: the test moves th
     expect((await overviewPerDay(iso.db, tenant))[today]).toEqual(before[today]);
     expect((await rawPerDay(iso.db, tenant))[today].succeeded).toBe(before[today].succeeded + 1);
   });
+
+  it('counts the quotes of the millisecond its mark stops in once (the mark is kept to the millisecond)', async () => {
+    const counted = async () => Object.values(await rolledByHour(other)).reduce((a, b) => a + b, 0);
+    const before = await counted();
+    // A quote in every millisecond of 400, half a minute ago, past the mark (as if the job had last
+    // run a second before them, when the other business had no quotes since a minute ago): each run below stops inside them.
+    const start = Date.now() - 30_000;
+    await iso.db.rollupMark.update({ where: { name: QUOTE_ROLLUP_MARK }, data: { through: new Date(start - 1_000) } });
+    await iso.db.$executeRaw`
+      WITH intent AS (
+        INSERT INTO quote_intents (id, workspace_id, project_id, environment_id, book_id, business_id, status, source, idempotency_scope,
+          idempotency_key, request_fingerprint, request_correlation_id, inputs, created_at, updated_at)
+        SELECT gen_random_uuid(), ${other.workspaceId}::uuid, ${other.projectId}::uuid, ${other.environments.live}::uuid, ${other.bookId}::uuid,
+          ${other.businessId}::uuid, 'succeeded', 'api', 'api', 'ms-' || ms, 'f', 'ms-' || ms, '{}', at, at
+          FROM generate_series(0, 399) AS ms, LATERAL (SELECT ${new Date(start)}::timestamptz + ms * interval '1 millisecond' AS at) t
+        RETURNING id, created_at)
+      INSERT INTO quote_receipts (id, quote_intent_id, outcome, source, missing_inputs, idempotency_key, request_correlation_id, latency_ms, created_at)
+      SELECT gen_random_uuid(), id, 'succeeded', 'api', '{}', 'ms', 'ms', 1, created_at FROM intent`;
+    // Ten runs, each stopping 40 ms further in, at whatever fraction of a millisecond the
+    // database's clock reads: a mark rounded to the millisecond went back half the time and
+    // counted the quote of that millisecond again.
+    for (let run = 1; run <= 10; run++) {
+      const [{ settle }] = await iso.db.$queryRaw<{ settle: number }[]>`
+        SELECT floor(extract(epoch FROM now() - ${new Date(start + 40 * run - 20)}::timestamptz) * 1000)::int AS settle`;
+      await rollUpQuoteOutcomes(iso.db, settle);
+      expect((await mark()).getTime()).toBeLessThan(start + 400);
+    }
+    await rollUpQuoteOutcomes(iso.db, 0);
+    expect((await counted()) - before).toBe(400);
+    expect(await overviewPerDay(iso.db, other)).toEqual(await rawPerDay(iso.db, other));
+  });
 });
 
 describe('quotes per day on the Overview', () => {

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/client';
 import { sqlRows } from '../../db/sql';
-import { ROLLUP_SETTLE_MS } from '../../db/rollups';
+import { moveRollupMarkCte, ROLLUP_SETTLE_MS, rollupMarkCte } from '../../db/rollups';
 
 // The quotes' store (lib/quotes/store.ts): the daily rollup behind experiment results
 // (GET /v1/books/{bookId}/experiments/{id}/results): per experiment, arm, UTC day and currency,
@@ -44,15 +44,8 @@ export const EXPERIMENT_COMMITMENT_WHERE = EXPERIMENT_ACCOUNT_QUOTE_WHERE;
 
 // Like the outcomes' rollup (store/rollup.ts): adds what was made from the mark up to the
 // database's now less the settle time and moves the mark, in one statement, under the mark's row
-// lock. Quotes and acceptances are two statements: one INSERT … ON CONFLICT may not touch a row twice.
-const MARK = (name: string) => `mark AS (
-    SELECT through AS since, now() - make_interval(secs => $1::int / 1000.0) AS until
-      FROM rollup_marks WHERE name = '${name}' FOR UPDATE
-  )`;
-const MOVE = (name: string) => `moved AS (
-    UPDATE rollup_marks m SET through = mark.until FROM mark WHERE m.name = '${name}' AND mark.until > mark.since RETURNING 1
-  )`;
-
+// lock. Quotes and acceptances are two statements: one INSERT … ON CONFLICT may not touch a row twice
+// (the mark's CTEs: lib/db/rollups.ts).
 /**
  * One roll-up statement: `rows` (a SELECT of experiment_id, arm, day, currency, total_minor over
  * `mark`, bounded by mark.since and mark.until) added per (experiment, arm, day, currency) to the
@@ -61,13 +54,13 @@ const MOVE = (name: string) => `moved AS (
 function rollUpStatement(mark: string, rows: string, into: { count: string; sum: string; sumOfSquares?: string }): string {
   const columns = [into.count, into.sum, ...(into.sumOfSquares ? [into.sumOfSquares] : [])];
   const values = ['count(*)', 'sum(total_minor)', ...(into.sumOfSquares ? ['sum(total_minor * total_minor)'] : [])];
-  return `WITH ${MARK(mark)}, rows AS (${rows}), added AS (
+  return `WITH ${rollupMarkCte(mark)}, rows AS (${rows}), added AS (
     INSERT INTO experiment_arm_daily (experiment_id, arm, day, currency, ${columns.join(', ')})
     SELECT experiment_id, arm, day, currency, ${values.join(', ')} FROM rows GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
     ON CONFLICT (experiment_id, arm, day, currency) DO UPDATE
       SET ${columns.map((c) => `${c} = experiment_arm_daily.${c} + EXCLUDED.${c}`).join(', ')}
     RETURNING 1
-  ), ${MOVE(mark)}
+  ), ${moveRollupMarkCte(mark)}
   SELECT (SELECT count(*) FROM mark)::int AS marks, (SELECT count(*) FROM rows)::int AS counted`;
 }
 

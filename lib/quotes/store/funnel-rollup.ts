@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/client';
 import { sqlRows } from '../../db/sql';
-import { ROLLUP_SETTLE_MS } from '../../db/rollups';
+import { moveRollupMarkCte, ROLLUP_SETTLE_MS, rollupMarkCte } from '../../db/rollups';
 
 // The quotes' store (lib/quotes/store.ts): the daily rollups behind the funnel
 // (GET /v1/businesses/{id}/funnel): outcomes, exact priced totals and unanswered questions per
@@ -25,10 +25,7 @@ export const FUNNEL_QUOTE_COLUMNS = `qi.business_id, qi.environment_id, (qi.crea
 // Like the outcomes' rollup (store/rollup.ts): adds the quotes made from the mark up to the
 // database's now less the settle time to the three tables and moves the mark, in one statement,
 // under the mark's row lock, so each quote is counted once however many runs overlap.
-const ROLL_UP_FUNNEL_SQL = `WITH mark AS (
-    SELECT through AS since, now() - make_interval(secs => $1::int / 1000.0) AS until
-      FROM rollup_marks WHERE name = '${QUOTE_FUNNEL_MARK}' FOR UPDATE
-  ), quotes AS (
+const ROLL_UP_FUNNEL_SQL = `WITH ${rollupMarkCte(QUOTE_FUNNEL_MARK)}, quotes AS (
     SELECT ${FUNNEL_QUOTE_COLUMNS}
       FROM mark, quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id
      WHERE mark.until > mark.since AND qi.created_at >= mark.since AND qi.created_at < mark.until AND qi.business_id IS NOT NULL
@@ -51,9 +48,7 @@ const ROLL_UP_FUNNEL_SQL = `WITH mark AS (
      GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
     ON CONFLICT (business_id, environment_id, day, offering_id, book_version_id, input) DO UPDATE SET quotes = quote_missing_inputs_daily.quotes + EXCLUDED.quotes
     RETURNING 1
-  ), moved AS (
-    UPDATE rollup_marks m SET through = mark.until FROM mark WHERE m.name = '${QUOTE_FUNNEL_MARK}' AND mark.until > mark.since RETURNING 1
-  )
+  ), ${moveRollupMarkCte(QUOTE_FUNNEL_MARK)}
   SELECT (SELECT count(*) FROM mark)::int AS marks, (SELECT count(*) FROM quotes)::int AS quotes,
     (SELECT count(*) FROM outcomes)::int + (SELECT count(*) FROM prices)::int + (SELECT count(*) FROM missing)::int AS "rowsWritten"`;
 

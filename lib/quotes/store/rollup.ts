@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/client';
-import { ROLLUP_SETTLE_MS } from '../../db/rollups';
+import { moveRollupMarkCte, ROLLUP_SETTLE_MS, rollupMarkCte } from '../../db/rollups';
 import { sqlRows } from '../../db/sql';
 
 // The quotes' store (lib/quotes/store.ts): the hourly rollup of quotes by outcome.
@@ -14,10 +14,7 @@ export const QUOTE_ROLLUP_MARK = 'quote-outcomes';
 // turns, the second from where the first left it (READ COMMITTED re-reads the locked row). The
 // database's clock, not the job's, sets the mark: an instance whose clock runs ahead cannot move
 // it past quotes still to commit.
-const ROLL_UP_SQL = `WITH mark AS (
-    SELECT through AS since, now() - make_interval(secs => $1::int / 1000.0) AS until
-      FROM rollup_marks WHERE name = '${QUOTE_ROLLUP_MARK}' FOR UPDATE
-  ), counted AS (
+const ROLL_UP_SQL = `WITH ${rollupMarkCte(QUOTE_ROLLUP_MARK)}, counted AS (
     SELECT qi.business_id, qi.environment_id, date_trunc('hour', qi.created_at, 'UTC') AS hour, r.outcome, count(*) AS quotes
       FROM mark, quote_intents qi JOIN quote_receipts r ON r.quote_intent_id = qi.id
      WHERE mark.until > mark.since AND qi.created_at >= mark.since AND qi.created_at < mark.until AND qi.business_id IS NOT NULL
@@ -27,9 +24,7 @@ const ROLL_UP_SQL = `WITH mark AS (
     SELECT business_id, environment_id, hour, outcome, quotes FROM counted
     ON CONFLICT (business_id, environment_id, hour, outcome) DO UPDATE SET quotes = quote_outcomes_hourly.quotes + EXCLUDED.quotes
     RETURNING 1
-  ), moved AS (
-    UPDATE rollup_marks m SET through = mark.until FROM mark WHERE m.name = '${QUOTE_ROLLUP_MARK}' AND mark.until > mark.since RETURNING 1
-  )
+  ), ${moveRollupMarkCte(QUOTE_ROLLUP_MARK)}
   SELECT (SELECT count(*) FROM mark)::int AS marks, (SELECT count(*) FROM added)::int AS hours,
     COALESCE((SELECT sum(quotes) FROM counted), 0)::int AS quotes`;
 
