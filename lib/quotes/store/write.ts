@@ -2,7 +2,7 @@ import type { ApiKeyPrincipal } from '../../auth/principal';
 import type { DbOrTx } from '../../db/client';
 import { GroupCommit } from '../../db/group-commit';
 import { runsOnPool, sqlRows } from '../../db/sql';
-import { BatchStatement } from '../../db/statement';
+import { BatchStatement, type SerializedRow } from '../../db/statement';
 import { eventCtes, type OutboxEventRow } from '../../events/store';
 import { signsAt } from '../../receipts/store';
 import { type QuoteIntentRow, type QuoteReceiptRow, type StoredQuote, quoteIntents, quoteReceipts } from './rows';
@@ -77,15 +77,17 @@ const INSERT_QUOTES = new BatchStatement<InsertBindings>((sql) => {
 
 type WrittenRow = { inserted: boolean; key_holds: boolean; scope_holds: boolean; signer_holds: boolean };
 
+/** A quote as its batch sends it, made when the quote is submitted: its row and its idempotency key. */
+type QueuedQuote = { row: SerializedRow; key: string };
+
 /**
  * Writes quotes in one statement. The batch goes in idempotency-key order, so that two batches
  * waiting on each other's keys (the same key sent twice at once) wait in one order and never
  * deadlock.
  */
-async function writeQuotes(db: DbOrTx, batch: InsertBindings[]): Promise<WrittenRow[]> {
-  const keys = batch.map(({ intent }) => `${intent.environmentId} ${intent.idempotencyScope} ${intent.idempotencyKey}`);
-  const order = batch.map((_, index) => index).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
-  const rows = await sqlRows<WrittenRow>(db, INSERT_QUOTES.text, INSERT_QUOTES.values(order.map((index) => batch[index])));
+async function writeQuotes(db: DbOrTx, batch: QueuedQuote[]): Promise<WrittenRow[]> {
+  const order = batch.map((_, index) => index).sort((a, b) => (batch[a].key < batch[b].key ? -1 : batch[a].key > batch[b].key ? 1 : 0));
+  const rows = await sqlRows<WrittenRow>(db, INSERT_QUOTES.text, INSERT_QUOTES.valuesOf(order.map((index) => batch[index].row)));
   const written = new Array<WrittenRow>(batch.length);
   order.forEach((index, position) => (written[index] = rows[position]));
   return written;
@@ -100,10 +102,15 @@ async function writeQuotes(db: DbOrTx, batch: InsertBindings[]): Promise<Written
  */
 const groupCommitOf = GroupCommit.perClient(writeQuotes, { maxInFlight: 1, maxRows: 16 });
 
-function quoteWriter(db: DbOrTx): (bindings: InsertBindings) => Promise<WrittenRow> {
-  if (!runsOnPool(db)) return async (bindings) => (await writeQuotes(db, [bindings]))[0];
-  const writer = groupCommitOf(db);
-  return (bindings) => writer.submit(bindings);
+/**
+ * Each quote's row is serialised as it is submitted, while the batch before it is in the
+ * database: the next batch then goes out as soon as that one ends.
+ */
+function writeQuote(db: DbOrTx, bindings: InsertBindings): Promise<WrittenRow> {
+  const { intent } = bindings;
+  const quote = { row: INSERT_QUOTES.row(bindings), key: `${intent.environmentId} ${intent.idempotencyScope} ${intent.idempotencyKey}` };
+  if (!runsOnPool(db)) return writeQuotes(db, [quote]).then(([written]) => written);
+  return groupCommitOf(db).submit(quote);
 }
 
 export type InsertOutcome = 'inserted' | 'key_taken' | 'scope_changed' | 'key_refused' | 'signer_retired';
@@ -117,7 +124,7 @@ export type InsertOutcome = 'inserted' | 'key_taken' | 'scope_changed' | 'key_re
 export async function insertQuote(db: DbOrTx, quote: StoredQuote, event: OutboxEventRow, guards: QuoteGuards): Promise<InsertOutcome> {
   // A key taken from memory is re-checked by the insert; one read from the database just now is not.
   const keyCheck = guards.apiKey?.fromMemory;
-  const written = await quoteWriter(db)({
+  const written = await writeQuote(db, {
     ...quote,
     event,
     guard: {
