@@ -158,4 +158,30 @@ describe('a body read by the edge', () => {
     expect(fine.status).toBe(200);
     expect((await fine.json()).data.quotes).toEqual([]);
   });
+
+  it('reads a header byte for byte, as fetch sends it: a key of UTF-8 bytes from a raw client replays for fetch sending those bytes', async () => {
+    const unique = crypto.randomUUID();
+    const client = await connection();
+    const body = Buffer.from(quoteBody());
+    // "café" as UTF-8, as curl sends it: C3 A9.
+    const key = Buffer.from(`caf\u00e9-${unique}`, 'utf8');
+    await client.write(Buffer.concat([
+      Buffer.from(`POST /v1/quotes HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${tenant.keys.test}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nIdempotency-Key: `),
+      key,
+      Buffer.from('\r\n\r\n'),
+      body,
+    ]));
+    const first = await client.answer();
+    client.socket.destroy();
+    expect(first.status).toBe(201);
+    // fetch sends each character of a header as one byte: the same bytes are the same key.
+    const retried = await fetch(`${server.url}/v1/quotes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.keys.test}`, 'content-type': 'application/json', 'idempotency-key': key.toString('latin1') },
+      body,
+    });
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect((await retried.json()).data.quoteIntent.id).toBe(JSON.parse(first.body).data.quoteIntent.id);
+  });
 });
