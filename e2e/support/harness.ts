@@ -5,7 +5,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { findFreePort } from '../../lib/db/embedded';
 import { startIdp } from '../../scripts/support/idp';
-import { startNextServer } from '../../scripts/support/next-server';
+import { PortTakenError, startNextServer } from '../../scripts/support/next-server';
 import { prepareTestEnvironment } from '../../scripts/support/test-environment';
 
 export const OIDC_CLIENT_ID = 'quote-portal-e2e';
@@ -14,30 +14,9 @@ const OIDC_CLIENT_SECRET = 'quote-portal-e2e-secret';
 export async function startHarness() {
   const root = path.resolve(import.meta.dirname, '../..');
   const { tmp, database } = await prepareTestEnvironment(root, 'quote-service-e2e-');
-  const port = await findFreePort();
-  const appUrl = `http://127.0.0.1:${port}`;
-  const idp = await startIdp({
-    clientId: OIDC_CLIENT_ID,
-    clientSecret: OIDC_CLIENT_SECRET,
-    redirectUris: [`${appUrl}/api/auth/callback/oidc`],
-  });
   mkdirSync(path.join(root, 'test-results'), { recursive: true });
-  const server = await startNextServer({
-    root,
-    port,
-    logFile: path.join(root, 'test-results', 'e2e-server.log'),
-    env: {
-      DATABASE_URL: database.url,
-      NEXTAUTH_URL: appUrl,
-      NEXTAUTH_SECRET: 'e2e-only-secret-0123456789abcdef0123456789',
-      OIDC_ISSUER: idp.issuer,
-      OIDC_CLIENT_ID,
-      OIDC_CLIENT_SECRET,
-      OIDC_NAME: 'Test IdP',
-      AUTH_DEV_LOGIN: '1',
-      EMBEDDED_DATABASE: '1',
-    },
-  });
+  const { port, idp, server } = await startOnFreePort(root, database.url);
+  const appUrl = `http://127.0.0.1:${port}`;
   return {
     appUrl,
     databaseUrl: database.url,
@@ -53,4 +32,44 @@ export async function startHarness() {
       rmSync(tmp, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The identity provider and the service, on a free port that both must know before either starts
+ * (the provider's redirect address, the service's NEXTAUTH_URL): when another process takes the
+ * port before the service binds it (a test run starts databases and poolers on free ports at the
+ * same moments), both start again on another, three tries in all.
+ */
+async function startOnFreePort(root: string, databaseUrl: string) {
+  for (let attempt = 1; ; attempt++) {
+    const port = await findFreePort();
+    const appUrl = `http://127.0.0.1:${port}`;
+    const idp = await startIdp({
+      clientId: OIDC_CLIENT_ID,
+      clientSecret: OIDC_CLIENT_SECRET,
+      redirectUris: [`${appUrl}/api/auth/callback/oidc`],
+    });
+    try {
+      const server = await startNextServer({
+        root,
+        port,
+        logFile: path.join(root, 'test-results', 'e2e-server.log'),
+        env: {
+          DATABASE_URL: databaseUrl,
+          NEXTAUTH_URL: appUrl,
+          NEXTAUTH_SECRET: 'e2e-only-secret-0123456789abcdef0123456789',
+          OIDC_ISSUER: idp.issuer,
+          OIDC_CLIENT_ID,
+          OIDC_CLIENT_SECRET,
+          OIDC_NAME: 'Test IdP',
+          AUTH_DEV_LOGIN: '1',
+          EMBEDDED_DATABASE: '1',
+        },
+      });
+      return { port, idp, server };
+    } catch (error) {
+      await idp.stop();
+      if (!(error instanceof PortTakenError) || attempt === 3) throw error;
+    }
+  }
 }

@@ -85,7 +85,7 @@ export const STOP_BOUND_MS = 30_000;
 export class ServiceStartError extends Error {}
 
 /** The service could not listen on its port: another process holds it. */
-class PortTakenError extends ServiceStartError {}
+export class PortTakenError extends ServiceStartError {}
 
 /**
  * Starts the production server (scripts/serve.mjs: a cluster of Next.js servers, as many as
