@@ -3,9 +3,8 @@
 // its in-process job runner, and a test CA that the service trusts for webhook receivers.
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { findFreePort } from '../../lib/db/embedded';
 import { startIdp } from '../../scripts/support/idp';
-import { PortTakenError, startNextServer } from '../../scripts/support/next-server';
+import { onFreePort, startNextServer } from '../../scripts/support/next-server';
 import { prepareTestEnvironment } from '../../scripts/support/test-environment';
 
 export const OIDC_CLIENT_ID = 'quote-portal-e2e';
@@ -35,14 +34,12 @@ export async function startHarness() {
 }
 
 /**
- * The identity provider and the service, on a free port that both must know before either starts
- * (the provider's redirect address, the service's NEXTAUTH_URL): when another process takes the
- * port before the service binds it (a test run starts databases and poolers on free ports at the
- * same moments), both start again on another, three tries in all.
+ * The identity provider and the service on one free port, which both must know before either
+ * starts (the provider's redirect address, the service's NEXTAUTH_URL): both start again on
+ * another when the service finds it taken (`onFreePort`).
  */
-async function startOnFreePort(root: string, databaseUrl: string) {
-  for (let attempt = 1; ; attempt++) {
-    const port = await findFreePort();
+function startOnFreePort(root: string, databaseUrl: string) {
+  return onFreePort(async (port) => {
     const appUrl = `http://127.0.0.1:${port}`;
     const idp = await startIdp({
       clientId: OIDC_CLIENT_ID,
@@ -69,7 +66,7 @@ async function startOnFreePort(root: string, databaseUrl: string) {
       return { port, idp, server };
     } catch (error) {
       await idp.stop();
-      if (!(error instanceof PortTakenError) || attempt === 3) throw error;
+      throw error;
     }
-  }
+  });
 }

@@ -43,9 +43,9 @@ describe('Table and Statement', () => {
     expect(insert.text).toContain('ok AS (SELECT i.n FROM input i WHERE i.p1 IS NOT NULL)');
     expect(insert.text).toContain('INSERT INTO things (id, name, payload, tags, created_at) SELECT i.p2, i.p3, i.p4, i.p5, i.p6 FROM input i JOIN ok USING (n)');
     const at = new Date('2026-01-02T03:04:05.678Z');
-    const [json] = insert.values([
-      { thing: { id: 'a', name: 'n', payload: { x: 1 }, tags: ['t'], at }, check: { ownerId: 'o' } },
-      { thing: { id: 'b', name: 'm "quoted"\n\u2028', payload: undefined, tags: [], at }, check: { ownerId: 'p' } },
+    const [json] = insert.valuesOf([
+      insert.row({ thing: { id: 'a', name: 'n', payload: { x: 1 }, tags: ['t'], at }, check: { ownerId: 'o' } }),
+      insert.row({ thing: { id: 'b', name: 'm "quoted"\n\u2028', payload: undefined, tags: [], at }, check: { ownerId: 'p' } }),
     ]);
     expect(JSON.parse(json)).toEqual([
       { n: 1, p1: 'o', p2: 'a', p3: 'n', p4: { x: 1 }, p5: ['t'], p6: at.toISOString() },
@@ -56,7 +56,7 @@ describe('Table and Statement', () => {
   it('writes a date as JSON.stringify does, an invalid one as NULL, and dates inside JSON values too', () => {
     const insert = new BatchStatement<{ thing: Thing }>((sql) => sql.insert(things, 'thing', { from: 'input i' }));
     const dates = [new Date('2026-01-02T03:04:05.678Z'), new Date(-1), new Date('+275760-09-13T00:00:00Z'), new Date(Number.NaN)];
-    const [json] = insert.values(dates.map((at) => ({ thing: { id: 'a', name: 'n', payload: { at }, tags: [], at } })));
+    const [json] = insert.valuesOf(dates.map((at) => insert.row({ thing: { id: 'a', name: 'n', payload: { at }, tags: [], at } })));
     // Without the check's parameter, the thing's columns are p1 to p5: payload p3, the date p5.
     const rows = JSON.parse(json) as { p3: { at: string | null }; p5: string | null }[];
     expect(rows.map((row) => row.p5)).toEqual(dates.map((at) => JSON.parse(JSON.stringify(at))));

@@ -150,18 +150,11 @@ export class BatchStatement<Bindings extends Record<string, object>> {
   }
 
   /**
-   * The one parameter: the rows as JSON objects `{ n, p1, p2, … }`, JSON columns as values.
-   * Written field by field: an object of forty computed keys per row is a slow one for V8 to
-   * build and to stringify (a quote's batch spent 8% of the profiled server's CPU there).
-   */
-  values(rows: readonly Bindings[]): [string] {
-    return this.valuesOf(rows.map((bindings) => this.row(bindings)));
-  }
-
-  /**
-   * One row's fields as `values` writes them, without its position: a writer that batches can
-   * make it while the row waits, rather than while the batch before it is done and the database
-   * waits for this one.
+   * One row's fields, `,"p1":…,"p2":…` (JSON columns as values), without its position: a writer
+   * that batches makes it while the row waits, not while the batch before it is done and the
+   * database waits for this one. Written field by field: an object of forty computed keys per row
+   * is a slow one for V8 to build and to stringify (a quote's batch spent 8% of the profiled
+   * server's CPU there).
    */
   row(bindings: Bindings): SerializedRow {
     let text = '';
@@ -172,7 +165,7 @@ export class BatchStatement<Bindings extends Record<string, object>> {
     return text as SerializedRow;
   }
 
-  /** The one parameter of rows made by `row`, numbered in the order given. */
+  /** The one parameter: the rows made by `row` as JSON objects `{ n, p1, p2, … }`, numbered in the order given. */
   valuesOf(rows: readonly SerializedRow[]): [string] {
     let text = '[';
     for (let k = 0; k < rows.length; k++) text += `${k === 0 ? '' : ','}{"n":${k + 1}${rows[k]}}`;

@@ -85,14 +85,12 @@ export const STOP_BOUND_MS = 30_000;
 export class ServiceStartError extends Error {}
 
 /** The service could not listen on its port: another process holds it. */
-export class PortTakenError extends ServiceStartError {}
+class PortTakenError extends ServiceStartError {}
 
 /**
  * Starts the production server (scripts/serve.mjs: a cluster of Next.js servers, as many as
  * WEB_CONCURRENCY or its default says) and waits until /v1/status answers 200. Without a `port`
- * it takes a free one, and with a `logFile` (where it reads why a start failed) another when that
- * one is taken before the service binds it: a test run starts servers, databases and poolers on
- * free ports at the same moments.
+ * it takes a free one (`onFreePort`); with a `logFile`, where it reads why a start failed.
  */
 export async function startNextServer(options: {
   root: string;
@@ -102,9 +100,19 @@ export async function startNextServer(options: {
   hostname?: string;
 }): Promise<RunningServer> {
   if (options.port !== undefined) return startOnce({ ...options, port: options.port });
+  return onFreePort((port) => startOnce({ ...options, port }));
+}
+
+/**
+ * Runs `start` with a free port, and again with another (three tries in all) when a server it
+ * starts with a `logFile` finds that port taken before binding it: a test run starts servers,
+ * databases and poolers on free ports at the same moments. `start` undoes what it started
+ * before it throws.
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce({ ...options, port: await findFreePort() });
+      return await start(await findFreePort());
     } catch (error) {
       if (!(error instanceof PortTakenError) || attempt === 3) throw error;
     }

@@ -127,6 +127,6 @@ describe('quotes written together', () => {
       { row: { name: 'empty', tags: [], doc: {}, at: null } },
       { row: { name: 'none', tags: null, doc: null, at: null } },
     ];
-    expect(await sqlRows(testDb(), echo.text, echo.values(rows))).toEqual(rows.map(({ row }) => row));
+    expect(await sqlRows(testDb(), echo.text, echo.valuesOf(rows.map((bindings) => echo.row(bindings))))).toEqual(rows.map(({ row }) => row));
   });
 });
