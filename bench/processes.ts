@@ -12,6 +12,35 @@ export function tsxArgs(script: string, ...rest: string[]): string[] {
   return ['--import', 'tsx', path.join(root, script), ...rest];
 }
 
+/** The port a child says it listens on (`… on <port>`, its first such line on stdout); fails if it exits first. */
+export function listeningPort(child: ChildProcess, timeoutMs = 30_000): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => fail(new Error(`no port announced within ${timeoutMs} ms`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = / on (\d+)\b/.exec(seen);
+      if (!match) return;
+      done();
+      resolve(Number(match[1]));
+    };
+    const onExit = (code: number | null) => fail(new Error(`exited (code ${code}) before it listened`));
+    const done = () => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+      // Later lines are read and dropped, so that a full pipe never blocks the child.
+      child.stdout?.resume();
+    };
+    const fail = (error: Error) => {
+      done();
+      reject(error);
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
 export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -6,9 +6,10 @@
 // the workspaces where the person may read it), each behind a session token's lookup and the
 // membership check, in as few statements as a hand-written server would use: no request log of
 // its own, no rate limit. Run as its own process by bench/run.ts:
-// `REFERENCE_CONFIG=<json> DATABASE_URL=… PORT=… node --import tsx bench/reference-server.ts`
+// `REFERENCE_CONFIG=<json> DATABASE_URL=… PORT=0 node --import tsx bench/reference-server.ts`
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 
 export type ReferenceConfig = {
@@ -199,7 +200,9 @@ const server = http.createServer((req, res) => {
 });
 
 server.keepAliveTimeout = 65_000;
-server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log(`reference server on ${process.env.PORT}`));
+// PORT=0 (the bench's way): a port the system picks, so that nothing else can hold it; the
+// first line on stdout says which.
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => console.log(`reference server on ${(server.address() as AddressInfo).port}`));
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
     server.close();

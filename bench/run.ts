@@ -21,7 +21,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { demoBookArtifact, demoExample } from '../lib/books/demo-book';
 import { createDb } from '../lib/db/client';
-import { findFreePort, startEmbeddedPostgres } from '../lib/db/embedded';
+import { startEmbeddedPostgres } from '../lib/db/embedded';
 import { applyMigrations } from '../lib/db/migrate';
 import { bookArtifactSchema, compileBook, evaluate } from '../lib/pricing';
 import { startReceiver } from '../lib/testing/https-receiver';
@@ -42,7 +42,7 @@ import { FAN_ENDPOINTS, runWebhookCases, type WebhookResult } from './cases/webh
 import { webhookWindow } from '../lib/webhooks/send-window';
 import { log, root, type Context, type Settings } from './context';
 import type { EngineResult } from './engine';
-import { stopChild, tsxArgs, waitForHttp } from './processes';
+import { listeningPort, stopChild, tsxArgs, waitForHttp } from './processes';
 import type { TreeUsage } from './procfs';
 import type { ProfileSummary } from './profile-summary';
 import { provision } from './provision';
@@ -826,15 +826,14 @@ async function main() {
         computation: JSON.stringify(computation.computation),
         totalMinor: computation.computation.totalMinor,
       };
-      const referencePort = await findFreePort();
       const referenceProcess = spawn(process.execPath, tsxArgs('bench/reference-server.ts'), {
         cwd: root,
         // The reference keeps its pool of 10 whatever the service is given.
-        env: { ...process.env, DATABASE_URL: database.url, DATABASE_POOL_SIZE: '10', PORT: String(referencePort), REFERENCE_CONFIG: JSON.stringify(referenceConfig) },
-        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, DATABASE_URL: database.url, DATABASE_POOL_SIZE: '10', PORT: '0', REFERENCE_CONFIG: JSON.stringify(referenceConfig) },
+        stdio: ['ignore', 'pipe', 'inherit'],
       });
       cleanups.push(() => stopChild(referenceProcess));
-      const referenceUrl = `http://127.0.0.1:${referencePort}`;
+      const referenceUrl = `http://127.0.0.1:${await listeningPort(referenceProcess)}`;
       await waitForHttp(`${referenceUrl}/status`);
 
       // On a free port, and on another when that one is taken before the service binds it; the

@@ -7,8 +7,7 @@
 // roles every round (runSideBySide: what the targets read).
 import path from 'node:path';
 import { demoExample } from '../../lib/books/demo-book';
-import { findFreePort } from '../../lib/db/embedded';
-import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
+import { onFreePort, startNextServer, type RunningServer } from '../../scripts/support/next-server';
 import { log, root, type Context, type Usage } from '../context';
 import type { LoadResult, LoadSpec } from '../load';
 import { runLoadProcess } from '../processes';
@@ -375,15 +374,16 @@ export async function runSideBySide(ctx: Context, options: { connections: number
 
 /** One side's service: one process, its own pool, its backends named `name` in PostgreSQL (application_name). */
 export async function startSideService(ctx: Context, side: { root: string; name: string; label: string }): Promise<RunningServer> {
-  const port = await findFreePort();
   const url = new URL(ctx.nextEnv.DATABASE_URL);
   url.searchParams.set('application_name', side.name);
-  log(`${side.label} (one process) on port ${port}`);
-  return startNextServer({
-    root: side.root,
-    port,
-    env: { ...ctx.nextEnv, DATABASE_URL: url.toString(), WEB_CONCURRENCY: '1', NEXTAUTH_URL: `http://127.0.0.1:${port}` },
-    logFile: path.join(ctx.tmp, `${side.name}.log`),
+  return onFreePort((port) => {
+    log(`${side.label} (one process) on port ${port}`);
+    return startNextServer({
+      root: side.root,
+      port,
+      env: { ...ctx.nextEnv, DATABASE_URL: url.toString(), WEB_CONCURRENCY: '1', NEXTAUTH_URL: `http://127.0.0.1:${port}` },
+      logFile: path.join(ctx.tmp, `${side.name}.log`),
+    });
   });
 }
 
