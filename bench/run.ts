@@ -25,7 +25,7 @@ import { startEmbeddedPostgres } from '../lib/db/embedded';
 import { applyMigrations } from '../lib/db/migrate';
 import { bookArtifactSchema, compileBook, evaluate } from '../lib/pricing';
 import { startReceiver } from '../lib/testing/https-receiver';
-import { ensureBuild, onFreePort, startNextServer, throwawayServiceEnv } from '../scripts/support/next-server';
+import { ensureBuild, startThrowawayService } from '../scripts/support/next-server';
 import { writeTestCertificates } from '../scripts/support/test-certificates';
 import { runBuildsSideBySide, type BuildsComparison } from './cases/builds';
 import { runEngineCases } from './cases/engine';
@@ -836,15 +836,9 @@ async function main() {
       const referenceUrl = `http://127.0.0.1:${await listeningPort(referenceProcess)}`;
       await waitForHttp(`${referenceUrl}/status`);
 
-      // On a free port, and on another when that one is taken before the service binds it; the
-      // profile case restarts the service on the same port with the same settings.
-      let nextEnv: Record<string, string> = {};
-      const next = await onFreePort((port) => {
-        nextEnv = throwawayServiceEnv({ databaseUrl: database.url, webhookKey, caFile: certs.caFile, port });
-        log(`service: next start on port ${port}`);
-        return startNextServer({ root, port, env: nextEnv, logFile: path.join(tmp, 'next.log') });
-      });
+      const { service: next, env: nextEnv } = await startThrowawayService({ root, databaseUrl: database.url, webhookKey, caFile: certs.caFile, logFile: path.join(tmp, 'next.log') });
       const nextPort = next.port;
+      log(`service: started on port ${nextPort}`);
       const ctx: Context = {
         tmp,
         db,

@@ -30,7 +30,7 @@ import { createEndpoint } from '../lib/webhooks/create-endpoint';
 import { streamsPerProcess } from '../lib/webhooks/event-stream-hub';
 // @ts-expect-error: plain JavaScript, shared with scripts/serve.mjs
 import { serveSettings } from './http-edge.mjs';
-import { ensureBuild, onFreePort, startNextServer, throwawayServiceEnv, type RunningServer } from './support/next-server';
+import { ensureBuild, startThrowawayService, type RunningServer } from './support/next-server';
 import { acceptanceAttackCase, erasureSearchCase, oddBytesCase } from './support/reliability-surfaces';
 import { writeTestCertificates } from './support/test-certificates';
 import { forgetSettings } from '../lib/settings/settings';
@@ -357,16 +357,10 @@ async function main() {
     const endpoint = await createEndpoint(asAdmin, { projectId: tenant.projectId, environment: 'test', url: receiver.url });
 
     ensureBuild(root);
-    // The first start takes a free port (another if that one is taken before the service binds
-    // it); the restarts after each crash come back on the same port, where the clients retry.
-    let env: Record<string, string> = {};
-    const startOn = (port: number) => {
-      env = throwawayServiceEnv({ databaseUrl: database.url, webhookKey, caFile: certs.caFile, port });
-      return startNextServer({ root, port, env, logFile: path.join(tmp, 'service.log') });
-    };
-    let service: RunningServer = await onFreePort(startOn);
-    const port = service.port;
-    const start = () => startNextServer({ root, port, env, logFile: path.join(tmp, 'service.log') });
+    // Restarts after each crash come back on the first start's port, where the clients retry.
+    const started = await startThrowawayService({ root, databaseUrl: database.url, webhookKey, caFile: certs.caFile, logFile: path.join(tmp, 'service.log') });
+    let service: RunningServer = started.service;
+    const start = started.restart;
     cleanups.push(() => service.stop());
     const base = service.url;
     const quoteBody = (key: string) => JSON.stringify({ businessId: tenant.businessId, bookId: tenant.bookId, ...demoExample, idempotencyKey: key });

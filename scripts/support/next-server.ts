@@ -24,7 +24,7 @@ function newestMtime(target: string): number {
  * database and webhook key, private webhook targets allowed (receivers on loopback, trusted
  * through the test CA), quiet logs, the in-process job runner.
  */
-export function throwawayServiceEnv(options: { databaseUrl: string; webhookKey: string; caFile: string; port: number }): Record<string, string> {
+function throwawayServiceEnv(options: { databaseUrl: string; webhookKey: string; caFile: string; port: number }): Record<string, string> {
   return {
     DATABASE_URL: options.databaseUrl,
     SEALING_KEY: options.webhookKey,
@@ -35,6 +35,21 @@ export function throwawayServiceEnv(options: { databaseUrl: string; webhookKey: 
     LOG_LEVEL: 'warn',
     JOB_RUNNER: 'in-process',
   };
+}
+
+/**
+ * A throwaway service (its settings above) on a free port, another when that one is taken before
+ * the service binds it (`onFreePort`). `env` is what it runs with; `restart` starts it again on
+ * the same port with the same settings, where its clients keep calling (after a crash, a stop).
+ */
+export async function startThrowawayService(options: { root: string; databaseUrl: string; webhookKey: string; caFile: string; logFile: string }) {
+  let env: Record<string, string> = {};
+  const service = await onFreePort((port) => {
+    env = throwawayServiceEnv({ ...options, port });
+    return startNextServer({ root: options.root, port, env, logFile: options.logFile });
+  });
+  const restart = () => startNextServer({ root: options.root, port: service.port, env, logFile: options.logFile });
+  return { service, env, restart };
 }
 
 /**
