@@ -53,12 +53,16 @@ describe('the rollups\' recount (a database of its own: the test moves every mar
    * `count` quotes, intent and receipt, made `agoMs` before now (several in each millisecond), of
    * every shape the rollups tell apart: outcome, environment, offering, currency and price,
    * unanswered questions, pinned version or none, in an experiment's arm or not, with no business.
+   * Quotes made before 2 December carry their price on the receipt only (`priceOnIntent: false`),
+   * but for those in an experiment (the migration that added the intent's copies filled those in).
    */
-  const plantQuotes = (count: number, agoMs: number, prefix: string) =>
+  const plantQuotes = (count: number, agoMs: number, prefix: string, { priceOnIntent = true } = {}) =>
     sql(
       `WITH q AS (
-         SELECT i, (ARRAY['succeeded', 'requires_input', 'failed'])[1 + i % 3] AS outcome,
-                now() - make_interval(secs => ($4::int - (i / 3) * 7) / 1000.0) AS at
+         SELECT i, $6 || i AS key, (ARRAY['succeeded', 'requires_input', 'failed'])[1 + i % 3] AS outcome,
+                now() - make_interval(secs => ($4::int - (i / 3) * 7) / 1000.0) AS at,
+                CASE WHEN i % 3 = 0 THEN 1000 + i % 7 * 250 END AS total_minor, CASE WHEN i % 3 = 0 THEN (ARRAY['EUR', 'USD'])[1 + i % 2] END AS currency,
+                CASE WHEN i % 6 = 0 THEN '${EXPERIMENT}'::uuid END AS experiment_id, CASE WHEN i % 6 = 0 THEN (ARRAY['control', 'cheaper'])[1 + i % 4 / 2] END AS arm
            FROM generate_series(0, $5::int - 1) AS i
        ), intent AS (
          INSERT INTO quote_intents (id, workspace_id, project_id, environment_id, book_id, business_id, status, source, idempotency_scope,
@@ -66,29 +70,28 @@ describe('the rollups\' recount (a database of its own: the test moves every mar
            experiment_id, experiment_arm, total_minor, currency)
          SELECT gen_random_uuid(), $1::uuid, $2::uuid, CASE WHEN i % 5 = 4 THEN $7::uuid ELSE $3::uuid END, $8::uuid,
                 CASE WHEN i % 11 = 10 THEN NULL ELSE $9::uuid END, outcome::"QuoteIntentStatus", 'api', 'api',
-                $6 || i, 'f', $6 || i, CASE WHEN i % 4 = 0 THEN '{}'::json ELSE json_build_object('offeringId', 'offering-' || i % 2) END, at, at,
-                CASE WHEN i % 2 = 0 AND outcome = 'succeeded' THEN '${EXPERIMENT}'::uuid END,
-                CASE WHEN i % 2 = 0 AND outcome = 'succeeded' THEN (ARRAY['control', 'cheaper'])[1 + i % 4 / 2] END,
-                CASE WHEN outcome = 'succeeded' THEN 1000 + i % 7 * 250 END,
-                CASE WHEN outcome = 'succeeded' THEN (ARRAY['EUR', 'USD'])[1 + i % 2] END
+                key, 'f', key, CASE WHEN i % 4 = 0 THEN '{}'::json ELSE json_build_object('offeringId', 'offering-' || i % 2) END, at, at,
+                experiment_id, arm,
+                CASE WHEN $10 OR experiment_id IS NOT NULL THEN total_minor END, CASE WHEN $10 OR experiment_id IS NOT NULL THEN currency END
            FROM q
-         RETURNING id, created_at, total_minor, currency, status::text AS outcome, inputs, experiment_id, experiment_arm, business_id, environment_id
+         RETURNING id, idempotency_key, business_id, environment_id, created_at
        ), receipt AS (
          INSERT INTO quote_receipts (id, quote_intent_id, outcome, source, missing_inputs, idempotency_key, request_correlation_id, latency_ms, created_at,
            book_version_id, computation)
-         SELECT gen_random_uuid(), id, outcome::"ReceiptOutcome", 'api',
-                CASE WHEN outcome = 'requires_input' THEN ARRAY['size', 'colour'] ELSE '{}' END, 'k', 'k', 1, created_at,
-                CASE WHEN extract(milliseconds FROM created_at)::int % 2 = 0 THEN '${VERSION}'::uuid END,
-                CASE WHEN outcome = 'succeeded' THEN json_build_object('currency', currency, 'totalMinor', total_minor) END
-           FROM intent
+         SELECT gen_random_uuid(), intent.id, q.outcome::"ReceiptOutcome", 'api',
+                CASE WHEN q.outcome = 'requires_input' THEN ARRAY['size', 'colour'] ELSE '{}' END, q.key, q.key, 1, q.at,
+                CASE WHEN q.i % 2 = 0 THEN '${VERSION}'::uuid END,
+                CASE WHEN q.outcome = 'succeeded' THEN json_build_object('currency', q.currency, 'totalMinor', q.total_minor) END
+           FROM intent JOIN q ON q.key = intent.idempotency_key
          RETURNING id, quote_intent_id
        )
        INSERT INTO quote_acceptances (id, quote_intent_id, receipt_id, workspace_id, project_id, environment_id, business_id, total_minor, currency,
          consent_text, request_correlation_id, experiment_id, experiment_arm, created_at)
-       SELECT gen_random_uuid(), i.id, r.id, $1::uuid, $2::uuid, i.environment_id, $9::uuid, i.total_minor, i.currency, 'I agree', 'k', i.experiment_id, i.experiment_arm, i.created_at
-         FROM intent i JOIN receipt r ON r.quote_intent_id = i.id
-        WHERE i.outcome = 'succeeded' AND i.business_id IS NOT NULL AND i.total_minor % 500 = 0`,
-      [tenant.workspaceId, tenant.projectId, tenant.environments.live, agoMs, count, prefix, tenant.environments.test, tenant.bookId, tenant.businessId],
+       SELECT gen_random_uuid(), intent.id, receipt.id, $1::uuid, $2::uuid, intent.environment_id, $9::uuid, q.total_minor, q.currency,
+              'I agree', q.key, q.experiment_id, q.arm, q.at
+         FROM intent JOIN receipt ON receipt.quote_intent_id = intent.id JOIN q ON q.key = intent.idempotency_key
+        WHERE q.outcome = 'succeeded' AND intent.business_id IS NOT NULL AND q.total_minor % 500 = 0`,
+      [tenant.workspaceId, tenant.projectId, tenant.environments.live, agoMs, count, prefix, tenant.environments.test, tenant.bookId, tenant.businessId, priceOnIntent],
     );
 
   /**
@@ -126,7 +129,7 @@ describe('the rollups\' recount (a database of its own: the test moves every mar
   it('leaves every rollup as the minute jobs count the same rows, whatever double counts it held', async () => {
     // Three days ago, yesterday and a minute ago; some quotes share a millisecond.
     const DAY = 86_400_000;
-    await plantQuotes(90, 3 * DAY, 'three-days-');
+    await plantQuotes(90, 3 * DAY, 'three-days-', { priceOnIntent: false });
     await plantQuotes(90, DAY, 'yesterday-');
     await plantQuotes(90, 60_000, 'minute-');
     await plantAccountQuotes(40, 2 * DAY, 'account-old-');

@@ -26,7 +26,8 @@ WITH "quotes" AS (
   SELECT qi."business_id", qi."environment_id", (qi."created_at" AT TIME ZONE 'UTC')::date AS "day",
          coalesce(qi."inputs"->>'offeringId', '') AS "offering_id", r."outcome",
          coalesce(r."book_version_id", '00000000-0000-0000-0000-000000000000'::uuid) AS "book_version_id",
-         r."computation"->>'currency' AS "currency", (r."computation"->>'totalMinor')::bigint AS "total_minor", r."missing_inputs"
+         coalesce(qi."currency", r."computation"->>'currency') AS "currency",
+         coalesce(qi."total_minor", (r."computation"->>'totalMinor')::bigint) AS "total_minor", r."missing_inputs"
     FROM "quote_intents" qi JOIN "quote_receipts" r ON r."quote_intent_id" = qi."id"
    WHERE qi."business_id" IS NOT NULL AND qi."created_at" < (SELECT "through" FROM "rollup_marks" WHERE "name" = 'quote-funnel')
 ), "outcomes" AS (
