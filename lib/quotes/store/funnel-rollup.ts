@@ -1,6 +1,7 @@
 import type { DbOrTx } from '../../db/client';
 import { sqlRows } from '../../db/sql';
 import { moveRollupMarkCte, ROLLUP_SETTLE_MS, rollupMarkCte } from '../../db/rollups';
+import { PRICED_CURRENCY_SQL, PRICED_TOTAL_MINOR_SQL } from './rows';
 
 // The quotes' store (lib/quotes/store.ts): the daily rollups behind the funnel
 // (GET /v1/businesses/{id}/funnel): outcomes, exact priced totals and unanswered questions per
@@ -16,15 +17,11 @@ export const NO_BOOK_VERSION = '00000000-0000-0000-0000-000000000000';
  * One row per quote as the funnel counts it, from `quote_intents qi JOIN quote_receipts r`. The
  * rollup and the funnel's read of the quotes made since the mark (lib/funnel/store.ts) share it,
  * so that they cannot count a quote differently. The offering is the one the request named ('' for none).
- * A priced quote's currency and total are the intent's copies of its receipt's (written by the same
- * statement since 2 December), read from the receipt's computation only for quotes older than
- * those: parsing a computation (2–3 KB of JSON, out of line) was most of the funnel's cost.
  */
 export const FUNNEL_QUOTE_COLUMNS = `qi.business_id, qi.environment_id, (qi.created_at AT TIME ZONE 'UTC')::date AS day,
     coalesce(qi.inputs->>'offeringId', '') AS offering_id, r.outcome,
     coalesce(r.book_version_id, '${NO_BOOK_VERSION}'::uuid) AS book_version_id,
-    coalesce(qi.currency, r.computation->>'currency') AS currency,
-    coalesce(qi.total_minor, (r.computation->>'totalMinor')::bigint) AS total_minor, r.missing_inputs`;
+    ${PRICED_CURRENCY_SQL} AS currency, ${PRICED_TOTAL_MINOR_SQL} AS total_minor, r.missing_inputs`;
 
 // Like the outcomes' rollup (store/rollup.ts): adds the quotes made from the mark up to the
 // database's now less the settle time to the three tables and moves the mark, in one statement,

@@ -3,7 +3,7 @@ import { sqlRows } from '../../db/sql';
 import { Statement } from '../../db/statement';
 import { timeIdPage } from '../../db/cursors';
 import type { BusinessQuote } from '../schemas';
-import { type QuoteIntentRow, type StoredQuote, quoteIntents, quoteReceipts } from './rows';
+import { PRICED_CURRENCY_SQL, PRICED_TOTAL_MINOR_SQL, type QuoteIntentRow, type StoredQuote, quoteIntents, quoteReceipts } from './rows';
 
 // The quotes' store (lib/quotes/store.ts): reading quotes.
 
@@ -59,8 +59,8 @@ export type BusinessQuotesQuery = { environment?: 'test' | 'live'; status?: Busi
 export type BusinessQuoteRow = Omit<BusinessQuote, 'createdAt' | 'offeringLabel'> & { createdAt: Date; bookVersionId: string | null };
 
 /**
- * A business's quotes, newest first, keyset-paginated by (created_at, id). Reads only the
- * receipt's total, never its whole computation.
+ * A business's quotes, newest first, keyset-paginated by (created_at, id). Reads a quote's total
+ * from its intent, and from its receipt's computation only for quotes older than the intent's copies.
  */
 export async function listQuotesOfBusiness(db: DbOrTx, businessId: string, query: BusinessQuotesQuery, now: Date) {
   const [cursorTime, cursorId] = query.cursor ? query.cursor.split('|') : [null, null];
@@ -69,8 +69,8 @@ export async function listQuotesOfBusiness(db: DbOrTx, businessId: string, query
     `SELECT qi.id::text AS id, e.kind::text AS environment, qi.source::text AS source, ${STATUS_AS_OF} AS status,
         qi.inputs->>'offeringId' AS "offeringId",
         qi.book_version_id::text AS "bookVersionId",
-        (r.computation->>'totalMinor')::bigint::float8 AS "totalMinor",
-        r.computation->>'currency' AS currency,
+        ${PRICED_TOTAL_MINOR_SQL}::float8 AS "totalMinor",
+        ${PRICED_CURRENCY_SQL} AS currency,
         v.number AS "bookVersionNumber", qi.created_at AS "createdAt"
        FROM quote_intents qi
        JOIN environments e ON e.id = qi.environment_id
