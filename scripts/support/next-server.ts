@@ -43,13 +43,9 @@ function throwawayServiceEnv(options: { databaseUrl: string; webhookKey: string;
  * the same port with the same settings, where its clients keep calling (after a crash, a stop).
  */
 export async function startThrowawayService(options: { root: string; databaseUrl: string; webhookKey: string; caFile: string; logFile: string }) {
-  let env: Record<string, string> = {};
-  const service = await onFreePort((port) => {
-    env = throwawayServiceEnv({ ...options, port });
-    return startNextServer({ root: options.root, port, env, logFile: options.logFile });
-  });
-  const restart = () => startNextServer({ root: options.root, port: service.port, env, logFile: options.logFile });
-  return { service, env, restart };
+  const start = (port: number) => startNextServer({ root: options.root, port, env: throwawayServiceEnv({ ...options, port }), logFile: options.logFile });
+  const service = await onFreePort(start);
+  return { service, env: throwawayServiceEnv({ ...options, port: service.port }), restart: () => start(service.port) };
 }
 
 /**

@@ -30,17 +30,14 @@ describe('the rollups\' recount (a database of its own: the test moves every mar
     Object.fromEntries(await Promise.all(ROLLUPS.map(async (table) => [table, (await sql(`SELECT t::text AS row FROM ${table} t ORDER BY 1`)).map((r) => r.row)])));
 
   /** What the minute jobs do, with no settle time: everything made so far is counted. */
-  const rollUpEverything = async () => {
-    const counted = [
-      await rollUpQuoteOutcomes(iso.db, 0),
-      await rollUpQuoteFunnel(iso.db, 0),
-      await rollUpExperimentQuotes(iso.db, 0),
-      await rollUpExperimentAcceptances(iso.db, 0),
-      await rollUpExperimentAccountQuotes(iso.db, 0),
-      await rollUpExperimentCommitments(iso.db, 0),
-    ];
-    return counted;
-  };
+  const rollUpEverything = async () => [
+    await rollUpQuoteOutcomes(iso.db, 0),
+    await rollUpQuoteFunnel(iso.db, 0),
+    await rollUpExperimentQuotes(iso.db, 0),
+    await rollUpExperimentAcceptances(iso.db, 0),
+    await rollUpExperimentAccountQuotes(iso.db, 0),
+    await rollUpExperimentCommitments(iso.db, 0),
+  ];
 
   const recount = () =>
     withClient(iso.url, async (c) => {
