@@ -65,19 +65,16 @@ export async function findLead(db: DbOrTx, key: { id: string; businessId: string
   return db.quoteAcceptance.findFirst({ where: key, select: leadSelect });
 }
 
+// The label is the receipt's first line; only it is read out of the computation (2–3 KB of JSON a
+// receipt, stored out of line), not the whole computation sent over and parsed for each lead.
+const QUOTE_OFFERINGS_SQL = `SELECT qi.id::text AS id, qi.inputs->>'offeringId' AS "offeringId", r.computation->'lineItems'->0->>'label' AS "offeringLabel"
+  FROM quote_intents qi LEFT JOIN quote_receipts r ON r.quote_intent_id = qi.id
+  WHERE qi.id = ANY($1::uuid[])`;
+
 /** What each quote asked for, by intent id: the offering and its label on the receipt. */
 export async function findQuoteOfferings(db: DbOrTx, quoteIntentIds: string[]) {
-  const intents = await db.quoteIntent.findMany({
-    where: { id: { in: quoteIntentIds } },
-    select: { id: true, inputs: true, receipt: { select: { computation: true } } },
-  });
-  return new Map(
-    intents.map((i) => {
-      const inputs = i.inputs as { offeringId: string };
-      const computation = i.receipt?.computation as { lineItems?: { label: string }[] } | null;
-      return [i.id, { offeringId: inputs.offeringId, offeringLabel: computation?.lineItems?.[0]?.label ?? null }];
-    }),
-  );
+  const rows = await sqlRows<{ id: string; offeringId: string; offeringLabel: string | null }>(db, QUOTE_OFFERINGS_SQL, [quoteIntentIds]);
+  return new Map(rows.map(({ id, ...offering }) => [id, offering]));
 }
 
 export async function updateLeadStatus(db: DbOrTx, change: { id: string; status: LeadStatus; changedBy: string; changedAt: Date }): Promise<LeadRow> {
