@@ -276,12 +276,6 @@ export async function runExperimentScale(ctx: ScaleContext, settings: Experiment
   const tailFrom = new Date(Date.now() - 4 * 60_000);
   await ctx.admin.query(FILL_QUOTES, fillParams(fill, tailFrom, 4 * 60_000, settings.tail, EXPERIMENT_DAYS * perDay, new Date()));
   await ctx.admin.query('CHECKPOINT');
-  // Each read is timed as a first one: a sequential scan that stops at a LIMIT leaves its place
-  // for the next to start from (synchronize_seqscans), which made a plan that reads the table from
-  // its start until it has enough rows look fast run after run (the Overview's count of prices
-  // running out: 6 ms in the bench, 3.5 s from the table's start; docs/performance.md).
-  await ctx.admin.query('ALTER SYSTEM SET synchronize_seqscans = off');
-  await ctx.admin.query('SELECT pg_reload_conf()');
 
   const counted = (
     await ctx.admin.query<Record<string, string>>(

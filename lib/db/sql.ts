@@ -125,6 +125,9 @@ export async function sqlBatches<T>(
 /**
  * `(SELECT count(*) …)` of the rows a SELECT (`rows`) gives, reading no more than `cap` (SQL) of
  * them: a count that costs the same at any size (lib/overview/pipeline-count.ts says where).
+ * Where the rows sit together in the table (a window of time), end `rows` with its index's
+ * `ORDER BY`: under a LIMIT alone the planner may scan the table from its start, expecting the
+ * matches to be spread evenly (lib/overview/store.ts, the count of prices running out).
  */
 export function cappedCountSql(rows: string, cap: string): string {
   return `(SELECT count(*) FROM (${rows} LIMIT ${cap}) capped)`;
