@@ -26,15 +26,13 @@ export type AuthModel = 'anonymous' | 'api_key' | 'session' | 'session_or_api_ke
  * A rate limit a route counts against, and what it counts by:
  * - `account`: the API key's account and environment, shared by sibling keys; counted for every
  *   authenticated request, before validation, and reported on every answer (`ratelimit-*`);
- * - a function of the validated body: counted once the body is valid; headers on 429 only;
  * - `verb`: counted by the route's domain verb, once it knows the request does what the limit is
  *   about (a new acceptance, not a refused or repeated one), by what it resolved (the quote's
  *   business), never by what the body claims; headers on 429 only.
  */
-export type RateLimitDeclaration<Body = unknown> = {
+export type RateLimitDeclaration = {
   name: RateLimitName;
-  /** `null` from the function: this request is not counted (e.g. refused at once, at no cost). */
-  countBy: 'account' | 'verb' | ((body: Body, request: { params: Record<string, string>; now: Date }) => string | null);
+  countBy: 'account' | 'verb';
 };
 
 /** Spec 8: the account surface's quota, per account and environment. */
@@ -104,7 +102,7 @@ export type RouteContract<
    * The rate limits the route counts against (lib/ratelimit/registry.ts), in order: a 429 and
    * its headers are part of the route's OpenAPI entry because they are declared here.
    */
-  rateLimits?: RateLimitDeclaration<z.output<B>>[];
+  rateLimits?: RateLimitDeclaration[];
   /** Account surface: the key scope the route needs (403 `insufficient_scope` without it). */
   scope?: Scope;
   params?: P;

@@ -11,7 +11,7 @@ import { newRequestId } from '../requestlog/request-id';
 import { authenticate, type Authenticated, type Authenticator } from './steps/authenticate';
 import { replayBeforeAuthorizing, runIdempotently } from './steps/idempotency';
 import { parsePathParams, parseRequest } from './steps/parse-request';
-import { consumeQuotas, consumeRequestLimits } from './steps/rate-limits';
+import { consumeQuotas } from './steps/rate-limits';
 import { chooseReadDb, rememberWrite } from './steps/read-after-write';
 import { logRequest, type Annotations } from './steps/request-log';
 import { Responder, type RawResult } from './steps/respond';
@@ -87,7 +87,7 @@ export type RouteHandler = ((request: Request, context: RouteContext) => Promise
 /**
  * The one wrapper every /v1 route handler uses. A request goes through these steps, each in
  * lib/http/steps/: authenticate → account quotas → path → read handle → authorize → headers,
- * query, body → request limits → handler (under its Idempotency-Key) → response → the write
+ * query, body → handler (under its Idempotency-Key) → response → the write
  * remembered for read-your-writes → request log. Handlers only
  * call domain code. A bare function is a route with nothing but a handler.
  */
@@ -137,7 +137,6 @@ export function defineRoute<C extends RouteContract, A = undefined>(
       }
       const access = authorize ? await authorize(base) : undefined;
       const parsed = await parseRequest(contract, request, (text) => (requestText = text));
-      await consumeRequestLimits(contract.rateLimits, parsed.body, { params: (params ?? {}) as Record<string, string>, now });
       const ctx = {
         ...base,
         ...parsed,

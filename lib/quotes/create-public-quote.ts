@@ -1,10 +1,14 @@
+import { limitOn } from '../ratelimit/registry';
 import { createQuote, type QuoteContext } from './create-quote';
 import { publicQuoteScope } from './resolve-quote-scope';
 import { publicIdempotencyScope } from './store';
 import type { publicQuoteRequestSchema } from './schemas';
 import type { z } from 'zod';
 
-/** POST /v1/public_quotes: an anonymous quote against the business's Live publication. */
+/**
+ * POST /v1/public_quotes: an anonymous quote against the business's Live publication. Each new
+ * quote counts against the business's limit (spec 8: 120 a minute), in the quote's own statement.
+ */
 export async function createPublicQuote(ctx: QuoteContext, request: z.output<typeof publicQuoteRequestSchema>, visitorId?: string) {
   return createQuote(ctx, {
     resolveScope: publicQuoteScope(ctx.db, request.businessId, request.idempotencyKey),
@@ -16,5 +20,6 @@ export async function createPublicQuote(ctx: QuoteContext, request: z.output<typ
     subject: visitorId,
     payload: { businessId: request.businessId, offeringId: request.offeringId, factors: request.factors },
     whenUnpublished: 'surface_unavailable',
+    limit: limitOn('publicQuoteCreate', request.businessId),
   });
 }

@@ -10,6 +10,7 @@ import { ServiceError } from '../errors/service-error';
 import { assignQuote } from '../experiments/running-experiment';
 import { createOnce } from '../idempotency/create-once';
 import type { QuoteInputs } from '../pricing';
+import { knownSpentRefusal, type KeyedLimit } from '../ratelimit/registry';
 import { CURRENT_RECEIPT_FORMAT } from '../receipts/receipt-format';
 import { signDocument } from '../receipts/receipt-signature';
 import { currentReceiptSigner, forgetReceiptSigner } from '../receipts/signing-keys';
@@ -47,6 +48,11 @@ export type CreateQuoteInput = {
   subject?: string;
   /** The public route answers 404 when nothing is published; the others record a failed receipt. */
   whenUnpublished: 'failed_receipt' | 'surface_unavailable';
+  /**
+   * A rate limit each new quote counts against (public quotes: per business), spent by the
+   * quote's insert: a replay found before it is neither counted nor refused.
+   */
+  limit?: KeyedLimit;
 };
 
 /** Scopes or signing keys found stale this many times in a row (publishes or rotations racing the quote) give up. */
@@ -80,6 +86,16 @@ export async function createQuote(
     conflict: () => new ServiceError('idempotency_conflict', `Idempotency key "${idempotencyKey}" was already used with a different request.`),
     replay: (stored) => toQuoteResult(asOf(stored.intent, ctx.now), stored.receipt),
     create: async () => {
+      const refusal = input.limit ? knownSpentRefusal(input.limit) : null;
+      if (refusal) {
+        // Past the limit, a new quote is refused before it is priced; a replay is still answered.
+        const stored = input.idempotencyKey
+          ? await findQuoteByKey(ctx.db, { environmentId: scope.environmentId, idempotencyScope: input.idempotencyScope, idempotencyKey })
+          : null;
+        if (!stored) throw refusal;
+        keyTaken = true;
+        return 'key_taken';
+      }
       for (let attempt = 1; ; attempt++) {
         const quote = await price(ctx, input, scope, { idempotencyKey, fingerprint });
         const result = await sign(ctx, quote);
@@ -89,6 +105,7 @@ export async function createQuote(
           publishedVersionId: scope.publishedVersionId,
           experimentId: scope.experiment === undefined ? undefined : (scope.experiment?.id ?? null),
           experimentPauses: scope.experiment?.arms.filter((arm) => arm.pausedAt).length ?? 0,
+          limit: input.limit,
         });
         if (written === 'key_refused') throw new ServiceError('invalid_api_key', 'This API key is no longer valid.');
         // The next request under this key reads its scope fresh, which finds the quote (rememberedScope).

@@ -1,7 +1,8 @@
+import { LRUCache } from 'lru-cache';
 import { getDb, type DbOrTx } from '../db/client';
 import { runsOnPool } from '../db/sql';
 import { ServiceError } from '../errors/service-error';
-import { spendPoint } from './counters';
+import { spendPoint, type Spent } from './counters';
 
 /**
  * Every rate limit of the service, in one place: fixed windows, counted in PostgreSQL
@@ -38,12 +39,46 @@ export type RateLimitState = { limit: number; remaining: number; resetSeconds: n
  * `rate_limited` with `retry-after` when none are left. Every spend counts, the refused included.
  */
 export async function spendAllowance(db: DbOrTx, name: RateLimitName, key: string): Promise<RateLimitState> {
-  const { points: limit, durationSeconds } = RATE_LIMITS[name];
-  const spent = await spendPoint(runsOnPool(db) ? db : getDb(), { key: `${name}:${key}`, windowMs: durationSeconds * 1000 });
-  const resetSeconds = Math.ceil(Math.max(0, spent.expireMs - Date.now()) / 1000);
-  if (spent.position > limit) throw rateLimitedError(Math.max(1, resetSeconds), limit);
-  return { limit, remaining: limit - spent.position, resetSeconds };
+  const limit = limitOn(name, key);
+  return settleSpend(limit, await spendPoint(runsOnPool(db) ? db : getDb(), { key: limit.counterKey, windowMs: limit.windowMs }));
 }
+
+/** A limit on one key: its counter's row, its points and its window. */
+export type KeyedLimit = { counterKey: string; points: number; windowMs: number };
+
+export function limitOn(name: RateLimitName, key: string): KeyedLimit {
+  const { points, durationSeconds } = RATE_LIMITS[name];
+  return { counterKey: `${name}:${key}`, points, windowMs: durationSeconds * 1000 };
+}
+
+/**
+ * Counters this process saw spent, with the end of their window. A fixed window once spent stays
+ * spent until it ends, so a request in it is refused before any work: the statement that would
+ * have counted it would refuse it too.
+ */
+const spentWindows = new LRUCache<string, number>({ max: 10_000 });
+
+/** The 429 `rate_limited` of a limit whose window this process knows is spent; null otherwise. */
+export function knownSpentRefusal(limit: KeyedLimit, nowMs = Date.now()): ServiceError | null {
+  const endsAt = spentWindows.get(limit.counterKey);
+  if (endsAt === undefined) return null;
+  if (endsAt > nowMs) return rateLimitedError(retryAfterSeconds(endsAt, nowMs), limit.points);
+  spentWindows.delete(limit.counterKey);
+  return null;
+}
+
+/**
+ * What a spend of one point means: 429 `rate_limited` with `retry-after` past the limit (every
+ * spend counts, the refused included), the allowance left otherwise. A window spent is remembered.
+ */
+export function settleSpend(limit: KeyedLimit, spent: Spent, nowMs = Date.now()): RateLimitState {
+  if (spent.position >= limit.points) spentWindows.set(limit.counterKey, spent.expireMs);
+  const resetSeconds = Math.ceil(Math.max(0, spent.expireMs - nowMs) / 1000);
+  if (spent.position > limit.points) throw rateLimitedError(retryAfterSeconds(spent.expireMs, nowMs), limit.points);
+  return { limit: limit.points, remaining: limit.points - spent.position, resetSeconds };
+}
+
+const retryAfterSeconds = (endsAtMs: number, nowMs: number) => Math.max(1, Math.ceil((endsAtMs - nowMs) / 1000));
 
 /** `1 second`, `30 seconds`: how a message says when to come back. */
 export const secondsInWords = (seconds: number): string => `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;

@@ -2,8 +2,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { demoExample } from '../../lib/books/demo-book';
 import { api } from '../support/api-client';
-import { quoteRequest, createTenant, type Tenant } from '../../lib/testing/factories';
+import { quoteRequest, createTenant, testDb, type Tenant } from '../../lib/testing/factories';
 import { startNextServer, type RunningServer } from '../../scripts/support/next-server';
+
+/** The points a business's public quote counter holds now. */
+async function pointsSpent(businessId: string): Promise<number> {
+  const rows = await testDb().$queryRaw<{ points: number }[]>`SELECT points FROM rate_limits WHERE key = ${`publicQuoteCreate:${businessId}`}`;
+  return rows[0]?.points ?? 0;
+}
 
 /** Posts straight to one server instance (the shared client always uses the first one). */
 async function postTo(baseUrl: string, body: unknown) {
@@ -20,6 +26,7 @@ describe('public quote limit: 120 creates per minute per Business (spec 8)', () 
   let tenant: Tenant;
   let bystander: Tenant;
   let burst: Tenant;
+  let retried: Tenant;
 
   beforeAll(async () => {
     // A second service instance on the same database: the count must be shared.
@@ -28,7 +35,7 @@ describe('public quote limit: 120 creates per minute per Business (spec 8)', () 
       env: { DATABASE_URL: inject('databaseUrl') },
       logFile: path.resolve(import.meta.dirname, '../../test-results/integration-server-2.log'),
     });
-    [tenant, bystander, burst] = await Promise.all([createTenant(), createTenant(), createTenant()]);
+    [tenant, bystander, burst, retried] = await Promise.all([createTenant(), createTenant(), createTenant(), createTenant()]);
   });
 
   afterAll(async () => {
@@ -76,5 +83,39 @@ describe('public quote limit: 120 creates per minute per Business (spec 8)', () 
     expect(statuses.filter((status) => status === 429)).toHaveLength(30);
     // Each quoted request made a quote of its own.
     expect(new Set(results.filter((r) => r.status === 201).map((r) => r.body.data.quoteIntent.id)).size).toBe(120);
+  });
+
+  it('answers a replay past the limit on either instance, counts only new quotes, and refuses known-spent windows at no cost', async () => {
+    const first = inject('baseUrl');
+    const body = { businessId: retried.businessId, ...demoExample };
+    const original = await postTo(first, { ...body, idempotencyKey: 'customer-retry-0001' });
+    expect(original.status).toBe(201);
+    // The second instance quotes this business once (it remembers its scope), the first the rest.
+    expect((await postTo(second.url, body)).status).toBe(201);
+    const rest = await Promise.all(Array.from({ length: 118 }, () => postTo(first, body)));
+    expect(rest.map((r) => r.status)).toEqual(Array(118).fill(201));
+    expect(await pointsSpent(retried.businessId)).toBe(120);
+
+    // The first instance spent the window's last point, so it refuses the 121st new quote before any work.
+    expect((await postTo(first, body)).status).toBe(429);
+    expect(await pointsSpent(retried.businessId)).toBe(120);
+
+    // The customer's retry is their quote again, and is not counted: the second instance, which
+    // knows neither the key nor the spent window, finds it taken in the quote's own write.
+    for (const url of [second.url, first]) {
+      const replay = await postTo(url, { ...body, idempotencyKey: 'customer-retry-0001' });
+      expect(replay.status).toBe(201);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.body.data.quoteIntent.id).toBe(original.body.data.quoteIntent.id);
+    }
+    expect(await pointsSpent(retried.businessId)).toBe(120);
+
+    // More new quotes: refused as soon as they arrive, and nothing more is spent.
+    for (let i = 0; i < 5; i++) {
+      const refused = await postTo(first, body);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    expect(await pointsSpent(retried.businessId)).toBe(120);
   });
 });

@@ -18,8 +18,8 @@ export const createPublicQuoteContract = defineContract({
   idempotent: { ownKey: 'the key (body field or header) is stored with the quote it made: a retry replays that quote, another request under it is 409' },
   body: publicQuoteRequestSchema,
   validationCode: 'invalid_quote_request',
-  // Spec 8: 120 public quotes per business per minute.
-  rateLimits: [{ name: 'publicQuoteCreate', countBy: (body) => body.businessId }],
+  // Spec 8: 120 public quotes per business per minute, counted by the quote's insert (lib/quotes/create-public-quote.ts).
+  rateLimits: [{ name: 'publicQuoteCreate', countBy: 'verb' }],
   success: { status: 201, description: 'The Quote Intent and its Receipt (also on an idempotent replay).', schema: quoteResultSchema },
   errors: ['quote_surface_unavailable', 'idempotency_conflict', 'invalid_quote_request', 'payload_too_large', 'conflict', 'service_unavailable'],
 });

@@ -17,16 +17,3 @@ export async function consumeQuotas(limits: readonly RateLimitDeclaration[] | un
   }
   return headers;
 }
-
-/** The contract's limits counted by what a valid request names (its body): 429 when spent. */
-export async function consumeRequestLimits(
-  limits: readonly RateLimitDeclaration[] | undefined,
-  body: unknown,
-  request: { params: Record<string, string>; now: Date },
-): Promise<void> {
-  for (const limit of limits ?? []) {
-    if (limit.countBy === 'account' || limit.countBy === 'verb') continue;
-    const key = limit.countBy(body, request);
-    if (key !== null) await spendAllowance(getDb(), limit.name, key);
-  }
-}
