@@ -73,29 +73,23 @@ export async function createQuote(
   const idempotencyKey = input.idempotencyKey ?? `auto_${randomUUID()}`;
   let scope = await input.resolveScope(false);
   let keyTaken = false;
+  // Past a limit this process saw spent, a new quote is refused before it is priced; a replay is
+  // still answered, so the key is looked up first.
+  const refusal = input.limit ? knownSpentRefusal(input.limit) : null;
   const fingerprint = canonicalHash(input.payload);
   const { answer, replayed } = await createOnce({
     fingerprint,
     // A fresh scope query already looked for an intent under the key; a remembered one did not,
     // and the insert finds out instead.
     find: async () =>
-      input.idempotencyKey && (keyTaken || scope.existingIntentId)
+      input.idempotencyKey && (keyTaken || refusal || scope.existingIntentId)
         ? findQuoteByKey(ctx.db, { environmentId: scope.environmentId, idempotencyScope: input.idempotencyScope, idempotencyKey })
         : null,
     fingerprintOf: (stored) => stored.intent.requestFingerprint,
     conflict: () => new ServiceError('idempotency_conflict', `Idempotency key "${idempotencyKey}" was already used with a different request.`),
     replay: (stored) => toQuoteResult(asOf(stored.intent, ctx.now), stored.receipt),
     create: async () => {
-      const refusal = input.limit ? knownSpentRefusal(input.limit) : null;
-      if (refusal) {
-        // Past the limit, a new quote is refused before it is priced; a replay is still answered.
-        const stored = input.idempotencyKey
-          ? await findQuoteByKey(ctx.db, { environmentId: scope.environmentId, idempotencyScope: input.idempotencyScope, idempotencyKey })
-          : null;
-        if (!stored) throw refusal;
-        keyTaken = true;
-        return 'key_taken';
-      }
+      if (refusal) throw refusal;
       for (let attempt = 1; ; attempt++) {
         const quote = await price(ctx, input, scope, { idempotencyKey, fingerprint });
         const result = await sign(ctx, quote);

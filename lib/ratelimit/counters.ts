@@ -13,16 +13,25 @@ export type Spend = { key: string; windowMs: number };
 export type Spent = { position: number; expireMs: number };
 
 /**
- * Each counter of a batch once, in key order (two batches lock their rows in the same order and
- * never deadlock), with as many points as the batch spends on it; a counter whose window has
- * ended starts again from them. Returns each counter's total after the batch.
+ * The upsert that spends points: `rows` gives (key, points, expire) per counter, in key order (two
+ * writers lock their rows in the same order and never deadlock); a counter whose window ended by
+ * `nowMs` (SQL) starts again from the points given. Returns each counter's total after it, and
+ * its window's end as text. Also spent inside a public quote's own statement (lib/quotes/store/write.ts).
  */
-const SPEND_POINTS = `INSERT INTO rate_limits (key, points, expire)
-  SELECT c.key, c.points, c.expire FROM json_to_recordset($1::json) AS c(key text, points int, expire bigint) ORDER BY c.key
+export function spendPointsSql(rows: string, nowMs: string): string {
+  return `INSERT INTO rate_limits (key, points, expire)
+  ${rows}
   ON CONFLICT (key) DO UPDATE SET
-    points = CASE WHEN rate_limits.expire <= $2::bigint THEN EXCLUDED.points ELSE rate_limits.points + EXCLUDED.points END,
-    expire = CASE WHEN rate_limits.expire <= $2::bigint THEN EXCLUDED.expire ELSE rate_limits.expire END
+    points = CASE WHEN rate_limits.expire <= ${nowMs} THEN EXCLUDED.points ELSE rate_limits.points + EXCLUDED.points END,
+    expire = CASE WHEN rate_limits.expire <= ${nowMs} THEN EXCLUDED.expire ELSE rate_limits.expire END
   RETURNING key, points, expire::text AS expire`;
+}
+
+/** Each counter of a batch once, with as many points as the batch spends on it. */
+const SPEND_POINTS = spendPointsSql(
+  'SELECT c.key, c.points, c.expire FROM json_to_recordset($1::json) AS c(key text, points int, expire bigint) ORDER BY c.key',
+  '$2::bigint',
+);
 
 async function spendPoints(db: DbOrTx, spends: Spend[]): Promise<Spent[]> {
   const now = Date.now();

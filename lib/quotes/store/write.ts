@@ -4,6 +4,7 @@ import { GroupCommit } from '../../db/group-commit';
 import { runsOnPool, sqlRows } from '../../db/sql';
 import { BatchStatement, type ColumnType, type SerializedRow, type StatementBuilder } from '../../db/statement';
 import { eventCtes, type OutboxEventRow } from '../../events/store';
+import { spendPointsSql } from '../../ratelimit/counters';
 import { settleSpend, type KeyedLimit } from '../../ratelimit/registry';
 import { signsAt } from '../../receipts/store';
 import { type QuoteIntentRow, type QuoteReceiptRow, type StoredQuote, quoteIntents, quoteReceipts } from './rows';
@@ -82,7 +83,7 @@ const insertQuotes = (limited: boolean) => new BatchStatement<InsertBindings>((s
      ), ${eventCtes(sql, 'event', { from: `input i WHERE ${written} ORDER BY i.n` })}
      SELECT ${written} AS inserted, i.n IN (SELECT n FROM key_holds) AS key_holds,
        i.n IN (SELECT n FROM scope_holds) AS scope_holds, i.n IN (SELECT n FROM signer_holds) AS signer_holds,
-       ${limited ? 'p.position::int' : 'NULL::int'} AS limit_position, ${limited ? 'p.expire::text' : 'NULL::text'} AS limit_expire
+       ${limited ? 'p.position::int' : 'NULL::int'} AS limit_position, ${limited ? 'p.expire' : 'NULL::text'} AS limit_expire
      FROM input i${limited ? ' LEFT JOIN limit_positions p USING (n)' : ''} ORDER BY i.n`;
 });
 
@@ -97,13 +98,11 @@ function limitSteps(sql: StatementBuilder<InsertBindings>): string {
        WHERE ${counterKey} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM quote_intents q WHERE q.environment_id = ${intent('environmentId', 'uuid')}
          AND q.idempotency_scope = ${intent('idempotencyScope', 'text')} AND q.idempotency_key = ${intent('idempotencyKey', 'text')})
      ), limit_spent AS (
-       INSERT INTO rate_limits (key, points, expire)
-       SELECT c.key, count(*)::int, max(${nowMs}) + max(${sql.param('limit', 'windowMs', 'bigint')})
-       FROM limit_counted c JOIN input i USING (n) GROUP BY c.key ORDER BY c.key
-       ON CONFLICT (key) DO UPDATE SET
-         points = CASE WHEN rate_limits.expire <= (SELECT max(${nowMs}) FROM input i) THEN EXCLUDED.points ELSE rate_limits.points + EXCLUDED.points END,
-         expire = CASE WHEN rate_limits.expire <= (SELECT max(${nowMs}) FROM input i) THEN EXCLUDED.expire ELSE rate_limits.expire END
-       RETURNING key, points, expire
+       ${spendPointsSql(
+         `SELECT c.key, count(*)::int, max(${nowMs}) + max(${sql.param('limit', 'windowMs', 'bigint')})
+          FROM limit_counted c JOIN input i USING (n) GROUP BY c.key ORDER BY c.key`,
+         `(SELECT max(${nowMs}) FROM input i)`,
+       )}
      ), limit_positions AS (
        -- Each quote's place among its window's spends: the batch's spends of a counter go in its order.
        SELECT c.n, s.expire, s.points - count(*) OVER (PARTITION BY s.key) + row_number() OVER (PARTITION BY s.key ORDER BY c.n) AS position
