@@ -1,3 +1,4 @@
+import { offeringLabels } from '../books/offering-labels';
 import type { DbOrTx } from '../db/client';
 import type { Lead, PublicAcceptance } from './schemas';
 import type { LeadStatus } from './statuses';
@@ -26,24 +27,28 @@ export function toAcceptanceEventData(row: LeadRow) {
   };
 }
 
-/** Leads as the business's members see them, each with the offering its quote asked for. */
+/** Leads as the business's members see them, each with the offering its quote asked for, named as the Quotes list names it. */
 export async function toLeads(db: DbOrTx, rows: LeadRow[]): Promise<Lead[]> {
   const offerings = await findQuoteOfferings(db, rows.map((r) => r.quoteIntentId));
-  return rows.map((row) => ({
-    id: row.id,
-    quoteIntentId: row.quoteIntentId,
-    receiptId: row.receiptId,
-    receiptSignature: row.receiptSignature,
-    status: row.status as LeadStatus,
-    contact: row.erasedAt || row.contactName === null ? null : { name: row.contactName, email: row.contactEmail, phone: row.contactPhone },
-    note: row.note,
-    preferredDate: row.preferredDate,
-    consentText: row.consentText,
-    total: { amountMinor: Number(row.totalMinor), currency: row.currency },
-    offeringId: offerings.get(row.quoteIntentId)?.offeringId ?? '',
-    offeringLabel: offerings.get(row.quoteIntentId)?.offeringLabel ?? null,
-    createdAt: row.createdAt.toISOString(),
-    statusChangedAt: row.statusChangedAt?.toISOString() ?? null,
-    erasedAt: row.erasedAt?.toISOString() ?? null,
-  }));
+  const labelOf = await offeringLabels(db, [...offerings.values()].map((offering) => offering.bookVersionId));
+  return rows.map((row) => {
+    const offering = offerings.get(row.quoteIntentId);
+    return {
+      id: row.id,
+      quoteIntentId: row.quoteIntentId,
+      receiptId: row.receiptId,
+      receiptSignature: row.receiptSignature,
+      status: row.status as LeadStatus,
+      contact: row.erasedAt || row.contactName === null ? null : { name: row.contactName, email: row.contactEmail, phone: row.contactPhone },
+      note: row.note,
+      preferredDate: row.preferredDate,
+      consentText: row.consentText,
+      total: { amountMinor: Number(row.totalMinor), currency: row.currency },
+      offeringId: offering?.offeringId ?? '',
+      offeringLabel: offering ? labelOf(offering.bookVersionId, offering.offeringId) : null,
+      createdAt: row.createdAt.toISOString(),
+      statusChangedAt: row.statusChangedAt?.toISOString() ?? null,
+      erasedAt: row.erasedAt?.toISOString() ?? null,
+    };
+  });
 }

@@ -65,15 +65,14 @@ export async function findLead(db: DbOrTx, key: { id: string; businessId: string
   return db.quoteAcceptance.findFirst({ where: key, select: leadSelect });
 }
 
-// The label is the receipt's first line; only it is read out of the computation (2–3 KB of JSON a
-// receipt, stored out of line), not the whole computation sent over and parsed for each lead.
-const QUOTE_OFFERINGS_SQL = `SELECT qi.id::text AS id, qi.inputs->>'offeringId' AS "offeringId", r.computation->'lineItems'->0->>'label' AS "offeringLabel"
-  FROM quote_intents qi LEFT JOIN quote_receipts r ON r.quote_intent_id = qi.id
-  WHERE qi.id = ANY($1::uuid[])`;
+// What each quote asked for: its offering and the version that priced it (offeringLabels names
+// it), from the intent alone.
+const QUOTE_OFFERINGS_SQL = `SELECT qi.id::text AS id, qi.inputs->>'offeringId' AS "offeringId", qi.book_version_id::text AS "bookVersionId"
+  FROM quote_intents qi WHERE qi.id = ANY($1::uuid[])`;
 
-/** What each quote asked for, by intent id: the offering and its label on the receipt. */
+/** What each quote asked for, by intent id: the offering and the version that priced it. */
 export async function findQuoteOfferings(db: DbOrTx, quoteIntentIds: string[]) {
-  const rows = await sqlRows<{ id: string; offeringId: string; offeringLabel: string | null }>(db, QUOTE_OFFERINGS_SQL, [quoteIntentIds]);
+  const rows = await sqlRows<{ id: string; offeringId: string; bookVersionId: string | null }>(db, QUOTE_OFFERINGS_SQL, [quoteIntentIds]);
   return new Map(rows.map(({ id, ...offering }) => [id, offering]));
 }
 

@@ -504,6 +504,19 @@ describe('customers accept a quote on the hosted page', () => {
     expect((await api('GET', `/v1/public_quotes/${quoteIntent.id}`)).body.data.quoteReceipt).toEqual(quoteReceipt);
     expect((await api('POST', `${url}/erasure`, { key: owner.token })).status).toBe(200);
   });
+
+  it('names a lead\'s offering as the Quotes list names it, also when a base override priced it', async () => {
+    // A commercial site is priced at a base override: the receipt's first line carries the rule's label.
+    const { quoteIntent, quoteReceipt } = await publicQuote(tenant.businessId, { ...demoExample.factors, site_type: 'commercial' });
+    expect(quoteReceipt.computation.lineItems[0].label).toMatch(/^Window cleaning \(.+\)$/);
+    expect((await accept(tenant.businessId, quoteIntent.id)).status).toBe(201);
+    const leads = (await api('GET', `/v1/businesses/${tenant.businessId}/leads`, { key: viewer.token })).body.data.leads;
+    const quotes = (await api('GET', `/v1/businesses/${tenant.businessId}/quotes`, { key: viewer.token })).body.data.quotes;
+    const named = (list: { quoteIntentId?: string; id?: string; offeringLabel: string | null }[]) =>
+      list.find((item) => (item.quoteIntentId ?? item.id) === quoteIntent.id)?.offeringLabel;
+    expect(named(leads)).toBe('Window cleaning');
+    expect(named(quotes)).toBe('Window cleaning');
+  });
 });
 
 describe('a commitment binds to what the customer saw', () => {
