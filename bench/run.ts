@@ -666,7 +666,7 @@ type Results = {
 
 function buildsTable(comparisons: BuildsComparison[]): string {
   return formatTable(
-    ['route', 'conns', 'CPU/req per round', 'req/s per round', 'CPU/req median', 'req/s median', 'CPU ms/req (this, other)'],
+    ['route', 'conns', 'CPU/req per round', 'req/s per round', 'CPU/req median', 'req/s median', 'CPU ms/req (this, other)', 'non-2xx (this, other)'],
     comparisons.map((c) => [
       ROUTE_LABEL[c.route],
       c.connections,
@@ -675,6 +675,7 @@ function buildsTable(comparisons: BuildsComparison[]): string {
       x(c.cpu),
       x(c.throughput),
       `${fmt(median(c.rounds.map((r) => r.ours.cpuMsPerRequest)), 2)}, ${fmt(median(c.rounds.map((r) => r.theirs.cpuMsPerRequest)), 2)}`,
+      `${c.rounds.reduce((sum, r) => sum + r.ours.non2xx, 0)}, ${c.rounds.reduce((sum, r) => sum + r.theirs.non2xx, 0)}`,
     ]),
   );
 }

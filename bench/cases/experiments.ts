@@ -127,10 +127,11 @@ export type ExperimentSwitch = { set(running: boolean): Promise<Record<'test' | 
  */
 export async function provisionExperimentLoads(
   ctx: Context,
+  options: { businesses?: number } = {},
 ): Promise<{ specs: Record<ExperimentRoute, Omit<LoadSpec, 'connections'>>; experiments: ExperimentSwitch; bookId: string }> {
-  const { businessIds } = ctx.setup;
-  log(`experiments: a tenant with ${businessIds.length} businesses and a version ${VARIANT_PERCENT}% dearer (domain code); its experiments started and stopped through the API`);
-  const other = await provisionExperimentTenant(ctx.db.prisma, { businesses: businessIds.length, variantPercent: VARIANT_PERCENT });
+  const businesses = options.businesses ?? ctx.setup.businessIds.length;
+  log(`experiments: a tenant with ${businesses} businesses and a version ${VARIANT_PERCENT}% dearer (domain code); its experiments started and stopped through the API`);
+  const other = await provisionExperimentTenant(ctx.db.prisma, { businesses, variantPercent: VARIANT_PERCENT });
   const { tenant } = other;
   let running: Record<'test' | 'live', string> | null = null;
   const experiments: ExperimentSwitch = {
