@@ -219,7 +219,8 @@ function experimentCostReport(e: ExperimentCostResult): string {
 
 /** The side-by-side rounds (bench/cases/experiments.ts, runSideBySide): each side's figures, the round's ratios, the estimates. */
 function sideBySideReport(comparisons: SideBySideComparison[]): string {
-  const side = (m: SideMeasure) => `${m.side}: ${fmt(m.requestsPerSecond, 0)}/s, ${fmt(m.cpuMsPerRequest, 3)} ms (${fmt((m.postgresCpuSeconds * 1000) / Math.max(1, m.requests), 3)} PG)`;
+  const side = (m: SideMeasure) =>
+    `${m.side}: ${fmt(m.requestsPerSecond, 0)}/s, ${fmt(m.cpuMsPerRequest, 3)} ms (${fmt((m.postgresCpuSeconds * 1000) / Math.max(1, m.requests), 3)} PG)${m.non2xx > 0 ? `, ${m.non2xx} non-2xx` : ''}`;
   const rounds = formatTable(
     ['route', 'conns', 'round', 'with: req/s, CPU ms/req (PostgreSQL)', 'without', 'req/s with / without', 'CPU with / without'],
     comparisons.flatMap((c) =>

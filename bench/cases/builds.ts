@@ -32,11 +32,7 @@ export async function runBuildsSideBySide(ctx: Context, options: { against: stri
   if (!existsSync(path.join(against, '.next/api-router.mjs'))) {
     throw new Error(`${against} has no build: run \`node --import tsx scripts/ensure-build.ts\` there first`);
   }
-  // Public quotes spend 120 a minute of each business (spec 8), and the rounds load one route for
-  // minutes on end: with the http group's 600 businesses (1,200 a second) both sides met 429s.
-  // Four times as many allow 4,800 a second a side (the table shows any non-2xx).
-  const businesses = 4 * ctx.setup.businessIds.length;
-  const tenants = [await provisionExperimentLoads(ctx, { businesses }), await provisionExperimentLoads(ctx, { businesses })];
+  const tenants = [await provisionExperimentLoads(ctx), await provisionExperimentLoads(ctx)];
   const roots = { a: against, b: root };
   const servers = {} as Record<'a' | 'b', RunningServer>;
   const appName = (side: 'a' | 'b') => `bench-build-${side}`;
